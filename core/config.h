@@ -1,0 +1,68 @@
+/* The run configuration, as parsed from the command line. */
+#ifndef SHB_CORE_CONFIG_H
+#define SHB_CORE_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "url.h"
+
+struct shb_header {
+	char *name;  /* as typed */
+	char *value; /* leading/trailing blanks trimmed */
+};
+
+struct shb_report_spec {
+	char *name; /* reporter name or path to a .so */
+	char *path; /* output file, or NULL for stdout */
+};
+
+struct shb_config {
+	char *url_text;         /* the URL as typed */
+	struct shb_url url;     /* parsed */
+	char *proto;            /* --proto NAME|PATH; default "h1" */
+	struct shb_report_spec *reports; /* --report LIST; default text */
+	size_t report_count;
+	uint32_t connections;   /* -c, default 50 */
+	uint32_t parallel;      /* -p, default 1 */
+	uint32_t threads;       /* -t, 0 = automatic */
+	uint64_t requests;      /* -n; 200 when neither -n nor -z */
+	uint64_t duration_ns;   /* -z; 0 in count mode */
+	char *method;           /* -m/-X; GET, or POST with -d */
+	struct shb_header *headers; /* -H in order, without Host */
+	size_t header_count;
+	char *host_header;      /* value of a -H "Host: ..." or NULL */
+	uint8_t *body;          /* -d / --data-binary */
+	size_t body_len;
+	int has_body;
+	uint64_t connect_timeout_ns; /* default 5 s */
+	uint64_t timeout_ns;         /* --timeout, 0 = none */
+	int disable_keepalive;
+	uint32_t batch_size;         /* 0 = automatic, max 4096 */
+	uint32_t batch_linger_us;    /* default 500, 1..1000000 */
+	char **plugin_dirs;          /* --plugin-dir, in order */
+	size_t plugin_dir_count;
+	int list_plugins;
+	int verify;                  /* --verify */
+	char *cacert;                /* --cacert FILE */
+	int quiet;                   /* -q: no progress line */
+	int help;
+	int version;
+};
+
+/* Parses argv. Returns 0 when a run (or --list-plugins) should follow,
+ * 1 when --help or --version was asked (cfg->help / cfg->version set, the
+ * caller prints), and -1 on invalid input with one line (no newline) in err
+ * that names what is wrong. Defaults are filled in. Always call
+ * shb_config_free afterwards. */
+int shb_cli_parse(int argc, char **argv, struct shb_config *cfg, char *err,
+		  size_t errlen);
+void shb_config_free(struct shb_config *cfg);
+void shb_cli_usage(FILE *out);
+
+/* Parses "10s", "1m30s", "500ms", "2h", "1.5s", a bare number = seconds.
+ * Returns 0 and *ns, or -1. */
+int shb_parse_duration(const char *s, uint64_t *ns);
+
+#endif

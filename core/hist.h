@@ -1,0 +1,54 @@
+/* A log-linear latency histogram with HdrHistogram semantics.
+ *
+ * Values are nanoseconds from 1 to `highest` (larger values are clamped to
+ * highest and counted in `clamped`). With `sigfigs` significant digits every
+ * recorded value is reproduced within a relative error of 10^-sigfigs.
+ * Memory is fixed at init whatever the run length; histograms with the same
+ * parameters merge by adding counts. One histogram per worker: not
+ * thread-safe. */
+#ifndef SHB_CORE_HIST_H
+#define SHB_CORE_HIST_H
+
+#include <stdint.h>
+#include <shb/hist.h>
+
+struct shb_histo {
+	uint64_t highest;
+	int sigfigs;
+	int32_t sub_bucket_half_count_magnitude;
+	int32_t unit_magnitude;
+	int32_t sub_bucket_count;
+	int32_t sub_bucket_half_count;
+	int64_t sub_bucket_mask;
+	int32_t bucket_count;
+	int32_t counts_len;
+	uint64_t *counts;
+	uint64_t total;
+	uint64_t min, max;
+	uint64_t clamped;
+	long double sum, sum_sq; /* exact enough for mean/stddev */
+};
+
+int shb_histo_init(struct shb_histo *h, uint64_t highest, int sigfigs);
+void shb_histo_destroy(struct shb_histo *h);
+void shb_histo_reset(struct shb_histo *h);
+void shb_histo_record(struct shb_histo *h, uint64_t v);
+/* dst += src; both must have been initialised with the same parameters.
+ * Returns 0, or -1 if they differ. */
+int shb_histo_merge(struct shb_histo *dst, const struct shb_histo *src);
+
+uint64_t shb_histo_count(const struct shb_histo *h);
+uint64_t shb_histo_min(const struct shb_histo *h);
+uint64_t shb_histo_max(const struct shb_histo *h);
+uint64_t shb_histo_mean(const struct shb_histo *h);
+uint64_t shb_histo_stddev(const struct shb_histo *h);
+uint64_t shb_histo_value_at_ppm(const struct shb_histo *h, uint32_t ppm);
+
+/* The ABI view: struct shb_hist * is a struct shb_histo *. */
+extern const struct shb_hist_ops shb_histo_ops;
+static inline const struct shb_hist *shb_histo_abi(const struct shb_histo *h)
+{
+	return (const struct shb_hist *)(const void *)h;
+}
+
+#endif
