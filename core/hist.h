@@ -26,7 +26,12 @@ struct shb_histo {
 	uint64_t total;
 	uint64_t min, max;
 	uint64_t clamped;
-	long double sum, sum_sq; /* exact enough for mean/stddev */
+	long double sum;    /* of the values: exact below 2^64 on x86-64 */
+	/* Of the squared distances to sq_origin (the first value recorded):
+	 * about a value inside the data, the variance does not cancel out of
+	 * two huge sums, so tight distributions keep an exact stddev. */
+	long double sum_sq;
+	uint64_t sq_origin;
 };
 
 int shb_histo_init(struct shb_histo *h, uint64_t highest, int sigfigs);
