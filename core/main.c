@@ -1,0 +1,446 @@
+/* shb: the command-line program. Parses options, loads the protocol and
+ * reporter plugins, runs the workers, merges their statistics and hands the
+ * results to the reporters. */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "host.h"
+#include "loader.h"
+#include "results.h"
+#include "run.h"
+#include "shb_build_config.h"
+
+#define EXIT_RUN_FAILED 1
+#define EXIT_USAGE 2
+#define EXIT_INTERRUPTED 130
+
+atomic_int shb_interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	atomic_store(&shb_interrupted, 1);
+	/* A second Ctrl-C kills the process at once. */
+	signal(SIGINT, SIG_DFL);
+}
+
+static void install_sigint(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: a blocked io_uring_enter returns EINTR. */
+	sigaction(SIGINT, &sa, NULL);
+}
+
+/* ---- reporters ----------------------------------------------------------- */
+
+struct reporter {
+	struct shb_report_handle h;
+	FILE *f;
+	int own_file;
+	struct shb_ostream os;
+	void *rep;
+	const char *name;
+};
+
+static shb_ssize file_write(void *ctx, const void *buf, size_t len)
+{
+	FILE *f = ctx;
+	if (len && fwrite(buf, 1, len, f) != len)
+		return SHB_E_CLOSED;
+	return (shb_ssize)len;
+}
+
+static int open_reporters(const struct shb_config *cfg, struct shb_loader *l,
+			  const struct shb_host *host, struct reporter *reps,
+			  char *err, size_t errlen)
+{
+	for (size_t i = 0; i < cfg->report_count; i++) {
+		const struct shb_report_spec *s = &cfg->reports[i];
+		struct reporter *r = &reps[i];
+		r->name = s->name;
+		if (shb_loader_report(l, s->name, &r->h, err, errlen) < 0)
+			return -1;
+		if (s->path) {
+			r->f = fopen(s->path, "w");
+			if (!r->f) {
+				snprintf(err, errlen, "--report %s: cannot write %s: %s",
+					 s->name, s->path, strerror(errno));
+				return -1;
+			}
+			r->own_file = 1;
+		} else {
+			r->f = stdout;
+		}
+		r->os.struct_size = sizeof(r->os);
+		r->os.is_terminal = (uint32_t)isatty(fileno(r->f));
+		r->os.ctx = r->f;
+		r->os.write = file_write;
+		char rerr[256] = "";
+		if (r->h.vt.create(host, &r->os, NULL, &r->rep, rerr, sizeof(rerr)) < 0) {
+			snprintf(err, errlen, "reporter %s: %s", s->name,
+				 rerr[0] ? rerr : "could not be created");
+			r->rep = NULL;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void close_reporters(struct reporter *reps, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct reporter *r = &reps[i];
+		if (r->rep)
+			r->h.vt.destroy(r->rep);
+		if (r->own_file && r->f)
+			fclose(r->f);
+		else if (r->f)
+			fflush(r->f);
+	}
+}
+
+/* ---- protocol and request ----------------------------------------------- */
+
+static int check_proto(const struct shb_config *cfg,
+		       const struct shb_proto_desc *d, char *err, size_t errlen)
+{
+	int scheme_ok = 0;
+	for (const char *const *s = d->schemes; s && *s; s++)
+		scheme_ok |= strcmp(*s, cfg->url.scheme) == 0;
+	if (!scheme_ok) {
+		snprintf(err, errlen, "protocol %s does not support %s:// URLs",
+			 d->name, cfg->url.scheme);
+		return -1;
+	}
+	if (d->transport != SHB_TRANSPORT_STREAM) {
+		snprintf(err, errlen,
+			 "protocol %s needs a datagram transport, which this shb core "
+			 "does not provide yet", d->name);
+		return -1;
+	}
+	if (cfg->parallel > 1 && !(d->flags & SHB_PROTO_MULTIPLEXED)) {
+		snprintf(err, errlen, "-p %u: protocol %s sends one request at a time "
+			 "per connection (use --proto h2 or h3 for -p)",
+			 cfg->parallel, d->name);
+		return -1;
+	}
+	if (cfg->url.tls && !(d->flags & SHB_PROTO_CORE_TLS)) {
+		snprintf(err, errlen, "protocol %s cannot run over TLS here", d->name);
+		return -1;
+	}
+	return 0;
+}
+
+static int prepare(struct shb_run *run, const struct shb_config *cfg,
+		   char *err, size_t errlen)
+{
+	const struct shb_proto_handle *p = run->proto;
+	struct shb_run_config rc;
+	memset(&rc, 0, sizeof(rc));
+	rc.struct_size = sizeof(rc);
+	rc.flags = (cfg->url.tls ? SHB_RUN_TLS : 0) |
+		   (cfg->disable_keepalive ? SHB_RUN_DISABLE_KEEPALIVE : 0) |
+		   (shb_debug_level() ? SHB_RUN_DEBUG : 0);
+	rc.connections = cfg->connections;
+	rc.parallel = cfg->parallel;
+	rc.threads = run->threads;
+	rc.port = cfg->url.port;
+	rc.scheme = cfg->url.scheme;
+	rc.host = cfg->url.host;
+	rc.authority = cfg->host_header ? cfg->host_header : cfg->url.authority;
+	rc.connect_timeout_ns = cfg->connect_timeout_ns;
+	rc.request_timeout_ns = cfg->timeout_ns;
+
+	char perr[256] = "";
+	if (p->vt.module_create(run->host, &rc, &run->module, perr, sizeof(perr)) < 0) {
+		snprintf(err, errlen, "protocol %s: %s", p->desc->name,
+			 perr[0] ? perr : "cannot start");
+		run->module = NULL;
+		return -1;
+	}
+	struct shb_kv *kv = calloc(cfg->header_count + 1, sizeof(*kv));
+	if (!kv) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < cfg->header_count; i++) {
+		kv[i].key = cfg->headers[i].name;
+		kv[i].value = cfg->headers[i].value;
+	}
+	struct shb_request req;
+	memset(&req, 0, sizeof(req));
+	req.struct_size = sizeof(req);
+	req.flags = cfg->has_body ? SHB_REQUEST_HAS_BODY : 0;
+	req.method = cfg->method;
+	req.scheme = cfg->url.scheme;
+	req.authority = rc.authority;
+	req.path = cfg->url.path;
+	req.headers = kv;
+	req.header_count = cfg->header_count;
+	req.body = cfg->body;
+	req.body_len = cfg->body_len;
+	int r = p->vt.prepare_request(run->module, &req, &run->prepared, perr, sizeof(perr));
+	free(kv);
+	if (r < 0) {
+		snprintf(err, errlen, "protocol %s: %s", p->desc->name,
+			 perr[0] ? perr : "cannot encode the request");
+		run->prepared = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- running --------------------------------------------------------------- */
+
+static uint32_t pick_threads(const struct shb_config *cfg)
+{
+	long n = cfg->threads ? (long)cfg->threads : sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	if ((uint64_t)n > cfg->connections)
+		n = (long)cfg->connections;
+	if (!cfg->duration_ns && (uint64_t)n > cfg->requests)
+		n = (long)cfg->requests;
+	return (uint32_t)n;
+}
+
+/* A live line on stderr (a terminal only), refreshed twice a second from
+ * counters the workers publish; cleared before the report prints. */
+static void show_progress(const struct shb_run *run,
+			  const struct shb_worker_args *wa, uint32_t n)
+{
+	const struct timespec tick = {0, 500000000};
+	int shown = 0;
+	for (;;) {
+		nanosleep(&tick, NULL);
+		uint64_t ok = 0, errs = 0;
+		uint32_t done = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			ok += __atomic_load_n(&wa[i].live_ok, __ATOMIC_RELAXED);
+			errs += __atomic_load_n(&wa[i].live_errors, __ATOMIC_RELAXED);
+			done += (uint32_t)__atomic_load_n(&wa[i].live_done, __ATOMIC_ACQUIRE);
+		}
+		if (done == n)
+			break;
+		double t = (double)(shb_now_ns() - run->start_ns) / 1e9;
+		fprintf(stderr, "\r[%6.1fs] %llu ok, %llu errors, %.0f req/s   ", t,
+			(unsigned long long)ok, (unsigned long long)errs, t > 0 ? (double)ok / t : 0.0);
+		shown = 1;
+	}
+	if (shown)
+		fprintf(stderr, "\r%60s\r", "");
+}
+
+static int run_workers(struct shb_run *run, struct shb_worker_args *wa)
+{
+	const struct shb_config *cfg = run->cfg;
+	pthread_t *tids = calloc(run->threads, sizeof(*tids));
+	if (!tids)
+		return -1;
+	uint32_t t = run->threads;
+	for (uint32_t i = 0; i < t; i++) {
+		wa[i].run = run;
+		wa[i].index = i;
+		wa[i].conns = cfg->connections / t + (i < cfg->connections % t);
+		if (!cfg->duration_ns)
+			wa[i].budget = cfg->requests / t + (i < cfg->requests % t);
+	}
+	run->start_ns = shb_now_ns();
+	uint32_t started = 0;
+	for (; started < t; started++) {
+		if (pthread_create(&tids[started], NULL, shb_worker_main, &wa[started])) {
+			snprintf(wa[started].err, sizeof(wa[started].err),
+				 "cannot start a worker thread");
+			wa[started].failed = 1;
+			atomic_store(&shb_interrupted, 1);
+			break;
+		}
+	}
+	if (!cfg->quiet && isatty(STDERR_FILENO))
+		show_progress(run, wa, started);
+	for (uint32_t i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	free(tids);
+	return 0;
+}
+
+static uint64_t wall_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int run_and_report(struct shb_run *run, struct reporter *reps,
+			  size_t nrep)
+{
+	const struct shb_config *cfg = run->cfg;
+	struct shb_run_info info;
+	memset(&info, 0, sizeof(info));
+	info.struct_size = sizeof(info);
+	info.threads = run->threads;
+	info.connections = cfg->connections;
+	info.parallel = cfg->parallel;
+	info.tls = (uint32_t)cfg->url.tls;
+	info.tls_verify = !cfg->url.tls ? SHB_TLS_VERIFY_NONE :
+			  cfg->cacert ? SHB_TLS_VERIFY_CAFILE :
+			  cfg->verify ? SHB_TLS_VERIFY_SYSTEM : SHB_TLS_VERIFY_NONE;
+	info.shb_version = SHB_VERSION;
+	info.url = cfg->url_text;
+	info.method = cfg->method;
+	info.proto_name = run->proto->desc->name;
+	info.proto_display = run->proto->desc->display_name ?
+			     run->proto->desc->display_name : run->proto->desc->name;
+	info.requests_target = cfg->duration_ns ? 0 : cfg->requests;
+	info.duration_target_ns = cfg->duration_ns;
+	info.start_unix_ns = wall_ns();
+	for (size_t i = 0; i < nrep; i++)
+		reps[i].h.vt.begin(reps[i].rep, &info);
+
+	struct shb_worker_args *wa = calloc(run->threads, sizeof(*wa));
+	if (!wa)
+		return EXIT_RUN_FAILED;
+	for (uint32_t i = 0; i < run->threads; i++)
+		if (shb_stats_init(&wa[i].stats) < 0) {
+			fprintf(stderr, "shb: out of memory\n");
+			return EXIT_RUN_FAILED;
+		}
+	install_sigint();
+	run_workers(run, wa);
+	signal(SIGINT, SIG_DFL);
+
+	int failed = 0;
+	uint64_t end = run->start_ns;
+	for (uint32_t i = 0; i < run->threads; i++) {
+		if (wa[i].failed) {
+			if (!failed)
+				fprintf(stderr, "shb: %s\n", wa[i].err);
+			failed = 1;
+		}
+		if (wa[i].end_ns > end)
+			end = wa[i].end_ns;
+		if (i)
+			shb_stats_merge(&wa[0].stats, &wa[i].stats);
+	}
+	struct shb_results_buf rb;
+	shb_results_build(&rb, &wa[0].stats, &info, end - run->start_ns,
+			  atomic_load(&shb_interrupted));
+	int rep_failed = 0;
+	for (size_t i = 0; i < nrep; i++)
+		if (reps[i].h.vt.end(reps[i].rep, &rb.r) < 0) {
+			fprintf(stderr, "shb: reporter %s failed to write its report\n",
+				reps[i].name);
+			rep_failed = 1;
+		}
+	uint64_t ok = rb.r.requests_ok;
+	for (uint32_t i = 0; i < run->threads; i++)
+		shb_stats_destroy(&wa[i].stats);
+	free(wa);
+	if (atomic_load(&shb_interrupted) && !failed)
+		return EXIT_INTERRUPTED;
+	if (failed || rep_failed || ok == 0)
+		return EXIT_RUN_FAILED;
+	return 0;
+}
+
+/* ---- main ------------------------------------------------------------------ */
+
+static int fail_usage(const char *err)
+{
+	fprintf(stderr, "shb: %s\n", err);
+	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	struct shb_config cfg;
+	char err[512] = "";
+	int rc = EXIT_USAGE;
+
+	int r = shb_cli_parse(argc, argv, &cfg, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "shb: %s (see shb --help)\n", err);
+		shb_config_free(&cfg);
+		return EXIT_USAGE;
+	}
+	if (r == 1) {
+		if (cfg.help)
+			shb_cli_usage(stdout);
+		else
+			printf("shb %s (plugin ABI %d.%d)\n", SHB_VERSION, SHB_ABI_MAJOR,
+			       SHB_ABI_MINOR);
+		shb_config_free(&cfg);
+		return 0;
+	}
+
+	const struct shb_host *host = shb_core_host();
+	struct shb_loader loader;
+	shb_loader_init(&loader, host, cfg.plugin_dirs, cfg.plugin_dir_count);
+	if (cfg.list_plugins) {
+		shb_loader_list(&loader, stdout);
+		shb_loader_fini(&loader);
+		shb_config_free(&cfg);
+		return 0;
+	}
+
+	struct shb_proto_handle proto;
+	struct shb_run run;
+	struct reporter *reps = calloc(cfg.report_count ? cfg.report_count : 1, sizeof(*reps));
+	memset(&run, 0, sizeof(run));
+	run.cfg = &cfg;
+	run.host = host;
+	run.proto = &proto;
+	if (!reps) {
+		rc = fail_usage("out of memory");
+		goto out;
+	}
+	if (shb_loader_proto(&loader, cfg.proto, &proto, err, sizeof(err)) < 0 ||
+	    check_proto(&cfg, proto.desc, err, sizeof(err)) < 0 ||
+	    open_reporters(&cfg, &loader, host, reps, err, sizeof(err)) < 0) {
+		rc = fail_usage(err);
+		goto out;
+	}
+	if (shb_url_resolve(&cfg.url, &run.addr, &run.addrlen, err, sizeof(err)) < 0) {
+		rc = fail_usage(err);
+		goto out;
+	}
+	run.threads = pick_threads(&cfg);
+	if (prepare(&run, &cfg, err, sizeof(err)) < 0) {
+		rc = fail_usage(err);
+		goto out;
+	}
+	if (cfg.url.tls) {
+		run.use_tls = 1;
+		int verify = cfg.cacert ? 2 : cfg.verify ? 1 : 0;
+		if (shb_tls_ctx_init(&run.tls, verify, cfg.cacert,
+				     cfg.url.host_is_ip ? NULL : cfg.url.host,
+				     proto.desc->alpn, err, sizeof(err)) < 0) {
+			rc = fail_usage(err);
+			goto out;
+		}
+	}
+	rc = run_and_report(&run, reps, cfg.report_count);
+out:
+	if (reps)
+		close_reporters(reps, cfg.report_count);
+	if (run.prepared)
+		proto.vt.release_request(run.module, run.prepared);
+	if (run.module)
+		proto.vt.module_destroy(run.module);
+	if (run.use_tls)
+		shb_tls_ctx_free(&run.tls);
+	free(reps);
+	shb_loader_fini(&loader);
+	shb_config_free(&cfg);
+	return rc;
+}

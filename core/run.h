@@ -1,0 +1,62 @@
+/* One load run: the state every worker shares read-only, and the per-worker
+ * slot the main thread reads after joining. */
+#ifndef SHB_CORE_RUN_H
+#define SHB_CORE_RUN_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "config.h"
+#include "loader.h"
+#include "stats.h"
+#include "tls.h"
+
+struct shb_run {
+	const struct shb_config *cfg;
+	const struct shb_proto_handle *proto;
+	const struct shb_host *host;
+	void *module;   /* from module_create; read-only during the run */
+	void *prepared; /* the request, compiled once */
+	struct sockaddr_storage addr;
+	socklen_t addrlen;
+	int use_tls;
+	struct shb_tls_ctx tls;
+	uint32_t threads;
+	uint64_t start_ns;
+	atomic_int alpn_warned; /* one warning per run */
+};
+
+/* Set from the SIGINT handler; workers test it on every loop pass. */
+extern atomic_int shb_interrupted;
+
+struct shb_worker_args {
+	struct shb_run *run;
+	uint32_t index;
+	uint32_t conns;  /* connections this worker owns */
+	uint64_t budget; /* requests to finish; 0 in duration mode */
+	struct shb_stats stats;
+	uint64_t end_ns; /* when its budget was done or the run was stopped */
+	int failed;      /* the worker could not run at all */
+	/* Published once per loop pass with relaxed atomic stores, read by the
+	 * main thread for the progress line. */
+	uint64_t live_ok, live_errors;
+	int live_done; /* 1 once the worker has left its loop */
+	char err[256];
+};
+
+/* pthread entry: runs one worker until its budget is done, the -z deadline
+ * passes, or the run is interrupted. */
+void *shb_worker_main(void *arg);
+
+/* The host callbacks that reach into worker state. */
+struct shb_conn;
+struct shb_req_result;
+struct shb_conn_event;
+void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
+			 const struct shb_req_result *res);
+void shb_worker_conn_event(struct shb_conn *c, const struct shb_conn_event *ev);
+
+uint64_t shb_now_ns(void);
+
+#endif

@@ -1,0 +1,77 @@
+/* TLS over TCP for stream protocols, run by the core with GnuTLS entirely in
+ * memory: ciphertext in from the ring's receive buffers, ciphertext out into
+ * a buffer the core sends. No file descriptor ever reaches GnuTLS. */
+#ifndef SHB_CORE_TLS_H
+#define SHB_CORE_TLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <gnutls/gnutls.h>
+
+/* Shared, read-only after shb_tls_ctx_init: credentials, priorities, ALPN. */
+struct shb_tls_ctx {
+	gnutls_certificate_credentials_t cred;
+	gnutls_priority_t prio;
+	gnutls_datum_t alpn[8];
+	unsigned alpn_count;
+	const char *sni; /* NULL for IP literals */
+	int verify;      /* 0 none, 1 system store, 2 CA file */
+};
+
+/* verify: 0 none, 1 system trust store, 2 cafile. alpn: NULL-terminated.
+ * Returns 0 or -1 with one line in err. */
+int shb_tls_ctx_init(struct shb_tls_ctx *c, int verify, const char *cafile,
+		     const char *sni, const char *const *alpn, char *err,
+		     size_t errlen);
+void shb_tls_ctx_free(struct shb_tls_ctx *c);
+
+/* A growable byte buffer whose memory can be handed to the kernel: the
+ * connection keeps two and swaps them, so the one being sent never moves. */
+struct shb_bytes {
+	uint8_t *p;
+	size_t len, cap;
+};
+int shb_bytes_append(struct shb_bytes *b, const void *data, size_t len);
+
+struct shb_tls {
+	gnutls_session_t s;
+	const uint8_t *in; /* ciphertext being fed, borrowed for one call */
+	size_t in_len, in_off;
+	struct shb_bytes *out; /* ciphertext produced, to be sent */
+	int handshake_done;
+	const struct shb_tls_ctx *ctx;
+};
+
+/* Creates a client session writing its records into *out. */
+int shb_tls_new(struct shb_tls *t, const struct shb_tls_ctx *c,
+		struct shb_bytes *out, char *err, size_t errlen);
+void shb_tls_free(struct shb_tls *t);
+void shb_tls_set_out(struct shb_tls *t, struct shb_bytes *out);
+
+/* Makes `data` the ciphertext that the next handshake/read calls consume. */
+static inline void shb_tls_feed(struct shb_tls *t, const uint8_t *data,
+				size_t len)
+{
+	t->in = data;
+	t->in_len = len;
+	t->in_off = 0;
+}
+
+/* 1 done, 0 needs more input, -1 failed (err filled). */
+int shb_tls_handshake(struct shb_tls *t, char *err, size_t errlen);
+/* Decrypts one record into buf. Returns bytes (> 0), 0 when input is
+ * exhausted, SHB_TLS_EOF on close_notify, or -1 with err. */
+#define SHB_TLS_EOF (-2)
+long shb_tls_read(struct shb_tls *t, uint8_t *buf, size_t cap, char *err,
+		  size_t errlen);
+/* Encrypts len bytes into the out buffer. Returns 0 or -1 with err. */
+int shb_tls_write(struct shb_tls *t, const void *data, size_t len, char *err,
+		  size_t errlen);
+/* Queues close_notify into the out buffer (best effort). */
+void shb_tls_bye(struct shb_tls *t);
+/* The negotiated ALPN id copied into buf (empty if none). */
+void shb_tls_alpn(struct shb_tls *t, char *buf, size_t cap);
+/* 0x0303 / 0x0304 */
+uint32_t shb_tls_version(struct shb_tls *t);
+
+#endif
