@@ -1,1 +1,947 @@
-/* placeholder until written */
+/* Command-line parsing into struct shb_config.
+ *
+ * A hand-written scanner rather than getopt_long: getopt prints its own
+ * messages, keeps global state and cannot name the option in the words we
+ * want. Rules: options and the URL may come in any order; "--" ends
+ * options; long options take "--opt value" or "--opt=value"; short options
+ * cluster ("-qj") and take attached values ("-c10"). Every error is one
+ * line that names the option as the user typed it. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SHB_MAX_CONNECTIONS 1000000u
+#define SHB_MAX_PARALLEL 1024u
+#define SHB_MAX_REQUESTS 1000000000000000ull
+#define SHB_MAX_THREADS 4096u
+#define SHB_MAX_BATCH 4096u
+#define SHB_MAX_LINGER_US 1000000u
+#define SHB_DEFAULT_REQUESTS 200u
+#define SHB_DEFAULT_CONNECT_TIMEOUT_NS 5000000000ull
+
+enum opt_id {
+	O_PROTO, O_HTTP2, O_HTTP3, O_REPORT, O_JSON, O_CONNECTIONS,
+	O_PARALLEL, O_REQUESTS, O_DURATION, O_THREADS, O_METHOD, O_HEADER,
+	O_DATA, O_DATA_BINARY, O_CONNECT_TIMEOUT, O_TIMEOUT, O_NO_KEEPALIVE,
+	O_BATCH_SIZE, O_BATCH_LINGER, O_PLUGIN_DIR, O_LIST_PLUGINS, O_VERIFY,
+	O_CACERT, O_QUIET, O_HELP, O_VERSION,
+};
+
+struct opt_def {
+	const char *lng; /* NULL for a short-only alias */
+	char shrt;       /* 0 for long-only */
+	int has_arg;
+	enum opt_id id;
+};
+
+static const struct opt_def opts[] = {
+	{"proto", 0, 1, O_PROTO},
+	{"http2", 0, 0, O_HTTP2},
+	{"http3", 0, 0, O_HTTP3},
+	{"report", 0, 1, O_REPORT},
+	{"json", 'j', 0, O_JSON},
+	{"connections", 'c', 1, O_CONNECTIONS},
+	{"parallel", 'p', 1, O_PARALLEL},
+	{"requests", 'n', 1, O_REQUESTS},
+	{"duration", 'z', 1, O_DURATION},
+	{"threads", 't', 1, O_THREADS},
+	{"method", 'm', 1, O_METHOD},
+	{NULL, 'X', 1, O_METHOD},
+	{"header", 'H', 1, O_HEADER},
+	{"data", 'd', 1, O_DATA},
+	{"data-binary", 0, 1, O_DATA_BINARY},
+	{"connect-timeout", 0, 1, O_CONNECT_TIMEOUT},
+	{"timeout", 0, 1, O_TIMEOUT},
+	{"disable-keepalive", 0, 0, O_NO_KEEPALIVE},
+	{"batch-size", 0, 1, O_BATCH_SIZE},
+	{"batch-linger", 0, 1, O_BATCH_LINGER},
+	{"plugin-dir", 0, 1, O_PLUGIN_DIR},
+	{"list-plugins", 0, 0, O_LIST_PLUGINS},
+	{"verify", 0, 0, O_VERIFY},
+	{"cacert", 0, 1, O_CACERT},
+	{"quiet", 'q', 0, O_QUIET},
+	{"help", 'h', 0, O_HELP},
+	{"version", 'V', 0, O_VERSION},
+};
+
+/* What the scan remembers beyond the config itself. */
+struct cli {
+	struct shb_config *cfg;
+	char *err;
+	size_t errlen;
+	const char *url;
+	int json;
+	int requests_given;
+	int duration_given;
+};
+
+static int fail(struct cli *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(struct cli *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->err && c->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(c->err, c->errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* A user value made printable and short enough to quote in an error. */
+#define SHB_QUOTE_MAX 160
+
+struct quoted {
+	char s[SHB_QUOTE_MAX * 4 + 8];
+};
+
+static struct quoted quote(const char *v)
+{
+	struct quoted q;
+	size_t o = 0;
+	const unsigned char *p = (const unsigned char *)v;
+
+	for (size_t i = 0; p[i]; i++) {
+		if (i >= SHB_QUOTE_MAX) {
+			memcpy(q.s + o, "...", 3);
+			o += 3;
+			break;
+		}
+		if (p[i] < 0x20 || p[i] == 0x7f || p[i] == '"' || p[i] == '\\')
+			o += (size_t)snprintf(q.s + o, sizeof(q.s) - o,
+					      "\\x%02x", p[i]);
+		else
+			q.s[o++] = (char)p[i];
+	}
+	q.s[o] = '\0';
+	return q;
+}
+
+static char *dup_or_fail(struct cli *c, const char *s)
+{
+	char *d = strdup(s);
+	if (!d)
+		fail(c, "out of memory");
+	return d;
+}
+
+/* Replaces *slot with a copy of s. */
+static int set_string(struct cli *c, char **slot, const char *s)
+{
+	char *d = dup_or_fail(c, s);
+	if (!d)
+		return -1;
+	free(*slot);
+	*slot = d;
+	return 0;
+}
+
+/* Digits only: no sign, blanks, base prefixes or suffixes, so that "-5",
+ * " 5", "5x" and "0x10" are all refused rather than half-read. */
+static int parse_u64(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		unsigned d = (unsigned)(*s - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+static int number_opt(struct cli *c, const char *name, const char *v,
+		      uint64_t min, uint64_t max, uint64_t *out)
+{
+	uint64_t x = 0;
+
+	if (parse_u64(v, &x) < 0 || x < min || x > max)
+		return fail(c,
+			    "%s: expected a whole number from %llu to %llu, "
+			    "got \"%s\"",
+			    name, (unsigned long long)min,
+			    (unsigned long long)max, quote(v).s);
+	*out = x;
+	return 0;
+}
+
+static int number_opt32(struct cli *c, const char *name, const char *v,
+			uint32_t min, uint32_t max, uint32_t *out)
+{
+	uint64_t x = 0;
+
+	if (number_opt(c, name, v, min, max, &x) < 0)
+		return -1;
+	*out = (uint32_t)x;
+	return 0;
+}
+
+static int duration_opt(struct cli *c, const char *name, const char *v,
+			int allow_zero, uint64_t *out)
+{
+	if (shb_parse_duration(v, out) < 0)
+		return fail(c,
+			    "%s: expected a duration like 10s, 1m30s, 500ms "
+			    "or 1.5s, got \"%s\"",
+			    name, quote(v).s);
+	if (*out == 0 && !allow_zero)
+		return fail(c, "%s: duration must be greater than 0, got "
+			       "\"%s\"",
+			    name, quote(v).s);
+	return 0;
+}
+
+struct unit {
+	const char *sfx;
+	uint64_t ns;
+};
+
+/* Longer suffixes first so that "ms" is not read as "m" + junk. */
+static const struct unit units[] = {
+	{"ns", 1ull},
+	{"us", 1000ull},
+	{"ms", 1000000ull},
+	{"s", 1000000000ull},
+	{"m", 60000000000ull},
+	{"h", 3600000000000ull},
+};
+
+static const struct unit *match_unit(const char *p)
+{
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strncmp(p, units[i].sfx, strlen(units[i].sfx)) == 0)
+			return &units[i];
+	return NULL;
+}
+
+/* One "<int>[.<frac>]" component; the fraction keeps 9 digits, which is
+ * below a nanosecond for every unit up to hours' 3.6 us. */
+static int duration_number(const char **pp, uint64_t *ip, uint64_t *frac,
+			   uint64_t *scale)
+{
+	const char *p = *pp;
+	int digits = 0;
+
+	*ip = 0;
+	*frac = 0;
+	*scale = 1;
+	for (; *p >= '0' && *p <= '9'; p++, digits++) {
+		unsigned d = (unsigned)(*p - '0');
+		if (*ip > (UINT64_MAX - d) / 10)
+			return -1;
+		*ip = *ip * 10 + d;
+	}
+	if (*p == '.') {
+		int fdigits = 0;
+		for (p++; *p >= '0' && *p <= '9'; p++, fdigits++) {
+			if (*scale < 1000000000ull) {
+				*frac = *frac * 10 + (uint64_t)(*p - '0');
+				*scale *= 10;
+			}
+		}
+		if (fdigits == 0)
+			return -1;
+		digits += fdigits;
+	}
+	*pp = p;
+	return digits > 0 ? 0 : -1;
+}
+
+int shb_parse_duration(const char *s, uint64_t *ns)
+{
+	uint64_t total = 0;
+	const char *p = s;
+
+	if (!s || !*s)
+		return -1;
+	while (*p) {
+		uint64_t ip, frac, scale, unit;
+		const char *start = p;
+		if (duration_number(&p, &ip, &frac, &scale) < 0)
+			return -1;
+		const struct unit *u = match_unit(p);
+		if (u) {
+			unit = u->ns;
+			p += strlen(u->sfx);
+		} else if (start == s && !*p) {
+			unit = 1000000000ull; /* a lone bare number: seconds */
+		} else {
+			return -1; /* "1m30" is ambiguous, so refused */
+		}
+		if (ip > UINT64_MAX / unit)
+			return -1;
+		/* frac/scale of a unit, split so neither product overflows:
+		 * frac < scale <= 1e9 and unit % scale < 1e9. */
+		uint64_t part = ip * unit + frac * (unit / scale) +
+				frac * (unit % scale) / scale;
+		if (part < ip * unit || total > UINT64_MAX - part)
+			return -1;
+		total += part;
+	}
+	*ns = total;
+	return 0;
+}
+
+/* Reads a whole descriptor, any size, any bytes. */
+static int read_all(int fd, uint8_t **buf, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	uint8_t *b = malloc(cap);
+
+	if (!b)
+		return -1;
+	for (;;) {
+		if (n == cap) {
+			uint8_t *nb = realloc(b, cap * 2);
+			if (!nb) {
+				free(b);
+				errno = ENOMEM;
+				return -1;
+			}
+			b = nb;
+			cap *= 2;
+		}
+		ssize_t r = read(fd, b + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+			free(b);
+			errno = e;
+			return -1;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+static int read_source(const char *path, uint8_t **buf, size_t *len)
+{
+	if (strcmp(path, "-") == 0)
+		return read_all(STDIN_FILENO, buf, len);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = read_all(fd, buf, len);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
+/* Several -d/--data-binary are joined with '&', as curl does. */
+static int append_body(struct cli *c, const uint8_t *p, size_t n)
+{
+	struct shb_config *cfg = c->cfg;
+	size_t sep = cfg->has_body ? 1 : 0;
+	uint8_t *b = realloc(cfg->body, cfg->body_len + sep + n + 1);
+
+	if (!b)
+		return fail(c, "out of memory");
+	if (sep)
+		b[cfg->body_len] = '&';
+	if (n)
+		memcpy(b + cfg->body_len + sep, p, n);
+	cfg->body = b;
+	cfg->body_len += sep + n;
+	b[cfg->body_len] = '\0'; /* convenience only: the body may hold NULs */
+	cfg->has_body = 1;
+	return 0;
+}
+
+/* -d strips CR and LF from @ sources (so a text file becomes one line),
+ * --data-binary keeps every byte; literals are always kept. */
+static int data_opt(struct cli *c, const char *name, const char *v,
+		    int strip)
+{
+	uint8_t *buf;
+	size_t len;
+
+	if (v[0] != '@')
+		return append_body(c, (const uint8_t *)v, strlen(v));
+	if (read_source(v + 1, &buf, &len) < 0)
+		return fail(c, "%s: cannot read %s: %s", name, quote(v).s,
+			    strerror(errno));
+	if (strip) {
+		size_t o = 0;
+		for (size_t i = 0; i < len; i++)
+			if (buf[i] != '\r' && buf[i] != '\n')
+				buf[o++] = buf[i];
+		len = o;
+	}
+	int rc = append_body(c, buf, len);
+	free(buf);
+	return rc;
+}
+
+/* RFC 9110 tchar. */
+static int is_tchar(unsigned char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	       (ch >= '0' && ch <= '9') ||
+	       (ch && strchr("!#$%&'*+-.^_`|~", ch));
+}
+
+static int is_token(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!is_tchar((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+static int method_opt(struct cli *c, const char *name, const char *v)
+{
+	if (!is_token(v))
+		return fail(c, "%s: invalid method \"%s\" (letters, digits "
+			       "and !#$%%&'*+-.^_`|~ only)",
+			    name, quote(v).s);
+	return set_string(c, &c->cfg->method, v);
+}
+
+static int add_header(struct cli *c, const char *nm, size_t nlen,
+		      const char *val, size_t vlen)
+{
+	struct shb_config *cfg = c->cfg;
+	struct shb_header *h = realloc(cfg->headers, (cfg->header_count + 1) *
+							     sizeof(*h));
+	if (!h)
+		return fail(c, "out of memory");
+	cfg->headers = h;
+	h += cfg->header_count;
+	h->name = strndup(nm, nlen);
+	h->value = strndup(val, vlen);
+	if (!h->name || !h->value) {
+		free(h->name);
+		free(h->value);
+		return fail(c, "out of memory");
+	}
+	cfg->header_count++;
+	return 0;
+}
+
+static int header_opt(struct cli *c, const char *name, const char *v)
+{
+	const char *colon = strchr(v, ':');
+
+	if (!colon)
+		return fail(c, "%s: expected \"Name: Value\", got \"%s\"", name,
+			    quote(v).s);
+	size_t nlen = (size_t)(colon - v);
+	for (size_t i = 0; i < nlen; i++)
+		if (!is_tchar((unsigned char)v[i]))
+			goto bad_name;
+	if (nlen == 0)
+		goto bad_name;
+	const char *val = colon + 1;
+	const char *end = val + strlen(val);
+	while (*val == ' ' || *val == '\t')
+		val++;
+	while (end > val && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	for (const char *p = val; p < end; p++) {
+		unsigned char ch = (unsigned char)*p;
+		if ((ch < 0x20 && ch != '\t') || ch == 0x7f)
+			return fail(c, "%s: value of header \"%.*s\" contains "
+				       "CR, LF or another control character",
+				    name, (int)nlen, v);
+	}
+	if (nlen == 4 && strncasecmp(v, "host", 4) == 0) {
+		if (end == val)
+			return fail(c, "%s: the Host header needs a value",
+				    name);
+		char *d = strndup(val, (size_t)(end - val));
+		if (!d)
+			return fail(c, "out of memory");
+		free(c->cfg->host_header);
+		c->cfg->host_header = d;
+		return 0;
+	}
+	return add_header(c, v, nlen, val, (size_t)(end - val));
+bad_name:
+	return fail(c, "%s: invalid header name in \"%s\" (letters, digits "
+		       "and !#$%%&'*+-.^_`|~ only)",
+		    name, quote(v).s);
+}
+
+static int add_report(struct cli *c, const char *nm, size_t nlen,
+		      const char *path, size_t plen)
+{
+	struct shb_config *cfg = c->cfg;
+	struct shb_report_spec *r = realloc(cfg->reports,
+					    (cfg->report_count + 1) *
+						    sizeof(*r));
+	if (!r)
+		return fail(c, "out of memory");
+	cfg->reports = r;
+	r += cfg->report_count;
+	r->name = strndup(nm, nlen);
+	r->path = path ? strndup(path, plen) : NULL;
+	if (!r->name || (path && !r->path)) {
+		free(r->name);
+		free(r->path);
+		return fail(c, "out of memory");
+	}
+	cfg->report_count++;
+	return 0;
+}
+
+/* "name[:FILE],name[:FILE],..."; repeated --report options add up. */
+static int report_opt(struct cli *c, const char *name, const char *v)
+{
+	const char *p = v;
+
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		const char *colon = memchr(p, ':', n);
+		size_t nlen = colon ? (size_t)(colon - p) : n;
+		if (nlen == 0)
+			return fail(c, "%s: empty reporter name in \"%s\"",
+				    name, quote(v).s);
+		if (colon && colon + 1 == p + n)
+			return fail(c, "%s: empty file name after \"%.*s:\" "
+				       "in \"%s\"",
+				    name, (int)nlen, p, quote(v).s);
+		if (add_report(c, p, nlen, colon ? colon + 1 : NULL,
+			       colon ? n - nlen - 1 : 0) < 0)
+			return -1;
+		if (!p[n])
+			return 0;
+		p += n + 1;
+	}
+}
+
+static int plugin_dir_opt(struct cli *c, const char *name, const char *v)
+{
+	struct shb_config *cfg = c->cfg;
+
+	if (!*v)
+		return fail(c, "%s: empty directory name", name);
+	char **d = realloc(cfg->plugin_dirs,
+			   (cfg->plugin_dir_count + 1) * sizeof(*d));
+	if (!d)
+		return fail(c, "out of memory");
+	cfg->plugin_dirs = d;
+	d[cfg->plugin_dir_count] = dup_or_fail(c, v);
+	if (!d[cfg->plugin_dir_count])
+		return -1;
+	cfg->plugin_dir_count++;
+	return 0;
+}
+
+/* The file is read later by GnuTLS; checking now turns a typo into a
+ * usage error before any load is sent. */
+static int cacert_opt(struct cli *c, const char *name, const char *v)
+{
+	int fd = open(v, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		fd = -1;
+		errno = EISDIR;
+	}
+	if (fd < 0)
+		return fail(c, "%s: cannot read %s: %s", name, quote(v).s,
+			    strerror(errno));
+	close(fd);
+	c->cfg->verify = 1;
+	return set_string(c, &c->cfg->cacert, v);
+}
+
+static int proto_opt(struct cli *c, const char *name, const char *v)
+{
+	if (!*v)
+		return fail(c, "%s: empty protocol name", name);
+	return set_string(c, &c->cfg->proto, v);
+}
+
+static int apply_flag(struct cli *c, enum opt_id id)
+{
+	struct shb_config *cfg = c->cfg;
+
+	switch (id) {
+	case O_HTTP2: return set_string(c, &cfg->proto, "h2");
+	case O_HTTP3: return set_string(c, &cfg->proto, "h3");
+	case O_JSON: c->json = 1; return 0;
+	case O_NO_KEEPALIVE: cfg->disable_keepalive = 1; return 0;
+	case O_LIST_PLUGINS: cfg->list_plugins = 1; return 0;
+	case O_VERIFY: cfg->verify = 1; return 0;
+	case O_QUIET: cfg->quiet = 1; return 0;
+	case O_HELP: cfg->help = 1; return 0;
+	case O_VERSION: cfg->version = 1; return 0;
+	default: return fail(c, "internal error: option %d", (int)id);
+	}
+}
+
+static int apply_value(struct cli *c, enum opt_id id, const char *name,
+		       const char *v)
+{
+	struct shb_config *cfg = c->cfg;
+
+	switch (id) {
+	case O_PROTO: return proto_opt(c, name, v);
+	case O_REPORT: return report_opt(c, name, v);
+	case O_CONNECTIONS:
+		return number_opt32(c, name, v, 1, SHB_MAX_CONNECTIONS,
+				    &cfg->connections);
+	case O_PARALLEL:
+		return number_opt32(c, name, v, 1, SHB_MAX_PARALLEL,
+				    &cfg->parallel);
+	case O_REQUESTS:
+		c->requests_given = 1;
+		return number_opt(c, name, v, 1, SHB_MAX_REQUESTS,
+				  &cfg->requests);
+	case O_DURATION:
+		c->duration_given = 1;
+		return duration_opt(c, name, v, 0, &cfg->duration_ns);
+	case O_THREADS:
+		return number_opt32(c, name, v, 0, SHB_MAX_THREADS,
+				    &cfg->threads);
+	case O_METHOD: return method_opt(c, name, v);
+	case O_HEADER: return header_opt(c, name, v);
+	case O_DATA: return data_opt(c, name, v, 1);
+	case O_DATA_BINARY: return data_opt(c, name, v, 0);
+	case O_CONNECT_TIMEOUT:
+		return duration_opt(c, name, v, 0, &cfg->connect_timeout_ns);
+	case O_TIMEOUT: return duration_opt(c, name, v, 1, &cfg->timeout_ns);
+	case O_BATCH_SIZE:
+		return number_opt32(c, name, v, 0, SHB_MAX_BATCH,
+				    &cfg->batch_size);
+	case O_BATCH_LINGER:
+		return number_opt32(c, name, v, 1, SHB_MAX_LINGER_US,
+				    &cfg->batch_linger_us);
+	case O_PLUGIN_DIR: return plugin_dir_opt(c, name, v);
+	case O_CACERT: return cacert_opt(c, name, v);
+	default: return fail(c, "internal error: option %d", (int)id);
+	}
+}
+
+static const struct opt_def *find_long(const char *s, size_t n)
+{
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (opts[i].lng && strlen(opts[i].lng) == n &&
+		    strncmp(opts[i].lng, s, n) == 0)
+			return &opts[i];
+	return NULL;
+}
+
+static const struct opt_def *find_short(char ch)
+{
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (opts[i].shrt == ch)
+			return &opts[i];
+	return NULL;
+}
+
+/* argv[*i] is "--name" or "--name=value". */
+static int long_option(struct cli *c, int argc, char **argv, int *i)
+{
+	const char *arg = argv[*i] + 2;
+	size_t n = strcspn(arg, "=");
+	char name[48];
+
+	snprintf(name, sizeof(name), "--%.*s", (int)(n < 40 ? n : 40), arg);
+	const struct opt_def *o = find_long(arg, n);
+	if (!o)
+		return fail(c, "unknown option %s%s", quote(name).s,
+			    n > 40 ? "..." : "");
+	if (!o->has_arg) {
+		if (arg[n] == '=')
+			return fail(c, "%s: takes no value", name);
+		return apply_flag(c, o->id);
+	}
+	if (arg[n] == '=')
+		return apply_value(c, o->id, name, arg + n + 1);
+	if (*i + 1 >= argc)
+		return fail(c, "%s: missing value", name);
+	return apply_value(c, o->id, name, argv[++*i]);
+}
+
+/* argv[*i] is "-abc": flags cluster, and an option with a value takes the
+ * rest of the word or, when that is empty, the next argument. */
+static int short_options(struct cli *c, int argc, char **argv, int *i)
+{
+	const char *arg = argv[*i];
+
+	for (size_t k = 1; arg[k]; k++) {
+		char name[3] = {'-', arg[k], '\0'};
+		const struct opt_def *o = find_short(arg[k]);
+		if (!o) {
+			if (k > 1 || arg[2])
+				return fail(c, "unknown option %s in \"%s\"",
+					    quote(name).s, quote(arg).s);
+			return fail(c, "unknown option %s", quote(arg).s);
+		}
+		if (!o->has_arg) {
+			if (apply_flag(c, o->id) < 0)
+				return -1;
+			continue;
+		}
+		if (arg[k + 1])
+			return apply_value(c, o->id, name, arg + k + 1);
+		if (*i + 1 >= argc)
+			return fail(c, "%s: missing value", name);
+		return apply_value(c, o->id, name, argv[++*i]);
+	}
+	return 0;
+}
+
+static int positional(struct cli *c, const char *arg)
+{
+	if (c->url)
+		return fail(c, "unexpected argument \"%s\": only one URL may "
+			       "be given (already have \"%s\")",
+			    quote(arg).s, quote(c->url).s);
+	c->url = arg;
+	return 0;
+}
+
+static int scan(struct cli *c, int argc, char **argv)
+{
+	int options_done = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		int rc;
+		if (options_done || arg[0] != '-' || arg[1] == '\0')
+			rc = positional(c, arg);
+		else if (strcmp(arg, "--") == 0)
+			rc = 0, options_done = 1;
+		else if (arg[1] == '-')
+			rc = long_option(c, argc, argv, &i);
+		else
+			rc = short_options(c, argc, argv, &i);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int has_header(const struct shb_config *cfg, const char *name)
+{
+	for (size_t i = 0; i < cfg->header_count; i++)
+		if (strcasecmp(cfg->headers[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
+static int has_stdout_report(const struct shb_config *cfg, const char *name)
+{
+	for (size_t i = 0; i < cfg->report_count; i++)
+		if (!cfg->reports[i].path &&
+		    strcmp(cfg->reports[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
+static int fill_defaults(struct cli *c)
+{
+	struct shb_config *cfg = c->cfg;
+
+	if (!cfg->proto && set_string(c, &cfg->proto, "h1") < 0)
+		return -1;
+	if (!cfg->method &&
+	    set_string(c, &cfg->method, cfg->has_body ? "POST" : "GET") < 0)
+		return -1;
+	if (cfg->has_body && !has_header(cfg, "content-type")) {
+		static const char ct[] = "application/x-www-form-urlencoded";
+		if (add_header(c, "Content-Type", 12, ct, sizeof(ct) - 1) < 0)
+			return -1;
+	}
+	if (c->json && !has_stdout_report(cfg, "json") &&
+	    add_report(c, "json", 4, NULL, 0) < 0)
+		return -1;
+	if (cfg->report_count == 0 && add_report(c, "text", 4, NULL, 0) < 0)
+		return -1;
+	if (!c->duration_given && !c->requests_given)
+		cfg->requests = SHB_DEFAULT_REQUESTS;
+	return 0;
+}
+
+static void set_defaults(struct shb_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->connections = 50;
+	cfg->parallel = 1;
+	cfg->connect_timeout_ns = SHB_DEFAULT_CONNECT_TIMEOUT_NS;
+	cfg->batch_linger_us = 500;
+}
+
+int shb_cli_parse(int argc, char **argv, struct shb_config *cfg, char *err,
+		  size_t errlen)
+{
+	struct cli c = {.cfg = cfg, .err = err, .errlen = errlen};
+
+	if (err && errlen)
+		err[0] = '\0';
+	set_defaults(cfg);
+	if (scan(&c, argc, argv) < 0)
+		return -1;
+	if (cfg->help || cfg->version)
+		return 1;
+	if (c.requests_given && c.duration_given)
+		return fail(&c, "-n/--requests and -z/--duration cannot be "
+				"combined: give a request count or a duration");
+	if (fill_defaults(&c) < 0)
+		return -1;
+	if (!c.url) {
+		if (cfg->list_plugins)
+			return 0;
+		return fail(&c, "missing URL (usage: shb [options] URL)");
+	}
+	if (set_string(&c, &cfg->url_text, c.url) < 0)
+		return -1;
+	if (shb_url_parse(c.url, &cfg->url, err, errlen) < 0)
+		return -1;
+	return 0;
+}
+
+void shb_config_free(struct shb_config *cfg)
+{
+	if (!cfg)
+		return;
+	free(cfg->url_text);
+	shb_url_free(&cfg->url);
+	free(cfg->proto);
+	for (size_t i = 0; cfg->reports && i < cfg->report_count; i++) {
+		free(cfg->reports[i].name);
+		free(cfg->reports[i].path);
+	}
+	free(cfg->reports);
+	free(cfg->method);
+	for (size_t i = 0; cfg->headers && i < cfg->header_count; i++) {
+		free(cfg->headers[i].name);
+		free(cfg->headers[i].value);
+	}
+	free(cfg->headers);
+	free(cfg->host_header);
+	free(cfg->body);
+	for (size_t i = 0; cfg->plugin_dirs && i < cfg->plugin_dir_count; i++)
+		free(cfg->plugin_dirs[i]);
+	free(cfg->plugin_dirs);
+	free(cfg->cacert);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+static const char usage_text[] =
+	"Usage: shb [options] URL\n"
+	"Sends HTTP requests to URL (http:// or https://) "
+	"and reports latency,\n"
+	"throughput and errors.\n"
+	"\n"
+	"Target:\n"
+	"  --proto NAME|PATH        protocol plugin, by "
+	"name or .so path (default: h1)\n"
+	"  --http2                  same as --proto h2\n"
+	"  --http3                  same as --proto h3\n"
+	"\n"
+	"Load:\n"
+	"  -c, --connections N      concurrent "
+	"connections, 1..1000000 (default: 50)\n"
+	"  -p, --parallel N         requests in flight per "
+	"connection, 1..1024\n"
+	"                           (default: 1)\n"
+	"  -n, --requests N         requests to complete "
+	"(default: 200 without -z)\n"
+	"  -z, --duration D         run for a time "
+	"instead, e.g. 10s, 1m30s, 1.5s;\n"
+	"                           not with -n (default: off)\n"
+	"  -t, --threads N          worker threads, 0 = "
+	"automatic (default: 0)\n"
+	"  --batch-size N           completions a worker waits for per pass,\n"
+	"                           0..4096, 0 = automatic (default: 0)\n"
+	"  --batch-linger USEC      longest wait for a "
+	"batch to fill, 1..1000000 us\n"
+	"                           (default: 500)\n"
+	"\n"
+	"Request:\n"
+	"  -m, -X, --method TOKEN   request method "
+	"(default: GET, or POST with a body)\n"
+	"  -H, --header \"Name: Value\"\n"
+	"                           add a header, "
+	"repeatable; a Host header replaces\n"
+	"                           the URL's authority (default: none)\n"
+	"  -d, --data DATA          request body: text, "
+	"@FILE, or @- for stdin; CR\n"
+	"                           and LF are removed "
+	"from @ sources (default: none)\n"
+	"  --data-binary DATA       like --data, but @ "
+	"sources are sent unchanged\n"
+	"                           A body adds "
+	"Content-Type: application/x-www-form-\n"
+	"                           urlencoded unless -H "
+	"sets one; several bodies\n"
+	"                           are joined with '&'.\n"
+	"  --disable-keepalive      one request per "
+	"connection (default: keep-alive)\n"
+	"\n"
+	"Timeouts (D is a duration such as 5s, 250ms, 1m "
+	"or 1.5; bare = seconds):\n"
+	"  --connect-timeout D      connection (and TLS handshake) timeout\n"
+	"                           (default: 5s)\n"
+	"  --timeout D              per-request timeout, 0 "
+	"= none (default: none)\n"
+	"\n"
+	"TLS:\n"
+	"  --verify                 verify the server "
+	"certificate with the system\n"
+	"                           trust store (default: not verified)\n"
+	"  --cacert FILE            verify against the CAs "
+	"in FILE (PEM); implies\n"
+	"                           --verify (default: none)\n"
+	"\n"
+	"Plugins:\n"
+	"  --plugin-dir DIR         search DIR for plugins first; repeatable\n"
+	"                           (default: none)\n"
+	"  --list-plugins           list the plugins found, and why any was\n"
+	"                           rejected; the URL is optional\n"
+	"\n"
+	"Output:\n"
+	"  --report LIST            reporters, comma-separated, each NAME or\n"
+	"                           NAME:FILE (default: text to stdout)\n"
+	"  -j, --json               JSON report to stdout: "
+	"--report json, or added\n"
+	"                           to a --report list (default: off)\n"
+	"  -q, --quiet              no live progress line "
+	"(default: progress shown)\n"
+	"  -h, --help               print this help and exit\n"
+	"  -V, --version            print the version and exit\n"
+	"\n"
+	"Environment:\n"
+	"  SHB_PLUGIN_PATH          colon-separated plugin "
+	"directories, searched\n"
+	"                           after --plugin-dir and "
+	"before the built-in\n"
+	"                           directory\n"
+	"  SHB_DEBUG                set to 1 for protocol "
+	"debug traces on stderr\n"
+	"\n"
+	"Exit status: 0 run completed, 1 run failed or no request completed,\n"
+	"2 usage error.\n";
+
+void shb_cli_usage(FILE *out)
+{
+	fputs(usage_text, out);
+}

@@ -1,0 +1,902 @@
+/* Command-line parsing: defaults, every option in each spelling, bodies
+ * from files and stdin, and the exact message of every usage error. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <CUnit/CUnit.h>
+
+#include "config.h"
+#include "test_util.h"
+
+#define URL "http://example.com/x"
+
+/* Runs shb_cli_parse on {"shb", args..., NULL} with writable copies. */
+static int parse_v(struct shb_config *cfg, char *err, size_t errlen,
+		   const char *const *args)
+{
+	char *argv[64];
+	int argc = 0;
+
+	argv[argc++] = strdup("shb");
+	for (; *args && argc < 63; args++)
+		argv[argc++] = strdup(*args);
+	argv[argc] = NULL;
+	err[0] = '\0';
+	int rc = shb_cli_parse(argc, argv, cfg, err, errlen);
+	for (int i = 0; i < argc; i++)
+		free(argv[i]);
+	return rc;
+}
+
+#define PARSE(cfg, err, ...)                                                   \
+	parse_v((cfg), (err), sizeof(err),                                     \
+		(const char *const[]){__VA_ARGS__, NULL})
+
+static void expect_error(const char *want, const char *const *args)
+{
+	struct shb_config cfg;
+	char err[512];
+
+	int rc = parse_v(&cfg, err, sizeof(err), args);
+	CU_ASSERT_EQUAL(rc, -1);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	if (rc != -1 || strcmp(err, want) != 0)
+		fprintf(stderr, "\n  rc %d\n  got: %s\n want: %s\n", rc, err,
+			want);
+	CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+	shb_config_free(&cfg);
+}
+
+#define EXPECT_ERROR(want, ...)                                                \
+	expect_error((want), (const char *const[]){__VA_ARGS__, NULL})
+
+static void test_defaults(void)
+{
+	struct shb_config cfg;
+	char err[256];
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, URL), 0);
+	CU_ASSERT_STRING_EQUAL(err, "");
+	CU_ASSERT_STRING_EQUAL(cfg.url_text, URL);
+	CU_ASSERT_STRING_EQUAL(cfg.url.host, "example.com");
+	CU_ASSERT_STRING_EQUAL(cfg.url.path, "/x");
+	CU_ASSERT_STRING_EQUAL(cfg.proto, "h1");
+	CU_ASSERT_EQUAL_FATAL(cfg.report_count, 1);
+	CU_ASSERT_STRING_EQUAL(cfg.reports[0].name, "text");
+	CU_ASSERT_PTR_NULL(cfg.reports[0].path);
+	CU_ASSERT_EQUAL(cfg.connections, 50);
+	CU_ASSERT_EQUAL(cfg.parallel, 1);
+	CU_ASSERT_EQUAL(cfg.threads, 0);
+	CU_ASSERT_EQUAL(cfg.requests, 200);
+	CU_ASSERT_EQUAL(cfg.duration_ns, 0);
+	CU_ASSERT_STRING_EQUAL(cfg.method, "GET");
+	CU_ASSERT_EQUAL(cfg.header_count, 0);
+	CU_ASSERT_PTR_NULL(cfg.host_header);
+	CU_ASSERT_PTR_NULL(cfg.body);
+	CU_ASSERT_EQUAL(cfg.body_len, 0);
+	CU_ASSERT_EQUAL(cfg.has_body, 0);
+	CU_ASSERT_EQUAL(cfg.connect_timeout_ns, 5000000000ull);
+	CU_ASSERT_EQUAL(cfg.timeout_ns, 0);
+	CU_ASSERT_EQUAL(cfg.disable_keepalive, 0);
+	CU_ASSERT_EQUAL(cfg.batch_size, 0);
+	CU_ASSERT_EQUAL(cfg.batch_linger_us, 500);
+	CU_ASSERT_EQUAL(cfg.plugin_dir_count, 0);
+	CU_ASSERT_EQUAL(cfg.list_plugins, 0);
+	CU_ASSERT_EQUAL(cfg.verify, 0);
+	CU_ASSERT_PTR_NULL(cfg.cacert);
+	CU_ASSERT_EQUAL(cfg.quiet, 0);
+	CU_ASSERT_EQUAL(cfg.help, 0);
+	CU_ASSERT_EQUAL(cfg.version, 0);
+	shb_config_free(&cfg);
+}
+
+/* What every spelling of the "all options" command line must give. */
+static void check_all(struct shb_config *cfg, const char *cacert)
+{
+	CU_ASSERT_STRING_EQUAL(cfg->proto, "h2");
+	CU_ASSERT_EQUAL_FATAL(cfg->report_count, 2);
+	CU_ASSERT_STRING_EQUAL(cfg->reports[0].name, "text");
+	CU_ASSERT_PTR_NULL(cfg->reports[0].path);
+	CU_ASSERT_STRING_EQUAL(cfg->reports[1].name, "json");
+	CU_ASSERT_STRING_EQUAL(cfg->reports[1].path, "out.json");
+	CU_ASSERT_EQUAL(cfg->connections, 10);
+	CU_ASSERT_EQUAL(cfg->parallel, 4);
+	CU_ASSERT_EQUAL(cfg->requests, 1000);
+	CU_ASSERT_EQUAL(cfg->duration_ns, 0);
+	CU_ASSERT_EQUAL(cfg->threads, 3);
+	CU_ASSERT_STRING_EQUAL(cfg->method, "PUT");
+	CU_ASSERT_EQUAL_FATAL(cfg->header_count, 2);
+	CU_ASSERT_STRING_EQUAL(cfg->headers[0].name, "X-A");
+	CU_ASSERT_STRING_EQUAL(cfg->headers[0].value, "1");
+	CU_ASSERT_STRING_EQUAL(cfg->headers[1].name, "Content-Type");
+	CU_ASSERT_STRING_EQUAL(cfg->headers[1].value,
+			       "application/x-www-form-urlencoded");
+	CU_ASSERT_EQUAL(cfg->has_body, 1);
+	CU_ASSERT_EQUAL(cfg->body_len, 3);
+	CU_ASSERT_EQUAL(memcmp(cfg->body, "abc", 3), 0);
+	CU_ASSERT_EQUAL(cfg->connect_timeout_ns, 2000000000ull);
+	CU_ASSERT_EQUAL(cfg->timeout_ns, 1500000000ull);
+	CU_ASSERT_EQUAL(cfg->disable_keepalive, 1);
+	CU_ASSERT_EQUAL(cfg->batch_size, 64);
+	CU_ASSERT_EQUAL(cfg->batch_linger_us, 100);
+	CU_ASSERT_EQUAL_FATAL(cfg->plugin_dir_count, 2);
+	CU_ASSERT_STRING_EQUAL(cfg->plugin_dirs[0], "d1");
+	CU_ASSERT_STRING_EQUAL(cfg->plugin_dirs[1], "d2");
+	CU_ASSERT_EQUAL(cfg->list_plugins, 1);
+	CU_ASSERT_EQUAL(cfg->verify, 1);
+	CU_ASSERT_STRING_EQUAL(cfg->cacert, cacert);
+	CU_ASSERT_EQUAL(cfg->quiet, 1);
+	CU_ASSERT_STRING_EQUAL(cfg->url.authority, "example.com");
+}
+
+static char *arg_eq(const char *opt, const char *val)
+{
+	char *s;
+	if (asprintf(&s, "%s=%s", opt, val) < 0)
+		return NULL;
+	return s;
+}
+
+static void test_all_options_long(void)
+{
+	struct shb_config cfg;
+	char err[256];
+	char *dir = shb_test_mkdir();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	char *ca = shb_test_write(dir, "ca.pem", "x", 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ca);
+
+	int rc = PARSE(&cfg, err, "--proto", "h2", "--report",
+		       "text,json:out.json", "--connections", "10",
+		       "--parallel", "4", "--requests", "1000", "--threads",
+		       "3", "--method", "PUT", "--header", "X-A:  1 ", "--data",
+		       "abc", "--connect-timeout", "2s", "--timeout", "1500ms",
+		       "--disable-keepalive", "--batch-size", "64",
+		       "--batch-linger", "100", "--plugin-dir", "d1",
+		       "--plugin-dir", "d2", "--list-plugins", "--verify",
+		       "--cacert", ca, "--quiet", URL);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	check_all(&cfg, ca);
+	shb_config_free(&cfg);
+
+	/* The same with --opt=value everywhere. */
+	char *ca_eq = arg_eq("--cacert", ca);
+	rc = PARSE(&cfg, err, "--proto=h2", "--report=text,json:out.json",
+		   "--connections=10", "--parallel=4", "--requests=1000",
+		   "--threads=3", "--method=PUT", "--header=X-A:1",
+		   "--data=abc", "--connect-timeout=2s", "--timeout=1.5s",
+		   "--disable-keepalive", "--batch-size=64",
+		   "--batch-linger=100", "--plugin-dir=d1", "--plugin-dir=d2",
+		   "--list-plugins", "--verify", ca_eq, "--quiet", URL);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	check_all(&cfg, ca);
+	shb_config_free(&cfg);
+	free(ca_eq);
+	free(ca);
+	shb_test_rmdir(dir);
+}
+
+static void test_all_options_short(void)
+{
+	struct shb_config cfg;
+	char err[256];
+	char *dir = shb_test_mkdir();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	char *ca = shb_test_write(dir, "ca.pem", "x", 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ca);
+
+	/* Attached values, URL first, options after it. */
+	int rc = PARSE(&cfg, err, URL, "--http2", "--report", "text",
+		       "--report", "json:out.json", "-c10", "-p4", "-n1000",
+		       "-t3", "-mPUT", "-HX-A: 1", "-dabc",
+		       "--connect-timeout", "2", "--timeout", "0.0250m",
+		       "--disable-keepalive", "--batch-size", "64",
+		       "--batch-linger", "100", "--plugin-dir", "d1",
+		       "--plugin-dir", "d2", "--list-plugins", "--verify",
+		       "--cacert", ca, "-q");
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	check_all(&cfg, ca);
+	shb_config_free(&cfg);
+
+	/* Separate values and a cluster of flags ending in one with a
+	 * value. */
+	rc = PARSE(&cfg, err, "--proto", "h3", "--http2", "--report",
+		   "text,json:out.json", "-c", "10", "-p", "4", "-n", "1000",
+		   "-t", "3", "-X", "PUT", "-H", "X-A: 1", "-d", "abc",
+		   "--connect-timeout", "2000ms", "--timeout", "1.5",
+		   "--disable-keepalive", "--batch-size", "64",
+		   "--batch-linger", "100", "--plugin-dir", "d1",
+		   "--plugin-dir", "d2", "--list-plugins", "--verify",
+		   "--cacert", ca, URL, "-qc", "10");
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	check_all(&cfg, ca);
+	shb_config_free(&cfg);
+	free(ca);
+	shb_test_rmdir(dir);
+}
+
+/* "-cN" is split at every offset into "-c" "N": same result. */
+static void test_attached_vs_separate(void)
+{
+	static const char *const words[] = {"-c123", "-n456", "-t7", "-p12",
+					    "-mPATCH", "-HX-Y:z", "-z1m30s"};
+	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
+		struct shb_config a, b;
+		char err[256];
+		char opt[3] = {words[w][0], words[w][1], '\0'};
+		CU_ASSERT_EQUAL_FATAL(PARSE(&a, err, words[w], URL), 0);
+		CU_ASSERT_EQUAL_FATAL(PARSE(&b, err, opt, words[w] + 2, URL),
+				      0);
+		CU_ASSERT_EQUAL(a.connections, b.connections);
+		CU_ASSERT_EQUAL(a.requests, b.requests);
+		CU_ASSERT_EQUAL(a.threads, b.threads);
+		CU_ASSERT_EQUAL(a.parallel, b.parallel);
+		CU_ASSERT_EQUAL(a.duration_ns, b.duration_ns);
+		CU_ASSERT_STRING_EQUAL(a.method, b.method);
+		CU_ASSERT_EQUAL(a.header_count, b.header_count);
+		shb_config_free(&a);
+		shb_config_free(&b);
+	}
+}
+
+static void test_duration_mode(void)
+{
+	struct shb_config cfg;
+	char err[256];
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-z", "1m30s", URL), 0);
+	CU_ASSERT_EQUAL(cfg.duration_ns, 90000000000ull);
+	CU_ASSERT_EQUAL(cfg.requests, 0);
+	shb_config_free(&cfg);
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--duration=10", URL), 0);
+	CU_ASSERT_EQUAL(cfg.duration_ns, 10000000000ull);
+	CU_ASSERT_EQUAL(cfg.requests, 0);
+	shb_config_free(&cfg);
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-n", "7", URL), 0);
+	CU_ASSERT_EQUAL(cfg.requests, 7);
+	CU_ASSERT_EQUAL(cfg.duration_ns, 0);
+	shb_config_free(&cfg);
+	EXPECT_ERROR("-n/--requests and -z/--duration cannot be combined: "
+		     "give a request count or a duration",
+		     "-n", "5", "-z", "10s", URL);
+	EXPECT_ERROR("-n/--requests and -z/--duration cannot be combined: "
+		     "give a request count or a duration",
+		     "--duration=1s", URL, "--requests=200");
+}
+
+static void test_proto_and_method(void)
+{
+	struct shb_config cfg;
+	char err[256];
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--http3", URL), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.proto, "h3");
+	shb_config_free(&cfg);
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--http2", "--proto",
+				    "./my-proto.so", URL), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.proto, "./my-proto.so");
+	shb_config_free(&cfg);
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-X", "M-SEARCH", URL), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.method, "M-SEARCH");
+	CU_ASSERT_EQUAL(cfg.has_body, 0);
+	shb_config_free(&cfg);
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-m", "!#$%&'*+-.^_`|~09aZ",
+				    URL), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.method, "!#$%&'*+-.^_`|~09aZ");
+	shb_config_free(&cfg);
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-d", "x", "-m", "PUT", URL), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.method, "PUT");
+	shb_config_free(&cfg);
+}
+
+static void test_reports(void)
+{
+	struct shb_config cfg;
+	char err[256];
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-j", URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.report_count, 1);
+	CU_ASSERT_STRING_EQUAL(cfg.reports[0].name, "json");
+	CU_ASSERT_PTR_NULL(cfg.reports[0].path);
+	shb_config_free(&cfg);
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--json", URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.report_count, 1);
+	CU_ASSERT_STRING_EQUAL(cfg.reports[0].name, "json");
+	shb_config_free(&cfg);
+
+	/* -j adds json to stdout to an explicit list... */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-j", "--report", "csv:r.csv",
+				    URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.report_count, 2);
+	CU_ASSERT_STRING_EQUAL(cfg.reports[0].name, "csv");
+	CU_ASSERT_STRING_EQUAL(cfg.reports[0].path, "r.csv");
+	CU_ASSERT_STRING_EQUAL(cfg.reports[1].name, "json");
+	CU_ASSERT_PTR_NULL(cfg.reports[1].path);
+	shb_config_free(&cfg);
+
+	/* ...unless it already has it; json to a file does not count. */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--report", "text,json", "-j",
+				    URL), 0);
+	CU_ASSERT_EQUAL(cfg.report_count, 2);
+	shb_config_free(&cfg);
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--report=json:j.json", "-qj",
+				    URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.report_count, 2);
+	CU_ASSERT_STRING_EQUAL(cfg.reports[0].path, "j.json");
+	CU_ASSERT_PTR_NULL(cfg.reports[1].path);
+	CU_ASSERT_EQUAL(cfg.quiet, 1);
+	shb_config_free(&cfg);
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--report",
+				    "./r.so:a:b,text", URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.report_count, 2);
+	CU_ASSERT_STRING_EQUAL(cfg.reports[0].name, "./r.so");
+	CU_ASSERT_STRING_EQUAL(cfg.reports[0].path, "a:b");
+	CU_ASSERT_STRING_EQUAL(cfg.reports[1].name, "text");
+	shb_config_free(&cfg);
+}
+
+static void test_headers(void)
+{
+	struct shb_config cfg;
+	char err[256];
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-H", "X-Empty:", "-H",
+				    "A:\tb c\t ", "-H", "a: 2", URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.header_count, 3);
+	CU_ASSERT_STRING_EQUAL(cfg.headers[0].name, "X-Empty");
+	CU_ASSERT_STRING_EQUAL(cfg.headers[0].value, "");
+	CU_ASSERT_STRING_EQUAL(cfg.headers[1].name, "A");
+	CU_ASSERT_STRING_EQUAL(cfg.headers[1].value, "b c");
+	CU_ASSERT_STRING_EQUAL(cfg.headers[2].name, "a");
+	CU_ASSERT_STRING_EQUAL(cfg.headers[2].value, "2");
+	CU_ASSERT_PTR_NULL(cfg.host_header);
+	shb_config_free(&cfg);
+
+	/* Host goes aside, whatever its case; the last one wins. */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-H", "HOST:  a.example  ",
+				    "-H", "X: y", "-H", "host: b.example:81",
+				    URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.header_count, 1);
+	CU_ASSERT_STRING_EQUAL(cfg.headers[0].name, "X");
+	CU_ASSERT_STRING_EQUAL(cfg.host_header, "b.example:81");
+	CU_ASSERT_STRING_EQUAL(cfg.url.authority, "example.com");
+	shb_config_free(&cfg);
+
+	/* "Hosts" is not Host. */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-H", "Hosts: x", URL), 0);
+	CU_ASSERT_EQUAL(cfg.header_count, 1);
+	CU_ASSERT_PTR_NULL(cfg.host_header);
+	shb_config_free(&cfg);
+}
+
+static void test_content_type(void)
+{
+	struct shb_config cfg;
+	char err[256];
+
+	/* Added after the user's headers when a body has none. */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-H", "X: 1", "-d", "a=1", URL),
+			      0);
+	CU_ASSERT_STRING_EQUAL(cfg.method, "POST");
+	CU_ASSERT_EQUAL_FATAL(cfg.header_count, 2);
+	CU_ASSERT_STRING_EQUAL(cfg.headers[1].name, "Content-Type");
+	CU_ASSERT_STRING_EQUAL(cfg.headers[1].value,
+			       "application/x-www-form-urlencoded");
+	shb_config_free(&cfg);
+
+	/* Not when given, in any case and in any position. */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--data-binary", "{}", "-H",
+				    "content-TYPE: application/json", URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.header_count, 1);
+	CU_ASSERT_STRING_EQUAL(cfg.headers[0].value, "application/json");
+	shb_config_free(&cfg);
+
+	/* Not without a body. */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-m", "POST", URL), 0);
+	CU_ASSERT_EQUAL(cfg.header_count, 0);
+	CU_ASSERT_EQUAL(cfg.has_body, 0);
+	shb_config_free(&cfg);
+
+	/* An empty body is still a body. */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-d", "", URL), 0);
+	CU_ASSERT_EQUAL(cfg.has_body, 1);
+	CU_ASSERT_EQUAL(cfg.body_len, 0);
+	CU_ASSERT_STRING_EQUAL(cfg.method, "POST");
+	CU_ASSERT_EQUAL(cfg.header_count, 1);
+	shb_config_free(&cfg);
+}
+
+static void test_body_sources(void)
+{
+	static const char crlf[] = "a=1\r\nb=2\n\rc=3\n";
+	struct shb_config cfg;
+	char err[256];
+	uint8_t bin[300];
+	char *dir = shb_test_mkdir();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+
+	char *text = shb_test_write(dir, "text.txt", crlf, sizeof(crlf) - 1);
+	for (size_t i = 0; i < sizeof(bin); i++)
+		bin[i] = (uint8_t)(i * 7);
+	char *binf = shb_test_write(dir, "bin", bin, sizeof(bin));
+	char *empty = shb_test_write(dir, "empty", "", 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(binf);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(empty);
+	char *at_text = NULL, *at_bin = NULL, *at_empty = NULL;
+	CU_ASSERT_FATAL(asprintf(&at_text, "@%s", text) > 0);
+	CU_ASSERT_FATAL(asprintf(&at_bin, "@%s", binf) > 0);
+	CU_ASSERT_FATAL(asprintf(&at_empty, "@%s", empty) > 0);
+
+	/* -d strips CR and LF from a file... */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-d", at_text, URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.body_len, 9);
+	CU_ASSERT_EQUAL(memcmp(cfg.body, "a=1b=2c=3", 9), 0);
+	shb_config_free(&cfg);
+
+	/* ...--data-binary keeps every byte... */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--data-binary", at_text, URL),
+			      0);
+	CU_ASSERT_EQUAL_FATAL(cfg.body_len, sizeof(crlf) - 1);
+	CU_ASSERT_EQUAL(memcmp(cfg.body, crlf, sizeof(crlf) - 1), 0);
+	shb_config_free(&cfg);
+
+	/* ...and a literal is never stripped. */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--data", "x\r\ny", URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.body_len, 4);
+	CU_ASSERT_EQUAL(memcmp(cfg.body, "x\r\ny", 4), 0);
+	shb_config_free(&cfg);
+
+	/* Binary bytes, NULs included, survive --data-binary exactly. */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--data-binary", at_bin, URL),
+			      0);
+	CU_ASSERT_EQUAL_FATAL(cfg.body_len, sizeof(bin));
+	CU_ASSERT_EQUAL(memcmp(cfg.body, bin, sizeof(bin)), 0);
+	shb_config_free(&cfg);
+
+	/* -d on the same bytes drops only the 13s and 10s. */
+	uint8_t want[300];
+	size_t wn = 0;
+	for (size_t i = 0; i < sizeof(bin); i++)
+		if (bin[i] != '\r' && bin[i] != '\n')
+			want[wn++] = bin[i];
+	CU_ASSERT(wn < sizeof(bin));
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-d", at_bin, URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.body_len, wn);
+	CU_ASSERT_EQUAL(memcmp(cfg.body, want, wn), 0);
+	shb_config_free(&cfg);
+
+	/* Several parts are joined with '&', as curl does. */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-d", "a=1", "--data-binary",
+				    at_empty, "-d", at_text, URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.body_len, 14);
+	CU_ASSERT_EQUAL(memcmp(cfg.body, "a=1&&a=1b=2c=3", 14), 0);
+	shb_config_free(&cfg);
+
+	free(at_text);
+	free(at_bin);
+	free(at_empty);
+	free(text);
+	free(binf);
+	free(empty);
+	shb_test_rmdir(dir);
+}
+
+/* A file far larger than any read buffer is read in full. */
+static void test_body_large_file(void)
+{
+	struct shb_config cfg;
+	char err[256];
+	size_t n = 3 * 1024 * 1024 + 17;
+	uint8_t *big = malloc(n);
+	char *dir = shb_test_mkdir();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(big);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+
+	for (size_t i = 0; i < n; i++)
+		big[i] = (uint8_t)(i % 251);
+	char *f = shb_test_write(dir, "big", big, n);
+	char *at = NULL;
+	CU_ASSERT_FATAL(f && asprintf(&at, "@%s", f) > 0);
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--data-binary", at, URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.body_len, n);
+	CU_ASSERT_EQUAL(memcmp(cfg.body, big, n), 0);
+	shb_config_free(&cfg);
+	free(at);
+	free(f);
+	free(big);
+	shb_test_rmdir(dir);
+}
+
+/* @- reads standard input to its end. */
+static void test_body_stdin(void)
+{
+	static const char data[] = "k=v\r\n\0z";
+	struct shb_config cfg;
+	char err[256];
+	char *dir = shb_test_mkdir();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	char *f = shb_test_write(dir, "in", data, sizeof(data) - 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+
+	int saved = dup(STDIN_FILENO);
+	int fd = open(f, O_RDONLY);
+	CU_ASSERT_FATAL(saved >= 0 && fd >= 0);
+	CU_ASSERT_FATAL(dup2(fd, STDIN_FILENO) == STDIN_FILENO);
+	int rc = PARSE(&cfg, err, "-d", "@-", URL);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_EQUAL(cfg.body_len, 5);
+	if (cfg.body_len == 5)
+		CU_ASSERT_EQUAL(memcmp(cfg.body, "k=v\0z", 5), 0);
+	shb_config_free(&cfg);
+
+	CU_ASSERT_FATAL(lseek(STDIN_FILENO, 0, SEEK_SET) == 0);
+	rc = PARSE(&cfg, err, "--data-binary", "@-", URL);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_EQUAL(cfg.body_len, sizeof(data) - 1);
+	if (cfg.body_len == sizeof(data) - 1)
+		CU_ASSERT_EQUAL(memcmp(cfg.body, data, sizeof(data) - 1), 0);
+	shb_config_free(&cfg);
+
+	dup2(saved, STDIN_FILENO);
+	close(saved);
+	close(fd);
+	free(f);
+	shb_test_rmdir(dir);
+}
+
+static void test_help_version_list(void)
+{
+	struct shb_config cfg;
+	char err[256];
+
+	CU_ASSERT_EQUAL(PARSE(&cfg, err, "--help"), 1);
+	CU_ASSERT_EQUAL(cfg.help, 1);
+	shb_config_free(&cfg);
+	CU_ASSERT_EQUAL(PARSE(&cfg, err, "-h", URL, "-c", "5"), 1);
+	CU_ASSERT_EQUAL(cfg.help, 1);
+	shb_config_free(&cfg);
+	CU_ASSERT_EQUAL(PARSE(&cfg, err, "-V"), 1);
+	CU_ASSERT_EQUAL(cfg.version, 1);
+	CU_ASSERT_EQUAL(cfg.help, 0);
+	shb_config_free(&cfg);
+	CU_ASSERT_EQUAL(PARSE(&cfg, err, "--version"), 1);
+	CU_ASSERT_EQUAL(cfg.version, 1);
+	shb_config_free(&cfg);
+	/* An error before or after --help still is an error. */
+	EXPECT_ERROR("unknown option --bogus", "--help", "--bogus");
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--list-plugins"), 0);
+	CU_ASSERT_EQUAL(cfg.list_plugins, 1);
+	CU_ASSERT_PTR_NULL(cfg.url_text);
+	CU_ASSERT_PTR_NULL(cfg.url.host);
+	CU_ASSERT_STRING_EQUAL(cfg.proto, "h1");
+	shb_config_free(&cfg);
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--list-plugins", URL), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.url.host, "example.com");
+	shb_config_free(&cfg);
+	EXPECT_ERROR("invalid URL \"ftp://x\": scheme must be http or https",
+		     "--list-plugins", "ftp://x");
+}
+
+static void test_double_dash(void)
+{
+	struct shb_config cfg;
+	char err[256];
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-c", "2", "--", URL), 0);
+	CU_ASSERT_EQUAL(cfg.connections, 2);
+	shb_config_free(&cfg);
+	EXPECT_ERROR("invalid URL \"-c\": missing scheme (expected http:// or "
+		     "https://)",
+		     "--", "-c");
+	EXPECT_ERROR("invalid URL \"-\": missing scheme (expected http:// or "
+		     "https://)",
+		     "-");
+}
+
+static void test_number_errors(void)
+{
+	EXPECT_ERROR("-c: expected a whole number from 1 to 1000000, got "
+		     "\"abc\"", "-c", "abc", URL);
+	EXPECT_ERROR("-c: expected a whole number from 1 to 1000000, got "
+		     "\"abc\"", "-cabc", URL);
+	EXPECT_ERROR("--connections: expected a whole number from 1 to "
+		     "1000000, got \"0\"", "--connections=0", URL);
+	EXPECT_ERROR("-c: expected a whole number from 1 to 1000000, got "
+		     "\"1000001\"", "-c", "1000001", URL);
+	EXPECT_ERROR("-c: expected a whole number from 1 to 1000000, got "
+		     "\"-5\"", "-c", "-5", URL);
+	EXPECT_ERROR("-c: expected a whole number from 1 to 1000000, got "
+		     "\"10x\"", "-c", "10x", URL);
+	EXPECT_ERROR("-c: expected a whole number from 1 to 1000000, got "
+		     "\"\"", "-c", "", URL);
+	EXPECT_ERROR("-c: expected a whole number from 1 to 1000000, got "
+		     "\" 5\"", "-c", " 5", URL);
+	EXPECT_ERROR("-c: expected a whole number from 1 to 1000000, got "
+		     "\"+5\"", "-c", "+5", URL);
+	EXPECT_ERROR("-c: expected a whole number from 1 to 1000000, got "
+		     "\"0x10\"", "-c", "0x10", URL);
+	EXPECT_ERROR("-c: expected a whole number from 1 to 1000000, got "
+		     "\"99999999999999999999999\"",
+		     "-c", "99999999999999999999999", URL);
+	/* 2^32 + 5 must not wrap to 5. */
+	EXPECT_ERROR("-c: expected a whole number from 1 to 1000000, got "
+		     "\"4294967301\"", "-c", "4294967301", URL);
+	EXPECT_ERROR("-p: expected a whole number from 1 to 1024, got \"0\"",
+		     "-p", "0", URL);
+	EXPECT_ERROR("--parallel: expected a whole number from 1 to 1024, got "
+		     "\"1025\"", "--parallel", "1025", URL);
+	EXPECT_ERROR("-n: expected a whole number from 1 to "
+		     "1000000000000000, got \"0\"", "-n", "0", URL);
+	EXPECT_ERROR("--requests: expected a whole number from 1 to "
+		     "1000000000000000, got \"18446744073709551616\"",
+		     "--requests", "18446744073709551616", URL);
+	EXPECT_ERROR("-t: expected a whole number from 0 to 4096, got \"-1\"",
+		     "-t", "-1", URL);
+	EXPECT_ERROR("--threads: expected a whole number from 0 to 4096, got "
+		     "\"4097\"", "--threads=4097", URL);
+	EXPECT_ERROR("--batch-size: expected a whole number from 0 to 4096, "
+		     "got \"4097\"", "--batch-size", "4097", URL);
+	EXPECT_ERROR("--batch-linger: expected a whole number from 1 to "
+		     "1000000, got \"0\"", "--batch-linger", "0", URL);
+	EXPECT_ERROR("--batch-linger: expected a whole number from 1 to "
+		     "1000000, got \"1000001\"", "--batch-linger", "1000001",
+		     URL);
+
+	/* The bounds themselves are accepted. */
+	struct shb_config cfg;
+	char err[256];
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-c", "1000000", "-p", "1024",
+				    "-t", "0", "--batch-size", "4096",
+				    "--batch-linger", "1000000", "-n",
+				    "1000000000000000", URL), 0);
+	CU_ASSERT_EQUAL(cfg.connections, 1000000);
+	CU_ASSERT_EQUAL(cfg.parallel, 1024);
+	CU_ASSERT_EQUAL(cfg.threads, 0);
+	CU_ASSERT_EQUAL(cfg.batch_size, 4096);
+	CU_ASSERT_EQUAL(cfg.batch_linger_us, 1000000);
+	CU_ASSERT_EQUAL(cfg.requests, 1000000000000000ull);
+	shb_config_free(&cfg);
+}
+
+static void test_duration_errors(void)
+{
+	EXPECT_ERROR("-z: expected a duration like 10s, 1m30s, 500ms or 1.5s, "
+		     "got \"abc\"", "-z", "abc", URL);
+	EXPECT_ERROR("--duration: expected a duration like 10s, 1m30s, 500ms "
+		     "or 1.5s, got \"-1s\"", "--duration=-1s", URL);
+	EXPECT_ERROR("-z: duration must be greater than 0, got \"0\"", "-z",
+		     "0", URL);
+	EXPECT_ERROR("--connect-timeout: duration must be greater than 0, got "
+		     "\"0s\"", "--connect-timeout", "0s", URL);
+	EXPECT_ERROR("--connect-timeout: expected a duration like 10s, 1m30s, "
+		     "500ms or 1.5s, got \"5 s\"", "--connect-timeout", "5 s",
+		     URL);
+	EXPECT_ERROR("--timeout: expected a duration like 10s, 1m30s, 500ms "
+		     "or 1.5s, got \"1m30\"", "--timeout", "1m30", URL);
+
+	/* --timeout 0 means none. */
+	struct shb_config cfg;
+	char err[256];
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--timeout", "0", URL), 0);
+	CU_ASSERT_EQUAL(cfg.timeout_ns, 0);
+	shb_config_free(&cfg);
+}
+
+static void test_option_errors(void)
+{
+	EXPECT_ERROR("unknown option --foo", "--foo", URL);
+	EXPECT_ERROR("unknown option --foo", "--foo=1", URL);
+	EXPECT_ERROR("unknown option --con", "--con", "5", URL);
+	EXPECT_ERROR("unknown option -Y", "-Y", URL);
+	EXPECT_ERROR("unknown option -Y in \"-qY\"", "-qY", URL);
+	EXPECT_ERROR("unknown option -s in \"-json\"", "-json", URL);
+	EXPECT_ERROR("unknown option --a\\x0a", "--a\n", URL);
+	EXPECT_ERROR("unknown option -\\x01", "-\x01", URL);
+	EXPECT_ERROR("unknown option -\\x0d in \"-q\\x0d\"", "-q\r", URL);
+	EXPECT_ERROR("unknown option "
+		     "--aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...",
+		     "--aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		     URL);
+	EXPECT_ERROR("-c: missing value", URL, "-c");
+	EXPECT_ERROR("--connections: missing value", URL, "--connections");
+	EXPECT_ERROR("-H: missing value", URL, "-qH");
+	EXPECT_ERROR("--quiet: takes no value", "--quiet=1", URL);
+	EXPECT_ERROR("--http2: takes no value", "--http2=", URL);
+	EXPECT_ERROR("--proto: empty protocol name", "--proto=", URL);
+	EXPECT_ERROR("--plugin-dir: empty directory name", "--plugin-dir", "",
+		     URL);
+	EXPECT_ERROR("-m: invalid method \"GE T\" (letters, digits and "
+		     "!#$%&'*+-.^_`|~ only)", "-m", "GE T", URL);
+	EXPECT_ERROR("-X: invalid method \"\" (letters, digits and "
+		     "!#$%&'*+-.^_`|~ only)", "-X", "", URL);
+	EXPECT_ERROR("--method: invalid method \"G\\x0aET\" (letters, digits "
+		     "and !#$%&'*+-.^_`|~ only)", "--method", "G\nET", URL);
+	EXPECT_ERROR("--report: empty reporter name in \"\"", "--report", "",
+		     URL);
+	EXPECT_ERROR("--report: empty reporter name in \"text,\"", "--report",
+		     "text,", URL);
+	EXPECT_ERROR("--report: empty reporter name in \":f\"", "--report",
+		     ":f", URL);
+	EXPECT_ERROR("--report: empty file name after \"json:\" in "
+		     "\"text,json:\"", "--report", "text,json:", URL);
+	EXPECT_ERROR("missing URL (usage: shb [options] URL)",
+		     "-c", "5");
+	EXPECT_ERROR("unexpected argument \"http://b/\": only one URL may be "
+		     "given (already have \"http://a/\")",
+		     "http://a/", "-c", "5", "http://b/");
+	EXPECT_ERROR("invalid URL \"ftp://x\": scheme must be http or https",
+		     "ftp://x");
+	EXPECT_ERROR("invalid URL \"http://h/a b\": space at offset 10",
+		     "-c", "1", "http://h/a b");
+}
+
+static void test_header_errors(void)
+{
+	EXPECT_ERROR("-H: expected \"Name: Value\", got \"NoColon\"", "-H",
+		     "NoColon", URL);
+	EXPECT_ERROR("--header: invalid header name in \": v\" (letters, "
+		     "digits and !#$%&'*+-.^_`|~ only)", "--header", ": v",
+		     URL);
+	EXPECT_ERROR("-H: invalid header name in \"Bad Name: v\" (letters, "
+		     "digits and !#$%&'*+-.^_`|~ only)", "-H", "Bad Name: v",
+		     URL);
+	EXPECT_ERROR("-H: invalid header name in \"X : v\" (letters, digits "
+		     "and !#$%&'*+-.^_`|~ only)", "-H", "X : v", URL);
+	EXPECT_ERROR("-H: value of header \"X\" contains CR, LF or another "
+		     "control character", "-H", "X: a\r\nEvil: 1", URL);
+	EXPECT_ERROR("-H: value of header \"X\" contains CR, LF or another "
+		     "control character", "-H", "X: a\nb", URL);
+	EXPECT_ERROR("-H: value of header \"X\" contains CR, LF or another "
+		     "control character", "-H", "X: a\rb", URL);
+	EXPECT_ERROR("-H: value of header \"X\" contains CR, LF or another "
+		     "control character", "-H", "X: a\x01", URL);
+	EXPECT_ERROR("-H: the Host header needs a value", "-H", "Host:  ",
+		     URL);
+}
+
+static void test_file_errors(void)
+{
+	char *dir = shb_test_mkdir();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	char *at_missing = NULL, *want = NULL, *at_dir = NULL;
+	char *missing_ca = NULL;
+
+	CU_ASSERT_FATAL(asprintf(&at_missing, "@%s/missing.txt", dir) > 0);
+	CU_ASSERT_FATAL(asprintf(&at_dir, "@%s", dir) > 0);
+	CU_ASSERT_FATAL(asprintf(&missing_ca, "%s/ca.pem", dir) > 0);
+
+	CU_ASSERT_FATAL(asprintf(&want, "--data: cannot read %s: No such file "
+				 "or directory", at_missing) > 0);
+	EXPECT_ERROR(want, "--data", at_missing, URL);
+	free(want);
+	CU_ASSERT_FATAL(asprintf(&want, "-d: cannot read %s: No such file or "
+				 "directory", at_missing) > 0);
+	EXPECT_ERROR(want, "-d", at_missing, URL);
+	free(want);
+	CU_ASSERT_FATAL(asprintf(&want, "--data-binary: cannot read %s: Is a "
+				 "directory", at_dir) > 0);
+	EXPECT_ERROR(want, "--data-binary", at_dir, URL);
+	free(want);
+	CU_ASSERT_FATAL(asprintf(&want, "--cacert: cannot read %s: No such "
+				 "file or directory", missing_ca) > 0);
+	EXPECT_ERROR(want, "--cacert", missing_ca, URL);
+	free(want);
+	CU_ASSERT_FATAL(asprintf(&want, "--cacert: cannot read %s: Is a "
+				 "directory", at_dir + 1) > 0);
+	EXPECT_ERROR(want, "--cacert", at_dir + 1, URL);
+	free(want);
+
+	free(at_missing);
+	free(at_dir);
+	free(missing_ca);
+	shb_test_rmdir(dir);
+}
+
+/* A tiny or absent error buffer is never overrun. */
+static void test_small_err_buffer(void)
+{
+	struct shb_config cfg;
+	char err[8];
+	char *argv[] = {"shb", "-c", "abc", NULL};
+
+	memset(err, 'Z', sizeof(err));
+	CU_ASSERT_EQUAL(shb_cli_parse(3, argv, &cfg, err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "-c: exp");
+	shb_config_free(&cfg);
+	CU_ASSERT_EQUAL(shb_cli_parse(3, argv, &cfg, NULL, 0), -1);
+	shb_config_free(&cfg);
+}
+
+static void test_config_free_safe(void)
+{
+	struct shb_config cfg;
+	char err[256];
+
+	memset(&cfg, 0, sizeof(cfg));
+	shb_config_free(&cfg);
+	shb_config_free(NULL);
+	/* Partly filled by a parse that failed late. */
+	CU_ASSERT_EQUAL(PARSE(&cfg, err, "-H", "A: 1", "-d", "x",
+			      "--plugin-dir", "d", "--report", "a,b:c",
+			      "-m", "PUT", "--proto", "p", "ftp://x"), -1);
+	CU_ASSERT_EQUAL(cfg.header_count, 2);
+	shb_config_free(&cfg);
+	CU_ASSERT_PTR_NULL(cfg.headers);
+	CU_ASSERT_EQUAL(cfg.header_count, 0);
+	shb_config_free(&cfg);
+}
+
+static void test_usage(void)
+{
+	static const char *const must[] = {
+		"Usage: shb [options] URL", "--proto", "--http2", "--http3",
+		"--report", "-j, --json", "-c, --connections", "-p, --parallel",
+		"-n, --requests", "-z, --duration", "-t, --threads",
+		"-m, -X, --method", "-H, --header", "-d, --data",
+		"--data-binary", "--connect-timeout", "--timeout",
+		"--disable-keepalive", "--batch-size", "--batch-linger",
+		"--plugin-dir", "--list-plugins", "--verify", "--cacert",
+		"-q, --quiet", "-h, --help", "-V, --version", "(default: h1)",
+		"(default: 50)", "(default: 1)", "(default: 5s)",
+		"(default: 500)", "(default: text to stdout)", "(default: 200",
+		"(default: GET, or POST with a body)", "(default: none)",
+		"(default: 0)", "1..1000000", "0..4096", "1..1024",
+		"SHB_PLUGIN_PATH", "SHB_DEBUG", "Target:", "Load:", "Request:",
+		"Timeouts", "TLS:", "Plugins:", "Output:",
+		"Exit status: 0 run completed, 1 run failed or no request "
+		"completed,\n2 usage error.\n",
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	shb_cli_usage(f);
+	fclose(f);
+	for (size_t i = 0; i < sizeof(must) / sizeof(must[0]); i++) {
+		CU_ASSERT_PTR_NOT_NULL(strstr(buf, must[i]));
+		if (!strstr(buf, must[i]))
+			fprintf(stderr, "\nhelp lacks %s\n", must[i]);
+	}
+	/* Fits an 80-column terminal. */
+	for (char *line = buf; *line;) {
+		char *nl = strchr(line, '\n');
+		CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
+		CU_ASSERT((size_t)(nl - line) <= 80);
+		line = nl + 1;
+	}
+	free(buf);
+}
+
+CU_TestInfo shb_cli_tests[] = {
+	{"defaults", test_defaults},
+	{"all options, long", test_all_options_long},
+	{"all options, short", test_all_options_short},
+	{"attached vs separate values", test_attached_vs_separate},
+	{"-n / -z", test_duration_mode},
+	{"proto and method", test_proto_and_method},
+	{"reports and -j", test_reports},
+	{"headers and Host", test_headers},
+	{"Content-Type only when absent", test_content_type},
+	{"body from files", test_body_sources},
+	{"body from a large file", test_body_large_file},
+	{"body from stdin", test_body_stdin},
+	{"help, version, list-plugins", test_help_version_list},
+	{"double dash", test_double_dash},
+	{"number errors", test_number_errors},
+	{"duration errors", test_duration_errors},
+	{"option errors", test_option_errors},
+	{"header errors", test_header_errors},
+	{"file errors", test_file_errors},
+	{"small error buffer", test_small_err_buffer},
+	{"config free is safe", test_config_free_safe},
+	{"usage text", test_usage},
+	CU_TEST_INFO_NULL,
+};

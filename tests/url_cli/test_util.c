@@ -1,0 +1,73 @@
+/* Temp files for the tests, and the suite table of this executable. */
+#include "test_util.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+CU_SuiteInfo shb_test_suites[] = {
+	{"url", NULL, NULL, NULL, NULL, shb_url_tests},
+	{"duration", NULL, NULL, NULL, NULL, shb_duration_tests},
+	{"cli", NULL, NULL, NULL, NULL, shb_cli_tests},
+	CU_SUITE_INFO_NULL,
+};
+
+char *shb_test_mkdir(void)
+{
+	const char *base = getenv("TMPDIR");
+	char *tmpl;
+
+	if (!base || !*base)
+		base = "/tmp";
+	if (asprintf(&tmpl, "%s/shb-url-cli-XXXXXX", base) < 0)
+		return NULL;
+	if (!mkdtemp(tmpl)) {
+		free(tmpl);
+		return NULL;
+	}
+	return tmpl;
+}
+
+void shb_test_rmdir(char *dir)
+{
+	DIR *d;
+	struct dirent *e;
+
+	if (!dir)
+		return;
+	d = opendir(dir);
+	while (d && (e = readdir(d))) {
+		char *p;
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (asprintf(&p, "%s/%s", dir, e->d_name) >= 0) {
+			unlink(p);
+			free(p);
+		}
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+	free(dir);
+}
+
+char *shb_test_write(const char *dir, const char *name, const void *data,
+		     size_t n)
+{
+	char *p;
+	FILE *f;
+
+	if (asprintf(&p, "%s/%s", dir, name) < 0)
+		return NULL;
+	f = fopen(p, "wb");
+	if (!f || fwrite(data, 1, n, f) != n) {
+		if (f)
+			fclose(f);
+		free(p);
+		return NULL;
+	}
+	fclose(f);
+	return p;
+}
