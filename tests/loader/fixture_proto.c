@@ -1,0 +1,334 @@
+/* A configurable fixture plugin for the loader tests. meson builds it
+ * several times with -D options, one .so per case:
+ *
+ *   FX_ID           entry id (required)
+ *   FX_PROTO        name of the one protocol it provides (optional)
+ *   FX_REPORT       name of the one reporter it provides (optional)
+ *   FX_EXTRA        also provide protocol "good-dgram" and reporter
+ *                   "goodrep" (the multi-descriptor plugin)
+ *   FX_ABI_MAJOR    entry abi_major (default SHB_ABI_MAJOR)
+ *   FX_ABI_MINOR    entry abi_minor (default SHB_ABI_MINOR)
+ *   FX_INIT_RC      what init() returns (default SHB_OK)
+ *   FX_UNDEF        init() calls a function nothing defines
+ *   FX_NO_RECV      the protocol vtable has recv == NULL
+ *   FX_CONN_SIZE    the protocol's conn_size (default 64)
+ *   FX_VT_V10       the protocol vtable's struct_size ends at `issue`
+ *   FX_NO_END       the reporter vtable has end == NULL
+ *
+ * init() and deinit() log "init" / "deinit" through the host so that the
+ * test can count them. */
+#include <shb/shb.h>
+
+#ifndef FX_ABI_MAJOR
+#define FX_ABI_MAJOR SHB_ABI_MAJOR
+#endif
+#ifndef FX_ABI_MINOR
+#define FX_ABI_MINOR SHB_ABI_MINOR
+#endif
+#ifndef FX_INIT_RC
+#define FX_INIT_RC SHB_OK
+#endif
+#ifndef FX_CONN_SIZE
+#define FX_CONN_SIZE 64
+#endif
+
+static const struct shb_host *fx_host;
+
+/* Which tables a variant uses depends on the -D options. */
+#define FX_MAYBE_UNUSED __attribute__((unused))
+
+/* ---- protocol stubs: never called by the loader ---------------------------- */
+
+static int fx_module_create(const struct shb_host *host,
+			    const struct shb_run_config *cfg, void **module,
+			    char *err, size_t errlen)
+{
+	*module = NULL;
+	return SHB_OK;
+}
+
+static void fx_module_destroy(void *module) {}
+
+static int fx_prepare(void *module, const struct shb_request *req,
+		      void **prepared, char *err, size_t errlen)
+{
+	*prepared = NULL;
+	return SHB_OK;
+}
+
+static void fx_release(void *module, void *prepared) {}
+
+static int fx_conn_init(void *module, void *worker, void *conn,
+			struct shb_conn *handle, shb_tstamp now)
+{
+	return SHB_OK;
+}
+
+static void fx_conn_fini(void *conn) {}
+
+static int fx_ready(void *conn, const struct shb_transport_info *info,
+		    shb_tstamp now)
+{
+	return SHB_OK;
+}
+
+FX_MAYBE_UNUSED
+static shb_ssize fx_recv(void *conn, const uint8_t *data, size_t len,
+			 shb_tstamp now)
+{
+	return (shb_ssize)len;
+}
+
+static int fx_recv_eof(void *conn, shb_tstamp now) { return SHB_OK; }
+
+static shb_ssize fx_pull_send(void *conn, struct shb_vec *vecs, size_t max,
+			      shb_tstamp now)
+{
+	return 0;
+}
+
+static void fx_sent(void *conn, size_t n, shb_tstamp now) {}
+
+static int fx_recv_dgrams(void *conn, struct shb_vec *dgrams, size_t count,
+			  shb_tstamp now)
+{
+	return SHB_OK;
+}
+
+static shb_ssize fx_write_dgrams(void *conn, uint8_t *buf, size_t cap,
+				 size_t *segment_size, shb_tstamp now)
+{
+	return 0;
+}
+
+static shb_tstamp fx_next_deadline(const void *conn) { return SHB_TSTAMP_NONE; }
+static int fx_on_timer(void *conn, shb_tstamp now) { return SHB_OK; }
+static uint32_t fx_state(const void *conn) { return 0; }
+static uint32_t fx_capacity(const void *conn) { return 1; }
+
+static int fx_issue(void *conn, const void *prepared, uint64_t cookie,
+		    shb_tstamp now)
+{
+	return SHB_OK;
+}
+
+static void fx_cancel(void *conn, uint64_t cookie, shb_tstamp now) {}
+static void fx_shutdown(void *conn, uint32_t mode, shb_tstamp now) {}
+static const char *fx_error_detail(const void *conn) { return NULL; }
+
+/* Every member is set, also past struct_size in the FX_VT_V10 case: the
+ * loader must not copy what the declared size does not cover. */
+static const struct shb_proto_vtable fx_proto_vt FX_MAYBE_UNUSED = {
+#ifdef FX_VT_V10
+	.struct_size = offsetof(struct shb_proto_vtable, issue) +
+		       sizeof(fx_proto_vt.issue),
+#else
+	.struct_size = sizeof(struct shb_proto_vtable),
+#endif
+	.module_create = fx_module_create,
+	.module_destroy = fx_module_destroy,
+	.prepare_request = fx_prepare,
+	.release_request = fx_release,
+	.conn_init = fx_conn_init,
+	.conn_fini = fx_conn_fini,
+	.on_transport_ready = fx_ready,
+#ifndef FX_NO_RECV
+	.recv = fx_recv,
+#endif
+	.recv_eof = fx_recv_eof,
+	.pull_send = fx_pull_send,
+	.sent = fx_sent,
+	.next_deadline = fx_next_deadline,
+	.on_timer = fx_on_timer,
+	.state = fx_state,
+	.capacity = fx_capacity,
+	.issue = fx_issue,
+	.cancel = fx_cancel,
+	.shutdown = fx_shutdown,
+	.error_detail = fx_error_detail,
+};
+
+static const struct shb_proto_vtable fx_dgram_vt FX_MAYBE_UNUSED = {
+	.struct_size = sizeof(struct shb_proto_vtable),
+	.module_create = fx_module_create,
+	.module_destroy = fx_module_destroy,
+	.prepare_request = fx_prepare,
+	.conn_init = fx_conn_init,
+	.conn_fini = fx_conn_fini,
+	.on_transport_ready = fx_ready,
+	.recv_dgrams = fx_recv_dgrams,
+	.write_dgrams = fx_write_dgrams,
+	.next_deadline = fx_next_deadline,
+	.on_timer = fx_on_timer,
+	.state = fx_state,
+	.capacity = fx_capacity,
+	.issue = fx_issue,
+};
+
+static const char *const fx_schemes[] FX_MAYBE_UNUSED = { "http", NULL };
+
+#ifdef FX_PROTO
+static const struct shb_proto_desc fx_proto = {
+	.struct_size = sizeof(struct shb_proto_desc),
+	.transport = SHB_TRANSPORT_STREAM,
+	.name = FX_PROTO,
+	.display_name = "Fixture",
+	.summary = "fixture protocol " FX_ID,
+	.schemes = fx_schemes,
+	.conn_size = FX_CONN_SIZE,
+	.vt = &fx_proto_vt,
+};
+#endif
+
+#ifdef FX_EXTRA
+static const struct shb_proto_desc fx_dgram = {
+	.struct_size = sizeof(struct shb_proto_desc),
+	.transport = SHB_TRANSPORT_DGRAM,
+	.name = "good-dgram",
+	.summary = "fixture datagram protocol",
+	.schemes = fx_schemes,
+	.conn_size = 32,
+	.vt = &fx_dgram_vt,
+};
+#endif
+
+static const struct shb_proto_desc *const fx_protos[] = {
+#ifdef FX_PROTO
+	&fx_proto,
+#endif
+#ifdef FX_EXTRA
+	&fx_dgram,
+#endif
+	NULL,
+};
+
+static const struct shb_proto_desc *fx_proto_get(uint32_t i)
+{
+	return fx_protos[i];
+}
+
+static const struct shb_proto_factory fx_proto_factory = {
+	.struct_size = sizeof(struct shb_proto_factory),
+	.count = sizeof fx_protos / sizeof fx_protos[0] - 1,
+	.get = fx_proto_get,
+};
+
+/* ---- reporter stubs ----------------------------------------------------------- */
+
+static int fx_rep_create(const struct shb_host *host,
+			 const struct shb_ostream *out, const char *options,
+			 void **rep, char *err, size_t errlen)
+{
+	*rep = NULL;
+	return SHB_OK;
+}
+
+static int fx_rep_begin(void *rep, const struct shb_run_info *info)
+{
+	return SHB_OK;
+}
+
+FX_MAYBE_UNUSED
+static int fx_rep_end(void *rep, const struct shb_results *r) { return SHB_OK; }
+static void fx_rep_destroy(void *rep) {}
+
+static const struct shb_report_vtable fx_report_vt FX_MAYBE_UNUSED = {
+	.struct_size = sizeof(struct shb_report_vtable),
+	.create = fx_rep_create,
+	.begin = fx_rep_begin,
+#ifndef FX_NO_END
+	.end = fx_rep_end,
+#endif
+	.destroy = fx_rep_destroy,
+};
+
+#ifdef FX_REPORT
+static const struct shb_report_desc fx_report = {
+	.struct_size = sizeof(struct shb_report_desc),
+	.name = FX_REPORT,
+	.summary = "fixture reporter " FX_ID,
+	.vt = &fx_report_vt,
+};
+#endif
+
+#ifdef FX_EXTRA
+static const struct shb_report_desc fx_goodrep = {
+	.struct_size = sizeof(struct shb_report_desc),
+	.name = "goodrep",
+	.summary = "fixture reporter in a protocol plugin",
+	.vt = &fx_report_vt,
+};
+#endif
+
+static const struct shb_report_desc *const fx_reports[] = {
+#ifdef FX_REPORT
+	&fx_report,
+#endif
+#ifdef FX_EXTRA
+	&fx_goodrep,
+#endif
+	NULL,
+};
+
+static const struct shb_report_desc *fx_report_get(uint32_t i)
+{
+	return fx_reports[i];
+}
+
+static const struct shb_report_factory fx_report_factory = {
+	.struct_size = sizeof(struct shb_report_factory),
+	.count = sizeof fx_reports / sizeof fx_reports[0] - 1,
+	.get = fx_report_get,
+};
+
+/* ---- entry ------------------------------------------------------------------ */
+
+#ifdef FX_UNDEF
+/* Defined nowhere: with RTLD_NOW, dlopen must fail on it. */
+int shb_fixture_missing_function(void);
+#endif
+
+static int fx_init(const struct shb_host *host)
+{
+	fx_host = host;
+#ifdef FX_UNDEF
+	if (shb_fixture_missing_function())
+		return SHB_E_INVAL;
+#endif
+	host->log(SHB_LOG_INFO, FX_ID, "init");
+	return FX_INIT_RC;
+}
+
+static void fx_deinit(void)
+{
+	fx_host->log(SHB_LOG_INFO, FX_ID, "deinit");
+}
+
+static const void *fx_get_factory(const char *id)
+{
+	const char *a = id, *b = SHB_FACTORY_PROTOCOL;
+
+	/* No libc: keeps the fixtures free of any link dependency. */
+	while (*a && *a == *b)
+		a++, b++;
+	if (*a == *b)
+		return fx_proto_factory.count ? &fx_proto_factory : NULL;
+	a = id;
+	b = SHB_FACTORY_REPORTER;
+	while (*a && *a == *b)
+		a++, b++;
+	if (*a == *b)
+		return fx_report_factory.count ? &fx_report_factory : NULL;
+	return NULL;
+}
+
+SHB_PLUGIN_EXPORT const struct shb_plugin_entry shb_plugin_entry_v1 = {
+	.struct_size = sizeof(struct shb_plugin_entry),
+	.abi_major = FX_ABI_MAJOR,
+	.abi_minor = FX_ABI_MINOR,
+	.id = FX_ID,
+	.version = "1.2.3",
+	.init = fx_init,
+	.deinit = fx_deinit,
+	.get_factory = fx_get_factory,
+};

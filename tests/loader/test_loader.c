@@ -1,0 +1,742 @@
+/* Loader tests: discovery order, every refusal with its exact message,
+ * latest-layout vtable copies, one init per file, and --list-plugins.
+ *
+ * The fixture plugins come from the build directory named by
+ * SHB_TEST_FIXTURES (see meson.build). The suite builds a scratch tree
+ * under a fresh mkdtemp directory holding symlinks and copies of them, and
+ * points SHB_PLUGIN_SYSTEM_PATH into it so that the compiled-in plugin
+ * directory of the machine never leaks into a result. */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <CUnit/CUnit.h>
+
+#include "loader.h"
+#include "shb_build_config.h"
+
+/* ---- fake host: counts init/deinit per plugin id ------------------------- */
+
+struct fx_count {
+	char id[64];
+	int init;
+	int deinit;
+};
+
+static struct fx_count counts[32];
+
+static struct fx_count *count_of(const char *id)
+{
+	for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+		if (!counts[i].id[0])
+			snprintf(counts[i].id, sizeof counts[i].id, "%s", id);
+		if (!strcmp(counts[i].id, id))
+			return &counts[i];
+	}
+	return NULL;
+}
+
+static void fake_log(uint32_t level, const char *plugin_id, const char *msg)
+{
+	struct fx_count *c = count_of(plugin_id);
+
+	if (!c)
+		return;
+	if (!strcmp(msg, "init"))
+		c->init++;
+	else if (!strcmp(msg, "deinit"))
+		c->deinit++;
+}
+
+static int inits(const char *id)
+{
+	return count_of(id)->init;
+}
+
+static int deinits(const char *id)
+{
+	return count_of(id)->deinit;
+}
+
+static const char *fake_strerror(int code)
+{
+	return code == SHB_E_UNSUPPORTED ? "operation not supported"
+					 : "some other error";
+}
+
+static const struct shb_host fake_host = {
+	.struct_size = sizeof(struct shb_host),
+	.abi_major = SHB_ABI_MAJOR,
+	.abi_minor = SHB_ABI_MINOR,
+	.version = "test",
+	.log = fake_log,
+	.strerror = fake_strerror,
+};
+
+/* ---- scratch tree --------------------------------------------------------- */
+
+/* Directories fit in D bytes (checked), so every message built from a few
+ * of them fits in P. */
+#define D 256
+#define P 4096
+
+static char fixdir[D];  /* the fixtures, as built */
+static char root[D];    /* mkdtemp */
+static char sysdir[D];  /* empty: SHB_PLUGIN_SYSTEM_PATH by default */
+static char garbage[D]; /* shb-proto-garbage.so, a text file */
+static char shadow[D];  /* a copy of shb-proto-good.so */
+/* shb-proto-other.so and shb-proto-good-dgram.so -> shb-proto-good.so: a
+ * short name is a file name, so a second protocol of one plugin is reached
+ * through a link named after it. */
+static char misc[D];
+static char empty[D];   /* nothing */
+static char ord_cli[D], ord_env[D], ord_sys[D], ord_bad[D]; /* "order" */
+
+/* Paths are built into P-byte buffers; a longer one is a broken setup. */
+static void pjoin(char *buf, size_t n, const char *dir, const char *name)
+{
+	if ((size_t)snprintf(buf, n, "%s/%s", dir, name) >= n) {
+		fprintf(stderr, "path too long: %s/%s\n", dir, name);
+		abort();
+	}
+}
+
+static void fixture(char *buf, const char *name)
+{
+	pjoin(buf, P, fixdir, name);
+}
+
+static int make_dir(char *buf, const char *name)
+{
+	pjoin(buf, D, root, name);
+	return mkdir(buf, 0700);
+}
+
+static int link_fixture(const char *dir, const char *as, const char *fx)
+{
+	char from[P], to[P];
+
+	fixture(from, fx);
+	pjoin(to, P, dir, as);
+	return symlink(from, to);
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	char buf[8192];
+	ssize_t n;
+	int in = open(from, O_RDONLY), out, rc = 0;
+
+	if (in < 0)
+		return -1;
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL, 0755);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof buf)) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			rc = -1;
+	if (n < 0)
+		rc = -1;
+	close(in);
+	return close(out) || rc;
+}
+
+static int write_text(const char *dir, const char *name, const char *text)
+{
+	char path[P];
+	FILE *f;
+
+	pjoin(path, P, dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+static int suite_init(void)
+{
+	const char *fx = getenv("SHB_TEST_FIXTURES");
+	const char *tmp = getenv("TMPDIR");
+	char from[P], to[P];
+	int rc = 0;
+
+	if (!fx || !fx[0]) {
+		fprintf(stderr, "SHB_TEST_FIXTURES is not set\n");
+		return 1;
+	}
+	if (strlen(fx) >= D / 2 || (tmp && strlen(tmp) >= D / 2)) {
+		fprintf(stderr, "fixture or temporary directory path too long\n");
+		return 1;
+	}
+	snprintf(fixdir, D, "%s", fx);
+	snprintf(root, D, "%s/shb-loader-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+	if (!mkdtemp(root))
+		return 1;
+	rc |= make_dir(sysdir, "sys") | make_dir(garbage, "garbage") |
+	      make_dir(shadow, "shadow") | make_dir(misc, "misc") |
+	      make_dir(empty, "empty") | make_dir(ord_cli, "ord-cli") |
+	      make_dir(ord_env, "ord-env") | make_dir(ord_sys, "ord-sys") |
+	      make_dir(ord_bad, "ord-bad");
+	/* Longer than an ELF header, so dlopen reads it and rejects it. */
+	rc |= write_text(garbage, "shb-proto-garbage.so",
+			 "This is a text file that only pretends to be a "
+			 "plugin by its name; the loader must refuse it.\n");
+	fixture(from, "shb-proto-good.so");
+	pjoin(to, P, shadow, "shb-proto-good.so");
+	rc |= copy_file(from, to);
+	rc |= link_fixture(misc, "shb-proto-other.so", "shb-proto-good.so");
+	rc |= link_fixture(misc, "shb-proto-good-dgram.so", "shb-proto-good.so");
+	rc |= link_fixture(ord_cli, "shb-proto-order.so", "shb-proto-order-a.so");
+	rc |= link_fixture(ord_env, "shb-proto-order.so", "shb-proto-order-b.so");
+	rc |= link_fixture(ord_sys, "shb-proto-order.so", "shb-proto-order-c.so");
+	rc |= link_fixture(ord_bad, "shb-proto-order.so", "shb-proto-abi2.so");
+	rc |= setenv("SHB_PLUGIN_SYSTEM_PATH", sysdir, 1);
+	rc |= unsetenv("SHB_PLUGIN_PATH");
+	if (rc)
+		fprintf(stderr, "cannot build the scratch tree in %s: %s\n",
+			root, strerror(errno));
+	return rc ? 1 : 0;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static int suite_clean(void)
+{
+	if (root[0] && nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS))
+		return 1;
+	return 0;
+}
+
+static void open_loader(struct shb_loader *l, const char *const *dirs,
+			size_t n)
+{
+	memset(counts, 0, sizeof counts);
+	shb_loader_init(l, &fake_host, (char *const *)dirs, n);
+	CU_ASSERT_FATAL(!l->failed);
+}
+
+/* ---- accepted plugins --------------------------------------------------------- */
+
+static void test_loader_proto_by_name(void)
+{
+	const char *dirs[] = { fixdir, misc };
+	struct shb_loader l;
+	struct shb_proto_handle h, d;
+	char err[P] = "", want[P];
+
+	open_loader(&l, dirs, 2);
+	CU_ASSERT_EQUAL_FATAL(shb_loader_proto(&l, "good", &h, err, sizeof err), 0);
+	fixture(want, "shb-proto-good.so");
+	CU_ASSERT_STRING_EQUAL(h.file->path, want);
+	CU_ASSERT_STRING_EQUAL(h.file->entry->id, "org.shb.test.good");
+	CU_ASSERT_STRING_EQUAL(h.desc->name, "good");
+	CU_ASSERT_EQUAL(h.vt.struct_size, sizeof h.vt);
+	CU_ASSERT_PTR_EQUAL(h.vt.recv, h.desc->vt->recv);
+	CU_ASSERT_PTR_EQUAL(h.vt.issue, h.desc->vt->issue);
+	CU_ASSERT_PTR_NOT_NULL(h.vt.cancel);
+	CU_ASSERT_PTR_NOT_NULL(h.vt.error_detail);
+	CU_ASSERT_PTR_NULL(h.vt.recv_dgrams);
+
+	/* The second descriptor of the same file (through the link in misc),
+	 * a datagram protocol that needs no stream members. */
+	CU_ASSERT_EQUAL_FATAL(
+		shb_loader_proto(&l, "good-dgram", &d, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(d.desc->transport, SHB_TRANSPORT_DGRAM);
+	CU_ASSERT_PTR_NULL(d.vt.recv);
+	CU_ASSERT_PTR_NOT_NULL(d.vt.write_dgrams);
+	CU_ASSERT_PTR_EQUAL(d.file, h.file);
+	shb_loader_fini(&l);
+}
+
+static void test_loader_by_path(void)
+{
+	const char *dirs[] = { empty };
+	struct shb_loader l;
+	struct shb_proto_handle h;
+	struct shb_report_handle r;
+	char err[P] = "", path[P];
+
+	open_loader(&l, dirs, 1);
+	fixture(path, "shb-proto-good.so");
+	/* A path selects the file's first descriptor of the kind asked. */
+	CU_ASSERT_EQUAL_FATAL(shb_loader_proto(&l, path, &h, err, sizeof err), 0);
+	CU_ASSERT_STRING_EQUAL(h.desc->name, "good");
+	CU_ASSERT_EQUAL_FATAL(shb_loader_report(&l, path, &r, err, sizeof err), 0);
+	CU_ASSERT_STRING_EQUAL(r.desc->name, "goodrep");
+	CU_ASSERT_PTR_EQUAL(r.file, h.file);
+	shb_loader_fini(&l);
+}
+
+static void test_loader_report_by_name(void)
+{
+	const char *dirs[] = { fixdir };
+	struct shb_loader l;
+	struct shb_report_handle r;
+	char err[P] = "", want[P];
+
+	open_loader(&l, dirs, 1);
+	CU_ASSERT_EQUAL_FATAL(shb_loader_report(&l, "good", &r, err, sizeof err), 0);
+	fixture(want, "shb-report-good.so");
+	CU_ASSERT_STRING_EQUAL(r.file->path, want);
+	CU_ASSERT_STRING_EQUAL(r.desc->name, "good");
+	CU_ASSERT_EQUAL(r.vt.struct_size, sizeof r.vt);
+	CU_ASSERT_PTR_EQUAL(r.vt.create, r.desc->vt->create);
+	CU_ASSERT_PTR_EQUAL(r.vt.end, r.desc->vt->end);
+	CU_ASSERT_PTR_NULL(r.vt.sample);
+	shb_loader_fini(&l);
+}
+
+/* A vtable built against v1.0 (struct_size ends at `issue`): what lies
+ * beyond is not the plugin's to give, even though the fixture's static table
+ * has it set. */
+static void test_loader_short_vtable(void)
+{
+	const char *dirs[] = { fixdir };
+	struct shb_loader l;
+	struct shb_proto_handle h;
+	char err[P] = "";
+
+	open_loader(&l, dirs, 1);
+	CU_ASSERT_EQUAL_FATAL(shb_loader_proto(&l, "oldvt", &h, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(h.desc->vt->struct_size,
+			offsetof(struct shb_proto_vtable, issue) + sizeof(void *));
+	CU_ASSERT_PTR_NOT_NULL(h.desc->vt->cancel);
+	CU_ASSERT_EQUAL(h.vt.struct_size, sizeof h.vt);
+	CU_ASSERT_PTR_EQUAL(h.vt.issue, h.desc->vt->issue);
+	CU_ASSERT_PTR_EQUAL(h.vt.capacity, h.desc->vt->capacity);
+	CU_ASSERT_PTR_NULL(h.vt.cancel);
+	CU_ASSERT_PTR_NULL(h.vt.shutdown);
+	CU_ASSERT_PTR_NULL(h.vt.error_detail);
+	shb_loader_fini(&l);
+}
+
+/* ---- refusals --------------------------------------------------------------- */
+
+struct refusal {
+	const char *file;
+	const char *reason;
+};
+
+static void test_loader_refusals(void)
+{
+	char minor[128], major[128];
+	const struct refusal cases[] = {
+		{ "abi2", major },
+		{ "major2", major },
+		{ "minor7", minor },
+		{ "short", "entry struct too short (12 bytes)" },
+		{ "liar", "entry struct too short (12 bytes)" },
+		{ "nosym", "not an shb plugin (no shb_plugin_entry_v1 symbol)" },
+		{ "undef", "dlopen failed: undefined symbol: "
+			   "shb_fixture_missing_function" },
+		{ "initfail", "init failed: operation not supported" },
+		{ "norecv",
+		  "protocol descriptor lacks a mandatory member (recv)" },
+		{ "noconn", "protocol descriptor has conn_size 0" },
+	};
+	const char *dirs[] = { fixdir };
+	struct shb_loader l;
+	struct shb_proto_handle h;
+	char err[P], want[P];
+
+	snprintf(major, sizeof major,
+		 "built for shb ABI 2, this shb provides ABI %d", SHB_ABI_MAJOR);
+	snprintf(minor, sizeof minor, "needs shb ABI %d.%d, this shb provides %d.%d",
+		 SHB_ABI_MAJOR, SHB_ABI_MINOR + 7, SHB_ABI_MAJOR, SHB_ABI_MINOR);
+	open_loader(&l, dirs, 1);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		strcpy(err, "untouched");
+		CU_ASSERT_EQUAL(shb_loader_proto(&l, cases[i].file, &h, err,
+						 sizeof err), -1);
+		snprintf(want, P, "%s/shb-proto-%s.so: %s", fixdir,
+			 cases[i].file, cases[i].reason);
+		CU_ASSERT_STRING_EQUAL(err, want);
+		if (strcmp(err, want))
+			fprintf(stderr, "\n  got  %s\n  want %s\n", err, want);
+		CU_ASSERT_PTR_NULL(h.desc);
+	}
+	shb_loader_fini(&l);
+}
+
+static void test_loader_refused_reporter(void)
+{
+	const char *dirs[] = { fixdir };
+	struct shb_loader l;
+	struct shb_report_handle r;
+	char err[P], want[P];
+
+	open_loader(&l, dirs, 1);
+	CU_ASSERT_EQUAL(shb_loader_report(&l, "noend", &r, err, sizeof err), -1);
+	snprintf(want, P, "%s/shb-report-noend.so: reporter descriptor lacks "
+		 "a mandatory member (end)", fixdir);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	/* A protocol-only plugin asked for by path as a reporter. */
+	fixture(want, "shb-proto-oldvt.so");
+	CU_ASSERT_EQUAL(shb_loader_report(&l, want, &r, err, sizeof err), -1);
+	strcat(want, ": provides no reporter");
+	CU_ASSERT_STRING_EQUAL(err, want);
+	shb_loader_fini(&l);
+}
+
+static void test_loader_garbage(void)
+{
+	const char *dirs[] = { garbage };
+	struct shb_loader l;
+	struct shb_proto_handle h;
+	char err[P], want[P];
+
+	open_loader(&l, dirs, 1);
+	CU_ASSERT_EQUAL(shb_loader_proto(&l, "garbage", &h, err, sizeof err), -1);
+	snprintf(want, P,
+		 "%s/shb-proto-garbage.so: dlopen failed: invalid ELF header",
+		 garbage);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	shb_loader_fini(&l);
+}
+
+static void test_loader_bad_names(void)
+{
+	const char *dirs[] = { misc };
+	struct shb_loader l;
+	struct shb_proto_handle h;
+	struct shb_report_handle r;
+	char err[P], want[P];
+
+	open_loader(&l, dirs, 1);
+	CU_ASSERT_EQUAL(shb_loader_proto(&l, "", &h, err, sizeof err), -1);
+	CU_ASSERT_STRING_EQUAL(err, "empty protocol name");
+	CU_ASSERT_EQUAL(shb_loader_report(&l, NULL, &r, err, sizeof err), -1);
+	CU_ASSERT_STRING_EQUAL(err, "empty reporter name");
+
+	fixture(want, "shb-proto-missing.so");
+	CU_ASSERT_EQUAL(shb_loader_proto(&l, want, &h, err, sizeof err), -1);
+	strcat(want, ": No such file or directory");
+	CU_ASSERT_STRING_EQUAL(err, want);
+
+	CU_ASSERT_EQUAL(shb_loader_proto(&l, empty, &h, err, sizeof err), -1);
+	snprintf(want, P, "%s: not a regular file", empty);
+	CU_ASSERT_STRING_EQUAL(err, want);
+
+	/* The file is there and valid but lists no protocol of that name. */
+	CU_ASSERT_EQUAL(shb_loader_proto(&l, "other", &h, err, sizeof err), -1);
+	snprintf(want, P, "%s/shb-proto-other.so: provides no protocol named "
+		 "\"other\"", misc);
+	CU_ASSERT_STRING_EQUAL(err, want);
+
+	/* A tiny buffer gets a cut, terminated line. */
+	CU_ASSERT_EQUAL(shb_loader_proto(&l, "", &h, err, 6), -1);
+	CU_ASSERT_STRING_EQUAL(err, "empty");
+	shb_loader_fini(&l);
+}
+
+/* ---- search path -------------------------------------------------------------- */
+
+static void test_loader_unknown(void)
+{
+	char env[P], envb[D + 1], want[P], err[P];
+	const char *dirs[] = { fixdir, empty, "", fixdir };
+	struct shb_loader l;
+	struct shb_proto_handle h;
+	struct shb_report_handle r;
+
+	/* Empty entries are skipped, a trailing '/' dropped, duplicates kept
+	 * once (in first position). */
+	snprintf(envb, sizeof envb, "%s/", ord_env);
+	snprintf(env, P, "%s::%s:%s", ord_cli, envb, empty);
+	CU_ASSERT_FATAL(!setenv("SHB_PLUGIN_PATH", env, 1));
+	open_loader(&l, dirs, 4);
+	CU_ASSERT_EQUAL_FATAL(l.dir_count, 5);
+	CU_ASSERT_STRING_EQUAL(l.dirs[0], fixdir);
+	CU_ASSERT_STRING_EQUAL(l.dirs[1], empty);
+	CU_ASSERT_STRING_EQUAL(l.dirs[2], ord_cli);
+	CU_ASSERT_STRING_EQUAL(l.dirs[3], ord_env);
+	CU_ASSERT_STRING_EQUAL(l.dirs[4], sysdir);
+
+	CU_ASSERT_EQUAL(shb_loader_proto(&l, "h9", &h, err, sizeof err), -1);
+	snprintf(want, sizeof want,
+		 "unknown protocol \"h9\": no shb-proto-h9.so in %s, %s, %s, "
+		 "%s, %s", fixdir, empty, ord_cli, ord_env, sysdir);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	CU_ASSERT_EQUAL(shb_loader_report(&l, "x9", &r, err, sizeof err), -1);
+	snprintf(want, sizeof want,
+		 "unknown reporter \"x9\": no shb-report-x9.so in %s, %s, %s, "
+		 "%s, %s", fixdir, empty, ord_cli, ord_env, sysdir);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	CU_ASSERT_EQUAL(l.file_count, 0);
+	shb_loader_fini(&l);
+	unsetenv("SHB_PLUGIN_PATH");
+}
+
+static void test_loader_compiled_in_dir(void)
+{
+	char saved[P];
+	const char *dirs[] = { empty };
+	struct shb_loader l;
+
+	snprintf(saved, P, "%s", getenv("SHB_PLUGIN_SYSTEM_PATH"));
+	unsetenv("SHB_PLUGIN_SYSTEM_PATH");
+	open_loader(&l, dirs, 1);
+	CU_ASSERT_EQUAL(l.dir_count, 2);
+	CU_ASSERT_STRING_EQUAL(l.dirs[0], empty);
+	CU_ASSERT_STRING_EQUAL(l.dirs[l.dir_count - 1], SHB_PLUGINDIR);
+	shb_loader_fini(&l);
+
+	/* Set but empty: no system directory at all. */
+	setenv("SHB_PLUGIN_SYSTEM_PATH", "", 1);
+	open_loader(&l, dirs, 1);
+	CU_ASSERT_EQUAL(l.dir_count, 1);
+	shb_loader_fini(&l);
+	setenv("SHB_PLUGIN_SYSTEM_PATH", saved, 1);
+}
+
+static const char *order_id(const char *const *dirs, size_t n, char *err)
+{
+	static char id[64];
+	struct shb_loader l;
+	struct shb_proto_handle h;
+
+	open_loader(&l, dirs, n);
+	if (shb_loader_proto(&l, "order", &h, err, P))
+		snprintf(id, sizeof id, "(error)");
+	else
+		snprintf(id, sizeof id, "%s", h.file->entry->id);
+	shb_loader_fini(&l);
+	return id;
+}
+
+static void test_loader_search_order(void)
+{
+	const char *cli[] = { ord_cli };
+	const char *bad[] = { ord_bad };
+	char err[P], want[P];
+
+	CU_ASSERT_FATAL(!setenv("SHB_PLUGIN_PATH", ord_env, 1));
+	CU_ASSERT_FATAL(!setenv("SHB_PLUGIN_SYSTEM_PATH", ord_sys, 1));
+	CU_ASSERT_STRING_EQUAL(order_id(cli, 1, err), "org.shb.test.order.a");
+	CU_ASSERT_STRING_EQUAL(order_id(NULL, 0, err), "org.shb.test.order.b");
+	/* A refused file does not stop the search... */
+	CU_ASSERT_STRING_EQUAL(order_id(bad, 1, err), "org.shb.test.order.b");
+	unsetenv("SHB_PLUGIN_PATH");
+	CU_ASSERT_STRING_EQUAL(order_id(NULL, 0, err), "org.shb.test.order.c");
+	CU_ASSERT_STRING_EQUAL(order_id(bad, 1, err), "org.shb.test.order.c");
+
+	/* ...but is what the user hears about when nothing else loads. */
+	CU_ASSERT_FATAL(!setenv("SHB_PLUGIN_SYSTEM_PATH", sysdir, 1));
+	CU_ASSERT_STRING_EQUAL(order_id(bad, 1, err), "(error)");
+	snprintf(want, P, "%s/shb-proto-order.so: built for shb ABI 2, this "
+		 "shb provides ABI %d", ord_bad, SHB_ABI_MAJOR);
+	CU_ASSERT_STRING_EQUAL(err, want);
+}
+
+/* ---- one load, one init ------------------------------------------------------- */
+
+static void test_loader_init_once(void)
+{
+	const char *dirs[] = { fixdir, misc };
+	struct shb_loader l;
+	struct shb_proto_handle a, b, c, d;
+	struct shb_report_handle r;
+	char err[P], path[P];
+
+	open_loader(&l, dirs, 2);
+	CU_ASSERT_EQUAL_FATAL(shb_loader_proto(&l, "good", &a, err, P), 0);
+	CU_ASSERT_EQUAL_FATAL(shb_loader_proto(&l, "good", &b, err, P), 0);
+	CU_ASSERT_EQUAL_FATAL(shb_loader_proto(&l, "good-dgram", &c, err, P), 0);
+	fixture(path, "shb-proto-good.so");
+	CU_ASSERT_EQUAL_FATAL(shb_loader_report(&l, path, &r, err, P), 0);
+	/* The same inode through a symlink of another name. */
+	pjoin(path, P, misc, "shb-proto-other.so");
+	CU_ASSERT_EQUAL_FATAL(shb_loader_proto(&l, path, &d, err, P), 0);
+	CU_ASSERT_EQUAL(inits("org.shb.test.good"), 1);
+	CU_ASSERT_EQUAL(l.file_count, 1);
+	CU_ASSERT_PTR_EQUAL(a.file, b.file);
+	CU_ASSERT_PTR_EQUAL(a.file, c.file);
+	CU_ASSERT_PTR_EQUAL(a.file, r.file);
+	CU_ASSERT_PTR_EQUAL(a.file, d.file);
+
+	/* A refusal is remembered too: init is not retried. */
+	CU_ASSERT_EQUAL(shb_loader_proto(&l, "initfail", &a, err, P), -1);
+	CU_ASSERT_EQUAL(shb_loader_proto(&l, "initfail", &a, err, P), -1);
+	CU_ASSERT_EQUAL(inits("org.shb.test.initfail"), 1);
+	CU_ASSERT_EQUAL(l.file_count, 2);
+
+	CU_ASSERT_EQUAL(deinits("org.shb.test.good"), 0);
+	shb_loader_fini(&l);
+	CU_ASSERT_EQUAL(deinits("org.shb.test.good"), 1);
+	CU_ASSERT_EQUAL(deinits("org.shb.test.initfail"), 0);
+	CU_ASSERT_PTR_NULL(l.files);
+	CU_ASSERT_EQUAL(l.dir_count, 0);
+}
+
+/* ---- --list-plugins ------------------------------------------------------------- */
+
+static char *list_output(const char *const *dirs, size_t n, int *refused)
+{
+	struct shb_loader l;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	CU_ASSERT_FATAL(out != NULL);
+	open_loader(&l, dirs, n);
+	*refused = shb_loader_list(&l, out);
+	fclose(out);
+	shb_loader_fini(&l);
+	return text;
+}
+
+static void expect_in(const char *text, const char *want)
+{
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, want));
+	if (!strstr(text, want))
+		fprintf(stderr, "\n  missing from the list:\n%s", want);
+}
+
+static void expect_refused(const char *text, const char *dir,
+			   const char *file, const char *reason)
+{
+	char want[P * 2];
+
+	snprintf(want, sizeof want, "\n%s/%s: REFUSED: %s\n", dir, file, reason);
+	expect_in(text, want);
+}
+
+static void test_loader_list(void)
+{
+	const char *dirs[] = { fixdir, garbage, shadow };
+	char want[P * 4], minor[128], major[128];
+	int refused = -1;
+	size_t files = 0;
+	char *raw = list_output(dirs, 3, &refused), *text;
+	const char *abi2, *good;
+
+	/* expect_* look for "\n<path>", so make the first line match too. */
+	CU_ASSERT_FATAL(raw && asprintf(&text, "\n%s", raw) > 0);
+	free(raw);
+	snprintf(major, sizeof major,
+		 "built for shb ABI 2, this shb provides ABI %d", SHB_ABI_MAJOR);
+	snprintf(minor, sizeof minor, "needs shb ABI %d.%d, this shb provides %d.%d",
+		 SHB_ABI_MAJOR, SHB_ABI_MINOR + 7, SHB_ABI_MAJOR, SHB_ABI_MINOR);
+
+	snprintf(want, sizeof want,
+		 "\n%s/shb-proto-good.so: org.shb.test.good 1.2.3, ABI %d.%d\n"
+		 "  protocol good         fixture protocol org.shb.test.good\n"
+		 "  protocol good-dgram   fixture datagram protocol\n"
+		 "  reporter goodrep      fixture reporter in a protocol plugin\n",
+		 fixdir, SHB_ABI_MAJOR, SHB_ABI_MINOR);
+	expect_in(text, want);
+	snprintf(want, sizeof want,
+		 "\n%s/shb-report-good.so: org.shb.test.report 1.2.3, ABI %d.%d\n"
+		 "  reporter good         fixture reporter org.shb.test.report\n",
+		 fixdir, SHB_ABI_MAJOR, SHB_ABI_MINOR);
+	expect_in(text, want);
+	snprintf(want, sizeof want,
+		 "\n%s/shb-proto-good.so: org.shb.test.good 1.2.3, ABI %d.%d, "
+		 "shadowed by %s/shb-proto-good.so\n", shadow, SHB_ABI_MAJOR,
+		 SHB_ABI_MINOR, fixdir);
+	expect_in(text, want);
+	snprintf(want, sizeof want,
+		 "\n%s/shb-proto-norecv.so: org.shb.test.norecv 1.2.3, ABI %d.%d\n"
+		 "  protocol norecv       REFUSED: protocol descriptor lacks a "
+		 "mandatory member (recv)\n", fixdir, SHB_ABI_MAJOR, SHB_ABI_MINOR);
+	expect_in(text, want);
+	snprintf(want, sizeof want,
+		 "\n%s/shb-proto-noconn.so: org.shb.test.noconn 1.2.3, ABI %d.%d\n"
+		 "  protocol noconn       REFUSED: protocol descriptor has "
+		 "conn_size 0\n", fixdir, SHB_ABI_MAJOR, SHB_ABI_MINOR);
+	expect_in(text, want);
+	snprintf(want, sizeof want,
+		 "\n%s/shb-report-noend.so: org.shb.test.noend 1.2.3, ABI %d.%d\n"
+		 "  reporter noend        REFUSED: reporter descriptor lacks a "
+		 "mandatory member (end)\n", fixdir, SHB_ABI_MAJOR, SHB_ABI_MINOR);
+	expect_in(text, want);
+	for (int i = 0; i < 3; i++) {
+		snprintf(want, sizeof want,
+			 "\n%s/shb-proto-order-%c.so: org.shb.test.order.%c "
+			 "1.2.3, ABI %d.%d\n  protocol order        fixture "
+			 "protocol org.shb.test.order.%c\n", fixdir, 'a' + i,
+			 'a' + i, SHB_ABI_MAJOR, SHB_ABI_MINOR, 'a' + i);
+		expect_in(text, want);
+	}
+	expect_refused(text, fixdir, "shb-proto-abi2.so", major);
+	expect_refused(text, fixdir, "shb-proto-major2.so", major);
+	expect_refused(text, fixdir, "shb-proto-minor7.so", minor);
+	expect_refused(text, fixdir, "shb-proto-short.so",
+		       "entry struct too short (12 bytes)");
+	expect_refused(text, fixdir, "shb-proto-liar.so",
+		       "entry struct too short (12 bytes)");
+	expect_refused(text, fixdir, "shb-proto-nosym.so",
+		       "not an shb plugin (no shb_plugin_entry_v1 symbol)");
+	expect_refused(text, fixdir, "shb-proto-undef.so",
+		       "dlopen failed: undefined symbol: "
+		       "shb_fixture_missing_function");
+	expect_refused(text, fixdir, "shb-proto-initfail.so",
+		       "init failed: operation not supported");
+	expect_refused(text, garbage, "shb-proto-garbage.so",
+		       "dlopen failed: invalid ELF header");
+
+	/* One line per file (17 fixtures, the garbage, the copy), sorted. */
+	for (const char *p = text + 1; *p; p = strchr(p, '\n') + 1)
+		if (*p != ' ')
+			files++;
+	CU_ASSERT_EQUAL(files, 19);
+	CU_ASSERT_EQUAL(refused, 12);
+	snprintf(want, sizeof want, "\n%s/shb-proto-abi2.so:", fixdir);
+	abi2 = strstr(text, want);
+	snprintf(want, sizeof want, "\n%s/shb-proto-good.so:", fixdir);
+	good = strstr(text, want);
+	CU_ASSERT(abi2 && good && abi2 < good);
+	/* The copy is a second file: its own dlopen, its own init. */
+	CU_ASSERT_EQUAL(inits("org.shb.test.good"), 2);
+	CU_ASSERT_EQUAL(deinits("org.shb.test.good"), 2);
+	free(text);
+}
+
+static void test_loader_list_empty(void)
+{
+	const char *dirs[] = { empty, "/nonexistent-shb-dir" };
+	char want[P * 2];
+	int refused = -1;
+	char *text = list_output(dirs, 2, &refused);
+
+	snprintf(want, sizeof want, "no plugins in %s, /nonexistent-shb-dir, %s\n",
+		 empty, sysdir);
+	CU_ASSERT_STRING_EQUAL(text, want);
+	CU_ASSERT_EQUAL(refused, 0);
+	free(text);
+}
+
+static CU_TestInfo loader_tests[] = {
+	{ "proto_by_name", test_loader_proto_by_name },
+	{ "by_path", test_loader_by_path },
+	{ "report_by_name", test_loader_report_by_name },
+	{ "short_vtable", test_loader_short_vtable },
+	{ "refusals", test_loader_refusals },
+	{ "refused_reporter", test_loader_refused_reporter },
+	{ "garbage", test_loader_garbage },
+	{ "bad_names", test_loader_bad_names },
+	{ "unknown", test_loader_unknown },
+	{ "compiled_in_dir", test_loader_compiled_in_dir },
+	{ "search_order", test_loader_search_order },
+	{ "init_once", test_loader_init_once },
+	{ "list", test_loader_list },
+	{ "list_empty", test_loader_list_empty },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo shb_test_suites[] = {
+	{ "loader", suite_init, suite_clean, NULL, NULL, loader_tests },
+	CU_SUITE_INFO_NULL,
+};
