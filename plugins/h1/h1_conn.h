@@ -1,0 +1,62 @@
+/* HTTP/1.1 connection state machine: one request at a time, sent straight
+ * from the prepared request bytes, its response found by the scanner.
+ *
+ * The functions are the [conn] entries of the protocol vtable (proto.h has
+ * the contract); `conn` is the core-provided memory of
+ * sizeof(struct shb_h1_conn) bytes. Nothing here allocates. */
+#ifndef SHB_H1_CONN_H
+#define SHB_H1_CONN_H
+
+#include <shb/host.h>
+#include <shb/proto.h>
+
+#include "h1_request.h"
+#include "h1_scan.h"
+
+#define SHB_H1_PLUGIN_ID "org.shb.proto.h1"
+
+/* What connections read from their module; immutable once workers run. */
+struct shb_h1_module {
+	const struct shb_host *host;
+	uint32_t run_flags; /* enum shb_run_flags */
+	uint32_t debug;     /* host->log_enabled(SHB_LOG_DEBUG) at create */
+};
+
+struct shb_h1_conn {
+	const struct shb_h1_module *mod;
+	struct shb_conn *handle;
+	const struct shb_h1_request *req; /* last issued, NULL before */
+	uint64_t cookie;
+	size_t send_off; /* bytes of req already accepted by the transport */
+	shb_tstamp ts_first_byte;
+	const char *detail; /* last error, static text */
+	uint8_t ready;      /* transport is up */
+	uint8_t awaiting;   /* a response is owed for cookie */
+	uint8_t closed;     /* no further use: state() says CLOSED */
+	uint8_t reserved0;
+	struct shb_h1_scan scan;
+};
+
+int shb_h1_conn_init(void *module, void *worker, void *conn,
+		     struct shb_conn *handle, shb_tstamp now);
+void shb_h1_conn_fini(void *conn);
+int shb_h1_conn_transport_ready(void *conn,
+				const struct shb_transport_info *info,
+				shb_tstamp now);
+shb_ssize shb_h1_conn_recv(void *conn, const uint8_t *data, size_t len,
+			   shb_tstamp now);
+int shb_h1_conn_recv_eof(void *conn, shb_tstamp now);
+shb_ssize shb_h1_conn_pull_send(void *conn, struct shb_vec *vecs, size_t max,
+				shb_tstamp now);
+void shb_h1_conn_sent(void *conn, size_t n, shb_tstamp now);
+shb_tstamp shb_h1_conn_next_deadline(const void *conn);
+int shb_h1_conn_on_timer(void *conn, shb_tstamp now);
+uint32_t shb_h1_conn_state(const void *conn);
+uint32_t shb_h1_conn_capacity(const void *conn);
+int shb_h1_conn_issue(void *conn, const void *prepared, uint64_t cookie,
+		      shb_tstamp now);
+void shb_h1_conn_cancel(void *conn, uint64_t cookie, shb_tstamp now);
+void shb_h1_conn_shutdown(void *conn, uint32_t mode, shb_tstamp now);
+const char *shb_h1_conn_error_detail(const void *conn);
+
+#endif

@@ -1,0 +1,166 @@
+/* The HTTP/1.1 protocol plugin: entry point, descriptor and module. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <shb/shb.h>
+
+#include "h1_conn.h"
+#include "h1_request.h"
+
+/* Written once by init, read-only afterwards (plugin.h allows this). */
+static const struct shb_host *g_host;
+
+static int h1_module_create(const struct shb_host *host,
+			    const struct shb_run_config *cfg, void **module,
+			    char *err, size_t errlen)
+{
+	struct shb_h1_module *m;
+
+	/* The table from init() is the one the plugin contract names. */
+	if (g_host)
+		host = g_host;
+	if (!host || !cfg || !SHB_HAS(cfg, struct shb_run_config, option_count)) {
+		snprintf(err, errlen, "h1: missing host or run configuration");
+		return SHB_E_INVAL;
+	}
+	if (cfg->option_count > 0) {
+		const char *key = cfg->options && cfg->options[0].key
+					  ? cfg->options[0].key
+					  : "";
+		snprintf(err, errlen, "h1: unknown option '%s' (h1 has none)",
+			 key);
+		return SHB_E_INVAL;
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		snprintf(err, errlen, "h1: out of memory");
+		return SHB_E_NOMEM;
+	}
+	m->host = host;
+	m->run_flags = cfg->flags;
+	/* Asked once: the log level is fixed for the run, and the hot path
+	 * should not pay an indirect call per response to stay quiet. */
+	m->debug = host->log_enabled && host->log &&
+		   host->log_enabled(SHB_LOG_DEBUG) != 0;
+	*module = m;
+	return SHB_OK;
+}
+
+static void h1_module_destroy(void *module)
+{
+	free(module);
+}
+
+static int h1_prepare_request(void *module, const struct shb_request *req,
+			      void **prepared, char *err, size_t errlen)
+{
+	const struct shb_h1_module *m = module;
+	struct shb_h1_request *r = NULL;
+	int rc;
+
+	if (!req || !SHB_HAS(req, struct shb_request, body_len)) {
+		snprintf(err, errlen, "h1: missing request template");
+		return SHB_E_INVAL;
+	}
+	rc = shb_h1_request_encode(req, m->run_flags, &r, err, errlen);
+	if (rc == SHB_OK)
+		*prepared = r;
+	return rc;
+}
+
+static void h1_release_request(void *module, void *prepared)
+{
+	shb_h1_request_free(prepared);
+}
+
+static const struct shb_proto_vtable h1_vtable = {
+	.struct_size = sizeof(struct shb_proto_vtable),
+	.module_create = h1_module_create,
+	.module_destroy = h1_module_destroy,
+	.prepare_request = h1_prepare_request,
+	.release_request = h1_release_request,
+	.worker_init = NULL,
+	.worker_fini = NULL,
+	.conn_init = shb_h1_conn_init,
+	.conn_fini = shb_h1_conn_fini,
+	.on_transport_ready = shb_h1_conn_transport_ready,
+	.recv = shb_h1_conn_recv,
+	.recv_eof = shb_h1_conn_recv_eof,
+	.pull_send = shb_h1_conn_pull_send,
+	.sent = shb_h1_conn_sent,
+	.recv_dgrams = NULL,
+	.write_dgrams = NULL,
+	.next_deadline = shb_h1_conn_next_deadline,
+	.on_timer = shb_h1_conn_on_timer,
+	.state = shb_h1_conn_state,
+	.capacity = shb_h1_conn_capacity,
+	.issue = shb_h1_conn_issue,
+	.cancel = shb_h1_conn_cancel,
+	.shutdown = shb_h1_conn_shutdown,
+	.error_detail = shb_h1_conn_error_detail,
+};
+
+static const char *const h1_schemes[] = {"http", "https", NULL};
+static const char *const h1_alpn[] = {"http/1.1", NULL};
+
+static const struct shb_proto_desc h1_desc = {
+	.struct_size = sizeof(struct shb_proto_desc),
+	.transport = SHB_TRANSPORT_STREAM,
+	.flags = SHB_PROTO_CORE_TLS,
+	.name = "h1",
+	.display_name = "HTTP/1.1",
+	.summary = "HTTP/1.1 over TCP or TLS, one request at a time per connection",
+	.schemes = h1_schemes,
+	.alpn = h1_alpn,
+	.worker_size = 0,
+	.conn_size = sizeof(struct shb_h1_conn),
+	.vt = &h1_vtable,
+};
+
+static const struct shb_proto_desc *h1_factory_get(uint32_t index)
+{
+	return index == 0 ? &h1_desc : NULL;
+}
+
+static const struct shb_proto_factory h1_factory = {
+	.struct_size = sizeof(struct shb_proto_factory),
+	.count = 1,
+	.get = h1_factory_get,
+};
+
+static int h1_init(const struct shb_host *host)
+{
+	if (!host || !SHB_HAS(host, struct shb_host, req_done) ||
+	    !host->req_done)
+		return SHB_E_UNSUPPORTED;
+	g_host = host;
+	return SHB_OK;
+}
+
+static void h1_deinit(void)
+{
+	g_host = NULL;
+}
+
+static const void *h1_get_factory(const char *factory_id)
+{
+	if (factory_id && strcmp(factory_id, SHB_FACTORY_PROTOCOL) == 0)
+		return &h1_factory;
+	return NULL;
+}
+
+SHB_PLUGIN_EXPORT const struct shb_plugin_entry shb_plugin_entry_v1 = {
+	.struct_size = sizeof(struct shb_plugin_entry),
+	.abi_major = SHB_ABI_MAJOR,
+	.abi_minor = SHB_TARGET_ABI_MINOR,
+	.flags = 0,
+	.id = SHB_H1_PLUGIN_ID,
+	.version = SHB_VERSION_STRING,
+	.vendor = "shb",
+	.url = NULL,
+	.license = "MIT",
+	.init = h1_init,
+	.deinit = h1_deinit,
+	.get_factory = h1_get_factory,
+};

@@ -1,0 +1,655 @@
+/* The response scanner: every vector is fed whole, split in two at every
+ * offset, split in three at every pair of offsets (small vectors) and byte
+ * by byte; every way must give the same responses, counts and verdicts. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "h1_scan.h"
+#include "h1_tests.h"
+
+#define MAX_RESP 4
+
+struct expect {
+	int error;       /* this response is malformed */
+	uint32_t status; /* the rest: for a complete response */
+	size_t resp_len; /* bytes on the wire: head + body */
+	uint64_t body;
+	int keep_alive;
+	uint32_t framing;
+	const char *reason; /* for an error */
+};
+
+struct vector {
+	const char *name;
+	const uint8_t *data;
+	size_t len;
+	int eof;            /* the peer closes after the data */
+	uint32_t head_mask; /* bit i: response i answers a HEAD */
+	size_t count;
+	struct expect ex[MAX_RESP];
+};
+
+struct got {
+	int rc;
+	uint32_t status;
+	uint64_t head, body;
+	int keep_alive;
+	uint32_t framing;
+	const char *reason;
+};
+
+struct outcome {
+	size_t count;
+	struct got r[MAX_RESP + 1];
+	int incomplete; /* bytes of a response were left without an end */
+};
+
+/* ---- the driver -------------------------------------------------------- */
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		abort(); /* noreturn: the compiler then knows p is valid */
+	return p;
+}
+
+struct driver {
+	const struct vector *v;
+	struct shb_h1_scan s;
+	struct outcome *o;
+	int in_response; /* begin() was called for the current response */
+	int stopped;
+};
+
+static void record(struct driver *d, int rc)
+{
+	struct got *g;
+
+	if (d->o->count > MAX_RESP) {
+		d->stopped = 1;
+		return;
+	}
+	g = &d->o->r[d->o->count];
+	g->rc = rc;
+	g->status = shb_h1_scan_status(&d->s);
+	g->head = shb_h1_scan_header_bytes(&d->s);
+	g->body = shb_h1_scan_body_bytes(&d->s);
+	g->keep_alive = shb_h1_scan_keep_alive(&d->s);
+	g->framing = shb_h1_scan_framing(&d->s);
+	g->reason = shb_h1_scan_reason(&d->s);
+	d->o->count++;
+	d->in_response = 0;
+	if (rc == SHB_H1_SCAN_ERROR)
+		d->stopped = 1;
+}
+
+static void feed_piece(struct driver *d, const uint8_t *p, size_t n)
+{
+	/* A private copy of exactly n bytes, so that ASan sees over-reads. */
+	uint8_t *buf = xmalloc(n);
+	size_t off = 0;
+
+	memcpy(buf, p, n);
+	while (off < n && !d->stopped) {
+		size_t used = 0;
+		if (!d->in_response) {
+			uint32_t idx = (uint32_t)d->o->count;
+			shb_h1_scan_begin(&d->s, idx < 32 && ((d->v->head_mask >> idx) & 1));
+			d->in_response = 1;
+		}
+		int rc = shb_h1_scan_feed(&d->s, buf + off, n - off, &used);
+		CU_ASSERT(used <= n - off);
+		if (rc == SHB_H1_SCAN_MORE)
+			CU_ASSERT(used == n - off);
+		off += used;
+		if (rc != SHB_H1_SCAN_MORE)
+			record(d, rc);
+	}
+	free(buf);
+}
+
+/* Feeds v->data cut at the ascending offsets cuts[0..ncuts). */
+static void drive(const struct vector *v, const size_t *cuts, size_t ncuts,
+		  struct outcome *o)
+{
+	struct driver d = {.v = v, .o = o};
+	size_t from = 0;
+
+	memset(o, 0, sizeof(*o));
+	for (size_t i = 0; i <= ncuts; i++) {
+		size_t to = i < ncuts ? cuts[i] : v->len;
+		if (to > from)
+			feed_piece(&d, v->data + from, to - from);
+		from = to;
+	}
+	if (d.stopped || !d.in_response)
+		return;
+	if (v->eof)
+		record(&d, shb_h1_scan_eof(&d.s));
+	else
+		o->incomplete = 1;
+}
+
+static int same_got(const struct got *a, const struct got *b)
+{
+	/* Counts at an error depend on where in a piece it was seen: only
+	 * the verdict and the reason are defined. */
+	if (a->rc == SHB_H1_SCAN_ERROR || b->rc == SHB_H1_SCAN_ERROR)
+		return a->rc == b->rc && a->reason == b->reason;
+	return a->rc == b->rc && a->status == b->status && a->head == b->head &&
+	       a->body == b->body && a->keep_alive == b->keep_alive &&
+	       a->framing == b->framing && a->reason == b->reason;
+}
+
+static int same_outcome(const struct outcome *a, const struct outcome *b)
+{
+	if (a->count != b->count || a->incomplete != b->incomplete)
+		return 0;
+	for (size_t i = 0; i < a->count; i++)
+		if (!same_got(&a->r[i], &b->r[i]))
+			return 0;
+	return 1;
+}
+
+static void check_expected(const struct vector *v, const struct outcome *o)
+{
+	CU_ASSERT_EQUAL(o->count, v->count);
+	CU_ASSERT_FALSE(o->incomplete);
+	for (size_t i = 0; i < v->count && i < o->count; i++) {
+		const struct expect *e = &v->ex[i];
+		const struct got *g = &o->r[i];
+		if (e->error) {
+			CU_ASSERT_EQUAL(g->rc, SHB_H1_SCAN_ERROR);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(g->reason);
+			CU_ASSERT_STRING_EQUAL(g->reason, e->reason);
+			continue;
+		}
+		CU_ASSERT_EQUAL(g->rc, SHB_H1_SCAN_DONE);
+		CU_ASSERT_EQUAL(g->status, e->status);
+		CU_ASSERT_EQUAL(g->body, e->body);
+		CU_ASSERT_EQUAL(g->head + g->body, e->resp_len);
+		CU_ASSERT_EQUAL(g->keep_alive, e->keep_alive);
+		CU_ASSERT_EQUAL(g->framing, e->framing);
+		CU_ASSERT_PTR_NULL(g->reason);
+	}
+}
+
+static void check_splits(const struct vector *v, const struct outcome *ref)
+{
+	struct outcome o;
+	size_t cut[2];
+	size_t bad = 0;
+
+	for (size_t i = 1; i < v->len; i++) {
+		cut[0] = i;
+		drive(v, cut, 1, &o);
+		bad += !same_outcome(ref, &o);
+	}
+	if (v->len <= 400) {
+		for (size_t i = 1; i < v->len; i++)
+			for (size_t j = i + 1; j < v->len; j++) {
+				cut[0] = i;
+				cut[1] = j;
+				drive(v, cut, 2, &o);
+				bad += !same_outcome(ref, &o);
+			}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
+static void check_bytewise(const struct vector *v, const struct outcome *ref)
+{
+	struct outcome o;
+	size_t *cuts = xmalloc(v->len * sizeof(*cuts));
+
+	for (size_t i = 1; i < v->len; i++)
+		cuts[i - 1] = i;
+	drive(v, cuts, v->len ? v->len - 1 : 0, &o);
+	CU_ASSERT(same_outcome(ref, &o));
+	free(cuts);
+}
+
+static void check_vector(const struct vector *v)
+{
+	struct outcome ref;
+
+	drive(v, NULL, 0, &ref);
+	check_expected(v, &ref);
+	check_splits(v, &ref);
+	check_bytewise(v, &ref);
+}
+
+/* ---- vectors ----------------------------------------------------------- */
+
+#define TXT(s) (const uint8_t *)(s), sizeof(s) - 1
+#define LEN(s) (sizeof(s) - 1)
+#define OK(st, resp, body, ka, fr) {0, st, LEN(resp), body, ka, SHB_H1_FRAME_##fr, NULL}
+#define ERR(why) {1, 0, 0, 0, 0, 0, why}
+
+#define CL_RESP "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nServer: test\r\n" \
+		"content-type: text/plain\r\nCONTENT-LENGTH: 5\r\n\r\nhello"
+
+static void test_content_length(void)
+{
+	struct vector v = {"content-length", TXT(CL_RESP), 0, 0, 1,
+			   {OK(200, CL_RESP, 5, 1, LENGTH)}};
+	check_vector(&v);
+}
+
+static void test_content_length_list(void)
+{
+#define R "HTTP/1.1 200 OK\r\nContent-Length: 3 , 3\r\ncontent-length:3\r\n\r\nabc"
+	struct vector v = {"cl list", TXT(R), 0, 0, 1, {OK(200, R, 3, 1, LENGTH)}};
+	check_vector(&v);
+#undef R
+}
+
+#define CH_RESP "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n" \
+		"Content-Length: 3\r\n\r\n" \
+		"5;name=value\r\nhello\r\n" \
+		"A ; ext=\"x\"\r\n0123456789\r\n" \
+		"1F\r\n0123456789abcdef0123456789abcde\r\n" \
+		"0;last\r\nX-Trailer: yes\r\nExpires: 0\r\n\r\n"
+
+static void test_chunked(void)
+{
+	struct vector v = {"chunked", TXT(CH_RESP), 0, 0, 1,
+			   {OK(200, CH_RESP, 46, 1, CHUNKED)}};
+	check_vector(&v);
+}
+
+#define INTERIM_RESP "HTTP/1.1 100 Continue\r\n\r\n" \
+	"HTTP/1.1 103 Early Hints\r\nLink: </s.css>; rel=preload\r\n" \
+	"Connection: close\r\nContent-Length: 99\r\n\r\n" \
+	"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+
+static void test_interim(void)
+{
+	struct vector v = {"1xx", TXT(INTERIM_RESP), 0, 0, 1,
+			   {OK(200, INTERIM_RESP, 2, 1, LENGTH)}};
+	check_vector(&v);
+}
+
+#define HEAD_R1 "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n"
+#define HEAD_R2 "HTTP/1.1 404 Not Found\r\nContent-Length: 3\r\n\r\nnop"
+
+static void test_head(void)
+{
+	struct vector v = {"head", TXT(HEAD_R1 HEAD_R2), 0, 1, 2,
+			   {OK(200, HEAD_R1, 0, 1, NONE),
+			    OK(404, HEAD_R2, 3, 1, LENGTH)}};
+	check_vector(&v);
+}
+
+#define NB_R1 "HTTP/1.1 204 No Content\r\nServer: x\r\n\r\n"
+#define NB_R2 "HTTP/1.1 304 Not Modified\r\nETag: \"a\"\r\n\r\n"
+#define NB_R3 "HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n"
+
+static void test_no_body(void)
+{
+	struct vector v = {"204/304", TXT(NB_R1 NB_R2 NB_R3), 0, 0, 3,
+			   {OK(204, NB_R1, 0, 1, NONE), OK(304, NB_R2, 0, 1, NONE),
+			    OK(200, NB_R3, 0, 1, LENGTH)}};
+	check_vector(&v);
+}
+
+#define EOF_RESP "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nbody until the end"
+
+static void test_close_delimited(void)
+{
+	struct vector v = {"to eof", TXT(EOF_RESP), 1, 0, 1,
+			   {OK(200, EOF_RESP, 18, 0, EOF)}};
+	check_vector(&v);
+}
+
+#define GZ_RESP "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n" \
+		"Transfer-Encoding: gzip\r\nContent-Length: 2\r\n\r\n\x1f\x8b" "abc"
+
+static void test_te_not_chunked(void)
+{
+	struct vector v = {"te gzip", TXT(GZ_RESP), 1, 0, 1,
+			   {OK(200, GZ_RESP, 5, 0, EOF)}};
+	check_vector(&v);
+}
+
+#define V10_R1 "HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nhi"
+
+static void test_http10_close(void)
+{
+	struct vector v = {"1.0", TXT(V10_R1), 0, 0, 1,
+			   {OK(200, V10_R1, 2, 0, LENGTH)}};
+	check_vector(&v);
+}
+
+#define V10_KA1 "HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 2\r\n\r\nhi"
+#define V10_KA2 "HTTP/1.0 200 OK\r\nContent-Length: 0\r\nconnection: foo, keep-alive\r\n\r\n"
+
+static void test_http10_keep_alive(void)
+{
+	struct vector v = {"1.0 keep-alive", TXT(V10_KA1 V10_KA2), 0, 0, 2,
+			   {OK(200, V10_KA1, 2, 1, LENGTH),
+			    OK(200, V10_KA2, 0, 1, LENGTH)}};
+	check_vector(&v);
+}
+
+/* A 1.0 peer cannot vouch for chunked framing: read it, then close. */
+#define V10_TE "HTTP/1.0 200 OK\r\nConnection: keep-alive\r\n" \
+	       "Transfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n"
+
+static void test_http10_chunked(void)
+{
+	struct vector v = {"1.0 chunked", TXT(V10_TE), 0, 0, 1,
+			   {OK(200, V10_TE, 2, 0, CHUNKED)}};
+	check_vector(&v);
+}
+
+#define V10_EOF "HTTP/1.0 200 OK\r\nConnection: keep-alive\r\n\r\nabc"
+
+static void test_http10_eof(void)
+{
+	struct vector v = {"1.0 to eof", TXT(V10_EOF), 1, 0, 1,
+			   {OK(200, V10_EOF, 3, 0, EOF)}};
+	check_vector(&v);
+}
+
+#define CC_RESP "HTTP/1.1 200 OK\r\nConnection: keep-alive, Close\r\nContent-Length: 1\r\n\r\nx"
+
+static void test_connection_close(void)
+{
+	struct vector v = {"close", TXT(CC_RESP), 0, 0, 1,
+			   {OK(200, CC_RESP, 1, 0, LENGTH)}};
+	check_vector(&v);
+}
+
+/* Tokens and names that only look like "close" must not count. */
+#define NC_RESP "HTTP/1.1 200 OK\r\nConnection: closed, clo se, upgrade\r\n" \
+		"Connections: close\r\nConnection : close\r\nX-Connection: close\r\n" \
+		"Content-Length: 1\r\n\r\nx"
+
+static void test_connection_lookalikes(void)
+{
+	struct vector v = {"not close", TXT(NC_RESP), 0, 0, 1,
+			   {OK(200, NC_RESP, 1, 1, LENGTH)}};
+	check_vector(&v);
+}
+
+#define PL_R1 "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc"
+#define PL_R2 "HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nxyz\r\n0\r\n\r\n"
+#define PL_R3 "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n"
+#define PL_R4 "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n!"
+
+static void test_pipelined(void)
+{
+	struct vector v = {"pipelined", TXT(PL_R1 PL_R2 PL_R3 PL_R4), 0, 0, 4,
+			   {OK(200, PL_R1, 3, 1, LENGTH), OK(201, PL_R2, 3, 1, CHUNKED),
+			    OK(500, PL_R3, 0, 1, LENGTH), OK(200, PL_R4, 1, 1, LENGTH)}};
+	check_vector(&v);
+}
+
+#define LF_R1 "HTTP/1.1 200 OK\nContent-Length: 4\n\nbody"
+#define LF_R2 "HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\n4\nbody\n0\n\n"
+
+static void test_bare_lf(void)
+{
+	struct vector v = {"bare lf", TXT(LF_R1 LF_R2), 0, 0, 2,
+			   {OK(200, LF_R1, 4, 1, LENGTH), OK(200, LF_R2, 4, 1, CHUNKED)}};
+	check_vector(&v);
+}
+
+#define ST_R1 "HTTP/1.1 999 Whatever\r\nContent-Length: 0\r\n\r\n"
+#define ST_R2 "HTTP/1.1 200\r\nContent-Length: 0\r\n\r\n"
+#define ST_R3 "HTTP/1.1 100\n\nHTTP/1.1 599 \n\n"
+
+static void test_status_forms(void)
+{
+	struct vector v = {"status", TXT(ST_R1 ST_R2 ST_R3), 1, 0, 3,
+			   {OK(999, ST_R1, 0, 1, LENGTH), OK(200, ST_R2, 0, 1, LENGTH),
+			    OK(599, ST_R3, 0, 0, EOF)}};
+	check_vector(&v);
+}
+
+#define SPLIT_CRLF "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+
+static void test_split_in_crlf(void)
+{
+	/* Every piece ends between a CR and its LF. */
+	static const size_t cuts[] = {16, 35, 37};
+	struct vector v = {"crlf", TXT(SPLIT_CRLF), 0, 0, 1,
+			   {OK(200, SPLIT_CRLF, 2, 1, LENGTH)}};
+	struct outcome o;
+
+	CU_ASSERT_EQUAL(v.data[15], '\r');
+	CU_ASSERT_EQUAL(v.data[34], '\r');
+	CU_ASSERT_EQUAL(v.data[36], '\r');
+	drive(&v, cuts, 3, &o);
+	check_expected(&v, &o);
+	check_vector(&v);
+}
+
+/* ---- errors ------------------------------------------------------------ */
+
+static void check_error(const char *text, const char *why)
+{
+	struct vector v = {"error", (const uint8_t *)text, strlen(text), 1, 0, 1,
+			   {ERR(why)}};
+	check_vector(&v);
+}
+
+static void test_conflicting_length(void)
+{
+	check_error("HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabc",
+		    "conflicting Content-Length values");
+	check_error("HTTP/1.1 200 OK\r\nContent-Length: 3,4\r\n\r\nabc",
+		    "conflicting Content-Length values");
+}
+
+static void test_bad_length(void)
+{
+	check_error("HTTP/1.1 200 OK\r\nContent-Length: 12abc\r\n\r\n", "bad Content-Length");
+	check_error("HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", "bad Content-Length");
+	check_error("HTTP/1.1 200 OK\r\nContent-Length: 1 2\r\n\r\n", "bad Content-Length");
+	check_error("HTTP/1.1 200 OK\r\nContent-Length:\r\n\r\n", "bad Content-Length");
+	check_error("HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999\r\n\r\n",
+		    "Content-Length too large");
+}
+
+static void test_bad_status(void)
+{
+	static const char *const bad[] = {
+		"HTTP/2.0 200 OK\r\n\r\n", "HTTP/1.1 20 OK\r\n\r\n",
+		"HTTP/1.1 099 Low\r\n\r\n", "HTTP/1.1 2000 OK\r\n\r\n",
+		"ICY 200 OK\r\n\r\n", "HTTP/1.x 200 OK\r\n\r\n",
+		"HTTP/1.1  200 OK\r\n\r\n", "http/1.1 200 OK\r\n\r\n",
+		"\r\nHTTP/1.1 200 OK\r\n\r\n", "HTTP/1.1 20\r\n\r\n",
+		"HTTP/1.1 20\n\n", "HTTP/1.1 2x0 OK\r\n\r\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		check_error(bad[i], "bad status line");
+	/* Cut short by EOF: truncation, not a malformed line. */
+	check_error("HTTP/1.1 20", "connection closed mid-response");
+	check_error("HTTP/1.1 200\r\n", "connection closed mid-response");
+}
+
+static void test_switching_protocols(void)
+{
+	check_error("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n",
+		    "101 Switching Protocols is not supported");
+}
+
+static void test_bad_chunks(void)
+{
+	static const char head[] = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+	static const struct {
+		const char *body, *why;
+	} cases[] = {
+		{"zz\r\n", "bad chunk size"},
+		{";ext\r\n", "bad chunk size"},
+		{"\r\n", "bad chunk size"},
+		{"3\r\nabcX\r\n0\r\n\r\n", "missing CRLF after chunk data"},
+		{"3\r\nabc\r\r\n", "missing CRLF after chunk data"},
+		{"fffffffffffffffffff\r\n", "chunk size too large"},
+		{"3\r\nab", "connection closed mid-response"},
+		{"3\r\nabc\r\n0\r\nX-T: 1\r\n", "connection closed mid-response"},
+	};
+	char buf[256];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(buf, sizeof(buf), "%s%s", head, cases[i].body);
+		check_error(buf, cases[i].why);
+	}
+}
+
+#define GOOD_THEN_BAD "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nx"
+
+static void test_error_after_good(void)
+{
+	struct vector v = {"good then bad", TXT(GOOD_THEN_BAD "HTTP/1.1 abc\r\n\r\n"), 0, 0, 2,
+			   {OK(200, GOOD_THEN_BAD, 1, 1, LENGTH), ERR("bad status line")}};
+	check_vector(&v);
+}
+
+static void test_eof_cases(void)
+{
+	struct shb_h1_scan s;
+	size_t used;
+
+	check_error("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nabc",
+		    "connection closed mid-response");
+	check_error("HTTP/1.1 200 OK\r\nContent-Le", "connection closed mid-response");
+
+	shb_h1_scan_begin(&s, 0);
+	CU_ASSERT_FALSE(shb_h1_scan_started(&s));
+	CU_ASSERT_EQUAL(shb_h1_scan_eof(&s), SHB_H1_SCAN_ERROR);
+	CU_ASSERT_STRING_EQUAL(shb_h1_scan_reason(&s),
+			       "connection closed before the response");
+
+	/* EOF after a complete response changes nothing. */
+	shb_h1_scan_begin(&s, 0);
+	CU_ASSERT_EQUAL(shb_h1_scan_feed(&s, TXT(PL_R4), &used), SHB_H1_SCAN_DONE);
+	CU_ASSERT_EQUAL(shb_h1_scan_eof(&s), SHB_H1_SCAN_DONE);
+	CU_ASSERT_EQUAL(shb_h1_scan_status(&s), 200);
+	/* Feeding after DONE consumes nothing. */
+	CU_ASSERT_EQUAL(shb_h1_scan_feed(&s, TXT(PL_R4), &used), SHB_H1_SCAN_DONE);
+	CU_ASSERT_EQUAL(used, 0);
+}
+
+/* ---- large heads ------------------------------------------------------- */
+
+static uint8_t *append(uint8_t *p, const void *src, size_t n)
+{
+	memcpy(p, src, n);
+	return p + n;
+}
+
+/* A 48 KB header skipped unread, a long header that starts like
+ * "Connection", and a long Connection list that ends in "close". */
+static size_t build_big(uint8_t **out)
+{
+	static const char pre[] = "HTTP/1.1 200 OK\r\nX-Big: ";
+	static const char mid[] = "\r\nCache-Control: ";
+	static const char conn[] = "\r\nConnection: ";
+	static const char post[] = "close\r\nContent-Length: 4\r\n\r\nbody";
+	size_t big = 48 * 1024, cc = 1000, toks = 200;
+	size_t len = LEN(pre) + big + LEN(mid) + cc + LEN(conn) + toks * 5 + LEN(post);
+	uint8_t *b = xmalloc(len), *p;
+
+	p = append(b, pre, LEN(pre));
+	memset(p, 'a', big);
+	p = append(p + big, mid, LEN(mid));
+	memset(p, 'b', cc);
+	p = append(p + cc, conn, LEN(conn));
+	for (size_t i = 0; i < toks; i++)
+		p = append(p, "foo, ", 5);
+	p = append(p, post, LEN(post));
+	CU_ASSERT_FATAL((size_t)(p - b) == len);
+	*out = b;
+	return len;
+}
+
+static void test_big_header(void)
+{
+	uint8_t *b;
+	size_t len = build_big(&b);
+	struct vector v = {"48k header", b, len, 0, 0, 1,
+			   {{0, 200, len, 4, 0, SHB_H1_FRAME_LENGTH, NULL}}};
+
+	check_vector(&v);
+	free(b);
+}
+
+/* A header line of exactly SHB_H1_MAX_LINE bytes (its CR included)
+ * passes, one more byte fails, however the bytes arrive. */
+static void check_long_line(size_t line, size_t piece, int ok)
+{
+	static const char pre[] = "HTTP/1.1 200 OK\r\n";
+	/* Its first byte is the CR that ends the long line. */
+	static const char post[] = "\r\nContent-Length: 0\r\n\r\n";
+	size_t content = line - 1;
+	size_t len = LEN(pre) + content + LEN(post);
+	uint8_t *b = xmalloc(len);
+	struct shb_h1_scan s;
+	int rc = SHB_H1_SCAN_MORE;
+
+	memcpy(b, pre, LEN(pre));
+	memset(b + LEN(pre), 'x', content);
+	memcpy(b + LEN(pre), "X-Long: ", 8);
+	memcpy(b + LEN(pre) + content, post, LEN(post));
+	shb_h1_scan_begin(&s, 0);
+	for (size_t off = 0; off < len && rc == SHB_H1_SCAN_MORE;) {
+		size_t n = len - off < piece ? len - off : piece, used;
+		rc = shb_h1_scan_feed(&s, b + off, n, &used);
+		off += used;
+	}
+	if (ok) {
+		CU_ASSERT_EQUAL(rc, SHB_H1_SCAN_DONE);
+		CU_ASSERT_EQUAL(shb_h1_scan_header_bytes(&s), len);
+	} else {
+		CU_ASSERT_EQUAL(rc, SHB_H1_SCAN_ERROR);
+		CU_ASSERT_STRING_EQUAL(shb_h1_scan_reason(&s), "header line over 1 MiB");
+	}
+	free(b);
+}
+
+static void test_line_limit(void)
+{
+	size_t max = (size_t)SHB_H1_MAX_LINE;
+	static const size_t pieces[] = {1000000000, 65536, 4093};
+
+	for (size_t i = 0; i < 3; i++) {
+		check_long_line(max, pieces[i], 1);
+		check_long_line(max + 1, pieces[i], 0);
+	}
+}
+
+CU_TestInfo shb_h1_scan_tests[] = {
+	{"content-length", test_content_length},
+	{"content-length list", test_content_length_list},
+	{"chunked, extensions, trailers", test_chunked},
+	{"1xx before 200 (100, 103)", test_interim},
+	{"HEAD with Content-Length", test_head},
+	{"204 and 304 without length", test_no_body},
+	{"close-delimited body", test_close_delimited},
+	{"last coding not chunked", test_te_not_chunked},
+	{"HTTP/1.0 without keep-alive", test_http10_close},
+	{"HTTP/1.0 with keep-alive", test_http10_keep_alive},
+	{"HTTP/1.0 close-delimited", test_http10_eof},
+	{"HTTP/1.0 chunked", test_http10_chunked},
+	{"Connection: close", test_connection_close},
+	{"Connection look-alikes", test_connection_lookalikes},
+	{"pipelined responses", test_pipelined},
+	{"bare LF line ends", test_bare_lf},
+	{"status forms", test_status_forms},
+	{"split inside CRLF", test_split_in_crlf},
+	{"conflicting Content-Length", test_conflicting_length},
+	{"bad Content-Length", test_bad_length},
+	{"bad status line", test_bad_status},
+	{"101 is an error", test_switching_protocols},
+	{"bad chunks", test_bad_chunks},
+	{"error after a good response", test_error_after_good},
+	{"EOF cases", test_eof_cases},
+	{"48 KB header", test_big_header},
+	{"1 MiB line limit", test_line_limit},
+	CU_TEST_INFO_NULL,
+};
