@@ -1,0 +1,366 @@
+#include "report_common.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Written once by init, read-only afterwards (plugin.h allows this). */
+static const struct shb_host *rpt_host;
+
+const struct shb_rpt_pct shb_rpt_pcts[SHB_RPT_PCT_COUNT] = {
+	{100000, "10", "p10", "latency_p10_ns"},
+	{250000, "25", "p25", "latency_p25_ns"},
+	{500000, "50", "p50", "latency_p50_ns"},
+	{750000, "75", "p75", "latency_p75_ns"},
+	{900000, "90", "p90", "latency_p90_ns"},
+	{950000, "95", "p95", "latency_p95_ns"},
+	{990000, "99", "p99", "latency_p99_ns"},
+	{999000, "99.9", "p99.9", "latency_p99_9_ns"},
+	{999900, "99.99", "p99.99", "latency_p99_99_ns"},
+};
+
+const char *const shb_rpt_err_names[SHB_ERRK_COUNT] = {
+	"connect", "tls", "read", "write", "timeout", "protocol",
+};
+
+/* ---- entry glue ------------------------------------------------------------ */
+
+static int hist_ops_usable(const struct shb_hist_ops *h)
+{
+	/* foreach_bucket is not needed: only the summary accessors are. */
+	return h && SHB_HAS(h, struct shb_hist_ops, value_at_ppm) && h->count &&
+	       h->min && h->max && h->mean && h->stddev && h->value_at_ppm;
+}
+
+int shb_rpt_init(const struct shb_host *host)
+{
+	if (!host || !SHB_HAS(host, struct shb_host, hist) ||
+	    !hist_ops_usable(host->hist))
+		return SHB_E_UNSUPPORTED;
+	rpt_host = host;
+	return SHB_OK;
+}
+
+static const struct shb_report_desc *rpt_get(uint32_t index)
+{
+	return index == 0 ? &shb_rpt_module_desc : NULL;
+}
+
+static const struct shb_report_factory rpt_factory = {
+	.struct_size = sizeof(struct shb_report_factory),
+	.count = 1,
+	.get = rpt_get,
+};
+
+const void *shb_rpt_get_factory(const char *factory_id)
+{
+	if (factory_id && strcmp(factory_id, SHB_FACTORY_REPORTER) == 0)
+		return &rpt_factory;
+	return NULL;
+}
+
+/* ---- the reporter object --------------------------------------------------- */
+
+static int set_err(char *err, size_t errlen, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int set_err(char *err, size_t errlen, int code, const char *fmt, ...)
+{
+	if (err && errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+static int find_flag(const char *const *known, const char *tok, size_t n)
+{
+	for (int i = 0; known && known[i]; i++)
+		if (strlen(known[i]) == n && memcmp(known[i], tok, n) == 0)
+			return i;
+	return -1;
+}
+
+static void join_known(const char *const *known, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; known && known[i] && used < len; i++) {
+		int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+				 known[i]);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
+
+static int parse_options(const char *rname, const char *const *known,
+			 const char *options, uint32_t *flags, char *err,
+			 size_t errlen)
+{
+	const char *p = options ? options : "";
+	*flags = 0;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		if (n > 0) {
+			int i = find_flag(known, p, n);
+			if (i < 0) {
+				char list[128];
+				join_known(known, list, sizeof(list));
+				return set_err(err, errlen, SHB_E_INVAL,
+					       "%s reporter: unknown option '%.*s' (%s%s)",
+					       rname, (int)(n > 64 ? 64 : n), p,
+					       list[0] ? "known: " : "it takes none",
+					       list);
+			}
+			*flags |= 1u << i;
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return SHB_OK;
+}
+
+int shb_rpt_create(const char *rname, const char *const *known,
+		   const struct shb_host *host, const struct shb_ostream *out,
+		   const char *options, void **rep, char *err, size_t errlen)
+{
+	(void)host; /* the same table init() already checked and kept */
+	if (!rep)
+		return SHB_E_INVAL;
+	*rep = NULL;
+	if (!rpt_host)
+		return set_err(err, errlen, SHB_E_STATE,
+			       "%s reporter: create before init", rname);
+	if (!out || !SHB_HAS(out, struct shb_ostream, write) || !out->write)
+		return set_err(err, errlen, SHB_E_INVAL,
+			       "%s reporter: no usable output stream", rname);
+	uint32_t flags;
+	int rc = parse_options(rname, known, options, &flags, err, errlen);
+	if (rc < 0)
+		return rc;
+	struct shb_rpt *r = calloc(1, sizeof(*r));
+	if (!r)
+		return set_err(err, errlen, SHB_E_NOMEM,
+			       "%s reporter: out of memory", rname);
+	r->host = rpt_host;
+	r->out = out;
+	r->flags = flags;
+	*rep = r;
+	return SHB_OK;
+}
+
+static int run_info_usable(const struct shb_run_info *info)
+{
+	return info && SHB_HAS(info, struct shb_run_info, duration_target_ns);
+}
+
+int shb_rpt_begin(void *rep, const struct shb_run_info *info)
+{
+	struct shb_rpt *r = rep;
+	if (!r || !run_info_usable(info))
+		return SHB_E_INVAL;
+	r->info = info;
+	return SHB_OK;
+}
+
+void shb_rpt_destroy(void *rep)
+{
+	free(rep);
+}
+
+const struct shb_run_info *shb_rpt_check(const struct shb_rpt *rep,
+					 const struct shb_results *r)
+{
+	if (!rep || !r || !SHB_HAS(r, struct shb_results, latency))
+		return NULL;
+	const struct shb_run_info *run = r->run ? r->run : rep->info;
+	if (!run_info_usable(run))
+		return NULL;
+	if ((r->status_count && !r->statuses) || (r->error_count && !r->errors))
+		return NULL;
+	return run;
+}
+
+const char *shb_rpt_str(const char *s)
+{
+	return s ? s : "";
+}
+
+/* ---- what the reporters print ------------------------------------------------ */
+
+void shb_rpt_read_latency(const struct shb_host *host,
+			  const struct shb_results *r,
+			  struct shb_rpt_latency *lat)
+{
+	const struct shb_hist_ops *ops = host->hist;
+	const struct shb_hist *h = r->latency;
+	memset(lat, 0, sizeof(*lat));
+	/* results.h promises a histogram; an absent one reads as empty. */
+	if (!h || (lat->count = ops->count(h)) == 0)
+		return;
+	lat->min = ops->min(h);
+	lat->max = ops->max(h);
+	lat->mean = ops->mean(h);
+	lat->stddev = ops->stddev(h);
+	for (size_t i = 0; i < SHB_RPT_PCT_COUNT; i++)
+		lat->pct[i] = ops->value_at_ppm(h, shb_rpt_pcts[i].ppm);
+}
+
+void shb_rpt_sum_errors(const struct shb_results *r, struct shb_rpt_errors *e)
+{
+	memset(e, 0, sizeof(*e));
+	for (size_t i = 0; i < r->error_count; i++) {
+		const struct shb_error_count *ec = &r->errors[i];
+		uint64_t *count = &e->other;
+		const char **sample = &e->other_sample;
+		if (ec->kind < SHB_ERRK_COUNT) {
+			count = &e->count[ec->kind];
+			sample = &e->sample[ec->kind];
+		}
+		*count += ec->count;
+		if (!*sample)
+			*sample = ec->sample;
+	}
+}
+
+const char *shb_rpt_tls_verify_name(uint32_t v)
+{
+	switch (v) {
+	case SHB_TLS_VERIFY_NONE:
+		return "none";
+	case SHB_TLS_VERIFY_SYSTEM:
+		return "system";
+	case SHB_TLS_VERIFY_CAFILE:
+		return "cafile";
+	default:
+		return "unknown";
+	}
+}
+
+/* ---- numbers ----------------------------------------------------------------- */
+
+double shb_rpt_per_sec(uint64_t n, uint64_t elapsed_ns)
+{
+	if (elapsed_ns == 0)
+		return 0.0;
+	return (double)n * 1e9 / (double)elapsed_ns;
+}
+
+uint64_t shb_rpt_scale(double v, unsigned decimals)
+{
+	for (unsigned i = 0; i < decimals; i++)
+		v *= 10.0;
+	v = floor(v + 0.5);
+	if (!(v > 0.0)) /* also catches NaN */
+		return 0;
+	if (v >= 18446744073709551616.0) /* 2^64 */
+		return UINT64_MAX;
+	return (uint64_t)v;
+}
+
+char *shb_rpt_fixed(char *buf, size_t len, uint64_t scaled, unsigned decimals)
+{
+	uint64_t div = 1;
+	for (unsigned i = 0; i < decimals; i++)
+		div *= 10;
+	if (decimals == 0)
+		snprintf(buf, len, "%llu", (unsigned long long)scaled);
+	else
+		snprintf(buf, len, "%llu.%0*llu",
+			 (unsigned long long)(scaled / div), (int)decimals,
+			 (unsigned long long)(scaled % div));
+	return buf;
+}
+
+char *shb_rpt_ms(char *buf, size_t len, uint64_t ns)
+{
+	uint64_t us = ns / 1000 + (ns % 1000 >= 500);
+	return shb_rpt_fixed(buf, len, us, 3);
+}
+
+/* ---- output -------------------------------------------------------------------- */
+
+void shb_rpt_out_init(struct shb_rpt_out *o, const struct shb_ostream *os)
+{
+	o->os = os;
+	o->err = SHB_OK;
+	o->len = 0;
+}
+
+static void drain(struct shb_rpt_out *o, const char *p, size_t n)
+{
+	while (n > 0 && o->err == SHB_OK) {
+		shb_ssize w = o->os->write(o->os->ctx, p, n);
+		if (w < 0) {
+			o->err = (int)w;
+		} else if (w == 0 || (size_t)w > n) {
+			/* The contract is "len or negative"; anything else
+			 * would loop forever or overrun. */
+			o->err = SHB_E_STATE;
+		} else {
+			p += w;
+			n -= (size_t)w;
+		}
+	}
+}
+
+void shb_rpt_write(struct shb_rpt_out *o, const void *p, size_t n)
+{
+	if (o->err != SHB_OK)
+		return;
+	if (o->len + n > sizeof(o->buf)) {
+		drain(o, o->buf, o->len);
+		o->len = 0;
+		if (n > sizeof(o->buf)) {
+			drain(o, p, n);
+			return;
+		}
+	}
+	memcpy(o->buf + o->len, p, n);
+	o->len += n;
+}
+
+void shb_rpt_puts(struct shb_rpt_out *o, const char *s)
+{
+	shb_rpt_write(o, s, strlen(s));
+}
+
+void shb_rpt_printf(struct shb_rpt_out *o, const char *fmt, ...)
+{
+	char small[512];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		o->err = o->err ? o->err : SHB_E_INVAL;
+		return;
+	}
+	if ((size_t)n < sizeof(small)) {
+		shb_rpt_write(o, small, (size_t)n);
+		return;
+	}
+	char *big = malloc((size_t)n + 1);
+	if (!big) {
+		o->err = o->err ? o->err : SHB_E_NOMEM;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	shb_rpt_write(o, big, (size_t)n);
+	free(big);
+}
+
+int shb_rpt_flush(struct shb_rpt_out *o)
+{
+	drain(o, o->buf, o->len);
+	o->len = 0;
+	return o->err;
+}

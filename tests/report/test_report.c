@@ -1,0 +1,1007 @@
+/* Reporter plugins (text, json, csv) loaded as the core loads them, fed
+ * fixed results through a fake host, their output compared byte for byte
+ * with tests/report/golden/ (JSON also field by field).
+ *
+ * Environment (set by meson): SHB_REPORT_PLUGIN_DIR, the build directory
+ * of plugins/reporters; SHB_REPORT_GOLDEN_DIR, the golden files.
+ * SHB_REPORT_UPDATE_GOLDEN=1 rewrites the golden files from the output
+ * instead of comparing (review the diff before committing). */
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <CUnit/CUnit.h>
+#include <jansson.h>
+#include <shb/shb.h>
+
+/* ---- the fake histogram ------------------------------------------------------ */
+
+#define PCTS 9
+
+static const uint32_t pct_ppm[PCTS] = {100000, 250000, 500000, 750000, 900000,
+				       950000, 990000, 999000, 999900};
+static const char *const pct_key[PCTS] = {"p10", "p25", "p50", "p75", "p90",
+					  "p95", "p99", "p99.9", "p99.99"};
+
+/* The core's histogram is opaque to plugins; this test is the core here. */
+struct shb_hist {
+	uint64_t count, min, max, mean, stddev;
+	uint64_t pct[PCTS];
+};
+
+static int bad_ppm_asked;
+
+static uint64_t h_count(const struct shb_hist *h) { return h->count; }
+static uint64_t h_min(const struct shb_hist *h) { return h->min; }
+static uint64_t h_max(const struct shb_hist *h) { return h->max; }
+static uint64_t h_mean(const struct shb_hist *h) { return h->mean; }
+static uint64_t h_stddev(const struct shb_hist *h) { return h->stddev; }
+
+static uint64_t h_value_at_ppm(const struct shb_hist *h, uint32_t ppm)
+{
+	for (int i = 0; i < PCTS; i++)
+		if (pct_ppm[i] == ppm)
+			return h->pct[i];
+	bad_ppm_asked = 1;
+	return UINT64_MAX;
+}
+
+static const struct shb_hist_ops hist_ops = {
+	.struct_size = sizeof(struct shb_hist_ops),
+	.count = h_count,
+	.min = h_min,
+	.max = h_max,
+	.mean = h_mean,
+	.stddev = h_stddev,
+	.value_at_ppm = h_value_at_ppm,
+	.foreach_bucket = NULL,
+};
+
+static const struct shb_host host = {
+	.struct_size = sizeof(struct shb_host),
+	.abi_major = SHB_ABI_MAJOR,
+	.abi_minor = SHB_ABI_MINOR,
+	.version = "0.1.0",
+	.hist = &hist_ops,
+};
+
+/* ---- fixtures ------------------------------------------------------------------ */
+
+/* basic: a plain HTTP/1.1 run with a few connect and read errors. */
+static const struct shb_run_info basic_run = {
+	.struct_size = sizeof(struct shb_run_info),
+	.threads = 2, .connections = 50, .parallel = 1,
+	.tls = 0, .tls_verify = SHB_TLS_VERIFY_NONE,
+	.shb_version = "0.1.0", .url = "http://127.0.0.1:8080/",
+	.method = "GET", .proto_name = "h1", .proto_display = "HTTP/1.1",
+	.requests_target = 10000, .duration_target_ns = 0,
+	.start_unix_ns = 1700000000000000000ull,
+};
+static const struct shb_status_count basic_statuses[] = {
+	{.code = 200, .count = 9980}, {.code = 404, .count = 10},
+};
+static const struct shb_error_count basic_errors[] = {
+	{.kind = SHB_ERRK_CONNECT, .count = 3,
+	 .sample = "connect: Connection refused"},
+	{.kind = SHB_ERRK_READ, .count = 7,
+	 .sample = "connection closed mid-response"},
+};
+static const struct shb_hist basic_hist = {
+	.count = 1000, .min = 70000, .max = 3100000, .mean = 250000,
+	.stddev = 100000,
+	/* 80500 ns checks rounding half up to 0.081 ms */
+	.pct = {80500, 120000, 200000, 300000, 450000, 600000, 1200000,
+		2500000, 3100000},
+};
+static const struct shb_results basic_results = {
+	.struct_size = sizeof(struct shb_results),
+	.kind = SHB_RESULTS_TOTAL, .interrupted = 0, .run = &basic_run,
+	.elapsed_ns = 1234000000, .requests_total = 10000,
+	.requests_ok = 9990, .requests_errors = 10, .requests_retried = 0,
+	.bytes_sent = 560000, .bytes_received = 1523456,
+	.connections_opened = 60,
+	.statuses = basic_statuses, .status_count = 2,
+	.errors = basic_errors, .error_count = 2,
+	.latency = &basic_hist,
+};
+
+/* allkinds: https with a CA file, interrupted, retries, a 999 status and
+ * errors of all six kinds (one without a sample, one with a control char). */
+static const struct shb_run_info all_run = {
+	.struct_size = sizeof(struct shb_run_info),
+	.threads = 4, .connections = 8, .parallel = 16,
+	.tls = 1, .tls_verify = SHB_TLS_VERIFY_CAFILE,
+	.shb_version = "0.1.0", .url = "https://example.test:8443/a?b=c",
+	.method = "POST", .proto_name = "h2", .proto_display = "HTTP/2",
+	.requests_target = 0, .duration_target_ns = 10000000000ull,
+	.start_unix_ns = 1700000000000000000ull,
+};
+static const struct shb_status_count all_statuses[] = {
+	{.code = 200, .count = 50000}, {.code = 301, .count = 5},
+	{.code = 503, .count = 120}, {.code = 999, .count = 4},
+};
+static const struct shb_error_count all_errors[] = {
+	{.kind = SHB_ERRK_CONNECT, .count = 1,
+	 .sample = "connect: Connection timed out"},
+	{.kind = SHB_ERRK_TLS, .count = 2,
+	 .sample = "tls: The TLS connection was non-properly terminated."},
+	{.kind = SHB_ERRK_READ, .count = 3,
+	 .sample = "read: Connection reset by peer"},
+	{.kind = SHB_ERRK_WRITE, .count = 4, .sample = NULL},
+	{.kind = SHB_ERRK_TIMEOUT, .count = 5,
+	 .sample = "request timed out after 2s"},
+	{.kind = SHB_ERRK_PROTOCOL, .count = 6,
+	 .sample = "h2: RST_STREAM PROTOCOL_ERROR\tstream 5"},
+};
+static const struct shb_hist all_hist = {
+	.count = 50129, .min = 1500000, .max = 1234567890, .mean = 23456789,
+	.stddev = 12345678,
+	.pct = {2000000, 5000000, 15000000, 30000000, 60000000, 90000000,
+		250000000, 900000000, 1234567890},
+};
+static const struct shb_results all_results = {
+	.struct_size = sizeof(struct shb_results),
+	.kind = SHB_RESULTS_TOTAL, .interrupted = 1, .run = &all_run,
+	.elapsed_ns = 7654321098ull, .requests_total = 50150,
+	.requests_ok = 50129, .requests_errors = 21, .requests_retried = 42,
+	.bytes_sent = 12345678, .bytes_received = 987654321,
+	.connections_opened = 31,
+	.statuses = all_statuses, .status_count = 4,
+	.errors = all_errors, .error_count = 6,
+	.latency = &all_hist,
+};
+
+/* empty: the server is down, nothing completed, no latency samples. */
+static const struct shb_run_info empty_run = {
+	.struct_size = sizeof(struct shb_run_info),
+	.threads = 1, .connections = 5, .parallel = 1,
+	.tls = 0, .tls_verify = SHB_TLS_VERIFY_NONE,
+	.shb_version = "0.1.0", .url = "http://10.0.0.1:9/",
+	.method = "GET", .proto_name = "h1", .proto_display = "HTTP/1.1",
+	.requests_target = 100, .duration_target_ns = 0,
+	.start_unix_ns = 1700000000000000000ull,
+};
+static const struct shb_error_count empty_errors[] = {
+	{.kind = SHB_ERRK_CONNECT, .count = 5,
+	 .sample = "connect: Connection refused"},
+};
+static const struct shb_hist empty_hist = {0};
+static const struct shb_results empty_results = {
+	.struct_size = sizeof(struct shb_results),
+	.kind = SHB_RESULTS_TOTAL, .run = &empty_run,
+	.elapsed_ns = 12000000, .requests_total = 5, .requests_ok = 0,
+	.requests_errors = 5,
+	.statuses = NULL, .status_count = 0,
+	.errors = empty_errors, .error_count = 1,
+	.latency = &empty_hist,
+};
+
+/* ---- a memory ostream ------------------------------------------------------------ */
+
+struct membuf {
+	char *data;
+	size_t len, cap;
+	int writes;     /* calls to write so far */
+	int fail_at;    /* 1-based call that fails; 0: none */
+	shb_ssize fail_rc;
+	size_t chunk;   /* accept at most this much per call; 0: all */
+};
+
+static shb_ssize mem_write(void *ctx, const void *buf, size_t len)
+{
+	struct membuf *m = ctx;
+	m->writes++;
+	if (m->fail_at && m->writes >= m->fail_at)
+		return m->fail_rc;
+	if (m->chunk && len > m->chunk)
+		len = m->chunk;
+	if (m->len + len + 1 > m->cap) {
+		size_t cap = (m->len + len + 1) * 2;
+		char *p = realloc(m->data, cap);
+		if (!p)
+			return SHB_E_NOMEM;
+		m->data = p;
+		m->cap = cap;
+	}
+	memcpy(m->data + m->len, buf, len);
+	m->len += len;
+	m->data[m->len] = '\0';
+	return (shb_ssize)len;
+}
+
+static void mem_free(struct membuf *m)
+{
+	free(m->data);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- loading ----------------------------------------------------------------------- */
+
+struct plugin {
+	const char *name;
+	void *dl;
+	const struct shb_plugin_entry *entry;
+	const struct shb_report_desc *desc;
+};
+
+static struct plugin plugins[] = {
+	{.name = "text"}, {.name = "json"}, {.name = "csv"},
+};
+enum { P_TEXT, P_JSON, P_CSV, P_COUNT };
+
+static int open_plugin(struct plugin *p)
+{
+	const char *dir = getenv("SHB_REPORT_PLUGIN_DIR");
+	char path[PATH_MAX];
+	if (!dir)
+		return -1;
+	snprintf(path, sizeof(path), "%s/shb-report-%s.so", dir, p->name);
+	p->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!p->dl) {
+		fprintf(stderr, "dlopen %s: %s\n", path, dlerror());
+		return -1;
+	}
+	p->entry = dlsym(p->dl, SHB_PLUGIN_ENTRY_SYMBOL);
+	return p->entry ? 0 : -1;
+}
+
+static int suite_init(void)
+{
+	for (int i = 0; i < P_COUNT; i++)
+		if (open_plugin(&plugins[i]) != 0)
+			return -1;
+	return 0;
+}
+
+static int suite_clean(void)
+{
+	for (int i = 0; i < P_COUNT; i++)
+		if (plugins[i].dl)
+			dlclose(plugins[i].dl);
+	return 0;
+}
+
+/* Every test but the first starts from an initialised plugin. */
+static const struct shb_report_desc *ready(int which)
+{
+	struct plugin *p = &plugins[which];
+	if (!p->desc) {
+		if (p->entry->init(&host) != SHB_OK)
+			return NULL;
+		const struct shb_report_factory *f =
+			p->entry->get_factory(SHB_FACTORY_REPORTER);
+		p->desc = f ? f->get(0) : NULL;
+	}
+	return p->desc;
+}
+
+/* create/begin/end/destroy into `m`; returns end()'s result, or the first
+ * earlier failure. */
+static int run_reporter(int which, const char *options,
+			const struct shb_results *r, struct membuf *m)
+{
+	const struct shb_report_desc *d = ready(which);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	struct shb_ostream os = {
+		.struct_size = sizeof(os), .is_terminal = 0, .ctx = m,
+		.write = mem_write,
+	};
+	void *rep = NULL;
+	char err[256] = "";
+	int rc = d->vt->create(&host, &os, options, &rep, err, sizeof(err));
+	if (rc != SHB_OK)
+		return rc;
+	rc = d->vt->begin(rep, r->run);
+	if (rc == SHB_OK)
+		rc = d->vt->end(rep, r);
+	d->vt->destroy(rep);
+	return rc;
+}
+
+/* ---- golden files -------------------------------------------------------------------- */
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap);
+	size_t got;
+	while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (cap - n - 1 == 0) {
+			char *p = realloc(buf, cap * 2);
+			if (!p) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = p;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	if (buf)
+		buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static void golden_path(char *path, size_t len, const char *name)
+{
+	const char *dir = getenv("SHB_REPORT_GOLDEN_DIR");
+	snprintf(path, len, "%s/%s", dir ? dir : ".", name);
+}
+
+/* Compares `m` with golden/<name>, or rewrites it in update mode; prints
+ * both on a mismatch so that the failure is readable. */
+static void check_golden(const struct membuf *m, const char *name)
+{
+	char path[PATH_MAX];
+	golden_path(path, sizeof(path), name);
+	const char *update = getenv("SHB_REPORT_UPDATE_GOLDEN");
+	if (update && strcmp(update, "1") == 0) {
+		FILE *f = fopen(path, "wb");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		CU_ASSERT_EQUAL(fwrite(m->data, 1, m->len, f), m->len);
+		fclose(f);
+		return;
+	}
+	size_t len = 0;
+	char *want = read_file(path, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+	int same = len == m->len && memcmp(want, m->data, len) == 0;
+	CU_ASSERT_TRUE(same);
+	if (!same)
+		fprintf(stderr, "\n--- %s (expected)\n%s--- got\n%.*s---\n", name,
+			want, (int)m->len, m->data ? m->data : "");
+	free(want);
+}
+
+static void golden_case(int which, const struct shb_results *r,
+			const char *name)
+{
+	struct membuf m = {0};
+	CU_ASSERT_EQUAL(run_reporter(which, NULL, r, &m), SHB_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m.data);
+	check_golden(&m, name);
+	mem_free(&m);
+}
+
+/* ---- JSON field checks ----------------------------------------------------------------- */
+
+/* `path` is '/'-separated (keys such as "p99.9" contain dots). */
+static json_t *jpath(json_t *root, const char *path)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", path);
+	json_t *v = root;
+	for (char *save = NULL, *k = strtok_r(buf, "/", &save); k && v;
+	     k = strtok_r(NULL, "/", &save))
+		v = json_object_get(v, k);
+	return v;
+}
+
+static void j_int(json_t *root, const char *path, long long want)
+{
+	json_t *v = jpath(root, path);
+	CU_ASSERT_TRUE(json_is_integer(v));
+	CU_ASSERT_EQUAL(json_integer_value(v), want);
+	if (!json_is_integer(v) || json_integer_value(v) != want)
+		fprintf(stderr, "\n%s: want %lld\n", path, want);
+}
+
+static void j_real(json_t *root, const char *path, double want)
+{
+	json_t *v = jpath(root, path);
+	CU_ASSERT_TRUE(json_is_real(v));
+	double got = json_real_value(v);
+	/* 15 significant digits are printed */
+	CU_ASSERT_TRUE(fabs(got - want) <= fabs(want) * 1e-14);
+	if (!json_is_real(v) || fabs(got - want) > fabs(want) * 1e-14)
+		fprintf(stderr, "\n%s: want %.17g got %.17g\n", path, want, got);
+}
+
+static void j_str(json_t *root, const char *path, const char *want)
+{
+	json_t *v = jpath(root, path);
+	CU_ASSERT_TRUE(json_is_string(v));
+	CU_ASSERT_STRING_EQUAL(json_string_value(v) ? json_string_value(v) : "",
+			       want);
+}
+
+static void j_bool(json_t *root, const char *path, int want)
+{
+	json_t *v = jpath(root, path);
+	CU_ASSERT_TRUE(json_is_boolean(v));
+	CU_ASSERT_EQUAL(json_is_true(v), want);
+}
+
+static void j_null(json_t *root, const char *path)
+{
+	json_t *v = jpath(root, path);
+	CU_ASSERT_PTR_NOT_NULL(v);
+	CU_ASSERT_TRUE(json_is_null(v));
+}
+
+/* The object at `path` has exactly these keys, in this order. */
+static void j_keys(json_t *root, const char *path, const char *const *keys)
+{
+	json_t *obj = path ? jpath(root, path) : root;
+	CU_ASSERT_TRUE_FATAL(json_is_object(obj));
+	size_t i = 0;
+	for (void *it = json_object_iter(obj); it;
+	     it = json_object_iter_next(obj, it), i++) {
+		CU_ASSERT_PTR_NOT_NULL_FATAL(keys[i]);
+		CU_ASSERT_STRING_EQUAL(json_object_iter_key(it), keys[i]);
+	}
+	CU_ASSERT_PTR_NULL(keys[i]);
+}
+
+static const char *const top_keys[] = {
+	"schemaVersion", "shbVersion", "url", "method", "protocol",
+	"protocolName", "threads", "connections", "parallel", "tls",
+	"tlsVerify", "requestsTarget", "durationTargetSeconds",
+	"durationSeconds", "interrupted", "requests", "requestsPerSec",
+	"bytesReceived", "bytesReceivedPerSec", "bytesSent", "bytesSentPerSec",
+	"connectionsOpened", "statusCodes", "errors", "errorSamples",
+	"latencySeconds", NULL,
+};
+static const char *const request_keys[] = {
+	"total", "ok", "errors", "connectErrors", "retried", NULL,
+};
+static const char *const error_keys[] = {
+	"connect", "tls", "read", "write", "timeout", "protocol", NULL,
+};
+static const char *const latency_keys[] = {
+	"min", "mean", "stddev", "max", "percentiles", NULL,
+};
+
+static json_t *run_json(const struct shb_results *r, const char *golden)
+{
+	struct membuf m = {0};
+	CU_ASSERT_EQUAL(run_reporter(P_JSON, NULL, r, &m), SHB_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m.data);
+	if (golden)
+		check_golden(&m, golden);
+	json_error_t jerr;
+	json_t *root = json_loadb(m.data, m.len, 0, &jerr);
+	if (!root)
+		fprintf(stderr, "\njson: %s at line %d\n", jerr.text, jerr.line);
+	mem_free(&m);
+	CU_ASSERT_PTR_NOT_NULL(root);
+	return root;
+}
+
+static void check_common_shape(json_t *root)
+{
+	j_keys(root, NULL, top_keys);
+	j_keys(root, "requests", request_keys);
+	j_keys(root, "errors", error_keys);
+	j_int(root, "schemaVersion", 1);
+	j_str(root, "shbVersion", "0.1.0");
+}
+
+static void check_latency(json_t *root, const struct shb_hist *h)
+{
+	j_keys(root, "latencySeconds", latency_keys);
+	j_real(root, "latencySeconds/min", h->min / 1e9);
+	j_real(root, "latencySeconds/mean", h->mean / 1e9);
+	j_real(root, "latencySeconds/stddev", h->stddev / 1e9);
+	j_real(root, "latencySeconds/max", h->max / 1e9);
+	const char *keys[PCTS + 1];
+	for (int i = 0; i < PCTS; i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "latencySeconds/percentiles/%s",
+			 pct_key[i]);
+		j_real(root, path, h->pct[i] / 1e9);
+		keys[i] = pct_key[i];
+	}
+	keys[PCTS] = NULL;
+	j_keys(root, "latencySeconds/percentiles", keys);
+}
+
+/* ---- tests: loading ---------------------------------------------------------------------- */
+
+static const struct shb_host host_without_hist = {
+	.struct_size = offsetof(struct shb_host, hist), /* an older layout */
+	.abi_major = SHB_ABI_MAJOR,
+};
+
+static void test_entry_and_init(void)
+{
+	static const char *const ids[P_COUNT] = {
+		"org.shb.report.text", "org.shb.report.json", "org.shb.report.csv",
+	};
+	for (int i = 0; i < P_COUNT; i++) {
+		struct plugin *p = &plugins[i];
+		const struct shb_plugin_entry *e = p->entry;
+		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+		CU_ASSERT_EQUAL(e->struct_size, sizeof(struct shb_plugin_entry));
+		CU_ASSERT_EQUAL(e->abi_major, SHB_ABI_MAJOR);
+		CU_ASSERT_EQUAL(e->abi_minor, 0);
+		CU_ASSERT_STRING_EQUAL(e->id, ids[i]);
+		const struct shb_report_factory *f =
+			e->get_factory(SHB_FACTORY_REPORTER);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		CU_ASSERT_PTR_NULL(e->get_factory(SHB_FACTORY_PROTOCOL));
+		CU_ASSERT_PTR_NULL(e->get_factory("shb.reporter/2"));
+		CU_ASSERT_EQUAL(f->count, 1);
+		CU_ASSERT_PTR_NULL(f->get(1));
+		const struct shb_report_desc *d = f->get(0);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+		CU_ASSERT_EQUAL(d->struct_size, sizeof(struct shb_report_desc));
+		CU_ASSERT_STRING_EQUAL(d->name, p->name);
+		CU_ASSERT_EQUAL(d->flags, 0);
+		CU_ASSERT_PTR_NOT_NULL(d->summary);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(d->vt);
+		CU_ASSERT_PTR_NOT_NULL(d->vt->create);
+		CU_ASSERT_PTR_NOT_NULL(d->vt->begin);
+		CU_ASSERT_PTR_NOT_NULL(d->vt->end);
+		CU_ASSERT_PTR_NOT_NULL(d->vt->destroy);
+		CU_ASSERT_PTR_NULL(d->vt->sample);
+
+		/* Before init, create must refuse rather than use no host. */
+		struct membuf m = {0};
+		struct shb_ostream os = {sizeof(os), 0, &m, mem_write};
+		void *rep = (void *)1;
+		char err[128] = "";
+		CU_ASSERT_EQUAL(d->vt->create(&host, &os, NULL, &rep, err,
+					      sizeof(err)), SHB_E_STATE);
+		CU_ASSERT_PTR_NULL(rep);
+		CU_ASSERT_TRUE(strlen(err) > 0);
+
+		CU_ASSERT_EQUAL(e->init(NULL), SHB_E_UNSUPPORTED);
+		CU_ASSERT_EQUAL(e->init(&host_without_hist), SHB_E_UNSUPPORTED);
+		CU_ASSERT_EQUAL(e->init(&host), SHB_OK);
+		CU_ASSERT_PTR_EQUAL(ready(i), d);
+	}
+}
+
+/* Only the entry is exported: the shared library's names stay hidden. */
+static void test_only_entry_exported(void)
+{
+	static const char *const hidden[] = {
+		"shb_rpt_init", "shb_rpt_pcts", "shb_rpt_printf",
+		"shb_rpt_module_desc", "shb_rpt_get_factory", NULL,
+	};
+	for (int i = 0; i < P_COUNT; i++)
+		for (int k = 0; hidden[k]; k++)
+			CU_ASSERT_PTR_NULL(dlsym(plugins[i].dl, hidden[k]));
+}
+
+/* ---- tests: golden output ------------------------------------------------------------------ */
+
+static void test_text_basic(void) { golden_case(P_TEXT, &basic_results, "basic.txt"); }
+static void test_text_allkinds(void) { golden_case(P_TEXT, &all_results, "allkinds.txt"); }
+static void test_text_empty(void) { golden_case(P_TEXT, &empty_results, "empty.txt"); }
+static void test_csv_basic(void) { golden_case(P_CSV, &basic_results, "basic.csv"); }
+static void test_csv_allkinds(void) { golden_case(P_CSV, &all_results, "allkinds.csv"); }
+static void test_csv_empty(void) { golden_case(P_CSV, &empty_results, "empty.csv"); }
+
+static void test_csv_quoting(void)
+{
+	struct shb_run_info run = basic_run;
+	struct shb_results r = basic_results;
+	run.url = "http://h/x?a=1,2&b=\"q\"";
+	r.run = &run;
+	golden_case(P_CSV, &r, "quote.csv");
+}
+
+static void test_json_basic(void)
+{
+	json_t *root = run_json(&basic_results, "basic.json");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	check_common_shape(root);
+	j_str(root, "url", "http://127.0.0.1:8080/");
+	j_str(root, "method", "GET");
+	j_str(root, "protocol", "HTTP/1.1");
+	j_str(root, "protocolName", "h1");
+	j_int(root, "threads", 2);
+	j_int(root, "connections", 50);
+	j_int(root, "parallel", 1);
+	j_bool(root, "tls", 0);
+	j_str(root, "tlsVerify", "none");
+	j_int(root, "requestsTarget", 10000);
+	j_null(root, "durationTargetSeconds");
+	j_real(root, "durationSeconds", 1.234);
+	j_bool(root, "interrupted", 0);
+	j_int(root, "requests/total", 10000);
+	j_int(root, "requests/ok", 9990);
+	j_int(root, "requests/errors", 10);
+	j_int(root, "requests/connectErrors", 3);
+	j_int(root, "requests/retried", 0);
+	j_real(root, "requestsPerSec", 9990 / 1.234);
+	j_int(root, "bytesReceived", 1523456);
+	j_real(root, "bytesReceivedPerSec", 1523456 / 1.234);
+	j_int(root, "bytesSent", 560000);
+	j_real(root, "bytesSentPerSec", 560000 / 1.234);
+	j_int(root, "connectionsOpened", 60);
+	static const char *const codes[] = {"200", "404", NULL};
+	j_keys(root, "statusCodes", codes);
+	j_int(root, "statusCodes/200", 9980);
+	j_int(root, "statusCodes/404", 10);
+	j_int(root, "errors/connect", 3);
+	j_int(root, "errors/tls", 0);
+	j_int(root, "errors/read", 7);
+	j_int(root, "errors/write", 0);
+	j_int(root, "errors/timeout", 0);
+	j_int(root, "errors/protocol", 0);
+	static const char *const samples[] = {"connect", "read", NULL};
+	j_keys(root, "errorSamples", samples);
+	j_str(root, "errorSamples/connect", "connect: Connection refused");
+	j_str(root, "errorSamples/read", "connection closed mid-response");
+	check_latency(root, &basic_hist);
+	json_decref(root);
+	CU_ASSERT_FALSE(bad_ppm_asked);
+}
+
+static void test_json_allkinds(void)
+{
+	json_t *root = run_json(&all_results, "allkinds.json");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	check_common_shape(root);
+	const double secs = 7.654321098;
+	j_str(root, "url", "https://example.test:8443/a?b=c");
+	j_str(root, "method", "POST");
+	j_str(root, "protocol", "HTTP/2");
+	j_str(root, "protocolName", "h2");
+	j_int(root, "threads", 4);
+	j_int(root, "connections", 8);
+	j_int(root, "parallel", 16);
+	j_bool(root, "tls", 1);
+	j_str(root, "tlsVerify", "cafile");
+	j_null(root, "requestsTarget");
+	j_real(root, "durationTargetSeconds", 10.0);
+	j_real(root, "durationSeconds", secs);
+	j_bool(root, "interrupted", 1);
+	j_int(root, "requests/total", 50150);
+	j_int(root, "requests/ok", 50129);
+	j_int(root, "requests/errors", 21);
+	j_int(root, "requests/connectErrors", 1);
+	j_int(root, "requests/retried", 42);
+	j_real(root, "requestsPerSec", 50129 / secs);
+	j_int(root, "bytesReceived", 987654321);
+	j_real(root, "bytesReceivedPerSec", 987654321 / secs);
+	j_int(root, "bytesSent", 12345678);
+	j_real(root, "bytesSentPerSec", 12345678 / secs);
+	j_int(root, "connectionsOpened", 31);
+	static const char *const codes[] = {"200", "301", "503", "999", NULL};
+	j_keys(root, "statusCodes", codes);
+	j_int(root, "statusCodes/200", 50000);
+	j_int(root, "statusCodes/301", 5);
+	j_int(root, "statusCodes/503", 120);
+	j_int(root, "statusCodes/999", 4);
+	for (int k = 0; k < SHB_ERRK_COUNT; k++) {
+		char path[32];
+		snprintf(path, sizeof(path), "errors/%s", error_keys[k]);
+		j_int(root, path, k + 1);
+	}
+	static const char *const samples[] = {"connect", "tls", "read",
+					      "timeout", "protocol", NULL};
+	j_keys(root, "errorSamples", samples);
+	j_str(root, "errorSamples/connect", "connect: Connection timed out");
+	j_str(root, "errorSamples/tls",
+	      "tls: The TLS connection was non-properly terminated.");
+	j_str(root, "errorSamples/read", "read: Connection reset by peer");
+	j_str(root, "errorSamples/timeout", "request timed out after 2s");
+	j_str(root, "errorSamples/protocol",
+	      "h2: RST_STREAM PROTOCOL_ERROR\tstream 5");
+	check_latency(root, &all_hist);
+	json_decref(root);
+}
+
+static void test_json_empty(void)
+{
+	json_t *root = run_json(&empty_results, "empty.json");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	check_common_shape(root);
+	j_str(root, "url", "http://10.0.0.1:9/");
+	j_int(root, "requestsTarget", 100);
+	j_real(root, "durationSeconds", 0.012);
+	j_int(root, "requests/total", 5);
+	j_int(root, "requests/ok", 0);
+	j_int(root, "requests/errors", 5);
+	j_int(root, "requests/connectErrors", 5);
+	j_real(root, "requestsPerSec", 0.0);
+	j_real(root, "bytesReceivedPerSec", 0.0);
+	j_int(root, "errors/connect", 5);
+	static const char *const none[] = {NULL};
+	j_keys(root, "statusCodes", none);
+	j_null(root, "latencySeconds");
+	json_decref(root);
+}
+
+/* ---- tests: options and bad input ----------------------------------------------------------- */
+
+static int create_err(int which, const char *options, char *err, size_t len)
+{
+	struct membuf m = {0};
+	struct shb_ostream os = {sizeof(os), 0, &m, mem_write};
+	void *rep = (void *)1;
+	const struct shb_report_desc *d = ready(which);
+	int rc = d->vt->create(&host, &os, options, &rep, err, len);
+	if (rc == SHB_OK)
+		d->vt->destroy(rep);
+	else
+		CU_ASSERT_PTR_NULL(rep);
+	return rc;
+}
+
+static void test_options(void)
+{
+	char err[256];
+	CU_ASSERT_EQUAL(create_err(P_TEXT, "wide", err, sizeof(err)), SHB_E_INVAL);
+	CU_ASSERT_STRING_EQUAL(err, "text reporter: unknown option 'wide' (it takes none)");
+	CU_ASSERT_EQUAL(create_err(P_CSV, "noheader,bogus", err, sizeof(err)), SHB_E_INVAL);
+	CU_ASSERT_STRING_EQUAL(err, "csv reporter: unknown option 'bogus' (known: noheader)");
+	CU_ASSERT_EQUAL(create_err(P_JSON, "compactx", err, sizeof(err)), SHB_E_INVAL);
+	CU_ASSERT_STRING_EQUAL(err, "json reporter: unknown option 'compactx' (known: compact)");
+	CU_ASSERT_EQUAL(create_err(P_TEXT, "", err, sizeof(err)), SHB_OK);
+	CU_ASSERT_EQUAL(create_err(P_CSV, ",noheader,", err, sizeof(err)), SHB_OK);
+	/* a tiny error buffer truncates, never overflows */
+	char tiny[8];
+	CU_ASSERT_EQUAL(create_err(P_CSV, "bogus", tiny, sizeof(tiny)), SHB_E_INVAL);
+	CU_ASSERT_STRING_EQUAL(tiny, "csv rep");
+}
+
+static void test_csv_noheader(void)
+{
+	struct membuf m = {0};
+	CU_ASSERT_EQUAL(run_reporter(P_CSV, "noheader", &basic_results, &m), SHB_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m.data);
+	size_t len = 0;
+	char path[PATH_MAX];
+	golden_path(path, sizeof(path), "basic.csv");
+	char *want = read_file(path, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+	const char *row = strchr(want, '\n');
+	CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+	CU_ASSERT_STRING_EQUAL(m.data, row + 1);
+	free(want);
+	mem_free(&m);
+}
+
+static void test_json_compact(void)
+{
+	struct membuf pretty = {0}, compact = {0};
+	CU_ASSERT_EQUAL(run_reporter(P_JSON, NULL, &all_results, &pretty), SHB_OK);
+	CU_ASSERT_EQUAL(run_reporter(P_JSON, "compact", &all_results, &compact), SHB_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pretty.data);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(compact.data);
+	/* one line, ending in a newline */
+	CU_ASSERT_PTR_EQUAL(strchr(compact.data, '\n'), compact.data + compact.len - 1);
+	json_t *a = json_loads(pretty.data, 0, NULL);
+	json_t *b = json_loads(compact.data, 0, NULL);
+	CU_ASSERT_TRUE(a && b && json_equal(a, b));
+	json_decref(a);
+	json_decref(b);
+	mem_free(&pretty);
+	mem_free(&compact);
+}
+
+static void test_bad_create_and_results(void)
+{
+	for (int i = 0; i < P_COUNT; i++) {
+		const struct shb_report_desc *d = ready(i);
+		void *rep = NULL;
+		char err[128] = "";
+		CU_ASSERT_EQUAL(d->vt->create(&host, NULL, NULL, &rep, err,
+					      sizeof(err)), SHB_E_INVAL);
+		CU_ASSERT_PTR_NULL(rep);
+		CU_ASSERT_TRUE(strlen(err) > 0);
+		struct shb_ostream no_write = {sizeof(no_write), 0, NULL, NULL};
+		CU_ASSERT_EQUAL(d->vt->create(&host, &no_write, NULL, &rep, err,
+					      sizeof(err)), SHB_E_INVAL);
+
+		struct membuf m = {0};
+		struct shb_ostream os = {sizeof(os), 0, &m, mem_write};
+		CU_ASSERT_EQUAL_FATAL(d->vt->create(&host, &os, NULL, &rep, err,
+						    sizeof(err)), SHB_OK);
+		struct shb_run_info short_info = basic_run;
+		short_info.struct_size = offsetof(struct shb_run_info, url);
+		CU_ASSERT_EQUAL(d->vt->begin(rep, &short_info), SHB_E_INVAL);
+		CU_ASSERT_EQUAL(d->vt->begin(rep, NULL), SHB_E_INVAL);
+
+		struct shb_results r = basic_results;
+		r.struct_size = offsetof(struct shb_results, latency);
+		CU_ASSERT_EQUAL(d->vt->end(rep, &r), SHB_E_INVAL);
+		CU_ASSERT_EQUAL(d->vt->end(rep, NULL), SHB_E_INVAL);
+		r = basic_results;
+		r.run = NULL; /* and begin() was not given a usable one */
+		CU_ASSERT_EQUAL(d->vt->end(rep, &r), SHB_E_INVAL);
+		r = basic_results;
+		r.statuses = NULL;
+		CU_ASSERT_EQUAL(d->vt->end(rep, &r), SHB_E_INVAL);
+		CU_ASSERT_EQUAL(m.writes, 0);
+
+		/* Without r->run, the run info from begin() is used. */
+		CU_ASSERT_EQUAL(d->vt->begin(rep, &basic_run), SHB_OK);
+		r = basic_results;
+		r.run = NULL;
+		CU_ASSERT_EQUAL(d->vt->end(rep, &r), SHB_OK);
+		d->vt->destroy(rep);
+
+		struct membuf ref = {0};
+		CU_ASSERT_EQUAL(run_reporter(i, NULL, &basic_results, &ref), SHB_OK);
+		CU_ASSERT_TRUE(m.len == ref.len && m.len > 0 &&
+			       memcmp(m.data, ref.data, m.len) == 0);
+		mem_free(&m);
+		mem_free(&ref);
+	}
+}
+
+/* ---- tests: failing and short writes -------------------------------------------------------- */
+
+/* A URL long enough that every report needs several writes. */
+static char long_url[12000];
+
+static const struct shb_results *long_results(struct shb_run_info *run,
+					      struct shb_results *r)
+{
+	if (!long_url[0]) {
+		memcpy(long_url, "http://h/", 9);
+		memset(long_url + 9, 'a', sizeof(long_url) - 10);
+	}
+	*run = all_run;
+	run->url = long_url;
+	*r = all_results;
+	r->run = run;
+	return r;
+}
+
+static void test_write_fails(void)
+{
+	static const shb_ssize codes[] = {SHB_E_CLOSED, SHB_E_FATAL, -1};
+	struct shb_run_info run;
+	struct shb_results r;
+	long_results(&run, &r);
+	for (int i = 0; i < P_COUNT; i++) {
+		struct membuf ok = {0};
+		CU_ASSERT_EQUAL(run_reporter(i, NULL, &r, &ok), SHB_OK);
+		CU_ASSERT_TRUE(ok.writes >= 3);
+		/* Fail each write in turn: end() reports the stream's error
+		 * and stops writing. */
+		for (int at = 1; at <= ok.writes; at++) {
+			struct membuf m = {.fail_at = at,
+					   .fail_rc = codes[at % 3]};
+			CU_ASSERT_EQUAL(run_reporter(i, NULL, &r, &m), codes[at % 3]);
+			CU_ASSERT_EQUAL(m.writes, at);
+			mem_free(&m);
+		}
+		/* also on a small report, where the first write is the only one */
+		struct membuf m = {.fail_at = 1, .fail_rc = SHB_E_CLOSED};
+		CU_ASSERT_EQUAL(run_reporter(i, NULL, &empty_results, &m), SHB_E_CLOSED);
+		CU_ASSERT_EQUAL(m.writes, 1);
+		mem_free(&m);
+		/* a stream that accepts nothing must not make us spin */
+		struct membuf zero = {.fail_at = 1, .fail_rc = 0};
+		CU_ASSERT_TRUE(run_reporter(i, NULL, &r, &zero) < 0);
+		CU_ASSERT_EQUAL(zero.writes, 1);
+		mem_free(&zero);
+		mem_free(&ok);
+	}
+}
+
+/* Short writes are continued, and the bytes come out the same. */
+static void test_short_writes(void)
+{
+	struct shb_run_info run;
+	struct shb_results r;
+	long_results(&run, &r);
+	for (int i = 0; i < P_COUNT; i++) {
+		struct membuf whole = {0}, bits = {.chunk = 7};
+		CU_ASSERT_EQUAL(run_reporter(i, NULL, &r, &whole), SHB_OK);
+		CU_ASSERT_EQUAL(run_reporter(i, NULL, &r, &bits), SHB_OK);
+		CU_ASSERT_TRUE(whole.len > sizeof(long_url));
+		CU_ASSERT_TRUE(bits.len == whole.len &&
+			       memcmp(bits.data, whole.data, whole.len) == 0);
+		mem_free(&whole);
+		mem_free(&bits);
+	}
+}
+
+/* ---- tests: what a newer core or a hostile server may send ---------------------------------- */
+
+static void test_unknown_kinds_and_modes(void)
+{
+	struct shb_run_info run = all_run;
+	run.tls_verify = 7; /* a mode a newer core added */
+	static const struct shb_error_count errs[] = {
+		{.kind = SHB_ERRK_READ, .count = 2, .sample = "r1"},
+		{.kind = 9, .count = 11, .sample = "from the future"},
+	};
+	struct shb_results r = all_results;
+	r.run = &run;
+	r.errors = errs;
+	r.error_count = 2;
+
+	struct membuf m = {0};
+	CU_ASSERT_EQUAL(run_reporter(P_TEXT, NULL, &r, &m), SHB_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m.data);
+	CU_ASSERT_PTR_NOT_NULL(strstr(m.data, "TLS verify:    unknown\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(m.data, "\nErrors:\n"
+					      "  read       2  r1\n"
+					      "  other     11  from the future\n"
+					      "Latency (ms):"));
+	mem_free(&m);
+
+	json_t *root = run_json(&r, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	j_str(root, "tlsVerify", "unknown");
+	j_keys(root, "errors", error_keys);
+	j_int(root, "errors/read", 2);
+	j_int(root, "requests/connectErrors", 0);
+	static const char *const samples[] = {"read", NULL};
+	j_keys(root, "errorSamples", samples);
+	json_decref(root);
+}
+
+static void test_hostile_strings(void)
+{
+	struct shb_run_info run = basic_run;
+	run.url = NULL; /* tolerated, printed empty */
+	static const struct shb_error_count errs[] = {
+		{.kind = SHB_ERRK_PROTOCOL, .count = 1,
+		 .sample = "bad \x1b[2J\r\nbyte \xff\xfe end \xe2\x82\xac"},
+	};
+	struct shb_results r = basic_results;
+	r.run = &run;
+	r.errors = errs;
+	r.error_count = 1;
+
+	struct membuf m = {0};
+	CU_ASSERT_EQUAL(run_reporter(P_TEXT, NULL, &r, &m), SHB_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m.data);
+	CU_ASSERT_EQUAL(strncmp(m.data, "URL:           \n", 16), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(m.data, "  protocol  1  bad  [2J  byte \xff\xfe end \xe2\x82\xac\n"));
+	CU_ASSERT_PTR_NULL(strchr(m.data, '\x1b'));
+	mem_free(&m);
+
+	json_t *root = run_json(&r, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	j_str(root, "url", "");
+	j_str(root, "errorSamples/protocol",
+	      "bad \x1b[2J\r\nbyte \xef\xbf\xbd\xef\xbf\xbd end \xe2\x82\xac");
+	json_decref(root);
+
+	CU_ASSERT_EQUAL(run_reporter(P_CSV, NULL, &r, &m), SHB_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m.data);
+	CU_ASSERT_EQUAL(strncmp(strchr(m.data, '\n'), "\n,GET,HTTP/1.1,", 15), 0);
+	mem_free(&m);
+}
+
+/* ---- registration ------------------------------------------------------------------------------ */
+
+static CU_TestInfo report_tests[] = {
+	{"entry and init (runs first)", test_entry_and_init},
+	{"only the entry is exported", test_only_entry_exported},
+	{"text basic (golden)", test_text_basic},
+	{"text allkinds (golden)", test_text_allkinds},
+	{"text empty (golden)", test_text_empty},
+	{"csv basic (golden)", test_csv_basic},
+	{"csv allkinds (golden)", test_csv_allkinds},
+	{"csv empty (golden)", test_csv_empty},
+	{"csv quoting (golden)", test_csv_quoting},
+	{"json basic (fields, golden)", test_json_basic},
+	{"json allkinds (fields, golden)", test_json_allkinds},
+	{"json empty (fields, golden)", test_json_empty},
+	{"options", test_options},
+	{"csv noheader", test_csv_noheader},
+	{"json compact", test_json_compact},
+	{"bad create, begin and end input", test_bad_create_and_results},
+	{"failing writes", test_write_fails},
+	{"short writes", test_short_writes},
+	{"unknown kinds and modes", test_unknown_kinds_and_modes},
+	{"hostile strings", test_hostile_strings},
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo shb_test_suites[] = {
+	{"report", suite_init, suite_clean, NULL, NULL, report_tests},
+	CU_SUITE_INFO_NULL,
+};
