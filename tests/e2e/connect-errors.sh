@@ -1,0 +1,14 @@
+#!/bin/bash
+# Nobody listens on the port: every request is a connect error, exit 1.
+# shellcheck disable=SC2154 # NAME_PORT, NAME_PID, NAME_STATS: set by start_testserver
+source "$(dirname "$0")/lib.sh"
+need SHB SHB_TESTSERVER SHB_JCHECK
+
+free_port port
+run_shb refused -c 2 -n 10 "http://127.0.0.1:$port/"
+expect_rc refused 1
+check refused 'requests.ok == 0' 'errors.connect == 10' \
+	'requests.errors == 10' 'latencySeconds == null' 'bytesReceived == 0' \
+	'errors.read == 0' 'errors.timeout == 0'
+[[ $ELAPSED_MS -lt 5000 ]] || fail "the run took ${ELAPSED_MS} ms"
+note "passed"

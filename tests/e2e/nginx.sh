@@ -1,0 +1,156 @@
+#!/bin/bash
+# shb against a real nginx on loopback, plain and TLS: exact counts, no
+# errors. Skipped (77) when nginx is not installed, unless CI is set.
+# shellcheck disable=SC2154 # NAME_PORT, NAME_PID, NAME_STATS: set by start_testserver
+source "$(dirname "$0")/lib.sh"
+need SHB SHB_TESTSERVER SHB_JCHECK
+
+NGINX=$(command -v nginx || true)
+[[ -n "$NGINX" ]] || NGINX=$(ls /usr/sbin/nginx 2>/dev/null || true)
+if [[ -z "$NGINX" ]]; then
+	if [[ -n "${CI:-}" ]]; then
+		fail "nginx is not installed (Debian package nginx-light or nginx); CI must install it"
+	fi
+	echo "nginx not installed: skipped"
+	exit 77
+fi
+
+T=$E2E_TMP/nginx
+mkdir -p "$T"
+
+# A throwaway self-signed certificate for 127.0.0.1 and localhost.
+if command -v openssl >/dev/null; then
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+		-keyout "$T/key.pem" -out "$T/cert.pem" -days 2 -subj /CN=localhost \
+		-addext 'subjectAltName=DNS:localhost,IP:127.0.0.1' >"$T/cert.log" 2>&1 ||
+		{ cat "$T/cert.log" >&2; fail "openssl could not make a certificate"; }
+elif command -v certtool >/dev/null; then
+	printf '%s\n' 'cn = localhost' 'dns_name = localhost' 'ip_address = 127.0.0.1' \
+		'expiration_days = 2' 'tls_www_server' 'signing_key' >"$T/cert.tmpl"
+	{ certtool --generate-privkey --key-type ecdsa --outfile "$T/key.pem" &&
+	  certtool --generate-self-signed --load-privkey "$T/key.pem" \
+		--template "$T/cert.tmpl" --outfile "$T/cert.pem"; } >"$T/cert.log" 2>&1 ||
+		{ cat "$T/cert.log" >&2; fail "certtool could not make a certificate"; }
+else
+	[[ -z "${CI:-}" ]] || fail "neither openssl nor certtool (gnutls-bin) is installed"
+	echo "no openssl or certtool to make a certificate: skipped"
+	exit 77
+fi
+
+# write_conf PLAIN_PORT TLS_PORT
+write_conf() {
+	local user=""
+	[[ $(id -u) -ne 0 ]] || user="user root root;"
+	cat >"$T/nginx.conf" <<CONF
+daemon off;
+master_process on;
+worker_processes 1;
+worker_rlimit_nofile 8192;
+$user
+pid $T/nginx.pid;
+error_log $T/error.log warn;
+events { worker_connections 4096; }
+http {
+	access_log off;
+	client_body_temp_path $T/client_body;
+	proxy_temp_path $T/proxy;
+	fastcgi_temp_path $T/fastcgi;
+	uwsgi_temp_path $T/uwsgi;
+	scgi_temp_path $T/scgi;
+	default_type text/plain;
+	keepalive_requests 100000000;
+	keepalive_timeout 300s;
+	ssl_certificate $T/cert.pem;
+	ssl_certificate_key $T/key.pem;
+	server {
+		listen 127.0.0.1:$1 reuseport;
+		listen 127.0.0.1:$2 ssl;
+		location / { return 200 "hello, world!"; }
+		# return discards the body: nginx still reads every byte.
+		location /upload {
+			client_max_body_size 100m;
+			client_body_buffer_size 1m;
+			return 200 "ok";
+		}
+	}
+}
+CONF
+}
+
+# Ports are picked free and then bound by nginx; another process could
+# take one in between, so try a few times.
+started=""
+for _ in 1 2 3; do
+	free_port PLAIN
+	free_port TLS
+	[[ "$PLAIN" != "$TLS" ]] || continue
+	write_conf "$PLAIN" "$TLS"
+	"$NGINX" -e "$T/error.log" -p "$T" -c "$T/nginx.conf" >"$T/stdout.log" 2>&1 &
+	NGINX_PID=$!
+	E2E_PIDS+=("$NGINX_PID")
+	E2E_LOGS[$NGINX_PID]="$T/error.log"
+	if wait_port "$PLAIN" "$NGINX_PID" && wait_port "$TLS" "$NGINX_PID"; then
+		started=1
+		break
+	fi
+	kill_quiet "$NGINX_PID"
+done
+[[ -n "$started" ]] || { cat "$T/error.log" "$T/stdout.log" >&2 2>/dev/null || true; fail "nginx did not start"; }
+note "nginx on 127.0.0.1:$PLAIN (plain) and :$TLS (TLS)"
+
+PLAIN_URL="http://127.0.0.1:$PLAIN/"
+TLS_URL="https://127.0.0.1:$TLS/"
+make_body "$E2E_TMP/body" 204800
+
+# count_run NAME N ARGS...: a run of exactly N requests, all ok.
+count_run() {
+	local name=$1 n=$2
+	shift 2
+	run_shb "$name" -n "$n" "$@"
+	expect_rc "$name" 0
+	check "$name" "requests.total == $n" "requests.ok == $n" \
+		"statusCodes.200 == $n" 'bytesReceived > 0' 'bytesSent > 0' \
+		'latencySeconds != null'
+	check_no_errors "$name"
+}
+
+# nginx's answers within one run all have the same size.
+same_size_answers() {
+	local got n=$2
+	got=$(get "$1" bytesReceived)
+	(( got % n == 0 )) || fail "$1: $got bytes received is not a multiple of $n answers"
+}
+
+count_run plain 2000 -c 10 "$PLAIN_URL"
+same_size_answers plain 2000
+check plain 'connectionsOpened <= 10'
+
+run_shb dur -c 10 -z 2s "$PLAIN_URL"
+expect_rc dur 0
+check dur 'requests.ok > 0' 'bytesReceived > 0' 'durationSeconds >= 1.9' \
+	"statusCodes.200 == $(get dur requests.ok)"
+check_no_errors dur
+
+count_run post 100 -c 10 -m POST -d "@$E2E_TMP/body" "${PLAIN_URL}upload"
+check post "bytesSent > $((100 * 204800))"
+same_size_answers post 100
+
+count_run close 300 -c 10 --disable-keepalive "$PLAIN_URL"
+check close 'connectionsOpened == 300'
+same_size_answers close 300
+
+count_run wide 4000 -c 200 "$PLAIN_URL"
+check wide 'connectionsOpened <= 200'
+same_size_answers wide 4000
+
+count_run tls 1000 -c 10 "$TLS_URL"
+check tls 'connectionsOpened <= 10'
+
+count_run tlsclose 200 -c 10 --disable-keepalive "$TLS_URL"
+check tlsclose 'connectionsOpened == 200'
+
+stop_server "$NGINX_PID"
+if grep -E '\[(alert|emerg|crit)\]' "$T/error.log" >&2; then
+	fail "nginx logged alerts"
+fi
+note "passed"
