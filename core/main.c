@@ -122,19 +122,15 @@ static int check_proto(const struct shb_config *cfg,
 			 d->name, cfg->url.scheme);
 		return -1;
 	}
-	if (d->transport != SHB_TRANSPORT_STREAM) {
-		snprintf(err, errlen,
-			 "protocol %s needs a datagram transport, which this shb core "
-			 "does not provide yet", d->name);
-		return -1;
-	}
 	if (cfg->parallel > 1 && !(d->flags & SHB_PROTO_MULTIPLEXED)) {
 		snprintf(err, errlen, "-p %u: protocol %s sends one request at a time "
 			 "per connection (use --proto h2 or h3 for -p)",
 			 cfg->parallel, d->name);
 		return -1;
 	}
-	if (cfg->url.tls && !(d->flags & SHB_PROTO_CORE_TLS)) {
+	/* Datagram protocols (QUIC) run their own TLS. */
+	if (cfg->url.tls && d->transport == SHB_TRANSPORT_STREAM &&
+	    !(d->flags & SHB_PROTO_CORE_TLS)) {
 		snprintf(err, errlen, "protocol %s cannot run over TLS here", d->name);
 		return -1;
 	}
@@ -419,7 +415,7 @@ int main(int argc, char **argv)
 		rc = fail_usage(err);
 		goto out;
 	}
-	if (cfg.url.tls) {
+	if (cfg.url.tls && proto.desc->transport == SHB_TRANSPORT_STREAM) {
 		run.use_tls = 1;
 		int verify = cfg.cacert ? 2 : cfg.verify ? 1 : 0;
 		if (shb_tls_ctx_init(&run.tls, verify, cfg.cacert,

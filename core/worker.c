@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <netinet/udp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,9 @@ enum { OP_CONNECT = 0, OP_RECV = 1, OP_SEND = 2 };
 #define MAX_RETRIES 8
 #define MAX_VECS 16
 #define TICK_NS 100000000ull /* wait at most 100 ms: Ctrl-C latency */
+#define DGRAM_MAX 1200     /* QUIC: no PMTUD, every datagram <= 1200 bytes */
+#define GSO_SEGMENTS 64    /* kernel limit per UDP_SEGMENT send */
+#define RX_DGRAMS 64       /* datagrams held per connection per batch */
 
 enum conn_st {
 	C_IDLE,       /* no socket; may be (re)connected */
@@ -58,6 +62,7 @@ struct shb_conn {
 	void *p;      /* plugin connection memory (conn_size bytes) */
 	struct req_slot *reqs;
 	uint32_t nused;
+	uint32_t issued_here; /* requests issued on this connection */
 	shb_tstamp t_connect;
 	shb_tstamp deadline;
 	/* plain send: vecs from pull_send, stable until the CQE */
@@ -71,6 +76,19 @@ struct shb_conn {
 	size_t tsent;
 	/* plaintext the plugin did not take yet (backpressure) */
 	struct shb_bytes backlog;
+	/* datagrams: received ones held until the end of the completion
+	 * batch (the protocol advances once per batch), and the send train
+	 * buffer with its msghdr and GSO control message, stable until the
+	 * send completes */
+	uint16_t rx_bid[RX_DGRAMS];
+	uint32_t rx_len[RX_DGRAMS];
+	uint32_t nrx;
+	uint8_t got_data;
+	uint8_t *dgram_buf;
+	union {
+		char buf[CMSG_SPACE(sizeof(uint16_t))];
+		struct cmsghdr align;
+	} cmsg;
 };
 
 struct worker {
@@ -100,6 +118,8 @@ struct worker {
 	shb_tstamp next_check;
 	int stopping;
 	int deadline_hit;
+	int dgram;  /* the protocol runs over UDP */
+	int gso;    /* UDP_SEGMENT works on this kernel */
 	unsigned want;
 	struct __kernel_timespec connect_ts;
 	struct __kernel_timespec deadline_ts;
@@ -225,14 +245,18 @@ static void count_error(struct worker *w, unsigned kind, const char *msg)
 }
 
 /* Fails every request still outstanding on c (the plugin did not report
- * them), or, when none is, charges one unit of the budget so that a run
- * against a server that never works still ends. */
+ * them). A connection that fails before carrying any request charges one
+ * unit of the budget instead, so that a run against a server that never
+ * works still ends; one whose requests were all reported already (e.g. the
+ * plugin said CONN_LOST before returning its error) costs nothing more. */
 static void fail_outstanding(struct shb_conn *c, unsigned kind, const char *msg)
 {
 	struct worker *w = c->w;
 	if (w->stopping)
 		return;
 	if (c->nused == 0) {
+		if (c->issued_here)
+			return;
 		if (!count_mode(w) || w->issued < w->budget) {
 			w->issued++;
 			count_error(w, kind, msg);
@@ -268,10 +292,12 @@ static int issue_one(struct shb_conn *c)
 	r->t_start = w->now;
 	r->used = 1;
 	c->nused++;
+	c->issued_here++;
 	w->issued++;
 	if (w->vt->issue(c->p, w->run->prepared, cookie, w->now) < 0) {
 		r->used = 0;
 		c->nused--;
+		c->issued_here--;
 		w->issued--;
 		if (r->retries)
 			w->retry[w->nretry++] = r->retries;
@@ -377,6 +403,9 @@ static void finish_close(struct shb_conn *c)
 	}
 	c->tbuf[0].len = c->tbuf[1].len = 0;
 	c->backlog.len = 0;
+	for (uint32_t i = 0; i < c->nrx; i++)
+		shb_buf_ring_recycle(&w->br, c->rx_bid[i]);
+	c->nrx = 0;
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
@@ -385,6 +414,7 @@ static void finish_close(struct shb_conn *c)
 		w->ndeadlines--;
 	}
 	c->gen++;
+	c->issued_here = 0;
 	c->st = C_IDLE;
 	w->nidle++;
 }
@@ -402,6 +432,12 @@ static void begin_close(struct shb_conn *c)
 	c->st = C_CLOSING;
 	if (c->fd >= 0)
 		shutdown(c->fd, SHUT_RDWR);
+	if (c->recv_armed) {
+		/* shutdown() ends a TCP receive, not a UDP one: cancel it. */
+		struct io_uring_sqe *sqe = get_sqe(w);
+		io_uring_prep_cancel64(sqe, ud_make(OP_RECV, c->idx, c->gen), 0);
+		sqe->user_data = UD_IGNORE;
+	}
 	if (c->ops == 0)
 		finish_close(c);
 }
@@ -432,10 +468,14 @@ static void plugin_fail(struct shb_conn *c, int code, const char *fallback)
 
 /* Best effort at the end of a run: let the plugin say goodbye (GOAWAY) and
  * TLS send close_notify, without waiting for anything. */
+static void dgram_goodbye(struct shb_conn *c);
+
 static void close_politely(struct shb_conn *c)
 {
 	struct worker *w = c->w;
-	if (c->st == C_READY && !c->send_busy) {
+	if (w->dgram) {
+		dgram_goodbye(c);
+	} else if (c->st == C_READY && !c->send_busy) {
 		w->vt->shutdown(c->p, SHB_SHUT_GRACEFUL, w->now);
 		struct shb_vec v[MAX_VECS];
 		shb_ssize n = w->vt->pull_send(c->p, v, MAX_VECS, w->now);
@@ -468,6 +508,7 @@ static void transport_ready(struct shb_conn *c)
 	info.peer_len = w->run->addrlen;
 	info.ts_connected = c->t_connect;
 	info.ts_handshake = w->now;
+	info.max_dgram = DGRAM_MAX;
 	if (c->tls_live) {
 		shb_tls_alpn(&c->tls, alpn, sizeof(alpn));
 		info.tls_version = shb_tls_version(&c->tls);
@@ -498,9 +539,15 @@ static void transport_ready(struct shb_conn *c)
 	mark_dirty(c);
 }
 
+static void start_dgram(struct shb_conn *c);
+
 static void start_connect(struct shb_conn *c)
 {
 	struct worker *w = c->w;
+	if (w->dgram) {
+		start_dgram(c);
+		return;
+	}
 	const struct sockaddr *sa = (const struct sockaddr *)&w->run->addr;
 	char msg[160];
 	int one = 1;
@@ -545,6 +592,202 @@ static void start_connect(struct shb_conn *c)
 	sqe->user_data = UD_IGNORE;
 	c->connect_busy = 1;
 	c->ops++;
+}
+
+
+/* ---- datagram transport (QUIC) ---------------------------------------------- */
+
+static void set_buf(int fd, int opt, int bytes)
+{
+	/* Best effort: large bursts of datagrams must not be dropped by a
+	 * small socket buffer, but a capped sysctl is not an error. */
+	(void)setsockopt(fd, SOL_SOCKET, opt, &bytes, sizeof(bytes));
+}
+
+static int probe_gso(int family)
+{
+	int fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	int seg = 0, ok;
+	if (fd < 0)
+		return 0;
+	ok = setsockopt(fd, SOL_UDP, UDP_SEGMENT, &seg, sizeof(seg)) == 0;
+	close(fd);
+	return ok;
+}
+
+static void start_dgram(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	const struct sockaddr *sa = (const struct sockaddr *)&w->run->addr;
+	char msg[160];
+
+	w->nidle--;
+	c->st = C_CONNECTING;
+	w->nconnecting++;
+	c->t_connect = w->now;
+	c->nrx = 0;
+	c->got_data = 0;
+	if (!c->dgram_buf) {
+		c->dgram_buf = malloc((size_t)(w->gso ? GSO_SEGMENTS : 1) * DGRAM_MAX);
+		if (!c->dgram_buf) {
+			conn_fail(c, SHB_ERRK_CONNECT, "out of memory");
+			return;
+		}
+	}
+	c->fd = socket(sa->sa_family, SOCK_DGRAM | SOCK_CLOEXEC, IPPROTO_UDP);
+	if (c->fd < 0) {
+		snprintf(msg, sizeof(msg), "socket: %s", strerror(errno));
+		conn_fail(c, SHB_ERRK_CONNECT, msg);
+		return;
+	}
+	set_buf(c->fd, SO_RCVBUF, 4 << 20);
+	set_buf(c->fd, SO_SNDBUF, 4 << 20);
+	/* A UDP connect only sets the peer; no need to go through the ring. */
+	if (connect(c->fd, sa, w->run->addrlen) < 0) {
+		snprintf(msg, sizeof(msg), "connect: %s", strerror(errno));
+		conn_fail(c, SHB_ERRK_CONNECT, msg);
+		return;
+	}
+	int r = io_uring_register_files_update(&w->u.ring, c->idx, &c->fd, 1);
+	if (r < 0) {
+		snprintf(msg, sizeof(msg), "register socket: %s", strerror(-r));
+		conn_fail(c, SHB_ERRK_CONNECT, msg);
+		return;
+	}
+	memset(c->p, 0, w->desc->conn_size);
+	r = w->vt->conn_init(w->run->module, w->pworker, c->p, c, w->now);
+	if (r < 0) {
+		snprintf(msg, sizeof(msg), "protocol conn_init failed: %s",
+			 w->run->host->strerror(r));
+		conn_fail(c, SHB_ERRK_PROTOCOL, msg);
+		return;
+	}
+	c->plugin_live = 1;
+	c->deadline = SHB_TSTAMP_NONE;
+	w->stats->conns_opened++;
+	arm_recv(c);
+	transport_ready(c);
+}
+
+/* Hands the datagrams held during this completion batch to the protocol at
+ * once, then gives their buffers back. */
+static void deliver_dgrams(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	uint32_t n = c->nrx;
+	if (!n)
+		return;
+	c->nrx = 0;
+	if (c->st == C_READY) {
+		struct shb_vec v[RX_DGRAMS];
+		for (uint32_t i = 0; i < n; i++) {
+			v[i].base = shb_buf_ring_buf(&w->br, c->rx_bid[i]);
+			v[i].len = c->rx_len[i];
+		}
+		int r = w->vt->recv_dgrams(c->p, v, n, w->now);
+		if (r < 0)
+			plugin_fail(c, r, "protocol error");
+	}
+	for (uint32_t i = 0; i < n; i++)
+		shb_buf_ring_recycle(&w->br, c->rx_bid[i]);
+}
+
+static void on_recv_dgram(struct shb_conn *c, struct io_uring_cqe *cqe)
+{
+	struct worker *w = c->w;
+	int res = cqe->res;
+	int more = (cqe->flags & IORING_CQE_F_MORE) != 0;
+
+	if (cqe->flags & IORING_CQE_F_BUFFER) {
+		unsigned bid = cqe->flags >> IORING_CQE_BUFFER_SHIFT;
+		if (res > 0 && c->st == C_READY) {
+			w->stats->bytes_recv += (uint64_t)res;
+			c->got_data = 1;
+			if (c->nrx == RX_DGRAMS)
+				deliver_dgrams(c);
+			c->rx_bid[c->nrx] = (uint16_t)bid;
+			c->rx_len[c->nrx] = (uint32_t)res;
+			c->nrx++;
+			mark_dirty(c);
+		} else {
+			shb_buf_ring_recycle(&w->br, bid);
+		}
+	}
+	if (res < 0 && res != -ENOBUFS && res != -EMSGSIZE && c->st == C_READY) {
+		/* EMSGSIZE after an ICMP "too big" is benign; a refused port
+		 * before any answer is a connect error. */
+		char msg[160];
+		snprintf(msg, sizeof(msg), "recv: %s", strerror(-res));
+		deliver_dgrams(c);
+		conn_fail(c, c->got_data ? SHB_ERRK_READ : SHB_ERRK_CONNECT, msg);
+	}
+	if (!more) {
+		c->recv_armed = 0;
+		c->ops--;
+		if (c->st == C_READY && res != 0)
+			arm_recv(c);
+	}
+}
+
+static void submit_train(struct shb_conn *c, size_t len, size_t seg)
+{
+	if (len <= seg || !c->w->gso) {
+		submit_send(c, c->dgram_buf, len);
+		return;
+	}
+	struct cmsghdr *cm;
+	memset(&c->msg, 0, sizeof(c->msg));
+	c->iov[0].iov_base = c->dgram_buf;
+	c->iov[0].iov_len = len;
+	c->msg.msg_iov = c->iov;
+	c->msg.msg_iovlen = 1;
+	c->msg.msg_control = c->cmsg.buf;
+	c->msg.msg_controllen = sizeof(c->cmsg.buf);
+	cm = CMSG_FIRSTHDR(&c->msg);
+	cm->cmsg_level = SOL_UDP;
+	cm->cmsg_type = UDP_SEGMENT;
+	cm->cmsg_len = CMSG_LEN(sizeof(uint16_t));
+	uint16_t s16 = (uint16_t)seg;
+	memcpy(CMSG_DATA(cm), &s16, sizeof(s16));
+	struct io_uring_sqe *sqe = get_sqe(c->w);
+	io_uring_prep_sendmsg(sqe, (int)c->idx, &c->msg, 0);
+	sqe->flags |= IOSQE_FIXED_FILE;
+	sqe->user_data = ud_make(OP_SEND, c->idx, c->gen);
+	c->send_busy = 1;
+	c->ops++;
+}
+
+static void flush_dgrams(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	size_t seg = 0;
+	size_t cap = (size_t)(w->gso ? GSO_SEGMENTS : 1) * DGRAM_MAX;
+	shb_ssize n = w->vt->write_dgrams(c->p, c->dgram_buf, cap, &seg, w->now);
+	if (n < 0) {
+		plugin_fail(c, (int)n, "protocol error");
+		return;
+	}
+	if (n == 0)
+		return;
+	if (seg == 0 || seg > DGRAM_MAX || (size_t)n > cap) {
+		conn_fail(c, SHB_ERRK_PROTOCOL, "protocol wrote an invalid datagram train");
+		return;
+	}
+	submit_train(c, (size_t)n, seg);
+}
+
+/* End of run: let the protocol say goodbye (CONNECTION_CLOSE) without
+ * waiting for anything. */
+static void dgram_goodbye(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	if (c->st != C_READY || c->send_busy)
+		return;
+	w->vt->shutdown(c->p, SHB_SHUT_GRACEFUL, w->now);
+	size_t seg = 0;
+	shb_ssize n = w->vt->write_dgrams(c->p, c->dgram_buf, DGRAM_MAX, &seg, w->now);
+	if (n > 0)
+		(void)send(c->fd, c->dgram_buf, (size_t)n, MSG_DONTWAIT);
 }
 
 /* ---- I/O completions ---------------------------------------------------- */
@@ -725,13 +968,25 @@ static void on_send(struct shb_conn *c, int res)
 	c->send_busy = 0;
 	if (c->st != C_READY && c->st != C_HANDSHAKE)
 		return;
+	if (w->dgram && (res == -EMSGSIZE || res == -ENOBUFS || res == -EAGAIN)) {
+		mark_dirty(c); /* datagram dropped: QUIC recovers it */
+		return;
+	}
 	if (res <= 0) {
 		char msg[160];
 		snprintf(msg, sizeof(msg), "send: %s", res ? strerror(-res) : "wrote nothing");
+		if (w->dgram && !c->got_data) {
+			conn_fail(c, SHB_ERRK_CONNECT, msg);
+			return;
+		}
 		conn_fail(c, SHB_ERRK_WRITE, msg);
 		return;
 	}
 	w->stats->bytes_sent += (uint64_t)res;
+	if (w->dgram) {
+		mark_dirty(c);
+		return;
+	}
 	if (c->tls_live) {
 		struct shb_bytes *b = &c->tbuf[c->tfill ^ 1];
 		c->tsent += (size_t)res;
@@ -773,7 +1028,10 @@ static void on_cqe(struct worker *w, struct io_uring_cqe *cqe)
 		on_connect(c, cqe->res);
 		break;
 	case OP_RECV:
-		on_recv(c, cqe);
+		if (w->dgram)
+			on_recv_dgram(c, cqe);
+		else
+			on_recv(c, cqe);
 		break;
 	case OP_SEND:
 		c->ops--;
@@ -844,6 +1102,8 @@ static void update_deadline(struct shb_conn *c)
 static void service(struct shb_conn *c)
 {
 	struct worker *w = c->w;
+	if (w->dgram)
+		deliver_dgrams(c);
 	if (c->st != C_READY)
 		return;
 	while (may_issue(w) && w->vt->capacity(c->p) > 0)
@@ -851,7 +1111,9 @@ static void service(struct shb_conn *c)
 			break;
 	uint32_t st = w->vt->state(c->p);
 	if ((st & SHB_CS_WANT_WRITE) && !c->send_busy) {
-		if (c->tls_live)
+		if (w->dgram)
+			flush_dgrams(c);
+		else if (c->tls_live)
 			flush_plugin_tls(c);
 		else
 			flush_plain(c);
@@ -861,6 +1123,10 @@ static void service(struct shb_conn *c)
 	}
 	if (c->tls_live)
 		flush_tls(c);
+	if ((st & SHB_CS_CLOSED) && (st & SHB_CS_WANT_WRITE) && c->send_busy) {
+		update_deadline(c);
+		return; /* its last words (e.g. CONNECTION_CLOSE) go out first */
+	}
 	if (st & SHB_CS_CLOSED) {
 		if (c->nused)
 			conn_fail(c, SHB_ERRK_READ, "connection closed with a request outstanding");
@@ -1053,6 +1319,9 @@ static int worker_setup(struct worker *w)
 		c->reqs = reqs + (size_t)i * w->parallel;
 	}
 	w->nidle = w->nconns;
+	w->dgram = w->desc->transport == SHB_TRANSPORT_DGRAM;
+	if (w->dgram)
+		w->gso = probe_gso(w->run->addr.ss_family);
 	if (w->desc->worker_size) {
 		w->pworker = calloc(1, w->desc->worker_size);
 		if (!w->pworker) {
@@ -1099,6 +1368,7 @@ static void worker_teardown(struct worker *w)
 		free(c->tbuf[0].p);
 		free(c->tbuf[1].p);
 		free(c->backlog.p);
+		free(c->dgram_buf);
 	}
 	if (w->pworker || w->vt->worker_fini) {
 		if (w->vt->worker_fini)
@@ -1164,6 +1434,7 @@ static void run_loop(struct worker *w)
 		if (w->stopping)
 			continue;
 		service_dirty(w);
+		shb_buf_ring_publish(&w->br);
 		if (w->now >= w->next_check || w->ndeadlines) {
 			if (w->now >= w->next_check)
 				w->next_check = w->now + check_every;

@@ -1,0 +1,263 @@
+/* A datagram test protocol for the core's UDP path: each request is one
+ * 1200-byte datagram carrying its cookie, answered when a datagram with the
+ * same cookie comes back (from a UDP echo server). Requests are sent as GSO
+ * trains of equal datagrams; a request not answered within 200 ms is sent
+ * again from on_timer. Exercises recv_dgrams, write_dgrams, capacity,
+ * next_deadline/on_timer and shutdown exactly as a QUIC module would. */
+#include <string.h>
+#include <shb/shb.h>
+
+#define DGRAM 1200
+#define MAXQ 256
+#define RESEND_NS 200000000ull
+
+static const struct shb_host *host;
+
+struct module {
+	uint32_t parallel;
+};
+
+struct pending {
+	uint64_t cookie;
+	shb_tstamp sent;
+	uint8_t used, queued;
+};
+
+struct conn {
+	struct shb_conn *h;
+	const struct module *m;
+	uint32_t cap;
+	uint32_t inflight;
+	struct pending p[MAXQ];
+	uint32_t nqueued;
+	uint8_t ready, closed;
+	uint64_t issued, answered;
+};
+
+static int module_create(const struct shb_host *hh, const struct shb_run_config *cfg,
+			 void **module, char *err, size_t errlen)
+{
+	static struct module m;
+	(void)hh;
+	if (cfg->parallel > MAXQ) {
+		strncpy(err, "udpecho: -p must be at most 256", errlen - 1);
+		return SHB_E_INVAL;
+	}
+	m.parallel = cfg->parallel ? cfg->parallel : 1;
+	*module = &m;
+	return SHB_OK;
+}
+
+static void module_destroy(void *module) { (void)module; }
+
+static int prepare_request(void *module, const struct shb_request *req,
+			   void **prepared, char *err, size_t errlen)
+{
+	(void)module; (void)req; (void)err; (void)errlen;
+	*prepared = (void *)1;
+	return SHB_OK;
+}
+
+static void release_request(void *module, void *prepared) { (void)module; (void)prepared; }
+
+static int conn_init(void *module, void *worker, void *conn, struct shb_conn *h,
+		     shb_tstamp now)
+{
+	struct conn *c = conn;
+	(void)worker; (void)now;
+	c->h = h;
+	c->m = module;
+	c->cap = c->m->parallel;
+	return SHB_OK;
+}
+
+static void conn_fini(void *conn) { (void)conn; }
+
+static int on_ready(void *conn, const struct shb_transport_info *info, shb_tstamp now)
+{
+	struct conn *c = conn;
+	(void)now;
+	if (info->max_dgram < DGRAM)
+		return SHB_E_INVAL;
+	c->ready = 1;
+	return SHB_OK;
+}
+
+static int recv_dgrams(void *conn, struct shb_vec *d, size_t n, shb_tstamp now)
+{
+	struct conn *c = conn;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t cookie;
+		if (d[i].len != DGRAM)
+			return SHB_E_PROTO;
+		memcpy(&cookie, d[i].base, sizeof(cookie));
+		for (uint32_t k = 0; k < c->cap; k++) {
+			struct pending *p = &c->p[k];
+			if (!p->used || p->cookie != cookie)
+				continue;
+			struct shb_req_result r;
+			memset(&r, 0, sizeof(r));
+			r.struct_size = sizeof(r);
+			r.outcome = SHB_REQ_OK;
+			r.status = 200;
+			r.rx_body_bytes = DGRAM;
+			r.ts_first_byte = r.ts_done = now;
+			if (p->queued) {
+				p->queued = 0;
+				c->nqueued--;
+			}
+			p->used = 0;
+			c->inflight--;
+			c->answered++;
+			host->req_done(c->h, cookie, &r);
+			break;
+		}
+	}
+	return SHB_OK;
+}
+
+static shb_ssize write_dgrams(void *conn, uint8_t *buf, size_t cap, size_t *seg,
+			      shb_tstamp now)
+{
+	struct conn *c = conn;
+	size_t off = 0;
+	for (uint32_t k = 0; k < c->cap && off + DGRAM <= cap; k++) {
+		struct pending *p = &c->p[k];
+		if (!p->queued)
+			continue;
+		memset(buf + off, 0xab, DGRAM);
+		memcpy(buf + off, &p->cookie, sizeof(p->cookie));
+		p->queued = 0;
+		p->sent = now;
+		c->nqueued--;
+		off += DGRAM;
+	}
+	*seg = DGRAM;
+	return (shb_ssize)off;
+}
+
+static shb_tstamp next_deadline(const void *conn)
+{
+	const struct conn *c = conn;
+	shb_tstamp d = SHB_TSTAMP_NONE;
+	for (uint32_t k = 0; k < c->cap; k++)
+		if (c->p[k].used && !c->p[k].queued && c->p[k].sent + RESEND_NS < d)
+			d = c->p[k].sent + RESEND_NS;
+	return d;
+}
+
+static int on_timer(void *conn, shb_tstamp now)
+{
+	struct conn *c = conn;
+	for (uint32_t k = 0; k < c->cap; k++) {
+		struct pending *p = &c->p[k];
+		if (p->used && !p->queued && now >= p->sent + RESEND_NS) {
+			p->queued = 1;
+			c->nqueued++;
+		}
+	}
+	return SHB_OK;
+}
+
+static uint32_t state(const void *conn)
+{
+	const struct conn *c = conn;
+	return (c->nqueued ? SHB_CS_WANT_WRITE : 0) | (c->closed ? SHB_CS_CLOSED : 0);
+}
+
+static uint32_t capacity(const void *conn)
+{
+	const struct conn *c = conn;
+	return c->ready && !c->closed ? c->cap - c->inflight : 0;
+}
+
+static int issue(void *conn, const void *prepared, uint64_t cookie, shb_tstamp now)
+{
+	struct conn *c = conn;
+	(void)prepared; (void)now;
+	for (uint32_t k = 0; k < c->cap; k++) {
+		struct pending *p = &c->p[k];
+		if (p->used)
+			continue;
+		p->used = 1;
+		p->queued = 1;
+		p->cookie = cookie;
+		c->inflight++;
+		c->nqueued++;
+		c->issued++;
+		return SHB_OK;
+	}
+	return SHB_E_BUSY;
+}
+
+static void cancel(void *conn, uint64_t cookie, shb_tstamp now)
+{
+	(void)conn; (void)cookie; (void)now;
+}
+
+static void shut(void *conn, uint32_t mode, shb_tstamp now)
+{
+	struct conn *c = conn;
+	(void)mode; (void)now;
+	c->closed = 1;
+}
+
+static shb_ssize pull_send(void *conn, struct shb_vec *v, size_t max, shb_tstamp now)
+{
+	(void)conn; (void)v; (void)max; (void)now;
+	return 0;
+}
+
+static const struct shb_proto_vtable vt = {
+	.struct_size = sizeof(struct shb_proto_vtable),
+	.module_create = module_create,
+	.module_destroy = module_destroy,
+	.prepare_request = prepare_request,
+	.release_request = release_request,
+	.conn_init = conn_init,
+	.conn_fini = conn_fini,
+	.on_transport_ready = on_ready,
+	.pull_send = pull_send,
+	.recv_dgrams = recv_dgrams,
+	.write_dgrams = write_dgrams,
+	.next_deadline = next_deadline,
+	.on_timer = on_timer,
+	.state = state,
+	.capacity = capacity,
+	.issue = issue,
+	.cancel = cancel,
+	.shutdown = shut,
+};
+
+static const char *const schemes[] = {"http", "https", NULL};
+
+static const struct shb_proto_desc desc = {
+	.struct_size = sizeof(struct shb_proto_desc),
+	.transport = SHB_TRANSPORT_DGRAM,
+	.flags = SHB_PROTO_MULTIPLEXED,
+	.name = "udpecho",
+	.display_name = "UDP echo (test)",
+	.summary = "test protocol: one datagram per request, answered by a UDP echo server",
+	.schemes = schemes,
+	.conn_size = sizeof(struct conn),
+	.vt = &vt,
+};
+
+static const struct shb_proto_desc *get(uint32_t i) { return i == 0 ? &desc : NULL; }
+static const struct shb_proto_factory factory = {sizeof(factory), 1, get};
+
+static int init(const struct shb_host *h) { host = h; return SHB_OK; }
+static const void *get_factory(const char *id)
+{
+	return strcmp(id, SHB_FACTORY_PROTOCOL) == 0 ? &factory : NULL;
+}
+
+SHB_PLUGIN_EXPORT const struct shb_plugin_entry shb_plugin_entry_v1 = {
+	.struct_size = sizeof(struct shb_plugin_entry),
+	.abi_major = SHB_ABI_MAJOR,
+	.abi_minor = SHB_ABI_MINOR,
+	.id = "org.shb.test.udpecho",
+	.version = "1",
+	.init = init,
+	.get_factory = get_factory,
+};
