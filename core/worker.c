@@ -1151,6 +1151,18 @@ static void service_dirty(struct worker *w)
 	w->ndirty = 0;
 }
 
+/* Refused requests went back to the budget: offer them to connections that
+ * have room even if nothing else happened to them in this batch. */
+static void place_retries(struct worker *w)
+{
+	for (uint32_t i = 0; i < w->nconns && w->nretry && may_issue(w); i++) {
+		struct shb_conn *c = &w->conns[i];
+		if (c->st == C_READY && !c->dirty && w->vt->capacity(c->p) > 0)
+			mark_dirty(c);
+	}
+	service_dirty(w);
+}
+
 /* Revives idle slots while there is work nobody is connecting for. */
 static void revive(struct worker *w)
 {
@@ -1434,6 +1446,8 @@ static void run_loop(struct worker *w)
 		if (w->stopping)
 			continue;
 		service_dirty(w);
+		if (w->nretry)
+			place_retries(w);
 		shb_buf_ring_publish(&w->br);
 		if (w->now >= w->next_check || w->ndeadlines) {
 			if (w->now >= w->next_check)

@@ -1,17 +1,35 @@
 #!/usr/bin/env bash
 # Every test: installs what is missing, builds, runs the unit and end-to-end
 # suites, then the unit suites again under AddressSanitizer and
-# UndefinedBehaviorSanitizer.
+# UndefinedBehaviorSanitizer. Ends with one line "N passed, M failed".
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$root/scripts/setup.sh" --with-test-servers
 cd "$root"
 
-echo "== unit and end-to-end tests (release build)"
-meson test -C build --print-errorlogs
+passed=0
+failed=0
+# run_suite LABEL BUILDDIR [meson test args]: runs and adds up the counts.
+run_suite() {
+	local label=$1 dir=$2 rc=0 log
+	shift 2
+	echo "== $label"
+	log=$(mktemp)
+	meson test -C "$dir" --print-errorlogs "$@" 2>&1 | tee "$log" || rc=$?
+	local ok fail
+	ok=$(awk '/^Ok:/ {print $2}' "$log")
+	fail=$(awk '/^(Fail|Timeout|Unexpected Pass):/ {n += $NF} END {print n + 0}' "$log")
+	rm -f "$log"
+	passed=$((passed + ${ok:-0}))
+	failed=$((failed + fail))
+	if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then
+		failed=$((failed + 1)) # meson itself failed (build, setup)
+	fi
+}
 
-echo "== unit tests under ASan+UBSan"
+run_suite "unit and end-to-end tests (release build)" build
+
 if [ ! -f build-asan/build.ninja ]; then
 	meson setup build-asan --buildtype=debug -Db_sanitize=address,undefined \
 		-Db_lundef=false >/dev/null
@@ -19,4 +37,7 @@ fi
 ninja -C build-asan >/dev/null
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	meson test -C build-asan --suite unit --print-errorlogs
+	run_suite "unit tests under ASan+UBSan" build-asan --suite unit
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
