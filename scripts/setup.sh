@@ -9,7 +9,7 @@ pkgs=(gcc meson ninja-build pkgconf liburing-dev libgnutls28-dev libjansson-dev
       libcunit1-dev libevent-dev)
 for arg in "$@"; do
 	case "$arg" in
-	--with-test-servers) pkgs+=(nginx-light openssl) ;;
+	--with-test-servers) pkgs+=(nginx-light openssl caddy ngtcp2-server ngtcp2-client) ;;
 	--with-bench) pkgs+=(nginx-light wrk nghttp2-client time) ;;
 	*) echo "setup.sh: unknown option $arg" >&2; exit 2 ;;
 	esac
