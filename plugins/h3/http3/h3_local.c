@@ -1,0 +1,73 @@
+/* Our control, QPACK encoder and decoder streams: see h3_local.h. */
+#include "h3_local.h"
+
+#include "h3_defs.h"
+#include "h3_frame.h"
+#include "h3_varint.h"
+
+const uint8_t shb_h3_local_encoder_stream[1] = {SHB_H3_STREAM_QPACK_ENCODER};
+const uint8_t shb_h3_local_decoder_stream[1] = {SHB_H3_STREAM_QPACK_DECODER};
+
+/* Appends one varint; *ok becomes 0 when it does not fit. */
+static size_t put(uint8_t *out, size_t cap, size_t at, uint64_t v, int *ok)
+{
+	size_t n = at <= cap ? shb_h3_varint_encode(out + at, cap - at, v) : 0;
+
+	if (n == 0)
+		*ok = 0;
+	return at + n;
+}
+
+/* The SETTINGS payload into out[cap]. */
+static size_t settings(uint8_t *out, size_t cap, uint32_t grease, int *ok)
+{
+	static const uint64_t fixed[][2] = {
+		{SHB_H3_SETTING_QPACK_MAX_TABLE_CAPACITY,
+		 SHB_H3_LOCAL_QPACK_MAX_TABLE_CAPACITY},
+		{SHB_H3_SETTING_QPACK_BLOCKED_STREAMS,
+		 SHB_H3_LOCAL_QPACK_BLOCKED_STREAMS},
+		{SHB_H3_SETTING_MAX_FIELD_SECTION_SIZE,
+		 SHB_H3_LOCAL_MAX_FIELD_SECTION_SIZE},
+	};
+	size_t at = 0;
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		at = put(out, cap, at, fixed[i][0], ok);
+		at = put(out, cap, at, fixed[i][1], ok);
+	}
+	if (grease) {
+		at = put(out, cap, at, 0x1f * (uint64_t)(grease % 4096) + 0x21,
+			 ok);
+		at = put(out, cap, at, grease, ok);
+	}
+	return at;
+}
+
+size_t shb_h3_local_control(uint8_t *out, size_t cap, uint32_t grease)
+{
+	uint8_t payload[SHB_H3_LOCAL_CONTROL_MAX];
+	int ok = 1;
+	size_t plen = settings(payload, sizeof(payload), grease, &ok), at;
+
+	if (!ok || cap < 1)
+		return 0;
+	out[0] = SHB_H3_STREAM_CONTROL;
+	at = 1 + shb_h3_frame_header_encode(out + 1, cap - 1,
+					    SHB_H3_FRAME_SETTINGS, plen);
+	if (at == 1 || cap - at < plen)
+		return 0;
+	for (size_t i = 0; i < plen; i++)
+		out[at + i] = payload[i];
+	return at + plen;
+}
+
+size_t shb_h3_local_goaway(uint8_t *out, size_t cap)
+{
+	size_t at = shb_h3_frame_header_encode(out, cap, SHB_H3_FRAME_GOAWAY,
+						1);
+
+	if (at == 0 || cap - at < 1)
+		return 0;
+	out[at] = 0x00; /* push ID 0 */
+	return at + 1;
+}

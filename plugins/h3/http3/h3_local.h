@@ -1,0 +1,35 @@
+/* What an HTTP/3 client sends outside its requests (RFC 9114 Section 6.2,
+ * RFC 9204 Section 4.2): its control stream, opened first, and its QPACK
+ * encoder and decoder streams. All three are critical: they are never
+ * FIN'd or reset while the connection lives. */
+#ifndef SHB_H3_LOCAL_H
+#define SHB_H3_LOCAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Room for the longest control stream opening shb_h3_local_control
+ * writes. */
+#define SHB_H3_LOCAL_CONTROL_MAX 32
+
+/* The whole content of our QPACK encoder and decoder streams: their type
+ * octet. With capacity 0 on both sides neither ever carries an
+ * instruction. */
+extern const uint8_t shb_h3_local_encoder_stream[1];
+extern const uint8_t shb_h3_local_decoder_stream[1];
+
+/* Writes the start of our control stream into out[cap]: the stream type
+ * (0x00) and a SETTINGS frame with QPACK_MAX_TABLE_CAPACITY 0,
+ * QPACK_BLOCKED_STREAMS 0 and MAX_FIELD_SECTION_SIZE 1 MiB. When `grease`
+ * is non-zero a reserved setting is appended, so that peers keep
+ * ignoring unknown settings: identifier 0x1f * (grease % 4096) + 0x21,
+ * value grease (pass a random number). Returns the octets written, or 0
+ * when cap is too small (SHB_H3_LOCAL_CONTROL_MAX always suffices). */
+size_t shb_h3_local_control(uint8_t *out, size_t cap, uint32_t grease);
+
+/* Writes a GOAWAY frame for our control stream: a client's GOAWAY carries
+ * a push ID, and since shb allows no pushes that is 0. Returns the octets
+ * written, or 0 when cap is too small (3 octets suffice). */
+size_t shb_h3_local_goaway(uint8_t *out, size_t cap);
+
+#endif

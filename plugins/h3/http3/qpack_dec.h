@@ -1,0 +1,77 @@
+/* A QPACK field section decoder for a client that advertised a dynamic
+ * table capacity of 0 (RFC 9204), streaming and stateless across sections.
+ *
+ * It decodes exactly one thing, the :status pseudo-header, and measures
+ * and skips every other field line without looking at its name or value
+ * octets (Huffman decoding every header had been half of an HTTP/3 load
+ * generator's time). Input may arrive split at any octet: the decoder keeps
+ * only the few facts it needs (at most 8 octets of a name or value that
+ * may be ":status" or its value), so a section is never buffered whatever
+ * its size.
+ *
+ * Accepted representations (RFC 9204 Section 4.5):
+ *  - prefix: Required Insert Count 0 (anything else cannot come from an
+ *    encoder that respects capacity 0); Delta Base with sign 0 (sign 1
+ *    would make Base negative);
+ *  - Indexed Field Line, static (T=1), index 0..98;
+ *  - Literal Field Line with static Name Reference, index 0..98, value
+ *    plain or Huffman-coded;
+ *  - Literal Field Line with Literal Name, name and value plain or
+ *    Huffman-coded.
+ * A dynamic reference (T=0), either post-base representation, a static
+ * index above 98, an integer above 2^62, a string running past the
+ * section's end, or a section ending inside a line is
+ * QPACK_DECOMPRESSION_FAILED (a connection error).
+ *
+ * :status comes from static entries 24-28 and 63-71, from a literal with
+ * a name reference to one of them, or from a literal name ":status" (plain
+ * or Huffman-coded); its value must be three digits 100..999. A bad value
+ * or a second :status in one section is H3_MESSAGE_ERROR (a stream error:
+ * the response is malformed, the connection is fine).
+ *
+ * Use: shb_qpack_dec_begin(&d, section_len), then shb_qpack_dec_feed()
+ * with consecutive pieces of the section, until it returns DONE (all
+ * section_len octets consumed) or an error. */
+#ifndef SHB_QPACK_DEC_H
+#define SHB_QPACK_DEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "http_prefint.h"
+
+enum shb_qpack_dec_rc {
+	SHB_QPACK_DEC_MORE = 0,       /* all input consumed, section goes on */
+	SHB_QPACK_DEC_DONE = 1,       /* the section ended, well-formed */
+	SHB_QPACK_DEC_E_CONN = -1,    /* QPACK_DECOMPRESSION_FAILED */
+	SHB_QPACK_DEC_E_MESSAGE = -2, /* H3_MESSAGE_ERROR */
+};
+
+/* Plain data (about 64 bytes); no pointers into caller memory. */
+struct shb_qpack_dec {
+	uint64_t left;     /* section octets not yet consumed */
+	uint64_t str_left; /* octets of the current name or value to skip */
+	uint64_t str_len;  /* length of the current name or value */
+	struct shb_prefint pi;
+	uint32_t lines;   /* field lines decoded so far */
+	uint16_t status;  /* :status of this section, 0 if none (yet) */
+	uint8_t state;    /* private */
+	uint8_t what;     /* private: what the integer being read is */
+	uint8_t flags;    /* private */
+	uint8_t got;      /* private: octets kept in buf */
+	uint8_t buf[8];   /* private: head of a possible :status name/value */
+	const char *detail; /* static reason once an error was returned */
+};
+
+/* Starts a section of section_len octets (the HEADERS frame payload). A
+ * zero-length section is malformed: the first feed (even of nothing)
+ * then fails. */
+void shb_qpack_dec_begin(struct shb_qpack_dec *d, uint64_t section_len);
+
+/* Consumes in[len], which must not run past the section's end (len <=
+ * d->left). Returns an enum shb_qpack_dec_rc; after an error the decoder
+ * must not be fed again. d->status is final once DONE was returned. */
+int shb_qpack_dec_feed(struct shb_qpack_dec *d, const uint8_t *in,
+		       size_t len);
+
+#endif

@@ -1,0 +1,256 @@
+/* Prepared requests: exact bytes of the HEADERS frame, the DATA frame
+ * header and the body, and what is dropped. */
+#include "http3_tests.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "h3_request.h"
+#include "h3_response.h"
+#include "qpack_dec.h"
+
+static struct shb_h3_request *encode(const struct shb_request *req)
+{
+	struct shb_h3_request *r = NULL;
+	char err[128] = "";
+	int rc = shb_h3_request_encode(req, &r, err, sizeof(err));
+
+	CU_ASSERT_EQUAL(rc, SHB_OK);
+	CU_ASSERT_STRING_EQUAL(err, "");
+	return r;
+}
+
+static void expect_bytes(const struct shb_h3_request *r, const char *hex)
+{
+	static uint8_t want[4096];
+	size_t n = shb_h3t_unhex(want, sizeof(want), hex);
+
+	CU_ASSERT_EQUAL(r->len, n);
+	CU_ASSERT(r->len == n && memcmp(r->bytes, want, n) == 0);
+}
+
+/* The field section in r decodes as a well-formed section of `lines`. */
+static void expect_decodable(const struct shb_h3_request *r, uint32_t lines)
+{
+	struct shb_h3_resp resp;
+	struct shb_qpack_dec d;
+	size_t hdr = r->headers_len - (size_t)(r->headers_len > 66 ? 3 : 2);
+
+	shb_qpack_dec_begin(&d, hdr);
+	CU_ASSERT_EQUAL(shb_qpack_dec_feed(&d, r->bytes + r->headers_len - hdr,
+					   hdr),
+			SHB_QPACK_DEC_DONE);
+	CU_ASSERT_EQUAL(d.lines, lines);
+	/* Read as a response, a request has no :status. */
+	shb_h3_resp_init(&resp);
+	CU_ASSERT_EQUAL(shb_h3_resp_feed(&resp, r->bytes, r->len, 1),
+			SHB_H3_RESP_E_STREAM);
+	CU_ASSERT_EQUAL(resp.error, 0x010e);
+}
+
+static void test_get_root(void)
+{
+	struct shb_request req = {
+		.struct_size = sizeof(req),
+		.method = "GET",
+		.scheme = "https",
+		.authority = "example.com",
+		.path = "/",
+	};
+	struct shb_h3_request *r = encode(&req);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	expect_bytes(r, "01 12"
+			"0000 d1 d7 500b 6578616d706c652e636f6d c1");
+	CU_ASSERT_EQUAL(r->headers_len, 20);
+	CU_ASSERT_EQUAL(r->data_header_len, 0);
+	CU_ASSERT_EQUAL(r->body_len, 0);
+	CU_ASSERT_EQUAL(r->has_body, 0);
+	/* :method GET 42, :scheme https 44, :authority 53, :path / 38 */
+	CU_ASSERT_EQUAL(r->field_section_size, 177);
+	expect_decodable(r, 4);
+	shb_h3_request_free(r);
+}
+
+static void test_post_with_headers(void)
+{
+	static const struct shb_kv headers[] = {
+		{"User-Agent", "shb/0.1"},
+		{"Connection", "close"},
+		{"Host", "other.example"},
+		{"TE", "gzip"},
+		{"te", "Trailers"},
+		{"X-Custom", "A b"},
+		{"Content-Length", "99"},
+		{"Keep-Alive", "timeout=5"},
+		{"Transfer-Encoding", "chunked"},
+		{"Upgrade", "h2c"},
+		{"Proxy-Connection", "keep-alive"},
+	};
+	struct shb_request req = {
+		.struct_size = sizeof(req),
+		.flags = SHB_REQUEST_HAS_BODY,
+		.method = "POST",
+		.scheme = "https",
+		.authority = "example.com:8443",
+		.path = "/submit?x=1",
+		.headers = headers,
+		.header_count = sizeof(headers) / sizeof(headers[0]),
+		.body = (const uint8_t *)"hello",
+		.body_len = 5,
+	};
+	struct shb_h3_request *r = encode(&req);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	expect_bytes(r, "01 4054"
+			"0000 d4 d7"
+			"5010 6578616d706c652e636f6d3a38343433"
+			"510b 2f7375626d69743f783d31"
+			"2703 757365722d6167656e74 07 7368622f302e31"
+			"22 7465 08 547261696c657273"
+			"2701 782d637573746f6d 03 412062"
+			"5401 35"
+			"00 05 68656c6c6f");
+	CU_ASSERT_EQUAL(r->headers_len, 87);
+	CU_ASSERT_EQUAL(r->data_header_len, 2);
+	CU_ASSERT_EQUAL(r->body_len, 5);
+	CU_ASSERT_EQUAL(r->has_body, 1);
+	/* 43 + 44 + 58 + 48 + (10+7+32) + (2+8+32) + (8+3+32) + (14+1+32) */
+	CU_ASSERT_EQUAL(r->field_section_size, 43 + 44 + 58 + 48 + 49 + 42 +
+						       43 + 47);
+	expect_decodable(r, 8);
+	shb_h3_request_free(r);
+}
+
+static void test_other_methods_and_schemes(void)
+{
+	struct shb_request req = {
+		.struct_size = sizeof(req),
+		.method = "PATCH",
+		.scheme = "http",
+		.authority = "a",
+		.path = "/x",
+	};
+	struct shb_h3_request *r = encode(&req);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	expect_bytes(r, "01 12 0000 5f00 05 5041544348 d6 5001 61 5102 2f78");
+	shb_h3_request_free(r);
+	/* Methods are case-sensitive: "get" is not entry 17. */
+	req.method = "get";
+	r = encode(&req);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	expect_bytes(r, "01 10 0000 5f00 03 676574 d6 5001 61 5102 2f78");
+	shb_h3_request_free(r);
+	static const char *const methods[] = {"CONNECT", "DELETE", "GET",
+					      "HEAD", "OPTIONS", "POST",
+					      "PUT"};
+	for (size_t i = 0; i < 7; i++) {
+		req.method = methods[i];
+		r = encode(&req);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+		CU_ASSERT_EQUAL(r->bytes[4], 0xc0 | (15 + i));
+		CU_ASSERT_EQUAL(r->len, 2 + 2 + 1 + 1 + 3 + 4);
+		shb_h3_request_free(r);
+	}
+}
+
+static void test_bodies(void)
+{
+	static uint8_t body[1000];
+	struct shb_request req = {
+		.struct_size = sizeof(req),
+		.flags = SHB_REQUEST_HAS_BODY,
+		.method = "PUT",
+		.scheme = "https",
+		.authority = "a",
+		.path = "/",
+	};
+	struct shb_h3_request *r;
+
+	/* An empty body: content-length 0 (static entry 4), no DATA. */
+	r = encode(&req);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	expect_bytes(r, "01 09 0000 d5 d7 5001 61 c1 c4");
+	CU_ASSERT_EQUAL(r->data_header_len, 0);
+	CU_ASSERT_EQUAL(r->has_body, 1);
+	shb_h3_request_free(r);
+	/* 1000 octets: a two-octet DATA length. */
+	for (size_t i = 0; i < sizeof(body); i++)
+		body[i] = (uint8_t)i;
+	req.body = body;
+	req.body_len = sizeof(body);
+	r = encode(&req);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_EQUAL(r->headers_len, 2 + 2 + 1 + 1 + 3 + 1 + 6);
+	CU_ASSERT_EQUAL(memcmp(r->bytes + 2, "\x00\x00\xd5\xd7\x50\x01"
+					     "a\xc1\x54\x04"
+					     "1000",
+			       14),
+			0);
+	CU_ASSERT_EQUAL(r->data_header_len, 3);
+	CU_ASSERT_EQUAL(memcmp(r->bytes + r->headers_len, "\x00\x43\xe8", 3),
+			0);
+	CU_ASSERT_EQUAL(memcmp(r->bytes + r->headers_len + 3, body,
+			       sizeof(body)),
+			0);
+	CU_ASSERT_EQUAL(r->len, r->headers_len + 3 + sizeof(body));
+	shb_h3_request_free(r);
+	/* A body without the flag is not sent. */
+	req.flags = 0;
+	r = encode(&req);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	expect_bytes(r, "01 08 0000 d5 d7 5001 61 c1");
+	shb_h3_request_free(r);
+}
+
+static void test_refused(void)
+{
+	struct shb_request req = {
+		.struct_size = sizeof(req),
+		.scheme = "https",
+		.authority = "a",
+		.path = "/",
+	};
+	struct shb_h3_request *r = (struct shb_h3_request *)&req;
+	char err[128] = "";
+
+	CU_ASSERT_EQUAL(shb_h3_request_encode(&req, &r, err, sizeof(err)),
+			SHB_E_INVAL);
+	CU_ASSERT_PTR_NULL(r);
+	CU_ASSERT(strlen(err) > 0 && strchr(err, '\n') == NULL);
+	req.method = "POST";
+	req.flags = SHB_REQUEST_HAS_BODY;
+	req.body_len = 3;
+	err[0] = '\0';
+	CU_ASSERT_EQUAL(shb_h3_request_encode(&req, &r, err, sizeof(err)),
+			SHB_E_INVAL);
+	CU_ASSERT(strlen(err) > 0);
+	shb_h3_request_free(NULL);
+}
+
+static void test_dropped(void)
+{
+	CU_ASSERT(shb_h3_header_dropped("Connection", "x"));
+	CU_ASSERT(shb_h3_header_dropped("KEEP-ALIVE", "x"));
+	CU_ASSERT(shb_h3_header_dropped("proxy-connection", "x"));
+	CU_ASSERT(shb_h3_header_dropped("Transfer-Encoding", "x"));
+	CU_ASSERT(shb_h3_header_dropped("upgrade", "x"));
+	CU_ASSERT(shb_h3_header_dropped("host", "x"));
+	CU_ASSERT(shb_h3_header_dropped("content-length", "1"));
+	CU_ASSERT(shb_h3_header_dropped("te", "gzip"));
+	CU_ASSERT(!shb_h3_header_dropped("te", "trailers"));
+	CU_ASSERT(!shb_h3_header_dropped("TE", "TRAILERS"));
+	CU_ASSERT(!shb_h3_header_dropped("accept", "*/*"));
+	CU_ASSERT(!shb_h3_header_dropped("connectionx", "x"));
+}
+
+CU_TestInfo shb_h3t_request_tests[] = {
+	{"GET / exact bytes", test_get_root},
+	{"POST with body and headers", test_post_with_headers},
+	{"methods and schemes", test_other_methods_and_schemes},
+	{"bodies", test_bodies},
+	{"refused requests", test_refused},
+	{"dropped headers", test_dropped},
+	CU_TEST_INFO_NULL,
+};
