@@ -34,11 +34,16 @@
 #define SHB_QUIC_ACKRX_MAX_RANGES 32
 #define SHB_QUIC_ACK_DELAY_EXPONENT 3
 
-/* A closed range of packet numbers, lo <= hi. */
+/* A closed range of packet numbers, lo <= hi. The wire codec's quic_ack.h
+ * declares the same type under the same guard, so either header may come
+ * first. */
+#ifndef SHB_QUIC_ACK_RANGE_DEFINED
+#define SHB_QUIC_ACK_RANGE_DEFINED
 struct shb_quic_ack_range {
 	uint64_t lo;
 	uint64_t hi;
 };
+#endif
 
 /* What an ACK frame must say. ranges[0].hi == largest; ranges are
  * disjoint, not adjacent, largest first (ranges[i + 1].hi + 1 <
