@@ -1,0 +1,357 @@
+/* HTTP/2 connection: vtable entries and the stream table. See h2_conn.h. */
+#include "h2_conn.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void shb_h2_trace(const struct shb_h2_conn *c, const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	c->mod->host->log(SHB_LOG_DEBUG, SHB_H2_PLUGIN_ID, line);
+}
+
+int shb_h2_conn_error(struct shb_h2_conn *c, uint32_t code, const char *fmt,
+		      ...)
+{
+	va_list ap;
+	int n = snprintf(c->detail_buf, sizeof(c->detail_buf), "h2: ");
+
+	va_start(ap, fmt);
+	vsnprintf(c->detail_buf + n, sizeof(c->detail_buf) - (size_t)n, fmt, ap);
+	va_end(ap);
+	c->detail = c->detail_buf;
+	if (c->mod->debug)
+		shb_h2_trace(c, "connection error %s: %s",
+			     shb_h2_error_name(code), c->detail);
+	/* Best effort: the core closes the connection right after. We
+	 * never accept server streams, so the last id is 0. */
+	(void)shb_h2_send_goaway(c, 0, code);
+	c->closed = 1;
+	return SHB_E_PROTO;
+}
+
+/* ---- stream table --------------------------------------------------------- */
+
+struct shb_h2_stream *shb_h2_stream_find(struct shb_h2_conn *c, uint32_t id)
+{
+	struct shb_h2_stream *s;
+
+	if (!(id & 1))
+		return NULL;
+	s = &c->streams[(id >> 1) & c->slot_mask];
+	return s->id == id ? s : NULL;
+}
+
+int shb_h2_stream_used_id(const struct shb_h2_conn *c, uint32_t id)
+{
+	return (id & 1) && (id >> 1) < c->next_k;
+}
+
+void shb_h2_stream_finish(struct shb_h2_conn *c, struct shb_h2_stream *s,
+			  uint32_t outcome, uint64_t err_code,
+			  const char *detail)
+{
+	if (s->body_pending) {
+		s->body_pending = 0;
+		c->body_streams--;
+		/* The response is complete while our body is not: stop the
+		 * stream instead of leaving it half open at the server. */
+		if (outcome == SHB_REQ_OK)
+			(void)shb_h2_send_rst_stream(c, s->id, SHB_H2_CANCEL);
+	}
+	/* A header block or DATA frame still being read for it (the core
+	 * may cancel between two recv calls) must not land in the slot's
+	 * next stream. */
+	if (c->hb_stream == s)
+		c->hb_stream = NULL;
+	if (c->rd.st == s)
+		c->rd.st = NULL;
+	if (c->mod->debug)
+		shb_h2_trace(c, "stream %u done: outcome %u status %u, %llu head + %llu body octets",
+			     s->id, outcome, s->status,
+			     (unsigned long long)s->rx_header_bytes,
+			     (unsigned long long)s->rx_body_bytes);
+	if (outcome != SHB_REQ_CANCELLED) {
+		struct shb_req_result res = {
+			.struct_size = sizeof(res),
+			.outcome = outcome,
+			.status = outcome == SHB_REQ_OK ? s->status : 0,
+			.err_space = outcome == SHB_REQ_OK ? SHB_ERRSPACE_NONE
+							   : SHB_ERRSPACE_H2,
+			.err_code = err_code,
+			.rx_header_bytes = s->rx_header_bytes,
+			.rx_body_bytes = s->rx_body_bytes,
+			.ts_first_byte = s->ts_first_byte,
+			.ts_done = c->now,
+			.detail = detail,
+		};
+		uint64_t cookie = s->cookie;
+
+		memset(s, 0, sizeof(*s));
+		c->open--;
+		c->mod->host->req_done(c->handle, cookie, &res);
+		return;
+	}
+	memset(s, 0, sizeof(*s));
+	c->open--;
+}
+
+/* ---- life cycle ------------------------------------------------------------ */
+
+static uint32_t pow2_at_least(uint32_t v)
+{
+	uint32_t p = 1;
+
+	while (p < v)
+		p <<= 1;
+	return p;
+}
+
+int shb_h2_conn_init(void *module, void *worker, void *conn,
+		     struct shb_conn *handle, shb_tstamp now)
+{
+	struct shb_h2_conn *c = conn;
+	const struct shb_h2_module *m = module;
+	uint32_t nslots = pow2_at_least(m->parallel ? m->parallel : 1);
+
+	memset(c, 0, sizeof(*c));
+	c->mod = m;
+	c->handle = handle;
+	c->now = now;
+	c->streams = calloc(nslots, sizeof(*c->streams));
+	if (!c->streams)
+		return SHB_E_NOMEM;
+	c->slot_mask = nslots - 1;
+	c->peer_max_streams = SHB_H2_ASSUMED_MAX_STREAMS;
+	c->peer_max_frame = SHB_H2_MIN_FRAME_SIZE;
+	c->peer_initial_window = SHB_H2_DEFAULT_WINDOW;
+	c->enc_table_size = SHB_H2_DEFAULT_TABLE_SIZE;
+	c->send_window = SHB_H2_DEFAULT_WINDOW;
+	c->recv_window = SHB_H2_DEFAULT_WINDOW;
+	return SHB_OK;
+}
+
+void shb_h2_conn_fini(void *conn)
+{
+	struct shb_h2_conn *c = conn;
+
+	/* Outstanding cookies are the core's to complete. */
+	free(c->streams);
+	c->streams = NULL;
+	shb_h2_out_free(c);
+}
+
+int shb_h2_conn_transport_ready(void *conn,
+				const struct shb_transport_info *info,
+				shb_tstamp now)
+{
+	struct shb_h2_conn *c = conn;
+
+	c->now = now;
+	if (c->mod->debug && info &&
+	    SHB_HAS(info, struct shb_transport_info, alpn))
+		shb_h2_trace(c, "transport ready (alpn %s)",
+			     info->alpn ? info->alpn : "none");
+	c->ready = 1;
+	return shb_h2_send_preface(c);
+}
+
+shb_ssize shb_h2_conn_recv(void *conn, const uint8_t *data, size_t len,
+			   shb_tstamp now)
+{
+	struct shb_h2_conn *c = conn;
+	int rc;
+
+	c->now = now;
+	if (c->closed)
+		return (shb_ssize)len; /* the core is closing it */
+	rc = shb_h2_read(c, data, len);
+	return rc < 0 ? rc : (shb_ssize)len;
+}
+
+int shb_h2_conn_recv_eof(void *conn, shb_tstamp now)
+{
+	struct shb_h2_conn *c = conn;
+
+	c->now = now;
+	if (c->closed || c->open == 0) {
+		c->closed = 1;
+		return SHB_OK;
+	}
+	c->closed = 1;
+	if (!c->got_settings)
+		snprintf(c->detail_buf, sizeof(c->detail_buf),
+			 "h2: the server closed the connection before its "
+			 "SETTINGS (does it speak HTTP/2 on this port?)");
+	else if (c->goaway_rcvd)
+		snprintf(c->detail_buf, sizeof(c->detail_buf),
+			 "h2: the server closed the connection after GOAWAY "
+			 "(%s) with %u streams open",
+			 shb_h2_error_name(c->goaway_code), c->open);
+	else
+		snprintf(c->detail_buf, sizeof(c->detail_buf),
+			 "h2: the server closed the connection with %u "
+			 "streams open", c->open);
+	c->detail = c->detail_buf;
+	return SHB_E_CLOSED;
+}
+
+shb_ssize shb_h2_conn_pull_send(void *conn, struct shb_vec *vecs, size_t max,
+				shb_tstamp now)
+{
+	struct shb_h2_conn *c = conn;
+
+	c->now = now;
+	if (!c->ready)
+		return 0;
+	return shb_h2_out_pull(c, vecs, max);
+}
+
+void shb_h2_conn_sent(void *conn, size_t n, shb_tstamp now)
+{
+	struct shb_h2_conn *c = conn;
+
+	c->now = now;
+	shb_h2_out_sent(c, n);
+}
+
+shb_tstamp shb_h2_conn_next_deadline(const void *conn)
+{
+	return SHB_TSTAMP_NONE; /* request timeouts are the core's */
+}
+
+int shb_h2_conn_on_timer(void *conn, shb_tstamp now)
+{
+	return SHB_OK;
+}
+
+uint32_t shb_h2_conn_state(const void *conn)
+{
+	const struct shb_h2_conn *c = conn;
+	uint32_t st = 0;
+
+	if (c->closed)
+		return SHB_CS_CLOSED;
+	if (c->ready && (shb_h2_out_pending(c) || c->pump_more))
+		st |= SHB_CS_WANT_WRITE;
+	if (c->draining) {
+		st |= SHB_CS_DRAINING;
+		/* Drained: the core closes it and opens a replacement. */
+		if (c->open == 0)
+			st |= SHB_CS_CLOSED;
+	}
+	return st;
+}
+
+uint32_t shb_h2_conn_capacity(const void *conn)
+{
+	const struct shb_h2_conn *c = conn;
+	uint32_t lim = c->mod->parallel;
+
+	if (!c->ready || c->draining || c->closed)
+		return 0;
+	if (lim > c->peer_max_streams)
+		lim = c->peer_max_streams;
+	return lim > c->open ? lim - c->open : 0;
+}
+
+/* Takes the next free slot and returns its stream; 0 ids left makes the
+ * connection drain, like a GOAWAY. */
+static struct shb_h2_stream *open_stream(struct shb_h2_conn *c)
+{
+	uint32_t k = c->next_k;
+	struct shb_h2_stream *s;
+
+	/* Ids must only grow, not be consecutive: skipping the ids whose
+	 * slot is still busy keeps lookups a mask. At most nslots steps,
+	 * since fewer streams than slots are open. */
+	while (c->streams[k & c->slot_mask].id)
+		k++;
+	s = &c->streams[k & c->slot_mask];
+	s->id = 2 * k + 1;
+	c->next_k = k + 1;
+	c->open++;
+	/* Keep enough ids for the worst case of the next open_stream. */
+	if ((uint64_t)2 * (c->next_k + c->slot_mask + 1) + 1 > SHB_H2_MAX_STREAM_ID) {
+		c->draining = 1;
+		if (c->mod->debug)
+			shb_h2_trace(c, "stream ids exhausted: draining");
+	}
+	return s;
+}
+
+int shb_h2_conn_issue(void *conn, const void *prepared, uint64_t cookie,
+		      shb_tstamp now)
+{
+	struct shb_h2_conn *c = conn;
+	const struct shb_h2_request *r = prepared;
+	struct shb_h2_stream *s;
+	int rc;
+
+	c->now = now;
+	if (!shb_h2_conn_capacity(c))
+		return SHB_E_BUSY;
+	if (!r)
+		return SHB_E_INVAL;
+	s = open_stream(c);
+	s->cookie = cookie;
+	s->req = r;
+	s->send_window = (int64_t)c->peer_initial_window;
+	rc = shb_h2_send_headers(c, s);
+	if (rc < 0) {
+		memset(s, 0, sizeof(*s));
+		c->open--;
+		return rc;
+	}
+	if (r->body_len) {
+		s->body_pending = 1;
+		c->body_streams++;
+		rc = shb_h2_pump(c);
+		if (rc < 0)
+			return SHB_OK; /* closed: the core fails the cookie */
+	}
+	if (c->mod->run_flags & SHB_RUN_DISABLE_KEEPALIVE)
+		c->draining = 1;
+	return SHB_OK;
+}
+
+void shb_h2_conn_cancel(void *conn, uint64_t cookie, shb_tstamp now)
+{
+	struct shb_h2_conn *c = conn;
+
+	c->now = now;
+	for (uint32_t k = 0; k <= c->slot_mask; k++) {
+		struct shb_h2_stream *s = &c->streams[k];
+
+		if (s->id && s->cookie == cookie) {
+			(void)shb_h2_send_rst_stream(c, s->id, SHB_H2_CANCEL);
+			shb_h2_stream_finish(c, s, SHB_REQ_CANCELLED, 0, NULL);
+			return;
+		}
+	}
+}
+
+void shb_h2_conn_shutdown(void *conn, uint32_t mode, shb_tstamp now)
+{
+	struct shb_h2_conn *c = conn;
+
+	c->now = now;
+	if (mode == SHB_SHUT_GRACEFUL && !c->closed)
+		(void)shb_h2_send_goaway(c, 0, SHB_H2_NO_ERROR);
+	c->draining = 1;
+	c->closed = 1;
+}
+
+const char *shb_h2_conn_error_detail(const void *conn)
+{
+	const struct shb_h2_conn *c = conn;
+
+	return c->detail;
+}

@@ -1,0 +1,217 @@
+/* HTTP/2 connection: many concurrent streams over one transport, driven
+ * through the [conn] entries of the protocol vtable (proto.h has the
+ * contract). `conn` is core memory of sizeof(struct shb_h2_conn) bytes;
+ * the stream table (sized by -p) and the two output buffers are
+ * allocated once per connection, never per request.
+ *
+ * h2_conn.c holds the vtable entries and the stream table, h2_recv.c the
+ * frame reader and the handling of every received frame, h2_send.c the
+ * output buffers, the frames we write and request body pumping. */
+#ifndef SHB_H2_CONN_H
+#define SHB_H2_CONN_H
+
+#include <shb/host.h>
+#include <shb/proto.h>
+
+#include "h2_frame.h"
+#include "h2_hscan.h"
+#include "h2_request.h"
+
+#define SHB_H2_PLUGIN_ID "org.shb.proto.h2"
+
+/* Until the peer's first SETTINGS says otherwise (RFC 9113 leaves it
+ * open; 100 is what servers commonly allow). */
+#define SHB_H2_ASSUMED_MAX_STREAMS 100u
+/* Our SETTINGS_INITIAL_WINDOW_SIZE, and the connection window we open. */
+#define SHB_H2_RECV_WINDOW SHB_H2_MAX_WINDOW
+/* Windows are topped up once this much of them was consumed. */
+#define SHB_H2_WINDOW_REFILL (1u << 30)
+/* Request bodies are cut into DATA frames only while the filling output
+ * buffer holds less than this; the rest follows after the next send. */
+#define SHB_H2_PUMP_LIMIT (256u * 1024u)
+/* The peer's encoder table size before its SETTINGS (RFC 9113 6.5.2). */
+#define SHB_H2_DEFAULT_TABLE_SIZE 4096u
+
+/* What connections read from their module; immutable once workers run. */
+struct shb_h2_module {
+	const struct shb_host *host;
+	uint32_t run_flags; /* enum shb_run_flags */
+	uint32_t parallel;  /* -p: streams per connection */
+	uint32_t debug;     /* host->log_enabled(SHB_LOG_DEBUG) at create */
+};
+
+struct shb_h2_stream {
+	uint64_t cookie;
+	const struct shb_h2_request *req;
+	uint64_t body_off; /* request body octets already framed */
+	uint64_t rx_header_bytes;
+	uint64_t rx_body_bytes;
+	shb_tstamp ts_first_byte;
+	int64_t send_window;   /* may go negative after a SETTINGS change */
+	uint64_t recv_used;    /* DATA octets since our last WINDOW_UPDATE */
+	uint32_t id;           /* 0: the slot is free */
+	uint16_t status;       /* final status once its HEADERS arrived */
+	uint8_t body_pending;  /* request body not completely framed */
+	uint8_t got_final;     /* a final (non-1xx) response head arrived */
+};
+
+/* One output buffer. */
+struct shb_h2_obuf {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+enum shb_h2_read_phase {
+	SHB_H2_R_HEADER,  /* reading the 9-octet frame header */
+	SHB_H2_R_PREFIX,  /* pad length and priority fields */
+	SHB_H2_R_PAYLOAD, /* the frame's content */
+	SHB_H2_R_PAD,     /* padding */
+};
+
+/* The incremental frame reader: input may be split at any octet. */
+struct shb_h2_reader {
+	struct shb_h2_frame_header fh;
+	uint8_t hdr[SHB_H2_FRAME_HEADER_LEN];
+	uint8_t hdr_have;
+	uint8_t phase;
+	uint8_t prefix_need, prefix_have;
+	uint8_t prefix[6];
+	uint8_t small[8]; /* the fixed part of a control frame */
+	uint8_t small_have;
+	uint8_t reserved0;
+	uint32_t payload_left; /* content octets still to come */
+	uint32_t pad_left;
+	struct shb_h2_stream *st; /* the frame's stream, NULL to ignore */
+};
+
+struct shb_h2_conn {
+	const struct shb_h2_module *mod;
+	struct shb_conn *handle;
+	shb_tstamp now; /* of the current call */
+
+	/* streams: stream id 2k+1 lives in slot k & slot_mask */
+	struct shb_h2_stream *streams;
+	uint32_t slot_mask;
+	uint32_t open;         /* slots in use */
+	uint32_t next_k;       /* the next stream id is at least 2k+1 */
+	uint32_t body_streams; /* streams with body_pending */
+	uint32_t pump_cursor;  /* round-robin start for bodies */
+
+	/* the peer's settings and our view of its flow control */
+	uint32_t peer_max_streams;
+	uint32_t peer_max_frame;
+	uint32_t peer_initial_window;
+	uint32_t enc_table_size;  /* our encoder's table size limit */
+	int64_t send_window;      /* connection window toward the peer */
+	int64_t recv_window;      /* connection window we granted */
+	uint32_t goaway_last_id;  /* from the peer's GOAWAY */
+	uint32_t goaway_code;
+
+	/* output: out[fill] fills while out[fill ^ 1] is being sent */
+	struct shb_h2_obuf out[2];
+	size_t sent_off; /* of out[fill ^ 1] */
+	uint8_t fill;
+
+	uint8_t ready;        /* transport up, preface queued */
+	uint8_t got_settings; /* the peer's first SETTINGS arrived */
+	uint8_t draining;     /* no new streams (GOAWAY, ids, shutdown) */
+	uint8_t goaway_rcvd;
+	uint8_t goaway_sent;
+	uint8_t closed;       /* finished: state() says CLOSED */
+	uint8_t pump_more;    /* bodies stopped at SHB_H2_PUMP_LIMIT */
+	uint8_t size_update;  /* announce enc_table_size in the next block */
+	uint8_t settings_acked; /* the peer acknowledged our SETTINGS */
+
+	/* input */
+	uint64_t frames_in; /* complete frames received */
+	struct shb_h2_reader rd;
+	uint32_t hb_sid; /* header block awaiting CONTINUATION, 0 none */
+	uint8_t hb_end_stream;
+	struct shb_h2_stream *hb_stream; /* NULL: block of an ignored stream */
+	struct shb_h2_hscan hscan;
+
+	const char *detail; /* last error, into detail_buf or static */
+	char detail_buf[200];
+	char goaway_debug[64]; /* GOAWAY debug data, printable prefix */
+	uint8_t goaway_debug_len;
+};
+
+/* ---- vtable entries (h2_conn.c) ---- */
+int shb_h2_conn_init(void *module, void *worker, void *conn,
+		     struct shb_conn *handle, shb_tstamp now);
+void shb_h2_conn_fini(void *conn);
+int shb_h2_conn_transport_ready(void *conn,
+				const struct shb_transport_info *info,
+				shb_tstamp now);
+shb_ssize shb_h2_conn_recv(void *conn, const uint8_t *data, size_t len,
+			   shb_tstamp now);
+int shb_h2_conn_recv_eof(void *conn, shb_tstamp now);
+shb_ssize shb_h2_conn_pull_send(void *conn, struct shb_vec *vecs, size_t max,
+				shb_tstamp now);
+void shb_h2_conn_sent(void *conn, size_t n, shb_tstamp now);
+shb_tstamp shb_h2_conn_next_deadline(const void *conn);
+int shb_h2_conn_on_timer(void *conn, shb_tstamp now);
+uint32_t shb_h2_conn_state(const void *conn);
+uint32_t shb_h2_conn_capacity(const void *conn);
+int shb_h2_conn_issue(void *conn, const void *prepared, uint64_t cookie,
+		      shb_tstamp now);
+void shb_h2_conn_cancel(void *conn, uint64_t cookie, shb_tstamp now);
+void shb_h2_conn_shutdown(void *conn, uint32_t mode, shb_tstamp now);
+const char *shb_h2_conn_error_detail(const void *conn);
+
+/* ---- shared inside the plugin ---- */
+
+/* The open stream with this id, or NULL. */
+struct shb_h2_stream *shb_h2_stream_find(struct shb_h2_conn *c, uint32_t id);
+/* Non-zero when id is a client stream id we have already used. */
+int shb_h2_stream_used_id(const struct shb_h2_conn *c, uint32_t id);
+/* Ends a stream: reports it through req_done (unless outcome is
+ * SHB_REQ_CANCELLED, which the core asked for) and frees its slot. */
+void shb_h2_stream_finish(struct shb_h2_conn *c, struct shb_h2_stream *s,
+			  uint32_t outcome, uint64_t err_code,
+			  const char *detail);
+
+/* A connection error: records the detail, queues GOAWAY(code), marks the
+ * connection closed. Returns SHB_E_PROTO for recv to pass on. */
+__attribute__((format(printf, 3, 4))) int
+shb_h2_conn_error(struct shb_h2_conn *c, uint32_t code, const char *fmt, ...);
+
+/* One DEBUG line (only call when c->mod->debug). */
+__attribute__((format(printf, 2, 3))) void
+shb_h2_trace(const struct shb_h2_conn *c, const char *fmt, ...);
+
+/* ---- h2_recv.c ---- */
+/* Consumes data[len]: SHB_OK or a negative SHB_E_*. */
+int shb_h2_read(struct shb_h2_conn *c, const uint8_t *data, size_t len);
+
+/* ---- h2_send.c ---- */
+/* Room for n more octets at the end of the filling buffer, or NULL when
+ * memory ran out; shb_h2_out_commit(c, n) then accounts them. */
+uint8_t *shb_h2_out_reserve(struct shb_h2_conn *c, size_t n);
+void shb_h2_out_commit(struct shb_h2_conn *c, size_t n);
+/* Octets queued and not yet accepted by the transport. */
+size_t shb_h2_out_pending(const struct shb_h2_conn *c);
+void shb_h2_out_free(struct shb_h2_conn *c);
+
+/* The connection preface, our SETTINGS and the connection WINDOW_UPDATE,
+ * put before anything already queued. */
+int shb_h2_send_preface(struct shb_h2_conn *c);
+int shb_h2_send_settings_ack(struct shb_h2_conn *c);
+int shb_h2_send_ping_ack(struct shb_h2_conn *c, const uint8_t *data);
+int shb_h2_send_window_update(struct shb_h2_conn *c, uint32_t stream_id,
+			      uint32_t increment);
+int shb_h2_send_rst_stream(struct shb_h2_conn *c, uint32_t stream_id,
+			   uint32_t code);
+int shb_h2_send_goaway(struct shb_h2_conn *c, uint32_t last_id,
+		       uint32_t code);
+/* HEADERS (+ CONTINUATION) of a new stream from its prepared block. */
+int shb_h2_send_headers(struct shb_h2_conn *c, struct shb_h2_stream *s);
+/* Frames pending request bodies as far as windows and the pump limit
+ * allow. */
+int shb_h2_pump(struct shb_h2_conn *c);
+
+shb_ssize shb_h2_out_pull(struct shb_h2_conn *c, struct shb_vec *vecs,
+			  size_t max);
+void shb_h2_out_sent(struct shb_h2_conn *c, size_t n);
+
+#endif

@@ -1,0 +1,163 @@
+/* The HTTP/2 protocol plugin: entry point, descriptor and module. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <shb/shb.h>
+
+#include "h2_conn.h"
+#include "h2_request.h"
+
+/* Written once by init, read-only afterwards (plugin.h allows this). */
+static const struct shb_host *g_host;
+
+static int h2_module_create(const struct shb_host *host,
+			    const struct shb_run_config *cfg, void **module,
+			    char *err, size_t errlen)
+{
+	struct shb_h2_module *m;
+
+	if (g_host)
+		host = g_host;
+	if (!host || !cfg || !SHB_HAS(cfg, struct shb_run_config, option_count)) {
+		snprintf(err, errlen, "h2: missing host or run configuration");
+		return SHB_E_INVAL;
+	}
+	if (cfg->option_count > 0) {
+		snprintf(err, errlen, "h2: unknown option '%s' (h2 has none)",
+			 cfg->options[0].key ? cfg->options[0].key : "");
+		return SHB_E_INVAL;
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		snprintf(err, errlen, "h2: out of memory");
+		return SHB_E_NOMEM;
+	}
+	m->host = host;
+	m->run_flags = cfg->flags;
+	m->parallel = cfg->parallel ? cfg->parallel : 1;
+	/* Asked once: tracing every frame is decided for the whole run. */
+	m->debug = host->log_enabled && host->log &&
+		   host->log_enabled(SHB_LOG_DEBUG) != 0;
+	*module = m;
+	return SHB_OK;
+}
+
+static void h2_module_destroy(void *module)
+{
+	free(module);
+}
+
+static int h2_prepare_request(void *module, const struct shb_request *req,
+			      void **prepared, char *err, size_t errlen)
+{
+	struct shb_h2_request *r = NULL;
+	int rc;
+
+	if (!req || !SHB_HAS(req, struct shb_request, body_len)) {
+		snprintf(err, errlen, "h2: missing request template");
+		return SHB_E_INVAL;
+	}
+	rc = shb_h2_request_encode(req, &r, err, errlen);
+	if (rc == SHB_OK)
+		*prepared = r;
+	return rc;
+}
+
+static void h2_release_request(void *module, void *prepared)
+{
+	shb_h2_request_free(prepared);
+}
+
+static const struct shb_proto_vtable h2_vtable = {
+	.struct_size = sizeof(struct shb_proto_vtable),
+	.module_create = h2_module_create,
+	.module_destroy = h2_module_destroy,
+	.prepare_request = h2_prepare_request,
+	.release_request = h2_release_request,
+	.worker_init = NULL,
+	.worker_fini = NULL,
+	.conn_init = shb_h2_conn_init,
+	.conn_fini = shb_h2_conn_fini,
+	.on_transport_ready = shb_h2_conn_transport_ready,
+	.recv = shb_h2_conn_recv,
+	.recv_eof = shb_h2_conn_recv_eof,
+	.pull_send = shb_h2_conn_pull_send,
+	.sent = shb_h2_conn_sent,
+	.recv_dgrams = NULL,
+	.write_dgrams = NULL,
+	.next_deadline = shb_h2_conn_next_deadline,
+	.on_timer = shb_h2_conn_on_timer,
+	.state = shb_h2_conn_state,
+	.capacity = shb_h2_conn_capacity,
+	.issue = shb_h2_conn_issue,
+	.cancel = shb_h2_conn_cancel,
+	.shutdown = shb_h2_conn_shutdown,
+	.error_detail = shb_h2_conn_error_detail,
+};
+
+static const char *const h2_schemes[] = {"http", "https", NULL};
+static const char *const h2_alpn[] = {"h2", NULL};
+
+static const struct shb_proto_desc h2_desc = {
+	.struct_size = sizeof(struct shb_proto_desc),
+	.transport = SHB_TRANSPORT_STREAM,
+	.flags = SHB_PROTO_CORE_TLS | SHB_PROTO_MULTIPLEXED |
+		 SHB_PROTO_ALPN_REQUIRED,
+	.name = "h2",
+	.display_name = "HTTP/2",
+	.summary = "HTTP/2 over TLS (ALPN h2) or cleartext with prior "
+		   "knowledge (h2c), many streams per connection",
+	.schemes = h2_schemes,
+	.alpn = h2_alpn,
+	.worker_size = 0,
+	.conn_size = sizeof(struct shb_h2_conn),
+	.vt = &h2_vtable,
+};
+
+static const struct shb_proto_desc *h2_factory_get(uint32_t index)
+{
+	return index == 0 ? &h2_desc : NULL;
+}
+
+static const struct shb_proto_factory h2_factory = {
+	.struct_size = sizeof(struct shb_proto_factory),
+	.count = 1,
+	.get = h2_factory_get,
+};
+
+static int h2_init(const struct shb_host *host)
+{
+	if (!host || !SHB_HAS(host, struct shb_host, conn_event) ||
+	    !host->req_done || !host->log)
+		return SHB_E_UNSUPPORTED;
+	g_host = host;
+	return SHB_OK;
+}
+
+static void h2_deinit(void)
+{
+	g_host = NULL;
+}
+
+static const void *h2_get_factory(const char *factory_id)
+{
+	if (factory_id && strcmp(factory_id, SHB_FACTORY_PROTOCOL) == 0)
+		return &h2_factory;
+	return NULL;
+}
+
+SHB_PLUGIN_EXPORT const struct shb_plugin_entry shb_plugin_entry_v1 = {
+	.struct_size = sizeof(struct shb_plugin_entry),
+	.abi_major = SHB_ABI_MAJOR,
+	.abi_minor = SHB_TARGET_ABI_MINOR,
+	.flags = 0,
+	.id = SHB_H2_PLUGIN_ID,
+	.version = SHB_VERSION_STRING,
+	.vendor = "shb",
+	.url = NULL,
+	.license = "MIT",
+	.init = h2_init,
+	.deinit = h2_deinit,
+	.get_factory = h2_get_factory,
+};

@@ -1,0 +1,690 @@
+/* Input: the incremental frame reader and the handling of every frame the
+ * peer can send (RFC 9113 Section 6). Connection errors end the
+ * connection with one message; stream errors reset just that stream. */
+#include <stdio.h>
+#include <string.h>
+
+#include "h2_conn.h"
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+static const char *const settings_names[] = {
+	"?", "HEADER_TABLE_SIZE", "ENABLE_PUSH", "MAX_CONCURRENT_STREAMS",
+	"INITIAL_WINDOW_SIZE", "MAX_FRAME_SIZE", "MAX_HEADER_LIST_SIZE",
+};
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+/* A malformed response or a stream-level protocol violation: reset the
+ * stream and report the request as a protocol error. */
+static int stream_error(struct shb_h2_conn *c, struct shb_h2_stream *s,
+			uint32_t code, const char *why)
+{
+	int rc = shb_h2_send_rst_stream(c, s->id, code);
+
+	if (c->mod->debug)
+		shb_h2_trace(c, "stream %u: %s", s->id, why);
+	shb_h2_stream_finish(c, s, SHB_REQ_PROTO_ERROR, code, why);
+	return rc;
+}
+
+/* A frame on a stream id that is not open: frames for streams we ended
+ * are dropped; anything on an id we never used is a protocol error. */
+static int unknown_stream(struct shb_h2_conn *c, uint32_t id)
+{
+	if (shb_h2_stream_used_id(c, id))
+		return SHB_OK;
+	return shb_h2_conn_error(c, SHB_H2_PROTOCOL_ERROR,
+				 "%s on stream %u, which we never opened",
+				 shb_h2_frame_type_name(c->rd.fh.type), id);
+}
+
+/* ---- frame start: validation that needs only the header ----------------- */
+
+static int begin_data(struct shb_h2_conn *c, const struct shb_h2_frame_header *h)
+{
+	struct shb_h2_stream *s;
+
+	if (h->stream_id == 0)
+		return shb_h2_conn_error(c, SHB_H2_PROTOCOL_ERROR,
+					 "DATA on stream 0");
+	/* Flow control counts the whole payload, padding included. */
+	c->recv_window -= h->length;
+	if (c->recv_window < 0)
+		return shb_h2_conn_error(c, SHB_H2_FLOW_CONTROL_ERROR,
+					 "DATA beyond the connection window");
+	if (c->recv_window <= (int64_t)(SHB_H2_RECV_WINDOW - SHB_H2_WINDOW_REFILL)) {
+		int rc = shb_h2_send_window_update(
+			c, 0, (uint32_t)(SHB_H2_RECV_WINDOW - c->recv_window));
+
+		if (rc < 0)
+			return rc;
+		c->recv_window = SHB_H2_RECV_WINDOW;
+	}
+	s = shb_h2_stream_find(c, h->stream_id);
+	if (!s)
+		return unknown_stream(c, h->stream_id);
+	if (!s->got_final)
+		return stream_error(c, s, SHB_H2_PROTOCOL_ERROR,
+				    "DATA before the response headers");
+	s->recv_used += h->length;
+	if (s->recv_used > SHB_H2_RECV_WINDOW)
+		return stream_error(c, s, SHB_H2_FLOW_CONTROL_ERROR,
+				    "DATA beyond the stream window");
+	if (s->recv_used >= SHB_H2_WINDOW_REFILL) {
+		int rc = shb_h2_send_window_update(c, s->id,
+						   (uint32_t)s->recv_used);
+
+		if (rc < 0)
+			return rc;
+		s->recv_used = 0;
+	}
+	c->rd.st = s;
+	return SHB_OK;
+}
+
+static int begin_headers(struct shb_h2_conn *c,
+			 const struct shb_h2_frame_header *h)
+{
+	struct shb_h2_stream *s;
+
+	if (h->stream_id == 0 || (h->stream_id & 1) == 0)
+		return shb_h2_conn_error(c, SHB_H2_PROTOCOL_ERROR,
+					 "HEADERS on stream %u", h->stream_id);
+	s = shb_h2_stream_find(c, h->stream_id);
+	if (!s) {
+		int rc = unknown_stream(c, h->stream_id);
+
+		if (rc < 0)
+			return rc;
+	} else {
+		if (!s->ts_first_byte)
+			s->ts_first_byte = c->now;
+		s->rx_header_bytes += SHB_H2_FRAME_HEADER_LEN + h->length;
+	}
+	/* The block is decoded even for a stream we dropped: it must still
+	 * be a valid HPACK block. */
+	shb_h2_hscan_begin(&c->hscan);
+	c->hb_stream = s;
+	c->hb_end_stream = (h->flags & SHB_H2_FLAG_END_STREAM) != 0;
+	c->hb_sid = h->stream_id;
+	return SHB_OK;
+}
+
+static int begin_continuation(struct shb_h2_conn *c,
+			      const struct shb_h2_frame_header *h)
+{
+	/* One that belongs to an open block passed the check in
+	 * begin_frame. */
+	if (c->hb_sid == 0)
+		return shb_h2_conn_error(c, SHB_H2_PROTOCOL_ERROR,
+					 "CONTINUATION without HEADERS");
+	if (c->hb_stream)
+		c->hb_stream->rx_header_bytes +=
+			SHB_H2_FRAME_HEADER_LEN + h->length;
+	return SHB_OK;
+}
+
+static int need_len(struct shb_h2_conn *c, const struct shb_h2_frame_header *h,
+		    uint32_t len, int on_stream)
+{
+	if (on_stream ? h->stream_id == 0 : h->stream_id != 0)
+		return shb_h2_conn_error(c, SHB_H2_PROTOCOL_ERROR,
+					 "%s on stream %u",
+					 shb_h2_frame_type_name(h->type),
+					 h->stream_id);
+	if (h->length != len)
+		return shb_h2_conn_error(c, SHB_H2_FRAME_SIZE_ERROR,
+					 "%s with length %u",
+					 shb_h2_frame_type_name(h->type),
+					 h->length);
+	return SHB_OK;
+}
+
+static int begin_settings(struct shb_h2_conn *c,
+			  const struct shb_h2_frame_header *h)
+{
+	if (h->stream_id != 0)
+		return shb_h2_conn_error(c, SHB_H2_PROTOCOL_ERROR,
+					 "SETTINGS on stream %u", h->stream_id);
+	if ((h->flags & SHB_H2_FLAG_ACK) ? h->length != 0
+					 : h->length % SHB_H2_SETTINGS_ENTRY_LEN)
+		return shb_h2_conn_error(c, SHB_H2_FRAME_SIZE_ERROR,
+					 "SETTINGS with length %u", h->length);
+	/* The first SETTINGS replaces our guess; without the setting the
+	 * peer allows any number of streams. */
+	if (!(h->flags & SHB_H2_FLAG_ACK) && !c->got_settings)
+		c->peer_max_streams = UINT32_MAX;
+	return SHB_OK;
+}
+
+static int begin_frame(struct shb_h2_conn *c)
+{
+	const struct shb_h2_frame_header *h = &c->rd.fh;
+
+	if (c->mod->debug)
+		shb_h2_trace(c, "recv %s stream %u len %u flags 0x%02x",
+			     shb_h2_frame_type_name(h->type), h->stream_id,
+			     h->length, h->flags);
+	if (!c->got_settings &&
+	    (h->type != SHB_H2_SETTINGS || (h->flags & SHB_H2_FLAG_ACK)))
+		return shb_h2_conn_error(
+			c, SHB_H2_PROTOCOL_ERROR,
+			"the server's first frame is %s, not SETTINGS",
+			h->type == SHB_H2_SETTINGS
+				? "SETTINGS ACK"
+				: shb_h2_frame_type_name(h->type));
+	/* We never raise SETTINGS_MAX_FRAME_SIZE above its initial value. */
+	if (h->length > SHB_H2_MIN_FRAME_SIZE)
+		return shb_h2_conn_error(c, SHB_H2_FRAME_SIZE_ERROR,
+					 "%s of %u octets (limit %u)",
+					 shb_h2_frame_type_name(h->type),
+					 h->length, SHB_H2_MIN_FRAME_SIZE);
+	if (c->hb_sid &&
+	    (h->type != SHB_H2_CONTINUATION || h->stream_id != c->hb_sid))
+		return shb_h2_conn_error(
+			c, SHB_H2_PROTOCOL_ERROR,
+			"%s on stream %u inside the header block of stream %u",
+			shb_h2_frame_type_name(h->type), h->stream_id,
+			c->hb_sid);
+	c->rd.st = NULL;
+	c->rd.small_have = 0;
+	switch (h->type) {
+	case SHB_H2_DATA: return begin_data(c, h);
+	case SHB_H2_HEADERS: return begin_headers(c, h);
+	case SHB_H2_CONTINUATION: return begin_continuation(c, h);
+	case SHB_H2_PRIORITY: return need_len(c, h, 5, 1);
+	case SHB_H2_RST_STREAM: return need_len(c, h, 4, 1);
+	case SHB_H2_SETTINGS: return begin_settings(c, h);
+	case SHB_H2_PUSH_PROMISE:
+		return shb_h2_conn_error(c, SHB_H2_PROTOCOL_ERROR,
+					 "PUSH_PROMISE, but push is disabled");
+	case SHB_H2_PING: return need_len(c, h, 8, 0);
+	case SHB_H2_GOAWAY:
+		if (h->length < 8)
+			return shb_h2_conn_error(c, SHB_H2_FRAME_SIZE_ERROR,
+						 "GOAWAY with length %u",
+						 h->length);
+		return need_len(c, h, h->length, 0);
+	case SHB_H2_WINDOW_UPDATE:
+		if (h->length != 4)
+			return shb_h2_conn_error(c, SHB_H2_FRAME_SIZE_ERROR,
+						 "WINDOW_UPDATE with length %u",
+						 h->length);
+		return SHB_OK;
+	default:
+		return SHB_OK; /* unknown types are ignored (Section 5.5) */
+	}
+}
+
+/* ---- frame content --------------------------------------------------------- */
+
+static int apply_setting(struct shb_h2_conn *c, uint16_t id, uint32_t v)
+{
+	if (c->mod->debug && id >= 1 && id <= 6)
+		shb_h2_trace(c, "  %s = %u", settings_names[id], v);
+	switch (id) {
+	case SHB_H2_SET_HEADER_TABLE_SIZE:
+		if (v < c->enc_table_size) {
+			c->enc_table_size = v;
+			c->size_update = 1;
+		}
+		return SHB_OK;
+	case SHB_H2_SET_ENABLE_PUSH:
+		if (v > 1)
+			return shb_h2_conn_error(c, SHB_H2_PROTOCOL_ERROR,
+						 "SETTINGS_ENABLE_PUSH = %u", v);
+		return SHB_OK;
+	case SHB_H2_SET_MAX_CONCURRENT_STREAMS:
+		c->peer_max_streams = v;
+		return SHB_OK;
+	case SHB_H2_SET_INITIAL_WINDOW_SIZE: {
+		int64_t delta = (int64_t)v - (int64_t)c->peer_initial_window;
+
+		if (v > SHB_H2_MAX_WINDOW)
+			return shb_h2_conn_error(c, SHB_H2_FLOW_CONTROL_ERROR,
+						 "SETTINGS_INITIAL_WINDOW_SIZE = %u",
+						 v);
+		for (uint32_t k = 0; k <= c->slot_mask; k++) {
+			struct shb_h2_stream *s = &c->streams[k];
+
+			if (!s->id)
+				continue;
+			s->send_window += delta;
+			if (s->send_window > (int64_t)SHB_H2_MAX_WINDOW)
+				return shb_h2_conn_error(
+					c, SHB_H2_FLOW_CONTROL_ERROR,
+					"SETTINGS_INITIAL_WINDOW_SIZE overflows the window of stream %u",
+					s->id);
+		}
+		c->peer_initial_window = v;
+		return SHB_OK;
+	}
+	case SHB_H2_SET_MAX_FRAME_SIZE:
+		if (v < SHB_H2_MIN_FRAME_SIZE || v > SHB_H2_MAX_FRAME_SIZE)
+			return shb_h2_conn_error(c, SHB_H2_PROTOCOL_ERROR,
+						 "SETTINGS_MAX_FRAME_SIZE = %u", v);
+		c->peer_max_frame = v;
+		return SHB_OK;
+	default:
+		return SHB_OK; /* MAX_HEADER_LIST_SIZE is advisory; others unknown */
+	}
+}
+
+/* Gathers the fixed part of a control frame into rd.small. */
+static size_t gather(struct shb_h2_conn *c, const uint8_t *p, size_t n,
+		     size_t want)
+{
+	size_t take = want - c->rd.small_have;
+
+	if (take > n)
+		take = n;
+	memcpy(c->rd.small + c->rd.small_have, p, take);
+	c->rd.small_have = (uint8_t)(c->rd.small_have + take);
+	return take;
+}
+
+static int settings_content(struct shb_h2_conn *c, const uint8_t *p, size_t n)
+{
+	while (n) {
+		size_t used = gather(c, p, n, SHB_H2_SETTINGS_ENTRY_LEN);
+
+		p += used;
+		n -= used;
+		if (c->rd.small_have == SHB_H2_SETTINGS_ENTRY_LEN) {
+			int rc = apply_setting(
+				c, (uint16_t)(c->rd.small[0] << 8 | c->rd.small[1]),
+				get32(c->rd.small + 2));
+
+			if (rc < 0)
+				return rc;
+			c->rd.small_have = 0;
+		}
+	}
+	return SHB_OK;
+}
+
+static void goaway_content(struct shb_h2_conn *c, const uint8_t *p, size_t n)
+{
+	size_t used = gather(c, p, n, 8);
+
+	/* Debug data: kept for the error message, printable only. */
+	for (p += used, n -= used; n; p++, n--)
+		if (c->goaway_debug_len + 1u < sizeof(c->goaway_debug))
+			c->goaway_debug[c->goaway_debug_len++] =
+				(*p >= 0x20 && *p < 0x7f) ? (char)*p : '?';
+	c->goaway_debug[c->goaway_debug_len] = '\0';
+}
+
+static int content(struct shb_h2_conn *c, const uint8_t *p, size_t n)
+{
+	switch (c->rd.fh.type) {
+	case SHB_H2_DATA:
+		if (c->rd.st)
+			c->rd.st->rx_body_bytes += n;
+		return SHB_OK;
+	case SHB_H2_HEADERS:
+	case SHB_H2_CONTINUATION: {
+		int rc = shb_h2_hscan_feed(&c->hscan, p, n);
+
+		if (rc != SHB_H2_HSCAN_OK)
+			return shb_h2_conn_error(c, SHB_H2_COMPRESSION_ERROR,
+						 "stream %u: %s", c->hb_sid,
+						 shb_h2_hscan_strerror(rc));
+		return SHB_OK;
+	}
+	case SHB_H2_SETTINGS:
+		return settings_content(c, p, n);
+	case SHB_H2_GOAWAY:
+		goaway_content(c, p, n);
+		return SHB_OK;
+	case SHB_H2_PING:
+		gather(c, p, n, 8);
+		return SHB_OK;
+	case SHB_H2_RST_STREAM:
+	case SHB_H2_WINDOW_UPDATE:
+		gather(c, p, n, 4);
+		return SHB_OK;
+	default:
+		return SHB_OK;
+	}
+}
+
+/* ---- frame end --------------------------------------------------------------- */
+
+static int end_data(struct shb_h2_conn *c)
+{
+	struct shb_h2_stream *s = c->rd.st;
+
+	if (s && (c->rd.fh.flags & SHB_H2_FLAG_END_STREAM))
+		shb_h2_stream_finish(c, s, SHB_REQ_OK, 0, NULL);
+	return SHB_OK;
+}
+
+/* A complete header block for stream s (NULL: one we dropped). */
+static int block_done(struct shb_h2_conn *c, struct shb_h2_stream *s,
+		      int end_stream)
+{
+	int status = shb_h2_hscan_status(&c->hscan);
+
+	if (!s)
+		return SHB_OK;
+	if (s->got_final) { /* trailers */
+		if (!end_stream)
+			return stream_error(c, s, SHB_H2_PROTOCOL_ERROR,
+					    "header block after the response head without END_STREAM");
+		if (status != 0)
+			return stream_error(c, s, SHB_H2_PROTOCOL_ERROR,
+					    "a second response head (:status in trailers)");
+		shb_h2_stream_finish(c, s, SHB_REQ_OK, 0, NULL);
+		return SHB_OK;
+	}
+	if (status == 0)
+		return stream_error(c, s, SHB_H2_PROTOCOL_ERROR,
+				    "response head without :status");
+	if (status < 0)
+		return stream_error(c, s, SHB_H2_PROTOCOL_ERROR,
+				    "malformed or repeated :status");
+	if (status < 200) {
+		/* Interim (100, 103): the final head is still to come;
+		 * 101 has no meaning in HTTP/2. */
+		if (end_stream || status == 101)
+			return stream_error(c, s, SHB_H2_PROTOCOL_ERROR,
+					    "invalid interim response");
+		return SHB_OK;
+	}
+	s->got_final = 1;
+	s->status = (uint16_t)status;
+	if (end_stream)
+		shb_h2_stream_finish(c, s, SHB_REQ_OK, 0, NULL);
+	return SHB_OK;
+}
+
+static int end_header_fragment(struct shb_h2_conn *c)
+{
+	int rc;
+
+	if (!(c->rd.fh.flags & SHB_H2_FLAG_END_HEADERS))
+		return SHB_OK;
+	c->hb_sid = 0;
+	rc = shb_h2_hscan_end(&c->hscan);
+	if (rc != SHB_H2_HSCAN_OK)
+		return shb_h2_conn_error(c, SHB_H2_COMPRESSION_ERROR,
+					 "stream %u: %s", c->rd.fh.stream_id,
+					 shb_h2_hscan_strerror(rc));
+	return block_done(c, c->hb_stream, c->hb_end_stream);
+}
+
+static int end_settings(struct shb_h2_conn *c)
+{
+	const struct shb_host *host = c->mod->host;
+
+	if (c->rd.fh.flags & SHB_H2_FLAG_ACK) {
+		c->settings_acked = 1;
+		return SHB_OK;
+	}
+	if (!c->got_settings) {
+		c->got_settings = 1;
+		if (host->conn_event) {
+			struct shb_conn_event ev = {
+				.struct_size = sizeof(ev),
+				.kind = SHB_CEV_HANDSHAKE_DONE,
+			};
+			host->conn_event(c->handle, &ev);
+		}
+	}
+	/* A larger initial window may unblock bodies. */
+	if (c->body_streams && shb_h2_pump(c) < 0)
+		return SHB_E_NOMEM;
+	return shb_h2_send_settings_ack(c);
+}
+
+static int end_rst_stream(struct shb_h2_conn *c)
+{
+	uint32_t id = c->rd.fh.stream_id, code = get32(c->rd.small);
+	struct shb_h2_stream *s = shb_h2_stream_find(c, id);
+
+	if (!s)
+		return unknown_stream(c, id);
+	if (code == SHB_H2_REFUSED_STREAM) {
+		/* The peer did not process it: the core sends it again. */
+		shb_h2_stream_finish(c, s, SHB_REQ_REFUSED, code,
+				     "stream refused by the server");
+		return SHB_OK;
+	}
+	snprintf(c->detail_buf, sizeof(c->detail_buf),
+		 "h2: stream reset by the server (%s)",
+		 shb_h2_error_name(code));
+	shb_h2_stream_finish(c, s, SHB_REQ_RESET, code, c->detail_buf);
+	return SHB_OK;
+}
+
+static int end_goaway(struct shb_h2_conn *c)
+{
+	uint32_t last = get32(c->rd.small) & SHB_H2_MAX_STREAM_ID;
+	uint32_t code = get32(c->rd.small + 4);
+	const struct shb_host *host = c->mod->host;
+
+	c->goaway_rcvd = 1;
+	c->draining = 1;
+	c->goaway_last_id = last;
+	c->goaway_code = code;
+	if (c->mod->debug)
+		shb_h2_trace(c, "GOAWAY last stream %u, %s%s%s", last,
+			     shb_h2_error_name(code),
+			     c->goaway_debug_len ? ": " : "", c->goaway_debug);
+	/* Streams above the line were never processed: they go back to the
+	 * core to be sent again elsewhere. */
+	for (uint32_t k = 0; k <= c->slot_mask; k++) {
+		struct shb_h2_stream *s = &c->streams[k];
+
+		if (s->id > last)
+			shb_h2_stream_finish(c, s, SHB_REQ_REFUSED, code,
+					     "stream above the server's GOAWAY");
+	}
+	if (host->conn_event) {
+		struct shb_conn_event ev = {
+			.struct_size = sizeof(ev),
+			.kind = SHB_CEV_GOAWAY,
+			.err_space = SHB_ERRSPACE_H2,
+			.err_code = code,
+			.last_accepted = last,
+			.detail = c->goaway_debug_len ? c->goaway_debug : NULL,
+		};
+		host->conn_event(c->handle, &ev);
+	}
+	c->goaway_debug_len = 0;
+	return SHB_OK;
+}
+
+static int end_window_update(struct shb_h2_conn *c)
+{
+	uint32_t id = c->rd.fh.stream_id;
+	uint32_t inc = get32(c->rd.small) & SHB_H2_MAX_WINDOW;
+	struct shb_h2_stream *s = NULL;
+
+	if (id == 0) {
+		if (inc == 0)
+			return shb_h2_conn_error(c, SHB_H2_PROTOCOL_ERROR,
+						 "connection WINDOW_UPDATE of 0");
+		c->send_window += inc;
+		if (c->send_window > (int64_t)SHB_H2_MAX_WINDOW)
+			return shb_h2_conn_error(c, SHB_H2_FLOW_CONTROL_ERROR,
+						 "connection window above 2^31-1");
+	} else {
+		s = shb_h2_stream_find(c, id);
+		if (!s)
+			return unknown_stream(c, id);
+		if (inc == 0)
+			return stream_error(c, s, SHB_H2_PROTOCOL_ERROR,
+					    "stream WINDOW_UPDATE of 0");
+		s->send_window += inc;
+		if (s->send_window > (int64_t)SHB_H2_MAX_WINDOW)
+			return stream_error(c, s, SHB_H2_FLOW_CONTROL_ERROR,
+					    "stream window above 2^31-1");
+	}
+	return c->body_streams ? shb_h2_pump(c) : SHB_OK;
+}
+
+static int end_frame(struct shb_h2_conn *c)
+{
+	c->frames_in++;
+	switch (c->rd.fh.type) {
+	case SHB_H2_DATA: return end_data(c);
+	case SHB_H2_HEADERS:
+	case SHB_H2_CONTINUATION: return end_header_fragment(c);
+	case SHB_H2_SETTINGS: return end_settings(c);
+	case SHB_H2_PING:
+		if (c->rd.fh.flags & SHB_H2_FLAG_ACK)
+			return SHB_OK;
+		return shb_h2_send_ping_ack(c, c->rd.small);
+	case SHB_H2_RST_STREAM: return end_rst_stream(c);
+	case SHB_H2_GOAWAY: return end_goaway(c);
+	case SHB_H2_WINDOW_UPDATE: return end_window_update(c);
+	default: return SHB_OK;
+	}
+}
+
+/* ---- the reader -------------------------------------------------------------- */
+
+/* After the header: how many prefix octets (pad length, priority) come
+ * before the content. */
+static int start_payload(struct shb_h2_conn *c)
+{
+	struct shb_h2_reader *r = &c->rd;
+	uint8_t need = 0;
+
+	if ((r->fh.type == SHB_H2_DATA || r->fh.type == SHB_H2_HEADERS) &&
+	    (r->fh.flags & SHB_H2_FLAG_PADDED))
+		need = 1;
+	if (r->fh.type == SHB_H2_HEADERS && (r->fh.flags & SHB_H2_FLAG_PRIORITY))
+		need += 5;
+	if (r->fh.length < need)
+		return shb_h2_conn_error(c, SHB_H2_FRAME_SIZE_ERROR,
+					 "%s too short for its flags",
+					 shb_h2_frame_type_name(r->fh.type));
+	r->prefix_need = need;
+	r->prefix_have = 0;
+	r->payload_left = r->fh.length - need;
+	r->pad_left = 0;
+	r->phase = need ? SHB_H2_R_PREFIX : SHB_H2_R_PAYLOAD;
+	return SHB_OK;
+}
+
+static int end_prefix(struct shb_h2_conn *c)
+{
+	struct shb_h2_reader *r = &c->rd;
+
+	if (r->fh.flags & SHB_H2_FLAG_PADDED) {
+		uint32_t pad = r->prefix[0];
+
+		if (pad > r->payload_left)
+			return shb_h2_conn_error(c, SHB_H2_PROTOCOL_ERROR,
+						 "%s padding longer than the frame",
+						 shb_h2_frame_type_name(r->fh.type));
+		r->payload_left -= pad;
+		r->pad_left = pad;
+	}
+	r->phase = SHB_H2_R_PAYLOAD;
+	return SHB_OK;
+}
+
+/* Non-zero when the first octets of the connection are an HTTP/1 status
+ * line: the server does not speak h2c on this port. */
+static int looks_like_http1(const struct shb_h2_conn *c)
+{
+	return c->frames_in == 0 && c->rd.hdr_have >= 5 &&
+	       memcmp(c->rd.hdr, "HTTP/", 5) == 0;
+}
+
+static size_t read_header(struct shb_h2_conn *c, const uint8_t *p, size_t n,
+			  int *rc)
+{
+	struct shb_h2_reader *r = &c->rd;
+	size_t take = SHB_H2_FRAME_HEADER_LEN - r->hdr_have;
+
+	if (take > n)
+		take = n;
+	memcpy(r->hdr + r->hdr_have, p, take);
+	r->hdr_have = (uint8_t)(r->hdr_have + take);
+	if (looks_like_http1(c)) {
+		*rc = shb_h2_conn_error(
+			c, SHB_H2_PROTOCOL_ERROR,
+			"the server answered in HTTP/1.x: it does not speak "
+			"HTTP/2 over cleartext (h2c) on this port");
+		return take;
+	}
+	if (r->hdr_have < SHB_H2_FRAME_HEADER_LEN)
+		return take;
+	r->hdr_have = 0;
+	shb_h2_frame_header_parse(r->hdr, &r->fh);
+	*rc = begin_frame(c);
+	if (*rc == SHB_OK)
+		*rc = start_payload(c);
+	return take;
+}
+
+static size_t read_prefix(struct shb_h2_conn *c, const uint8_t *p, size_t n,
+			  int *rc)
+{
+	struct shb_h2_reader *r = &c->rd;
+	size_t take = (size_t)(r->prefix_need - r->prefix_have);
+
+	if (take > n)
+		take = n;
+	memcpy(r->prefix + r->prefix_have, p, take);
+	r->prefix_have = (uint8_t)(r->prefix_have + take);
+	if (r->prefix_have == r->prefix_need)
+		*rc = end_prefix(c);
+	return take;
+}
+
+int shb_h2_read(struct shb_h2_conn *c, const uint8_t *data, size_t len)
+{
+	struct shb_h2_reader *r = &c->rd;
+	size_t off = 0;
+	int rc = SHB_OK;
+
+	while (rc == SHB_OK && !c->closed) {
+		size_t left = len - off, take;
+
+		/* A frame is complete once its content and padding are in;
+		 * empty frames complete right after their header. */
+		if (r->phase != SHB_H2_R_HEADER && r->phase != SHB_H2_R_PREFIX &&
+		    r->payload_left == 0 && r->pad_left == 0) {
+			r->phase = SHB_H2_R_HEADER;
+			rc = end_frame(c);
+			continue;
+		}
+		if (left == 0)
+			break;
+		switch (r->phase) {
+		case SHB_H2_R_HEADER:
+			off += read_header(c, data + off, left, &rc);
+			break;
+		case SHB_H2_R_PREFIX:
+			off += read_prefix(c, data + off, left, &rc);
+			break;
+		case SHB_H2_R_PAYLOAD:
+			take = left < r->payload_left ? left : r->payload_left;
+			if (take == 0) {
+				r->phase = SHB_H2_R_PAD;
+				break;
+			}
+			rc = content(c, data + off, take);
+			r->payload_left -= (uint32_t)take;
+			off += take;
+			break;
+		default: /* SHB_H2_R_PAD */
+			take = left < r->pad_left ? left : r->pad_left;
+			r->pad_left -= (uint32_t)take;
+			off += take;
+			break;
+		}
+	}
+	return rc;
+}

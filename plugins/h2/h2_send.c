@@ -1,0 +1,321 @@
+/* Output: two buffers (one handed to the transport until sent(), one
+ * filling), the frames we write, and request bodies cut into DATA frames
+ * as the peer's windows allow. See h2_conn.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "h2_conn.h"
+#include "http_prefint.h"
+
+/* ---- buffers ------------------------------------------------------------ */
+
+uint8_t *shb_h2_out_reserve(struct shb_h2_conn *c, size_t n)
+{
+	struct shb_h2_obuf *b = &c->out[c->fill];
+
+	if (b->cap - b->len < n) {
+		size_t cap = b->cap ? b->cap : 4096;
+		uint8_t *p;
+
+		while (cap - b->len < n)
+			cap *= 2;
+		/* Only the filling buffer moves: the other one may be in
+		 * the kernel. */
+		p = realloc(b->p, cap);
+		if (!p)
+			return NULL;
+		b->p = p;
+		b->cap = cap;
+	}
+	return b->p + b->len;
+}
+
+void shb_h2_out_commit(struct shb_h2_conn *c, size_t n)
+{
+	c->out[c->fill].len += n;
+}
+
+size_t shb_h2_out_pending(const struct shb_h2_conn *c)
+{
+	const struct shb_h2_obuf *busy = &c->out[c->fill ^ 1];
+
+	return c->out[c->fill].len + (busy->len - c->sent_off);
+}
+
+void shb_h2_out_free(struct shb_h2_conn *c)
+{
+	free(c->out[0].p);
+	free(c->out[1].p);
+	memset(c->out, 0, sizeof(c->out));
+}
+
+shb_ssize shb_h2_out_pull(struct shb_h2_conn *c, struct shb_vec *vecs,
+			  size_t max)
+{
+	struct shb_h2_obuf *busy = &c->out[c->fill ^ 1];
+
+	if (max == 0)
+		return 0;
+	if (busy->len == 0 && c->pump_more)
+		(void)shb_h2_pump(c);
+	if (busy->len == 0) {
+		/* Swap: what filled since the last send goes out as one. */
+		if (c->out[c->fill].len == 0)
+			return 0;
+		c->fill ^= 1;
+		c->sent_off = 0;
+		busy = &c->out[c->fill ^ 1];
+	}
+	vecs[0].base = busy->p + c->sent_off;
+	vecs[0].len = busy->len - c->sent_off;
+	return 1;
+}
+
+void shb_h2_out_sent(struct shb_h2_conn *c, size_t n)
+{
+	struct shb_h2_obuf *busy = &c->out[c->fill ^ 1];
+	size_t left = busy->len - c->sent_off;
+
+	c->sent_off += n < left ? n : left;
+	if (c->sent_off == busy->len) {
+		busy->len = 0;
+		c->sent_off = 0;
+	}
+}
+
+/* ---- frames --------------------------------------------------------------- */
+
+static void trace_out(const struct shb_h2_conn *c, uint8_t type,
+		      uint8_t flags, uint32_t sid, size_t len)
+{
+	if (c->mod->debug)
+		shb_h2_trace(c, "send %s stream %u len %zu flags 0x%02x",
+			     shb_h2_frame_type_name(type), sid, len, flags);
+}
+
+static int oom(struct shb_h2_conn *c)
+{
+	c->detail = "h2: out of memory for the output buffer";
+	c->closed = 1;
+	return SHB_E_NOMEM;
+}
+
+int shb_h2_send_preface(struct shb_h2_conn *c)
+{
+	static const struct shb_h2_setting_kv ours[] = {
+		{SHB_H2_SET_HEADER_TABLE_SIZE, 0},
+		{SHB_H2_SET_ENABLE_PUSH, 0},
+		{SHB_H2_SET_INITIAL_WINDOW_SIZE, SHB_H2_RECV_WINDOW},
+	};
+	uint8_t head[SHB_H2_PREFACE_LEN + SHB_H2_FRAME_HEADER_LEN +
+		     sizeof(ours) / sizeof(ours[0]) * SHB_H2_SETTINGS_ENTRY_LEN +
+		     SHB_H2_WINDOW_UPDATE_LEN];
+	size_t n = SHB_H2_PREFACE_LEN;
+	struct shb_h2_obuf *b = &c->out[c->fill];
+
+	memcpy(head, SHB_H2_PREFACE, SHB_H2_PREFACE_LEN);
+	n += shb_h2_write_settings(head + n, ours,
+				   sizeof(ours) / sizeof(ours[0]));
+	n += shb_h2_write_window_update(head + n, 0,
+					SHB_H2_RECV_WINDOW -
+						SHB_H2_DEFAULT_WINDOW);
+	if (!shb_h2_out_reserve(c, n))
+		return oom(c);
+	/* Nothing may precede the preface (a SETTINGS ACK for a server
+	 * that spoke first, say). */
+	memmove(b->p + n, b->p, b->len);
+	memcpy(b->p, head, n);
+	b->len += n;
+	c->recv_window = SHB_H2_RECV_WINDOW;
+	if (c->mod->debug)
+		shb_h2_trace(c, "send preface, SETTINGS (table 0, push 0, "
+				"window %u), WINDOW_UPDATE 0 +%u",
+			     SHB_H2_RECV_WINDOW,
+			     SHB_H2_RECV_WINDOW - SHB_H2_DEFAULT_WINDOW);
+	return SHB_OK;
+}
+
+int shb_h2_send_settings_ack(struct shb_h2_conn *c)
+{
+	uint8_t *p = shb_h2_out_reserve(c, SHB_H2_FRAME_HEADER_LEN);
+
+	if (!p)
+		return oom(c);
+	shb_h2_out_commit(c, shb_h2_write_settings_ack(p));
+	trace_out(c, SHB_H2_SETTINGS, SHB_H2_FLAG_ACK, 0, 0);
+	return SHB_OK;
+}
+
+int shb_h2_send_ping_ack(struct shb_h2_conn *c, const uint8_t *data)
+{
+	uint8_t *p = shb_h2_out_reserve(c, SHB_H2_PING_LEN);
+
+	if (!p)
+		return oom(c);
+	shb_h2_out_commit(c, shb_h2_write_ping(p, data, 1));
+	trace_out(c, SHB_H2_PING, SHB_H2_FLAG_ACK, 0, 8);
+	return SHB_OK;
+}
+
+int shb_h2_send_window_update(struct shb_h2_conn *c, uint32_t stream_id,
+			      uint32_t increment)
+{
+	uint8_t *p = shb_h2_out_reserve(c, SHB_H2_WINDOW_UPDATE_LEN);
+
+	if (!p)
+		return oom(c);
+	shb_h2_out_commit(c, shb_h2_write_window_update(p, stream_id, increment));
+	trace_out(c, SHB_H2_WINDOW_UPDATE, 0, stream_id, 4);
+	return SHB_OK;
+}
+
+int shb_h2_send_rst_stream(struct shb_h2_conn *c, uint32_t stream_id,
+			   uint32_t code)
+{
+	uint8_t *p = shb_h2_out_reserve(c, SHB_H2_RST_STREAM_LEN);
+
+	if (!p)
+		return oom(c);
+	shb_h2_out_commit(c, shb_h2_write_rst_stream(p, stream_id, code));
+	trace_out(c, SHB_H2_RST_STREAM, 0, stream_id, 4);
+	return SHB_OK;
+}
+
+int shb_h2_send_goaway(struct shb_h2_conn *c, uint32_t last_id, uint32_t code)
+{
+	uint8_t *p;
+
+	if (c->goaway_sent || !c->ready)
+		return SHB_OK;
+	p = shb_h2_out_reserve(c, SHB_H2_GOAWAY_LEN);
+	if (!p)
+		return oom(c);
+	shb_h2_out_commit(c, shb_h2_write_goaway(p, last_id, code));
+	c->goaway_sent = 1;
+	trace_out(c, SHB_H2_GOAWAY, 0, 0, 8);
+	return SHB_OK;
+}
+
+/* Copies n octets from offset off of the concatenation upd || block. */
+static void copy_block(uint8_t *dst, const uint8_t *upd, size_t upd_len,
+		       const uint8_t *block, size_t off, size_t n)
+{
+	if (off < upd_len) {
+		size_t a = upd_len - off < n ? upd_len - off : n;
+
+		memcpy(dst, upd + off, a);
+		dst += a;
+		off += a;
+		n -= a;
+	}
+	if (n)
+		memcpy(dst, block + (off - upd_len), n);
+}
+
+int shb_h2_send_headers(struct shb_h2_conn *c, struct shb_h2_stream *s)
+{
+	const struct shb_h2_request *r = s->req;
+	uint8_t upd[8];
+	size_t upd_len = 0, total, frames, off = 0, fsz = c->peer_max_frame;
+	uint8_t end_stream = r->body_len ? 0 : SHB_H2_FLAG_END_STREAM;
+	uint8_t *p;
+
+	/* A lowered peer table is acknowledged at the start of the next
+	 * block, once (RFC 7541 Section 4.2). */
+	if (c->size_update)
+		upd_len = shb_prefint_encode(upd, sizeof(upd), 5, 0x20,
+					     c->enc_table_size);
+	total = upd_len + r->block_len;
+	frames = total > fsz ? (total + fsz - 1) / fsz : 1;
+	p = shb_h2_out_reserve(c, total + frames * SHB_H2_FRAME_HEADER_LEN);
+	if (!p)
+		return oom(c);
+	c->size_update = 0;
+	shb_h2_out_commit(c, total + frames * SHB_H2_FRAME_HEADER_LEN);
+	for (size_t i = 0; i < frames; i++) {
+		size_t n = total - off < fsz ? total - off : fsz;
+		uint8_t type = i ? SHB_H2_CONTINUATION : SHB_H2_HEADERS;
+		uint8_t flags = i ? 0 : end_stream;
+
+		if (i + 1 == frames)
+			flags |= SHB_H2_FLAG_END_HEADERS;
+		p += shb_h2_frame_header_write(p, (uint32_t)n, type, flags,
+					       s->id);
+		copy_block(p, upd, upd_len, r->block, off, n);
+		p += n;
+		off += n;
+		trace_out(c, type, flags, s->id, n);
+	}
+	return SHB_OK;
+}
+
+/* ---- request bodies --------------------------------------------------------- */
+
+/* Frames as much of s's body as the windows allow. Returns 1 when it
+ * stopped at the pump limit, 0 otherwise, or a negative SHB_E_*. */
+static int pump_stream(struct shb_h2_conn *c, struct shb_h2_stream *s)
+{
+	const struct shb_h2_request *r = s->req;
+
+	while (s->body_off < r->body_len && s->send_window > 0 &&
+	       c->send_window > 0) {
+		uint64_t n = r->body_len - s->body_off;
+		uint8_t flags = 0, *p;
+
+		if (c->out[c->fill].len >= SHB_H2_PUMP_LIMIT)
+			return 1;
+		if (n > (uint64_t)s->send_window)
+			n = (uint64_t)s->send_window;
+		if (n > (uint64_t)c->send_window)
+			n = (uint64_t)c->send_window;
+		if (n > c->peer_max_frame)
+			n = c->peer_max_frame;
+		if (s->body_off + n == r->body_len)
+			flags = SHB_H2_FLAG_END_STREAM;
+		p = shb_h2_out_reserve(c, SHB_H2_FRAME_HEADER_LEN + n);
+		if (!p)
+			return oom(c);
+		shb_h2_frame_header_write(p, (uint32_t)n, SHB_H2_DATA, flags,
+					  s->id);
+		memcpy(p + SHB_H2_FRAME_HEADER_LEN, r->body + s->body_off, n);
+		shb_h2_out_commit(c, SHB_H2_FRAME_HEADER_LEN + n);
+		s->body_off += n;
+		s->send_window -= (int64_t)n;
+		c->send_window -= (int64_t)n;
+		trace_out(c, SHB_H2_DATA, flags, s->id, n);
+	}
+	if (s->body_off == r->body_len) {
+		s->body_pending = 0;
+		c->body_streams--;
+	}
+	return 0;
+}
+
+int shb_h2_pump(struct shb_h2_conn *c)
+{
+	uint32_t nslots = c->slot_mask + 1;
+
+	c->pump_more = 0;
+	/* Round robin, so that one large body does not hold back the
+	 * others when the connection window is the limit. */
+	for (uint32_t i = 0; i < nslots && c->body_streams; i++) {
+		uint32_t k = (c->pump_cursor + i) & c->slot_mask;
+		struct shb_h2_stream *s = &c->streams[k];
+		int rc;
+
+		if (c->send_window <= 0)
+			break;
+		if (!s->id || !s->body_pending)
+			continue;
+		rc = pump_stream(c, s);
+		if (rc < 0)
+			return rc;
+		if (rc > 0) {
+			c->pump_more = 1;
+			c->pump_cursor = k;
+			return SHB_OK;
+		}
+	}
+	c->pump_cursor = (c->pump_cursor + 1) & c->slot_mask;
+	return SHB_OK;
+}

@@ -1,0 +1,77 @@
+/* Driving one HTTP/2 connection through the vtable as the core does, and
+ * building the server's side of the conversation. */
+#ifndef SHB_H2_FIXTURE_H
+#define SHB_H2_FIXTURE_H
+
+#include "h2_conn.h"
+#include "h2_tests.h"
+
+#define FX_HANDLE ((struct shb_conn *)(uintptr_t)0x5eed)
+
+/* A growable byte string. */
+struct shb_h2_bytes {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+void shb_h2_bytes_add(struct shb_h2_bytes *b, const void *p, size_t n);
+void shb_h2_bytes_free(struct shb_h2_bytes *b);
+
+struct shb_h2_fx {
+	const struct shb_proto_vtable *vt;
+	void *mod;
+	void *prep;
+	struct shb_h2_conn *c;
+	struct shb_h2_bytes sent; /* everything sent after the preface */
+	uint64_t next_cookie;
+	shb_tstamp now;
+};
+
+/* Opens a connection for a run with `parallel` streams; body may be NULL
+ * (a GET), else a POST of body[body_len]. */
+void shb_h2_fx_open(struct shb_h2_fx *f, uint32_t run_flags,
+		    uint32_t parallel, const uint8_t *body, size_t body_len,
+		    const struct shb_kv *headers, size_t header_count,
+		    int debug);
+/* Transport ready; checks and drops the 64-octet preface + SETTINGS +
+ * WINDOW_UPDATE from the output. */
+void shb_h2_fx_ready(struct shb_h2_fx *f);
+void shb_h2_fx_close(struct shb_h2_fx *f);
+
+/* Issues one request; returns its cookie. */
+uint64_t shb_h2_fx_issue(struct shb_h2_fx *f);
+/* Pulls and "sends" everything (at most `chunk` octets per send, 0 for
+ * all), appending to f->sent. Returns the octets. */
+size_t shb_h2_fx_flush(struct shb_h2_fx *f, size_t chunk);
+/* Feeds server bytes whole; returns recv's result. */
+shb_ssize shb_h2_fx_recv(struct shb_h2_fx *f, const void *p, size_t n);
+
+/* A parsed frame from f->sent. */
+struct shb_h2_fx_frame {
+	struct shb_h2_frame_header h;
+	const uint8_t *payload;
+};
+/* Splits p[n] into frames (fatal if it does not end on a frame). */
+size_t shb_h2_fx_frames(const uint8_t *p, size_t n,
+			struct shb_h2_fx_frame *fr, size_t max);
+
+/* ---- server frames ---- */
+void shb_h2_srv_frame(struct shb_h2_bytes *b, uint8_t type, uint8_t flags,
+		      uint32_t sid, const void *payload, size_t len);
+void shb_h2_srv_settings(struct shb_h2_bytes *b,
+			 const struct shb_h2_setting_kv *kv, size_t n);
+/* HEADERS with a one-octet static :status (index 8..14) or a literal
+ * status with name index 8, plus some other fields. */
+void shb_h2_srv_status(struct shb_h2_bytes *b, uint32_t sid, uint8_t flags,
+		       int status);
+void shb_h2_srv_data(struct shb_h2_bytes *b, uint32_t sid, uint8_t flags,
+		     const char *text);
+void shb_h2_srv_u32(struct shb_h2_bytes *b, uint8_t type, uint32_t sid,
+		    uint32_t v);
+void shb_h2_srv_goaway(struct shb_h2_bytes *b, uint32_t last, uint32_t code,
+		       const char *debug);
+
+/* The result recorded for `cookie`, or NULL. */
+const struct shb_h2_test_done *shb_h2_fx_done(uint64_t cookie);
+
+#endif

@@ -1,0 +1,16 @@
+/* The h2 test executable: the shared HTTP code (Huffman, integers), the
+ * frame codec, HPACK, the response scanner, the connection through the
+ * vtable, flow control, and the built shared module. */
+#include "h2_tests.h"
+
+CU_SuiteInfo shb_test_suites[] = {
+	{"h2_huffman", NULL, NULL, NULL, NULL, shb_h2_huffman_tests},
+	{"h2_prefint", NULL, NULL, NULL, NULL, shb_h2_prefint_tests},
+	{"h2_hpack", NULL, NULL, NULL, NULL, shb_h2_hpack_tests},
+	{"h2_hscan", NULL, NULL, NULL, NULL, shb_h2_hscan_tests},
+	{"h2_frame", NULL, NULL, NULL, NULL, shb_h2_frame_tests},
+	{"h2_conn", NULL, NULL, NULL, NULL, shb_h2_conn_tests},
+	{"h2_flow", NULL, NULL, NULL, NULL, shb_h2_flow_tests},
+	{"h2_module", NULL, NULL, NULL, NULL, shb_h2_module_tests},
+	CU_SUITE_INFO_NULL,
+};

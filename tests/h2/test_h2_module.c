@@ -1,0 +1,104 @@
+/* The plugin as the loader sees it: entry, factory, descriptor, options,
+ * and the built shared module's exports (path in SHB_H2_PLUGIN). */
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "h2_conn.h"
+#include "h2_tests.h"
+
+static void test_entry(void)
+{
+	const struct shb_plugin_entry *e = &shb_plugin_entry_v1;
+
+	CU_ASSERT_EQUAL(e->struct_size, sizeof(*e));
+	CU_ASSERT_EQUAL(e->abi_major, SHB_ABI_MAJOR);
+	CU_ASSERT(e->abi_minor <= SHB_ABI_MINOR);
+	CU_ASSERT_STRING_EQUAL(e->id, "org.shb.proto.h2");
+	CU_ASSERT_PTR_NULL(e->get_factory(SHB_FACTORY_REPORTER));
+	CU_ASSERT_PTR_NULL(e->get_factory(NULL));
+}
+
+static void test_descriptor(void)
+{
+	const struct shb_proto_desc *d = shb_h2_test_desc();
+	const struct shb_proto_factory *f =
+		shb_plugin_entry_v1.get_factory(SHB_FACTORY_PROTOCOL);
+
+	CU_ASSERT_PTR_NULL(f->get(1));
+	CU_ASSERT_EQUAL(d->struct_size, sizeof(*d));
+	CU_ASSERT_EQUAL(d->transport, SHB_TRANSPORT_STREAM);
+	CU_ASSERT_EQUAL(d->flags, SHB_PROTO_CORE_TLS | SHB_PROTO_MULTIPLEXED |
+					  SHB_PROTO_ALPN_REQUIRED);
+	CU_ASSERT_STRING_EQUAL(d->name, "h2");
+	CU_ASSERT_STRING_EQUAL(d->display_name, "HTTP/2");
+	CU_ASSERT_STRING_EQUAL(d->schemes[0], "http");
+	CU_ASSERT_STRING_EQUAL(d->schemes[1], "https");
+	CU_ASSERT_PTR_NULL(d->schemes[2]);
+	CU_ASSERT_STRING_EQUAL(d->alpn[0], "h2");
+	CU_ASSERT_PTR_NULL(d->alpn[1]);
+	CU_ASSERT_EQUAL(d->conn_size, sizeof(struct shb_h2_conn));
+	CU_ASSERT_EQUAL(d->vt->struct_size, sizeof(struct shb_proto_vtable));
+	CU_ASSERT_PTR_NULL(d->vt->recv_dgrams);
+	CU_ASSERT_PTR_NULL(d->vt->write_dgrams);
+	CU_ASSERT_PTR_NOT_NULL(d->vt->cancel);
+}
+
+static void test_options_rejected(void)
+{
+	const struct shb_proto_desc *d = shb_h2_test_desc();
+	static const struct shb_kv opts[] = {{"window", "1"}};
+	struct shb_run_config cfg = {
+		.struct_size = sizeof(cfg),
+		.scheme = "http",
+		.host = "h",
+		.authority = "h",
+		.parallel = 4,
+		.options = opts,
+		.option_count = 1,
+	};
+	char err[128] = "";
+	void *m = NULL;
+
+	CU_ASSERT_EQUAL(d->vt->module_create(&shb_h2_test_host, &cfg, &m, err,
+					     sizeof(err)),
+			SHB_E_INVAL);
+	CU_ASSERT_PTR_NULL(m);
+	CU_ASSERT_STRING_EQUAL(err, "h2: unknown option 'window' (h2 has none)");
+	cfg.option_count = 0;
+	CU_ASSERT_EQUAL(d->vt->module_create(&shb_h2_test_host, &cfg, &m, err,
+					     sizeof(err)),
+			SHB_OK);
+	CU_ASSERT_EQUAL(((struct shb_h2_module *)m)->parallel, 4);
+	d->vt->module_destroy(m);
+}
+
+static void test_shared_module(void)
+{
+	const char *path = getenv("SHB_H2_PLUGIN");
+	const struct shb_plugin_entry *e;
+	void *h;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(path);
+	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	e = dlsym(h, SHB_PLUGIN_ENTRY_SYMBOL);
+	CU_ASSERT_PTR_NOT_NULL(e);
+	if (e) {
+		CU_ASSERT_STRING_EQUAL(e->id, "org.shb.proto.h2");
+		CU_ASSERT_EQUAL(e->abi_major, SHB_ABI_MAJOR);
+	}
+	/* Nothing else is exported: no shb_ symbol leaks. */
+	CU_ASSERT_PTR_NULL(dlsym(h, "shb_h2_conn_recv"));
+	CU_ASSERT_PTR_NULL(dlsym(h, "shb_huff_decode"));
+	CU_ASSERT_PTR_NULL(dlsym(h, "shb_huff_codes"));
+	dlclose(h);
+}
+
+CU_TestInfo shb_h2_module_tests[] = {
+	{"entry", test_entry},
+	{"descriptor", test_descriptor},
+	{"options rejected", test_options_rejected},
+	{"shared module exports only the entry", test_shared_module},
+	CU_TEST_INFO_NULL,
+};
