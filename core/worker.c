@@ -26,7 +26,6 @@ enum { OP_CONNECT = 0, OP_RECV = 1, OP_SEND = 2 };
 #define SLOT_BITS 20
 #define MAX_SLOTS (1u << SLOT_BITS)
 #define RECV_BUF_SIZE 16384
-#define MAX_RETRIES 8
 #define MAX_VECS 16
 #define TICK_NS 100000000ull /* wait at most 100 ms: Ctrl-C latency */
 #define DGRAM_MAX 1200     /* QUIC: no PMTUD, every datagram <= 1200 bytes */
@@ -63,6 +62,8 @@ struct shb_conn {
 	struct req_slot *reqs;
 	uint32_t nused;
 	uint32_t issued_here; /* requests issued on this connection */
+	uint32_t held_refused; /* refusals held until this conn answers */
+	uint8_t answered;      /* produced at least one complete response */
 	shb_tstamp t_connect;
 	shb_tstamp deadline;
 	/* plain send: vecs from pull_send, stable until the CQE */
@@ -355,15 +356,25 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 		shb_stats_ok(w->stats, res->status,
 			     done > r->t_start ? done - r->t_start : 0);
 		finished_one(w);
+		if (!c->answered) {
+			/* The server works: what it refused before its first
+			 * answer goes back to the budget now. */
+			c->answered = 1;
+			for (; c->held_refused; c->held_refused--)
+				requeue_refused(w, 1);
+		}
 		return;
 	}
 	case SHB_REQ_REFUSED:
-		if (r->retries < MAX_RETRIES) {
+		/* Bounded give-back: a connection that has answered gets its
+		 * refusals back at once; one that has not holds them until it
+		 * does, and they become errors if it dies first. So a server
+		 * that refuses everything ends the run with errors, while
+		 * GOAWAY at any -p loses nothing. */
+		if (c->answered)
 			requeue_refused(w, r->retries + 1);
-			return;
-		}
-		count_error(w, SHB_ERRK_PROTOCOL, "request refused by the server too many times");
-		finished_one(w);
+		else
+			c->held_refused++;
 		return;
 	default: {
 		char msg[SHB_SAMPLE_LEN];
@@ -415,6 +426,8 @@ static void finish_close(struct shb_conn *c)
 	}
 	c->gen++;
 	c->issued_here = 0;
+	c->held_refused = 0;
+	c->answered = 0;
 	c->st = C_IDLE;
 	w->nidle++;
 }
@@ -430,6 +443,13 @@ static void begin_close(struct shb_conn *c)
 	if (c->st == C_CONNECTING || c->st == C_HANDSHAKE)
 		w->nconnecting--;
 	c->st = C_CLOSING;
+	for (; c->held_refused; c->held_refused--) {
+		if (w->stopping)
+			continue;
+		count_error(w, SHB_ERRK_PROTOCOL,
+			    "request refused by a connection that answered none");
+		finished_one(w);
+	}
 	if (c->fd >= 0)
 		shutdown(c->fd, SHUT_RDWR);
 	if (c->recv_armed) {
@@ -852,7 +872,7 @@ static void deliver(struct shb_conn *c, const uint8_t *data, size_t len)
 {
 	struct worker *w = c->w;
 	if (c->backlog.len) {
-		if (shb_bytes_append(&c->backlog, data, len) < 0) {
+		if (len && shb_bytes_append(&c->backlog, data, len) < 0) {
 			conn_fail(c, SHB_ERRK_READ, "out of memory");
 			return;
 		}
@@ -998,6 +1018,10 @@ static void on_send(struct shb_conn *c, int res)
 	} else {
 		w->vt->sent(c->p, (size_t)res, w->now);
 	}
+	/* A plugin that could not take all its input until it had flushed
+	 * gets the rest now. */
+	if (c->backlog.len && c->st == C_READY)
+		deliver(c, NULL, 0);
 	mark_dirty(c);
 }
 
