@@ -156,6 +156,10 @@ static int prepare(struct shb_run *run, const struct shb_config *cfg,
 	rc.authority = cfg->host_header ? cfg->host_header : cfg->url.authority;
 	rc.connect_timeout_ns = cfg->connect_timeout_ns;
 	rc.request_timeout_ns = cfg->timeout_ns;
+	rc.tls_verify = !cfg->url.tls ? SHB_TLS_VERIFY_NONE :
+			cfg->cacert ? SHB_TLS_VERIFY_CAFILE :
+			cfg->verify ? SHB_TLS_VERIFY_SYSTEM : SHB_TLS_VERIFY_NONE;
+	rc.cafile = cfg->cacert;
 
 	char perr[256] = "";
 	if (p->vt.module_create(run->host, &rc, &run->module, perr, sizeof(perr)) < 0) {

@@ -1169,8 +1169,11 @@ static void service_dirty(struct worker *w)
 	 * fresh entry may be appended while we walk: use an index loop. */
 	for (uint32_t i = 0; i < w->ndirty; i++) {
 		struct shb_conn *c = &w->conns[w->dirty[i]];
-		c->dirty = 0;
+		/* Cleared only afterwards: the plugin calls made by service()
+		 * (req_done, conn_event) must not put c on the list again, or
+		 * the list, sized one entry per connection, would overflow. */
 		service(c);
+		c->dirty = 0;
 	}
 	w->ndirty = 0;
 }
@@ -1445,6 +1448,7 @@ static void run_loop(struct worker *w)
 	w->next_check = w->now + check_every;
 	arm_deadline(w);
 	revive(w);
+	service_dirty(w);
 	for (;;) {
 		if (!w->stopping &&
 		    (w->deadline_hit || atomic_load_explicit(&shb_interrupted, memory_order_relaxed) ||
@@ -1480,6 +1484,9 @@ static void run_loop(struct worker *w)
 			service_dirty(w);
 		}
 		revive(w);
+		/* A new datagram connection has nothing in flight to wake us:
+		 * let it send its first flight now, not after the next tick. */
+		service_dirty(w);
 		__atomic_store_n(&w->args->live_ok, w->stats->ok, __ATOMIC_RELAXED);
 		__atomic_store_n(&w->args->live_errors, w->stats->errors, __ATOMIC_RELAXED);
 	}

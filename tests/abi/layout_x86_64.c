@@ -1,4 +1,5 @@
-/* The frozen layout of plugin ABI 1.0 on x86-64 (LP64). A change here breaks
+/* The frozen layout of plugin ABI 1.1 (1.1 appended three members to
+ * struct shb_run_config) on x86-64 (LP64). A change here breaks
  * every plugin built before it: only appending members (with a minor bump)
  * is allowed. Compiling this file is the test. */
 #include <stddef.h>
@@ -48,7 +49,7 @@ _Static_assert(offsetof(struct shb_proto_desc, alpn) == 48, "shb_proto_desc.alpn
 _Static_assert(offsetof(struct shb_proto_desc, worker_size) == 56, "shb_proto_desc.worker_size");
 _Static_assert(offsetof(struct shb_proto_desc, conn_size) == 64, "shb_proto_desc.conn_size");
 _Static_assert(offsetof(struct shb_proto_desc, vt) == 72, "shb_proto_desc.vt");
-_Static_assert(sizeof(struct shb_run_config) == 80, "shb_run_config size");
+_Static_assert(sizeof(struct shb_run_config) == 96, "shb_run_config size");
 _Static_assert(offsetof(struct shb_run_config, struct_size) == 0, "shb_run_config.struct_size");
 _Static_assert(offsetof(struct shb_run_config, flags) == 4, "shb_run_config.flags");
 _Static_assert(offsetof(struct shb_run_config, connections) == 8, "shb_run_config.connections");
@@ -62,6 +63,9 @@ _Static_assert(offsetof(struct shb_run_config, connect_timeout_ns) == 48, "shb_r
 _Static_assert(offsetof(struct shb_run_config, request_timeout_ns) == 56, "shb_run_config.request_timeout_ns");
 _Static_assert(offsetof(struct shb_run_config, options) == 64, "shb_run_config.options");
 _Static_assert(offsetof(struct shb_run_config, option_count) == 72, "shb_run_config.option_count");
+_Static_assert(offsetof(struct shb_run_config, tls_verify) == 80, "shb_run_config.tls_verify");
+_Static_assert(offsetof(struct shb_run_config, reserved1) == 84, "shb_run_config.reserved1");
+_Static_assert(offsetof(struct shb_run_config, cafile) == 88, "shb_run_config.cafile");
 _Static_assert(sizeof(struct shb_request) == 72, "shb_request size");
 _Static_assert(offsetof(struct shb_request, struct_size) == 0, "shb_request.struct_size");
 _Static_assert(offsetof(struct shb_request, flags) == 4, "shb_request.flags");

@@ -523,7 +523,7 @@ static void test_entry_and_init(void)
 		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 		CU_ASSERT_EQUAL(e->struct_size, sizeof(struct shb_plugin_entry));
 		CU_ASSERT_EQUAL(e->abi_major, SHB_ABI_MAJOR);
-		CU_ASSERT_EQUAL(e->abi_minor, 0);
+		CU_ASSERT_EQUAL(e->abi_minor, SHB_ABI_MINOR);
 		CU_ASSERT_STRING_EQUAL(e->id, ids[i]);
 		const struct shb_report_factory *f =
 			e->get_factory(SHB_FACTORY_REPORTER);

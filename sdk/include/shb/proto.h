@@ -89,6 +89,12 @@ struct shb_run_config {
 	shb_tstamp request_timeout_ns; /* 0: none */
 	const struct shb_kv *options;  /* --proto-opt key=value; may be NULL */
 	size_t option_count;
+	/* since 1.1: certificate verification for protocols that run their
+	 * own TLS (SHB_TRANSPORT_DGRAM / QUIC). The core applies the same
+	 * setting itself for SHB_PROTO_CORE_TLS. */
+	uint32_t tls_verify; /* enum shb_tls_verify (results.h) */
+	uint32_t reserved1;  /* 0 */
+	const char *cafile;  /* PEM file with SHB_TLS_VERIFY_CAFILE, else NULL */
 };
 
 enum shb_request_flags {
