@@ -188,14 +188,24 @@ int shb_tls_handshake(struct shb_tls *t, char *err, size_t errlen)
 long shb_tls_read(struct shb_tls *t, uint8_t *buf, size_t cap, char *err,
 		  size_t errlen)
 {
+	size_t last_off = t->in_off;
 	for (;;) {
 		ssize_t r = gnutls_record_recv(t->s, buf, cap);
 		if (r > 0)
 			return (long)r;
 		if (r == 0)
 			return SHB_TLS_EOF;
-		if (r == GNUTLS_E_AGAIN)
+		if (r == GNUTLS_E_AGAIN) {
+			/* After a post-handshake message (a TLS 1.3
+			 * NewSessionTicket) GnuTLS returns AGAIN although
+			 * records may still wait in the input: keep going
+			 * while it consumes, or they would be lost. */
+			if (t->in_off < t->in_len && t->in_off != last_off) {
+				last_off = t->in_off;
+				continue;
+			}
 			return 0;
+		}
 		if (r == GNUTLS_E_INTERRUPTED || r == GNUTLS_E_REHANDSHAKE ||
 		    !gnutls_error_is_fatal((int)r))
 			continue; /* e.g. a TLS 1.3 NewSessionTicket: keep going */

@@ -31,6 +31,9 @@ enum { OP_CONNECT = 0, OP_RECV = 1, OP_SEND = 2 };
 #define DGRAM_MAX 1200     /* QUIC: no PMTUD, every datagram <= 1200 bytes */
 #define GSO_SEGMENTS 64    /* kernel limit per UDP_SEGMENT send */
 #define RX_DGRAMS 64       /* datagrams held per connection per batch */
+/* A connection that has never answered may have all its requests refused
+ * this many times before further refusals become errors. */
+#define MAX_REFUSED_ROUNDS 4
 
 enum conn_st {
 	C_IDLE,       /* no socket; may be (re)connected */
@@ -64,6 +67,7 @@ struct shb_conn {
 	uint32_t issued_here; /* requests issued on this connection */
 	uint32_t held_refused; /* refusals held until this conn answers */
 	uint8_t answered;      /* produced at least one complete response */
+	uint8_t refused_rounds; /* times all its requests were refused */
 	shb_tstamp t_connect;
 	shb_tstamp deadline;
 	/* plain send: vecs from pull_send, stable until the CQE */
@@ -371,10 +375,22 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 		 * does, and they become errors if it dies first. So a server
 		 * that refuses everything ends the run with errors, while
 		 * GOAWAY at any -p loses nothing. */
-		if (c->answered)
+		if (c->answered) {
 			requeue_refused(w, r->retries + 1);
-		else
-			c->held_refused++;
+			return;
+		}
+		c->held_refused++;
+		/* Everything this connection carried was refused before it
+		 * answered once (e.g. all in the first flight, before its
+		 * SETTINGS): nothing will release the hold, so give the
+		 * requests back now, a few rounds at most per connection. */
+		if (c->nused == 0) {
+			if (c->refused_rounds < MAX_REFUSED_ROUNDS) {
+				c->refused_rounds++;
+				for (; c->held_refused; c->held_refused--)
+					requeue_refused(w, r->retries + 1);
+			}
+		}
 		return;
 	default: {
 		char msg[SHB_SAMPLE_LEN];
@@ -428,6 +444,7 @@ static void finish_close(struct shb_conn *c)
 	c->issued_here = 0;
 	c->held_refused = 0;
 	c->answered = 0;
+	c->refused_rounds = 0;
 	c->st = C_IDLE;
 	w->nidle++;
 }
@@ -480,38 +497,67 @@ static unsigned plugin_err_kind(int code)
 	}
 }
 
+static void last_words(struct shb_conn *c, int bye);
+
 static void plugin_fail(struct shb_conn *c, int code, const char *fallback)
 {
 	const char *d = c->w->vt->error_detail ? c->w->vt->error_detail(c->p) : NULL;
-	conn_fail(c, plugin_err_kind(code), d && d[0] ? d : fallback);
+	char msg[SHB_SAMPLE_LEN];
+	snprintf(msg, sizeof(msg), "%s", d && d[0] ? d : fallback);
+	/* The plugin may have queued a last frame saying why (GOAWAY with an
+	 * error code, CONNECTION_CLOSE): the peer deserves to see it. */
+	if (code > SHB_E_FATAL)
+		last_words(c, 0);
+	conn_fail(c, plugin_err_kind(code), msg);
 }
 
 /* Best effort at the end of a run: let the plugin say goodbye (GOAWAY) and
  * TLS send close_notify, without waiting for anything. */
-static void dgram_goodbye(struct shb_conn *c);
+/* Sends what the plugin still has queued (a GOAWAY, a CONNECTION_CLOSE)
+ * and, for TLS, close_notify, with non-blocking sends straight on the
+ * socket: best effort, nothing is waited for. Only when no send is in
+ * flight, so the byte stream stays in order. */
+static void last_words(struct shb_conn *c, int bye)
+{
+	struct worker *w = c->w;
+	char err[128];
+	if (c->st != C_READY || c->send_busy || !c->plugin_live)
+		return;
+	if (w->dgram) {
+		size_t seg = 0;
+		shb_ssize n = w->vt->write_dgrams(c->p, c->dgram_buf, DGRAM_MAX, &seg, w->now);
+		if (n > 0)
+			(void)send(c->fd, c->dgram_buf, (size_t)n, MSG_DONTWAIT);
+		return;
+	}
+	struct shb_vec v[MAX_VECS];
+	shb_ssize n = 0;
+	if (w->vt->state(c->p) & SHB_CS_WANT_WRITE)
+		n = w->vt->pull_send(c->p, v, MAX_VECS, w->now);
+	for (shb_ssize i = 0; i < n; i++) {
+		if (c->tls_live)
+			shb_tls_write(&c->tls, v[i].base, v[i].len, err, sizeof(err));
+		else
+			(void)send(c->fd, v[i].base, v[i].len, MSG_DONTWAIT | MSG_NOSIGNAL);
+	}
+	if (c->tls_live) {
+		struct shb_bytes *b = &c->tbuf[c->tfill];
+		if (bye)
+			shb_tls_bye(&c->tls);
+		if (b->len)
+			(void)send(c->fd, b->p, b->len, MSG_DONTWAIT | MSG_NOSIGNAL);
+		b->len = 0;
+	}
+}
 
+/* The end of a run, or a connection we are done with: let the plugin say
+ * goodbye (GOAWAY, CONNECTION_CLOSE) and TLS send close_notify. */
 static void close_politely(struct shb_conn *c)
 {
 	struct worker *w = c->w;
-	if (w->dgram) {
-		dgram_goodbye(c);
-	} else if (c->st == C_READY && !c->send_busy) {
+	if (c->st == C_READY && !c->send_busy && c->plugin_live) {
 		w->vt->shutdown(c->p, SHB_SHUT_GRACEFUL, w->now);
-		struct shb_vec v[MAX_VECS];
-		shb_ssize n = w->vt->pull_send(c->p, v, MAX_VECS, w->now);
-		char err[128];
-		for (shb_ssize i = 0; i < n; i++) {
-			if (c->tls_live)
-				shb_tls_write(&c->tls, v[i].base, v[i].len, err, sizeof(err));
-			else
-				(void)send(c->fd, v[i].base, v[i].len, MSG_DONTWAIT | MSG_NOSIGNAL);
-		}
-		if (c->tls_live) {
-			struct shb_bytes *b = &c->tbuf[c->tfill];
-			shb_tls_bye(&c->tls);
-			(void)send(c->fd, b->p, b->len, MSG_DONTWAIT | MSG_NOSIGNAL);
-			b->len = 0;
-		}
+		last_words(c, 1);
 	}
 	begin_close(c);
 }
@@ -794,20 +840,6 @@ static void flush_dgrams(struct shb_conn *c)
 		return;
 	}
 	submit_train(c, (size_t)n, seg);
-}
-
-/* End of run: let the protocol say goodbye (CONNECTION_CLOSE) without
- * waiting for anything. */
-static void dgram_goodbye(struct shb_conn *c)
-{
-	struct worker *w = c->w;
-	if (c->st != C_READY || c->send_busy)
-		return;
-	w->vt->shutdown(c->p, SHB_SHUT_GRACEFUL, w->now);
-	size_t seg = 0;
-	shb_ssize n = w->vt->write_dgrams(c->p, c->dgram_buf, DGRAM_MAX, &seg, w->now);
-	if (n > 0)
-		(void)send(c->fd, c->dgram_buf, (size_t)n, MSG_DONTWAIT);
 }
 
 /* ---- I/O completions ---------------------------------------------------- */

@@ -301,7 +301,10 @@ struct shb_proto_vtable {
 	 * where the protocol has one, ABORT stops at once. */
 	void (*shutdown)(void *conn, uint32_t mode, shb_tstamp now);
 	/* [conn] Text for the last error; valid until the next call on this
-	 * connection. May return NULL. */
+	 * connection. May return NULL. After any [conn] call returned a
+	 * negative code (other than a fatal one), the core calls pull_send or
+	 * write_dgrams once more if state() has WANT_WRITE, so that a last
+	 * frame (GOAWAY, CONNECTION_CLOSE) reaches the peer, then conn_fini. */
 	const char *(*error_detail)(const void *conn);
 };
 
