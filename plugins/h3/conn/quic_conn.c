@@ -1,0 +1,834 @@
+/* The QUIC client connection: life cycle, the TLS callbacks, handshake
+ * completion, events, close and timers. See quic_conn.h. */
+#include "quic_conn_int.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gnutls/crypto.h>
+
+#include "quic_wire_err.h"
+
+/* ---- small helpers ------------------------------------------------------- */
+
+void qc_log(struct shb_quic_conn *c, const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+
+	if (!c->cfg.log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	c->cfg.log(c->cfg.user, line);
+}
+
+void qc_emit(struct shb_quic_conn *c, const struct shb_quic_event *ev)
+{
+	/* The owner may close from inside a callback: nothing follows the
+	 * CLOSED event, whatever was being delivered. */
+	if (qc_ended(c) && ev->kind != SHB_QUIC_EV_CLOSED)
+		return;
+	c->in_event++;
+	c->cfg.on_event(c->cfg.user, ev);
+	c->in_event--;
+}
+
+bool qc_ended(const struct shb_quic_conn *c)
+{
+	return c->state == SHB_QUIC_CONN_CLOSING ||
+	       c->state == SHB_QUIC_CONN_CLOSED;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+static int level_space(enum shb_quic_level level)
+{
+	switch (level) {
+	case SHB_QUIC_LEVEL_INITIAL:
+		return QC_INITIAL;
+	case SHB_QUIC_LEVEL_HANDSHAKE:
+		return QC_HANDSHAKE;
+	case SHB_QUIC_LEVEL_APPLICATION:
+		return QC_APP;
+	default:
+		return -1;
+	}
+}
+
+static enum shb_quic_level space_level(int space)
+{
+	static const enum shb_quic_level lv[QC_SPACES] = {
+		SHB_QUIC_LEVEL_INITIAL, SHB_QUIC_LEVEL_HANDSHAKE,
+		SHB_QUIC_LEVEL_APPLICATION};
+	return lv[space];
+}
+
+/* Copies a reason phrase, replacing control bytes so it prints safely. */
+static void set_reason(struct shb_quic_conn *c, const uint8_t *r, size_t n)
+{
+	if (n > SHB_QUIC_CONN_REASON_MAX)
+		n = SHB_QUIC_CONN_REASON_MAX;
+	for (size_t i = 0; i < n; i++)
+		c->reason[i] = (r[i] < 0x20 || r[i] == 0x7f) ? '?' : (char)r[i];
+	c->reason[n] = '\0';
+	c->close.reason = c->reason;
+}
+
+static void emit_closed(struct shb_quic_conn *c)
+{
+	struct shb_quic_event ev = {.kind = SHB_QUIC_EV_CLOSED,
+				    .close = &c->close};
+	static const char *const origin[] = {
+		"", "closed locally", "connection error", "closed by the server",
+		"idle timeout", "handshake timeout", "stateless reset",
+		"server does not support QUIC v1"};
+
+	snprintf(c->detail, sizeof(c->detail), "%s (%s 0x%llx%s%s)",
+		 origin[c->close.origin],
+		 c->close.app ? "application" : "transport",
+		 (unsigned long long)c->close.code, c->reason[0] ? ": " : "",
+		 c->reason);
+	qc_log(c, "closed: %s", c->detail);
+	qc_emit(c, &ev);
+}
+
+/* ---- close ------------------------------------------------------------- */
+
+static void start_close(struct shb_quic_conn *c, uint32_t origin, int app,
+			uint64_t code, uint64_t frame_type, const char *why)
+{
+	c->close.origin = origin;
+	c->close.app = (uint32_t)app;
+	c->close.code = code;
+	c->close.frame_type = frame_type;
+	set_reason(c, (const uint8_t *)(why ? why : ""), why ? strlen(why) : 0);
+	c->close_code = code;
+	c->close_frame_type = frame_type;
+	c->close_app = (uint8_t)app;
+	/* A server that never heard from us needs no CONNECTION_CLOSE. */
+	c->state = c->stats.ts_first_sent ? SHB_QUIC_CONN_CLOSING
+					  : SHB_QUIC_CONN_CLOSED;
+	emit_closed(c);
+}
+
+void qc_fail(struct shb_quic_conn *c, uint64_t code, uint64_t frame_type,
+	     const char *why)
+{
+	if (qc_ended(c))
+		return;
+	start_close(c, SHB_QUIC_CLOSE_ERROR, 0, code, frame_type, why);
+}
+
+void qc_terminate(struct shb_quic_conn *c, uint32_t origin, uint32_t app,
+		  uint64_t code, uint64_t frame_type, const uint8_t *reason,
+		  size_t reason_len)
+{
+	if (qc_ended(c))
+		return;
+	c->state = SHB_QUIC_CONN_CLOSED;
+	c->close.origin = origin;
+	c->close.app = app;
+	c->close.code = code;
+	c->close.frame_type = frame_type;
+	set_reason(c, reason ? reason : (const uint8_t *)"", reason_len);
+	emit_closed(c);
+}
+
+void shb_quic_conn_close(struct shb_quic_conn *c, uint64_t app_code,
+			 const char *reason, uint64_t now)
+{
+	if (!c || qc_ended(c))
+		return;
+	c->now = now;
+	start_close(c, SHB_QUIC_CLOSE_LOCAL, 1, app_code, 0, reason);
+}
+
+/* ---- TLS callbacks ------------------------------------------------------- */
+
+static int tls_secret(void *user, enum shb_quic_level level,
+		      gnutls_cipher_algorithm_t cipher,
+		      gnutls_mac_algorithm_t hash, const uint8_t *rx_secret,
+		      const uint8_t *tx_secret, size_t secret_len)
+{
+	struct shb_quic_conn *c = user;
+	int space = level_space(level);
+
+	if (space < 0)
+		return 0; /* 0-RTT: never used */
+	struct qc_space *sp = &c->sp[space];
+
+	/* Contexts are always emptied before new keys go in: see on_retry()
+	 * in quic_conn_rx.c. */
+	if (rx_secret) {
+		shb_quic_keys_deinit(&sp->rx);
+		if (space == QC_APP)
+			shb_quic_keys_deinit(&c->rx_next);
+		if (shb_quic_keys_init(&sp->rx, cipher, hash, rx_secret,
+				       secret_len) != SHB_QUIC_CRYPTO_OK)
+			return -1;
+		if (space == QC_APP &&
+		    shb_quic_keys_update(&c->rx_next, &sp->rx) !=
+			    SHB_QUIC_CRYPTO_OK)
+			return -1;
+	}
+	if (tx_secret) {
+		shb_quic_keys_deinit(&sp->tx);
+		if (space == QC_APP)
+			shb_quic_keys_deinit(&c->tx_next);
+		if (shb_quic_keys_init(&sp->tx, cipher, hash, tx_secret,
+				       secret_len) != SHB_QUIC_CRYPTO_OK)
+			return -1;
+		if (space == QC_APP &&
+		    shb_quic_keys_update(&c->tx_next, &sp->tx) !=
+			    SHB_QUIC_CRYPTO_OK)
+			return -1;
+		if (space == QC_HANDSHAKE)
+			shb_quic_recovery_handshake_keys(&c->rec);
+	}
+	qc_log(c, "keys for level %d (%s%s)", (int)level, rx_secret ? "rx" : "",
+	       tx_secret ? " tx" : "");
+	return 0;
+}
+
+static int tls_crypto_send(void *user, enum shb_quic_level level,
+			   const uint8_t *data, size_t len)
+{
+	struct shb_quic_conn *c = user;
+	int space = level_space(level);
+
+	if (space < 0)
+		return -1;
+	struct qc_csend *cs = &c->sp[space].cs;
+
+	if (c->sp[space].discarded || len > cs->cap - cs->len)
+		return -1;
+	memcpy(cs->data + cs->len, data, len);
+	cs->len += (uint32_t)len;
+	return 0;
+}
+
+static int tls_peer_params(void *user, const uint8_t *data, size_t len)
+{
+	struct shb_quic_conn *c = user;
+
+	if (shb_quic_tp_decode_server(data, len, &c->peer_tp, &c->tp_why) !=
+	    SHB_QUIC_OK)
+		return -1;
+	c->peer_tp_seen = 1;
+	return 0;
+}
+
+static void tls_alert(void *user, enum shb_quic_level level,
+		      uint8_t description)
+{
+	qc_log(user, "TLS alert %u at level %d", description, (int)level);
+}
+
+static const struct shb_quic_tls_callbacks tls_cbs = {
+	.secret = tls_secret,
+	.crypto_send = tls_crypto_send,
+	.peer_params = tls_peer_params,
+	.alert = tls_alert,
+};
+
+/* ---- handshake ----------------------------------------------------------- */
+
+static uint64_t effective_idle(const struct shb_quic_conn *c)
+{
+	uint64_t t = c->cfg.idle_timeout;
+	uint64_t peer = c->peer_tp.max_idle_timeout_ms;
+
+	if (c->hs_done && peer) {
+		uint64_t ns = peer > UINT64_MAX / 1000000u ? UINT64_MAX
+							   : peer * 1000000u;
+		t = min_u64(t, ns);
+	}
+	return t;
+}
+
+static void handshake_complete(struct shb_quic_conn *c)
+{
+	const char *why = NULL;
+	const struct shb_quic_tp *tp = &c->peer_tp;
+
+	if (!c->peer_tp_seen ||
+	    shb_quic_tp_check_server_cids(tp, &c->odcid, &c->server_scid,
+					  c->retried ? &c->retry_scid : NULL,
+					  &why) != SHB_QUIC_OK) {
+		qc_fail(c, SHB_QUIC_TE_TRANSPORT_PARAMETER_ERROR,
+			SHB_QUIC_FT_CRYPTO,
+			why ? why : "transport parameters missing");
+		return;
+	}
+	c->hs_done = 1;
+	c->hs_deadline = QC_NONE;
+	c->state = SHB_QUIC_CONN_ESTABLISHED;
+	c->stats.ts_handshake = c->now;
+	c->tx_max_data = tp->initial_max_data;
+	c->peer_max_bidi = tp->initial_max_streams_bidi;
+	c->peer_max_uni = tp->initial_max_streams_uni;
+	shb_quic_recovery_set_peer_max_ack_delay(
+		&c->rec, tp->max_ack_delay_ms * SHB_QUIC_MS);
+	if (tp->present & SHB_QUIC_TP_BIT(SHB_QUIC_TP_STATELESS_RESET_TOKEN)) {
+		memcpy(c->cids[0].token, tp->stateless_reset_token,
+		       SHB_QUIC_STATELESS_RESET_TOKEN_LEN);
+		c->cids[0].has_token = 1;
+	}
+	c->idle_timeout = effective_idle(c);
+	qc_log(c, "handshake done: idle %llu ms, bidi %llu, uni %llu, "
+		  "max_data %llu",
+	       (unsigned long long)(c->idle_timeout / SHB_QUIC_MS),
+	       (unsigned long long)tp->initial_max_streams_bidi,
+	       (unsigned long long)tp->initial_max_streams_uni,
+	       (unsigned long long)tp->initial_max_data);
+
+	struct shb_quic_event ev = {.kind = SHB_QUIC_EV_HANDSHAKE_DONE};
+
+	qc_emit(c, &ev);
+	if (!qc_ended(c) && shb_quic_conn_bidi_available(c) > 0)
+		c->avail_was_zero = 0;
+}
+
+struct crypto_ctx {
+	struct shb_quic_conn *c;
+	enum shb_quic_level level;
+};
+
+static int crypto_deliver(void *p, const uint8_t *data, size_t len)
+{
+	struct crypto_ctx *x = p;
+
+	if (shb_quic_tls_recv(&x->c->tls, x->level, data, len) !=
+	    SHB_QUIC_CRYPTO_OK)
+		return -1;
+	return 0;
+}
+
+void qc_crypto_recv(struct shb_quic_conn *c, int space, uint64_t off,
+		    const uint8_t *data, size_t len)
+{
+	struct crypto_ctx x = {c, space_level(space)};
+	int rc;
+
+	if (len == 0)
+		return;
+	rc = shb_quic_crecv_feed(&c->sp[space].cr, off, data, len,
+				 crypto_deliver, &x);
+	if (rc == SHB_QUIC_CRECV_E_FULL) {
+		qc_fail(c, SHB_QUIC_TE_CRYPTO_BUFFER_EXCEEDED, SHB_QUIC_FT_CRYPTO,
+			"CRYPTO data beyond the reassembly window");
+		return;
+	}
+	if (rc < 0) {
+		uint64_t code = shb_quic_tls_close_code(&c->tls);
+
+		if (code == SHB_QUIC_TE_TRANSPORT_PARAMETER_ERROR && c->tp_why)
+			qc_fail(c, code, SHB_QUIC_FT_CRYPTO, c->tp_why);
+		else
+			qc_fail(c, code ? code : SHB_QUIC_TE_INTERNAL_ERROR,
+				SHB_QUIC_FT_CRYPTO, "TLS handshake failed");
+		return;
+	}
+	if (!c->hs_done && shb_quic_tls_complete(&c->tls))
+		handshake_complete(c);
+}
+
+void qc_discard_space(struct shb_quic_conn *c, int space, uint64_t now)
+{
+	struct qc_space *sp = &c->sp[space];
+
+	if (sp->discarded)
+		return;
+	sp->discarded = 1;
+	shb_quic_keys_deinit(&sp->rx);
+	shb_quic_keys_deinit(&sp->tx);
+	sp->cs.len = sp->cs.next = sp->cs.acked = 0;
+	shb_quic_recovery_discard(&c->rec, (enum shb_quic_pns)space, now);
+	for (unsigned i = 0; i < QC_EARLY_PKTS; i++)
+		if (c->early[i].space == space)
+			c->early[i].len = 0;
+	qc_log(c, "space %d discarded", space);
+}
+
+void qc_handshake_confirmed(struct shb_quic_conn *c, uint64_t now)
+{
+	if (c->confirmed)
+		return;
+	c->confirmed = 1;
+	qc_discard_space(c, QC_HANDSHAKE, now);
+	shb_quic_recovery_handshake_confirmed(&c->rec, now);
+}
+
+void qc_on_receipt(struct shb_quic_conn *c, uint64_t now)
+{
+	c->idle_start = now;
+	c->last_rx = now;
+	c->sent_since_recv = 0;
+}
+
+/* ---- recovery callbacks -------------------------------------------------- */
+
+static void on_acked(void *ctx, enum shb_quic_pns space,
+		     const struct shb_quic_sent *pkt,
+		     const struct shb_quic_frame_ref *refs)
+{
+	for (uint16_t i = 0; i < pkt->nrefs; i++)
+		qc_ref_acked(ctx, (int)space, &refs[i]);
+}
+
+static void on_lost(void *ctx, enum shb_quic_pns space,
+		    const struct shb_quic_sent *pkt,
+		    const struct shb_quic_frame_ref *refs)
+{
+	struct shb_quic_conn *c = ctx;
+
+	c->stats.packets_lost++;
+	for (uint16_t i = 0; i < pkt->nrefs; i++)
+		qc_ref_lost(c, (int)space, &refs[i]);
+}
+
+/* ---- life cycle ---------------------------------------------------------- */
+
+struct layout {
+	size_t csend[QC_SPACES], crecv[QC_SPACES];
+	size_t streams, map, freel, sendq, uni, ro, total;
+	uint32_t nbidi, nslots, map_cap, nro;
+};
+
+static size_t align16(size_t n)
+{
+	return (n + 15) & ~(size_t)15;
+}
+
+static void plan(const struct shb_quic_conn_config *cfg, struct layout *l)
+{
+	static const uint32_t cs[QC_SPACES] = {
+		QC_CSEND_INITIAL, QC_CSEND_HANDSHAKE, QC_CSEND_APP};
+	static const uint32_t cr[QC_SPACES] = {
+		QC_CRECV_INITIAL, QC_CRECV_HANDSHAKE, QC_CRECV_APP};
+	size_t off = align16(sizeof(struct shb_quic_conn));
+
+	l->nbidi = 2 * cfg->max_bidi_streams;
+	l->nslots = l->nbidi + SHB_QUIC_CONN_MAX_UNI + QC_PEER_UNI_SLOTS;
+	l->map_cap = 1024;
+	while (l->map_cap < 16 * cfg->max_bidi_streams)
+		l->map_cap *= 2;
+	for (int i = 0; i < QC_SPACES; i++) {
+		l->csend[i] = off;
+		off += align16(cs[i]);
+		l->crecv[i] = off;
+		off += align16(SHB_QUIC_CRECV_STORAGE(cr[i]));
+	}
+	l->streams = off;
+	off += align16(l->nslots * sizeof(struct qc_stream));
+	l->map = off;
+	off += align16(l->map_cap * sizeof(uint16_t));
+	l->freel = off;
+	off += align16(l->nbidi * sizeof(uint32_t));
+	l->sendq = off;
+	off += align16(l->nslots * sizeof(uint32_t));
+	l->uni = off;
+	off += align16((size_t)SHB_QUIC_CONN_MAX_UNI * SHB_QUIC_CONN_UNI_BUF);
+	/* Flow control keeps out-of-order bytes within the connection
+	 * window, so a pool of that size always holds them. */
+	l->nro = SHB_QUIC_RO_BLOCKS_FOR(cfg->conn_window) + QC_RO_SLACK;
+	l->ro = off;
+	off += align16(l->nro * sizeof(struct shb_quic_ro_block));
+	l->total = off;
+}
+
+static struct shb_quic_recovery_config recovery_config(
+	const struct shb_quic_conn_config *cfg)
+{
+	struct shb_quic_recovery_config rc = {0};
+
+	/* A client sends requests and ACKs: 512 packets in flight (600 KB
+	 * of upload) is plenty, and halves the recovery part's default. */
+	rc.ring_capacity[QC_APP] = QC_APP_RING;
+	rc.ref_capacity[QC_APP] = 4 * QC_APP_RING;
+	rc.initial_window = cfg->initial_window;
+	rc.max_datagram = cfg->max_dgram;
+	return rc;
+}
+
+/* Defaults for zero members and range checks of the sizes. */
+static int apply_defaults(struct shb_quic_conn_config *k)
+{
+	if (k->max_bidi_streams > 4096 ||
+	    (k->max_dgram && (k->max_dgram < 1200 || k->max_dgram > 1472)))
+		return -1;
+	if (k->max_bidi_streams == 0)
+		k->max_bidi_streams = 1;
+	if (!k->max_dgram)
+		k->max_dgram = SHB_QUIC_CONN_MAX_DGRAM;
+	if (!k->idle_timeout)
+		k->idle_timeout = SHB_QUIC_CONN_IDLE_TIMEOUT;
+	if (!k->handshake_timeout)
+		k->handshake_timeout = SHB_QUIC_CONN_HANDSHAKE_TIMEOUT;
+	if (!k->stream_window)
+		k->stream_window = SHB_QUIC_CONN_STREAM_WINDOW;
+	if (!k->conn_window)
+		k->conn_window = SHB_QUIC_CONN_DATA_WINDOW;
+	if (k->stream_window < 4096 || k->conn_window < 4096 ||
+	    k->stream_window > SHB_QUIC_MAX_STREAM_OFFSET ||
+	    k->conn_window > (UINT64_C(1) << 30))
+		return -1;
+	return 0;
+}
+
+static int check_config(struct shb_quic_conn_config *k)
+{
+	if (!k->tls || !k->on_event)
+		return -1;
+	return apply_defaults(k);
+}
+
+size_t shb_quic_conn_memory(const struct shb_quic_conn_config *cfg)
+{
+	struct shb_quic_conn_config k = *cfg;
+	struct layout l;
+	size_t ring = 0;
+
+	if (apply_defaults(&k) < 0)
+		return 0;
+	plan(&k, &l);
+	/* The recovery rings: 32 + 32 + QC_APP_RING records, twice as many
+	 * references for the handshake spaces and four times for 1-RTT. */
+	ring = (32 + 32 + QC_APP_RING) * sizeof(struct shb_quic_sent) +
+	       (64 + 64 + 4 * QC_APP_RING) * sizeof(struct shb_quic_frame_ref);
+	return l.total + ring;
+}
+
+static int random_bytes(struct shb_quic_conn *c, void *buf, size_t len)
+{
+	if (c->cfg.random)
+		return c->cfg.random(c->cfg.user, buf, len);
+	return gnutls_rnd(GNUTLS_RND_NONCE, buf, len) < 0 ? -1 : 0;
+}
+
+static void local_params(struct shb_quic_conn *c)
+{
+	struct shb_quic_tp *tp = &c->local_tp;
+
+	shb_quic_tp_init(tp);
+	tp->max_idle_timeout_ms = c->cfg.idle_timeout / SHB_QUIC_MS;
+	tp->max_udp_payload_size = SHB_QUIC_CONN_MAX_DGRAM;
+	tp->initial_max_data = c->cfg.conn_window;
+	tp->initial_max_stream_data_bidi_local = c->cfg.stream_window;
+	tp->initial_max_stream_data_bidi_remote = 0;
+	tp->initial_max_stream_data_uni = c->cfg.stream_window;
+	tp->initial_max_streams_bidi = 0;
+	tp->initial_max_streams_uni = SHB_QUIC_CONN_PEER_UNI;
+	tp->max_ack_delay_ms = 0;
+	tp->active_connection_id_limit = QC_CID_LIMIT;
+	shb_quic_cid_set(&tp->initial_scid, c->scid.id, c->scid.len);
+}
+
+static void carve(struct shb_quic_conn *c, uint8_t *base,
+		  const struct layout *l)
+{
+	static const uint32_t cs[QC_SPACES] = {
+		QC_CSEND_INITIAL, QC_CSEND_HANDSHAKE, QC_CSEND_APP};
+	static const uint32_t cr[QC_SPACES] = {
+		QC_CRECV_INITIAL, QC_CRECV_HANDSHAKE, QC_CRECV_APP};
+
+	for (int i = 0; i < QC_SPACES; i++) {
+		c->sp[i].cs.data = base + l->csend[i];
+		c->sp[i].cs.cap = cs[i];
+		shb_quic_crecv_init(&c->sp[i].cr, base + l->crecv[i], cr[i]);
+	}
+	c->st = (struct qc_stream *)(void *)(base + l->streams);
+	c->nslots = l->nslots;
+	c->nbidi = l->nbidi;
+	c->bidi_map = (uint16_t *)(void *)(base + l->map);
+	c->map_cap = l->map_cap;
+	c->free_bidi = (uint32_t *)(void *)(base + l->freel);
+	c->sendq = (uint32_t *)(void *)(base + l->sendq);
+	c->uni_buf = base + l->uni;
+	shb_quic_ro_init(&c->ro, (struct shb_quic_ro_block *)(void *)(base + l->ro),
+			 l->nro);
+}
+
+static int start_tls(struct shb_quic_conn *c)
+{
+	uint8_t params[SHB_QUIC_TP_CLIENT_MAX_LEN];
+	size_t n = 0;
+
+	if (shb_quic_tp_encode_client(params, sizeof(params), &c->local_tp,
+				      &n) != SHB_QUIC_OK)
+		return SHB_QUIC_CONN_E_INVAL;
+	if (shb_quic_keys_init_initial(&c->sp[QC_INITIAL].tx,
+				       &c->sp[QC_INITIAL].rx, c->odcid.id,
+				       c->odcid.len) != SHB_QUIC_CRYPTO_OK)
+		return SHB_QUIC_CONN_E_TLS;
+	if (shb_quic_tls_init(&c->tls, c->cfg.tls, c->cfg.server_name, params,
+			      n, &tls_cbs, c) != SHB_QUIC_CRYPTO_OK)
+		return SHB_QUIC_CONN_E_TLS;
+	if (shb_quic_tls_start(&c->tls) != SHB_QUIC_CRYPTO_OK)
+		return SHB_QUIC_CONN_E_TLS;
+	return SHB_QUIC_CONN_OK;
+}
+
+struct shb_quic_conn *shb_quic_conn_new(const struct shb_quic_conn_config *cfg,
+					uint64_t now, int *rcp)
+{
+	struct shb_quic_conn_config k;
+	struct shb_quic_recovery_config rcfg;
+	struct shb_quic_recovery_cbs rcbs;
+	struct layout l;
+	struct shb_quic_conn *c;
+	uint8_t ids[16];
+	int rc = SHB_QUIC_CONN_E_INVAL;
+
+	if (!cfg)
+		goto fail;
+	k = *cfg;
+	if (check_config(&k) < 0)
+		goto fail;
+	plan(&k, &l);
+	rc = SHB_QUIC_CONN_E_NOMEM;
+	c = calloc(1, l.total);
+	if (!c)
+		goto fail;
+	c->mem = c;
+	c->cfg = k;
+	c->now = now;
+	c->state = SHB_QUIC_CONN_HANDSHAKE;
+	carve(c, (uint8_t *)c, &l);
+	rcfg = recovery_config(&k);
+	rcbs = (struct shb_quic_recovery_cbs){on_acked, on_lost, c};
+	if (shb_quic_recovery_init(&c->rec, &rcfg, &rcbs) !=
+	    SHB_QUIC_RECOVERY_OK) {
+		free(c);
+		goto fail;
+	}
+	rc = SHB_QUIC_CONN_E_TLS;
+	if (random_bytes(c, ids, sizeof(ids)) < 0)
+		goto fail_free;
+	shb_quic_cid_set(&c->scid, ids, 8);
+	shb_quic_cid_set(&c->odcid, ids + 8, 8);
+	c->dcid = c->odcid;
+	shb_quic_tp_init(&c->peer_tp);
+	local_params(c);
+	c->hs_deadline = QC_NONE;
+	c->idle_timeout = k.idle_timeout;
+	c->idle_start = now;
+	c->last_rx = now;
+	c->phase_start_pn = 0;
+	c->rx_max_data = k.conn_window;
+	c->peer_uni_limit = SHB_QUIC_CONN_PEER_UNI;
+	c->avail_was_zero = 1;
+	if (qc_streams_init(c) < 0)
+		goto fail_free;
+	rc = start_tls(c);
+	if (rc != SHB_QUIC_CONN_OK)
+		goto fail_free;
+	qc_log(c, "new connection, %u request streams, %zu bytes",
+	       k.max_bidi_streams, shb_quic_conn_memory(&k));
+	if (rcp)
+		*rcp = SHB_QUIC_CONN_OK;
+	return c;
+fail_free:
+	shb_quic_conn_free(c);
+fail:
+	if (rcp)
+		*rcp = rc;
+	return NULL;
+}
+
+void shb_quic_conn_free(struct shb_quic_conn *c)
+{
+	if (!c)
+		return;
+	shb_quic_tls_deinit(&c->tls);
+	for (int i = 0; i < QC_SPACES; i++) {
+		shb_quic_keys_deinit(&c->sp[i].rx);
+		shb_quic_keys_deinit(&c->sp[i].tx);
+	}
+	shb_quic_keys_deinit(&c->rx_next);
+	shb_quic_keys_deinit(&c->rx_prev);
+	shb_quic_keys_deinit(&c->tx_next);
+	shb_quic_recovery_free(&c->rec);
+	free(c->mem);
+}
+
+/* ---- I/O entry points ---------------------------------------------------- */
+
+static int after_call(struct shb_quic_conn *c)
+{
+	if (!qc_ended(c))
+		qc_check_streams_available(c);
+	return qc_ended(c) ? SHB_QUIC_CONN_E_CLOSED : SHB_QUIC_CONN_OK;
+}
+
+int shb_quic_conn_recv(struct shb_quic_conn *c, uint8_t *dgram, size_t len,
+		       uint64_t now)
+{
+	if (!c || (!dgram && len))
+		return SHB_QUIC_CONN_E_INVAL;
+	if (qc_ended(c))
+		return SHB_QUIC_CONN_E_CLOSED;
+	c->now = now;
+	c->stats.bytes_received += len;
+	qc_rx_datagram(c, dgram, len, now);
+	if (!qc_ended(c))
+		qc_rx_replay_early(c, now);
+	return after_call(c);
+}
+
+ptrdiff_t shb_quic_conn_write(struct shb_quic_conn *c, uint8_t *buf,
+			      size_t cap, size_t *segment_size, uint64_t now)
+{
+	if (!c || !buf || !segment_size)
+		return SHB_QUIC_CONN_E_INVAL;
+	*segment_size = 0;
+	if (cap < c->cfg.max_dgram)
+		return SHB_QUIC_CONN_E_INVAL;
+	if (c->state == SHB_QUIC_CONN_CLOSED)
+		return 0;
+	c->now = now;
+	ptrdiff_t n = qc_tx_train(c, buf, cap, segment_size, now);
+
+	if (n > 0) {
+		c->stats.bytes_sent += (uint64_t)n;
+		if (!c->stats.ts_first_sent) {
+			c->stats.ts_first_sent = now;
+			c->hs_deadline = now + c->cfg.handshake_timeout;
+		}
+	}
+	if (!qc_ended(c))
+		qc_check_streams_available(c);
+	return n;
+}
+
+int shb_quic_conn_want_write(const struct shb_quic_conn *c)
+{
+	if (!c || c->state == SHB_QUIC_CONN_CLOSED)
+		return 0;
+	if (c->state == SHB_QUIC_CONN_CLOSING)
+		return 1;
+	return qc_tx_wanted(c);
+}
+
+/* The idle period with its floor of three PTOs (RFC 9000 10.1). */
+static uint64_t idle_period(const struct shb_quic_conn *c)
+{
+	uint64_t pto = shb_quic_recovery_pto_period(&c->rec, QC_APP);
+	uint64_t floor = pto > UINT64_MAX / 3 ? UINT64_MAX : 3 * pto;
+
+	return c->idle_timeout > floor ? c->idle_timeout : floor;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t keepalive_at(const struct shb_quic_conn *c)
+{
+	if (!c->hs_done || c->ping_pending || !qc_streams_awaiting(c))
+		return QC_NONE;
+	uint64_t from = c->last_rx > c->ka_sent ? c->last_rx : c->ka_sent;
+
+	return add_sat(from, idle_period(c) / 2);
+}
+
+uint64_t shb_quic_conn_deadline(const struct shb_quic_conn *c)
+{
+	if (!c || qc_ended(c))
+		return QC_NONE;
+	uint64_t d = shb_quic_recovery_deadline(&c->rec);
+
+	d = min_u64(d, c->hs_done ? QC_NONE : c->hs_deadline);
+	d = min_u64(d, add_sat(c->idle_start, idle_period(c)));
+	d = min_u64(d, keepalive_at(c));
+	return d;
+}
+
+static void on_recovery_timeout(struct shb_quic_conn *c, uint64_t now)
+{
+	struct shb_quic_timeout t;
+
+	if (shb_quic_recovery_on_timeout(&c->rec, now, &t) !=
+	    SHB_QUIC_TIMEOUT_PTO)
+		return;
+	c->stats.pto_count++;
+	qc_log(c, "PTO in space %u, %u probes", t.space, t.probes);
+	/* Resend the space's handshake bytes: the server may never have
+	 * received them, and a PING alone could not make up for that. */
+	if (t.space != QC_APP) {
+		struct qc_csend *cs = &c->sp[t.space].cs;
+
+		cs->next = cs->acked;
+	}
+}
+
+int shb_quic_conn_on_timeout(struct shb_quic_conn *c, uint64_t now)
+{
+	if (!c)
+		return SHB_QUIC_CONN_E_INVAL;
+	if (qc_ended(c))
+		return SHB_QUIC_CONN_E_CLOSED;
+	c->now = now;
+	if (!c->hs_done && c->hs_deadline != QC_NONE && now >= c->hs_deadline) {
+		qc_terminate(c, SHB_QUIC_CLOSE_HANDSHAKE_TIMEOUT, 0, 0, 0,
+			     (const uint8_t *)"handshake timeout", 17);
+		return SHB_QUIC_CONN_E_CLOSED;
+	}
+	if (now >= add_sat(c->idle_start, idle_period(c))) {
+		qc_terminate(c, SHB_QUIC_CLOSE_IDLE, 0, 0, 0,
+			     (const uint8_t *)"idle timeout", 12);
+		return SHB_QUIC_CONN_E_CLOSED;
+	}
+	if (now >= shb_quic_recovery_deadline(&c->rec))
+		on_recovery_timeout(c, now);
+	if (now >= keepalive_at(c)) {
+		c->ping_pending = 1;
+		c->ka_sent = now;
+	}
+	return after_call(c);
+}
+
+/* ---- state ----------------------------------------------------------------- */
+
+uint32_t shb_quic_conn_state(const struct shb_quic_conn *c)
+{
+	return c ? c->state : SHB_QUIC_CONN_CLOSED;
+}
+
+const struct shb_quic_close_info *
+shb_quic_conn_close_info(const struct shb_quic_conn *c)
+{
+	return &c->close;
+}
+
+const char *shb_quic_conn_error_detail(const struct shb_quic_conn *c)
+{
+	return c && c->close.origin != SHB_QUIC_CLOSE_NONE ? c->detail : NULL;
+}
+
+uint64_t shb_quic_conn_idle_timeout(const struct shb_quic_conn *c)
+{
+	return idle_period(c);
+}
+
+void shb_quic_conn_stats(const struct shb_quic_conn *c,
+			 struct shb_quic_conn_stats *out)
+{
+	const struct shb_quic_rtt *rtt = shb_quic_recovery_rtt(&c->rec);
+	const struct shb_quic_cc *cc = shb_quic_recovery_cc(&c->rec);
+
+	*out = c->stats;
+	out->packets_sent = shb_quic_recovery_stats(&c->rec)->packets_sent;
+	out->smoothed_rtt = rtt->smoothed;
+	out->min_rtt = rtt->min;
+	out->cwnd = cc->cwnd;
+	out->bytes_in_flight = cc->bytes_in_flight;
+	out->retried = c->retried;
+}

@@ -1,0 +1,173 @@
+/* Loss, reordering and duplication: the handshake and bulk transfers
+ * must complete, PTO probes must stay small, CRYPTO must be resent. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "conn_harness.h"
+#include "conn_tests.h"
+
+static const uint8_t req[] = "GET /1m";
+
+static bool got_fin0(struct harness *h)
+{
+	struct h_stream *s = h_stream(h, 0);
+
+	return s && s->fin;
+}
+
+static void test_first_initial_lost(void)
+{
+	struct harness h;
+	struct shb_quic_conn_stats st;
+	size_t min_len;
+
+	CU_ASSERT_FATAL(h_init(&h, NULL, NULL, 11) == 0);
+	h.up.drop_first = 1;
+	CU_ASSERT_TRUE(h_run(&h, h_cond_handshake, 5000 * H_MS));
+	shb_quic_conn_stats(h.c, &st);
+	CU_ASSERT_EQUAL(st.pto_count, 1);
+	/* The PTO came after 3 * 333 ms (initial RTT, no sample yet) and the
+	 * ClientHello went again, padded. */
+	CU_ASSERT_TRUE(st.ts_handshake - st.ts_first_sent >= 999 * H_MS);
+	CU_ASSERT_TRUE(st.ts_handshake - st.ts_first_sent < 1100 * H_MS);
+	CU_ASSERT_TRUE(ts_initials_received(h.s, &min_len) >= 1);
+	CU_ASSERT_TRUE(min_len >= 1200);
+	CU_ASSERT_EQUAL(h.short_initials, 0);
+	h_fini(&h);
+}
+
+/* The server's first datagram (ServerHello and more) is lost: both sides
+ * time out and resend; the client's duplicate ClientHello is harmless. */
+static void test_server_initial_lost(void)
+{
+	struct harness h;
+
+	CU_ASSERT_FATAL(h_init(&h, NULL, NULL, 12) == 0);
+	h.down.drop_list[0] = 1;
+	CU_ASSERT_TRUE(h_run(&h, h_cond_handshake, 5000 * H_MS));
+	CU_ASSERT_TRUE(h_run(&h, h_cond_quiet, 5000 * H_MS));
+	CU_ASSERT_EQUAL(h.closed, 0);
+	CU_ASSERT_TRUE(h.c->confirmed);
+	h_fini(&h);
+}
+
+/* A flight of several datagrams (large certificate) with two of them
+ * lost: CRYPTO reassembly holds what follows the gap. */
+static void test_server_handshake_lost(void)
+{
+	struct harness h;
+	struct ts_config sc = {.cert = h_big_cert()};
+
+	CU_ASSERT_FATAL(h_init(&h, NULL, &sc, 13) == 0);
+	h.down.drop_list[0] = 2;
+	h.down.drop_list[1] = 3;
+	CU_ASSERT_TRUE(h_run(&h, h_cond_handshake, 5000 * H_MS));
+	CU_ASSERT_TRUE(h.c->sp[QC_HANDSHAKE].cr.off > 4000 ||
+		       h.c->sp[QC_HANDSHAKE].discarded);
+	h_fini(&h);
+}
+
+/* Every ACK from the server lost for a while during an upload: PTOs fire
+ * and each probe train is at most two datagrams. */
+static void test_probes_small(void)
+{
+	static uint8_t body[300000];
+	struct harness h;
+	struct shb_quic_conn_stats st;
+	size_t len;
+	bool fin;
+
+	for (size_t i = 0; i < sizeof(body); i++)
+		body[i] = (uint8_t)(i * 7);
+	CU_ASSERT_FATAL(h_init(&h, NULL, NULL, 14) == 0);
+	CU_ASSERT_TRUE_FATAL(h_run(&h, h_cond_handshake, 5000 * H_MS));
+	CU_ASSERT_TRUE(h_run(&h, h_cond_quiet, 1000 * H_MS));
+	CU_ASSERT_EQUAL(h_request(&h, body, sizeof(body)), 0);
+	h.down.drop_all = true;
+	h_run(&h, NULL, 3000 * H_MS);
+	shb_quic_conn_stats(h.c, &st);
+	CU_ASSERT_TRUE(st.pto_count >= 2);
+	CU_ASSERT_TRUE(h.probe_trains >= 2);
+	CU_ASSERT_TRUE(h.probe_train_max <= 2);
+	CU_ASSERT_TRUE(h.max_train > 2); /* the upload itself went in trains */
+	h.down.drop_all = false;
+	CU_ASSERT_TRUE(h_run(&h, got_fin0, 20000 * H_MS));
+	const uint8_t *d = ts_stream_data(h.s, 0, &len, &fin);
+
+	CU_ASSERT_EQUAL(len, sizeof(body));
+	CU_ASSERT_TRUE(fin);
+	CU_ASSERT_TRUE(d && memcmp(d, body, sizeof(body)) == 0);
+	CU_ASSERT_EQUAL(h.bad_trains, 0);
+	h_fini(&h);
+}
+
+/* Handshake and a 1 MB response over an impaired path, for one seed. */
+static void impaired(uint64_t seed, uint32_t loss, uint32_t reorder,
+		     uint32_t dup, bool big_cert)
+{
+	struct harness h;
+	struct ts_config sc = {.response_len = 1u << 20,
+			       .cert = big_cert ? h_big_cert() : NULL};
+	const char *only = getenv("H_SEED");
+
+	/* H_SEED=n runs just that seed (debugging). */
+	if (only && strtoull(only, NULL, 10) != seed)
+		return;
+
+	CU_ASSERT_FATAL(h_init(&h, NULL, &sc, seed) == 0);
+	h.up.loss_pct = h.down.loss_pct = loss;
+	h.up.reorder_pct = h.down.reorder_pct = reorder;
+	h.up.dup_pct = h.down.dup_pct = dup;
+	CU_ASSERT_TRUE_FATAL(h_run(&h, h_cond_handshake, 30000 * H_MS));
+	CU_ASSERT_EQUAL(h_request(&h, req, sizeof(req)), 0);
+	CU_ASSERT_TRUE(h_run(&h, got_fin0, 120000 * H_MS));
+	struct h_stream *s = h_stream(&h, 0);
+
+	if (!s->fin)
+		h_dump(&h);
+
+	CU_ASSERT_EQUAL(s->len, 1u << 20);
+	CU_ASSERT_EQUAL(s->bad_bytes, 0);
+	CU_ASSERT_EQUAL(s->bad_offsets, 0);
+	CU_ASSERT_EQUAL(s->fin_events, 1);
+	CU_ASSERT_EQUAL(h.closed, 0);
+	CU_ASSERT_EQUAL(h.bad_trains, 0);
+	CU_ASSERT_EQUAL(h.short_initials, 0);
+	h_fini(&h);
+}
+
+static void test_reorder(void)
+{
+	for (uint64_t seed = 100; seed < 104; seed++)
+		impaired(seed, 0, 25, 0, true);
+}
+
+static void test_duplicate(void)
+{
+	for (uint64_t seed = 200; seed < 204; seed++)
+		impaired(seed, 0, 0, 20, true);
+}
+
+static void test_loss(void)
+{
+	for (uint64_t seed = 300; seed < 306; seed++)
+		impaired(seed, 10, 0, 0, seed & 1);
+}
+
+static void test_everything(void)
+{
+	for (uint64_t seed = 400; seed < 408; seed++)
+		impaired(seed, 8, 15, 8, seed & 1);
+}
+
+CU_TestInfo shb_test_conn_loss[] = {
+	{"client's first Initial lost", test_first_initial_lost},
+	{"server's first datagram lost", test_server_initial_lost},
+	{"server handshake datagrams lost", test_server_handshake_lost},
+	{"PTO probes are at most two datagrams", test_probes_small},
+	{"1 MB with reordering", test_reorder},
+	{"1 MB with duplication", test_duplicate},
+	{"1 MB with 10% loss", test_loss},
+	{"1 MB with loss, reordering and duplication", test_everything},
+	CU_TEST_INFO_NULL,
+};
