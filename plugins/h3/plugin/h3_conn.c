@@ -1,0 +1,408 @@
+/* The [conn] entries of the HTTP/3 plugin: see h3_conn.h. */
+#include "h3_conn.h"
+
+#include <arpa/inet.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "h3_defs.h"
+#include "h3_request.h"
+
+/* ---- helpers shared with h3_events.c --------------------------------------- */
+
+void shb_h3_trace(const struct shb_h3_conn *c, const char *fmt, ...)
+{
+	char line[400];
+	va_list ap;
+	int n;
+
+	n = snprintf(line, sizeof(line), "w%u.%llu: ",
+		     c->worker ? c->worker->index : 0,
+		     (unsigned long long)c->serial);
+	if (n < 0 || (size_t)n >= sizeof(line))
+		n = 0;
+	va_start(ap, fmt);
+	vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	va_end(ap);
+	c->mod->host->log(SHB_LOG_DEBUG, SHB_H3_PLUGIN_ID, line);
+}
+
+void shb_h3_conn_fail(struct shb_h3_conn *c, uint64_t h3_code,
+		      const char *fmt, ...)
+{
+	char why[sizeof(c->detail) - 48];
+	const char *name = shb_h3_error_name(h3_code);
+	va_list ap;
+
+	if (c->ended || !c->q)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	if (name)
+		snprintf(c->detail, sizeof(c->detail), "HTTP/3 error %s (0x%llx): %s",
+			 name, (unsigned long long)h3_code, why);
+	else
+		snprintf(c->detail, sizeof(c->detail), "HTTP/3 error 0x%llx: %s",
+			 (unsigned long long)h3_code, why);
+	c->local_err = SHB_E_PROTO;
+	if (c->mod->debug)
+		shb_h3_trace(c, "closing: %s", c->detail);
+	c->ops->close(c->q, h3_code, why, c->now);
+}
+
+void shb_h3_conn_settle_drain(struct shb_h3_conn *c)
+{
+	if (!c->draining || c->ended || c->aborted || !c->q || c->reqs.count)
+		return;
+	if (c->mod->debug)
+		shb_h3_trace(c, "draining done: closing with H3_NO_ERROR");
+	c->ops->close(c->q, SHB_H3_NO_ERROR, NULL, c->now);
+}
+
+/* What a [conn] call returns once the events it caused were handled. */
+static int settle(struct shb_h3_conn *c)
+{
+	if (!c->ended)
+		shb_h3_conn_settle_drain(c);
+	if (!c->ended || c->end_rc == 0)
+		return SHB_OK;
+	if (c->deferred && !c->close_sent)
+		return SHB_OK; /* our CONNECTION_CLOSE goes out first */
+	return c->end_rc;
+}
+
+static int trng(void *user, void *buf, size_t len)
+{
+	const struct shb_h3_conn *c = user;
+	return c->mod->host->random_secure(buf, len) == SHB_OK ? 0 : -1;
+}
+
+static void quic_log(void *user, const char *line)
+{
+	shb_h3_trace(user, "quic: %s", line);
+}
+
+/* For traces: the name goes out as SNI unless it is an IP literal (the
+ * QUIC layer applies the same rule). */
+static const char *sni_text(const char *name)
+{
+	struct in_addr a4;
+
+	if (!name || !name[0] || strchr(name, ':') || inet_pton(AF_INET, name, &a4) == 1)
+		return NULL;
+	return name;
+}
+
+/* ---- life cycle ------------------------------------------------------------ */
+
+int shb_h3_conn_init(void *module, void *worker, void *conn,
+		     struct shb_conn *handle, shb_tstamp now)
+{
+	const struct shb_h3_module *m = module;
+	struct shb_h3_conn *c = conn;
+
+	(void)now;
+	memset(c, 0, sizeof(*c));
+	c->mod = m;
+	c->ops = m->ops;
+	c->worker = worker;
+	c->handle = handle;
+	if (c->worker)
+		c->serial = c->worker->conns++;
+	shb_h3_peer_init(&c->peer);
+	if (shb_h3_reqtab_init(&c->reqs, m->parallel) < 0)
+		return SHB_E_NOMEM;
+	return SHB_OK;
+}
+
+void shb_h3_conn_fini(void *conn)
+{
+	struct shb_h3_conn *c = conn;
+
+	if (c->q)
+		c->ops->conn_free(c->q);
+	c->q = NULL;
+	shb_h3_reqtab_free(&c->reqs);
+}
+
+int shb_h3_conn_transport_ready(void *conn,
+				const struct shb_transport_info *info,
+				shb_tstamp now)
+{
+	struct shb_h3_conn *c = conn;
+	const struct shb_h3_module *m = c->mod;
+	struct shb_quic_conn_config cfg;
+	int rc = 0;
+
+	c->now = now;
+	if (!SHB_HAS(info, struct shb_transport_info, max_dgram) ||
+	    info->max_dgram < SHB_H3_DGRAM) {
+		snprintf(c->detail, sizeof(c->detail),
+			 "QUIC needs datagrams of %u bytes; the transport allows %u",
+			 SHB_H3_DGRAM,
+			 SHB_HAS(info, struct shb_transport_info, max_dgram) ?
+				 info->max_dgram : 0);
+		return SHB_E_UNSUPPORTED;
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.tls = &m->tls;
+	cfg.server_name = m->server_name;
+	cfg.max_bidi_streams = m->parallel;
+	cfg.max_dgram = SHB_H3_DGRAM;
+	cfg.idle_timeout = m->idle_timeout;
+	cfg.handshake_timeout = m->handshake_timeout;
+	cfg.on_event = shb_h3_on_event;
+	cfg.user = c;
+	cfg.log = m->debug ? quic_log : NULL;
+	cfg.random = m->host->random_secure ? trng : NULL;
+	c->q = c->ops->conn_new(&cfg, now, &rc);
+	if (!c->q) {
+		snprintf(c->detail, sizeof(c->detail), "QUIC connection setup failed: %s",
+			 rc == SHB_QUIC_CONN_E_NOMEM ? "out of memory" :
+			 rc == SHB_QUIC_CONN_E_TLS ? "TLS session setup failed" :
+			 "invalid configuration");
+		return rc == SHB_QUIC_CONN_E_NOMEM ? SHB_E_NOMEM :
+		       rc == SHB_QUIC_CONN_E_TLS ? SHB_E_TLS : SHB_E_INVAL;
+	}
+	if (m->debug)
+		shb_h3_trace(c, "QUIC handshake starts (SNI %s, -p %u)",
+			     sni_text(m->server_name) ? m->server_name : "none",
+			     m->parallel);
+	return SHB_OK;
+}
+
+/* ---- I/O ----------------------------------------------------------------- */
+
+int shb_h3_conn_recv_dgrams(void *conn, struct shb_vec *dgrams, size_t count,
+			    shb_tstamp now)
+{
+	struct shb_h3_conn *c = conn;
+	size_t bytes = 0, i;
+
+	c->now = now;
+	if (!c->q || c->aborted)
+		return SHB_OK;
+	for (i = 0; i < count && !c->ended; i++) {
+		bytes += dgrams[i].len;
+		if (c->ops->recv(c->q, dgrams[i].base, dgrams[i].len, now) ==
+		    SHB_QUIC_CONN_E_CLOSED) {
+			i++;
+			break;
+		}
+	}
+	c->dgrams_in += i;
+	if (c->mod->debug)
+		shb_h3_trace(c, "received %zu datagram%s, %zu bytes", i,
+			     i == 1 ? "" : "s", bytes);
+	return settle(c);
+}
+
+shb_ssize shb_h3_conn_write_dgrams(void *conn, uint8_t *buf, size_t cap,
+				   size_t *segment_size, shb_tstamp now)
+{
+	struct shb_h3_conn *c = conn;
+	ptrdiff_t n;
+
+	c->now = now;
+	*segment_size = 0;
+	if (!c->q || c->aborted)
+		return 0;
+	if (c->ended && c->end_rc < 0 && c->close_sent)
+		return c->end_rc;
+	n = c->ops->write(c->q, buf, cap, segment_size, now);
+	if (n < 0) {
+		snprintf(c->detail, sizeof(c->detail),
+			 "QUIC connection refused to write (%d)", (int)n);
+		return SHB_E_STATE;
+	}
+	if (c->ended && c->end_rc < 0 && c->deferred &&
+	    (n == 0 || c->ops->state(c->q) == SHB_QUIC_CONN_CLOSED)) {
+		c->close_sent = 1;
+		c->close_sent_at = now;
+		if (n == 0)
+			return c->end_rc;
+	}
+	if (n > 0) {
+		size_t seg = *segment_size, k = ((size_t)n + seg - 1) / seg;
+		c->dgrams_out += k;
+		if (c->mod->debug)
+			shb_h3_trace(c, "sent %zu datagram%s, %zd bytes (segments of %zu)",
+				     k, k == 1 ? "" : "s", n, seg);
+	}
+	return n;
+}
+
+shb_tstamp shb_h3_conn_next_deadline(const void *conn)
+{
+	const struct shb_h3_conn *c = conn;
+	uint64_t d;
+
+	if (!c->q || c->aborted)
+		return SHB_TSTAMP_NONE;
+	if (c->ended) {
+		if (c->end_rc < 0 && c->close_sent)
+			return c->close_sent_at + SHB_H3_CLOSE_GRACE_NS;
+		return SHB_TSTAMP_NONE;
+	}
+	d = c->ops->deadline(c->q);
+	return d == UINT64_MAX ? SHB_TSTAMP_NONE : d;
+}
+
+int shb_h3_conn_on_timer(void *conn, shb_tstamp now)
+{
+	struct shb_h3_conn *c = conn;
+
+	c->now = now;
+	if (!c->q || c->aborted)
+		return SHB_OK;
+	if (c->ended) {
+		/* After our close went out the error waits for the next
+		 * write_dgrams, or for the grace period. */
+		if (c->end_rc < 0 && c->close_sent)
+			return now >= c->close_sent_at + SHB_H3_CLOSE_GRACE_NS ?
+				       c->end_rc : SHB_OK;
+		return settle(c);
+	}
+	c->ops->on_timeout(c->q, now);
+	return settle(c);
+}
+
+/* ---- state --------------------------------------------------------------- */
+
+uint32_t shb_h3_conn_state(const void *conn)
+{
+	const struct shb_h3_conn *c = conn;
+	uint32_t st = 0;
+
+	if (c->aborted)
+		return SHB_CS_CLOSED | SHB_CS_DRAINING;
+	if (!c->q)
+		return 0;
+	if (c->ops->want_write(c->q) || (c->ended && c->end_rc < 0 && c->close_sent))
+		st |= SHB_CS_WANT_WRITE;
+	if (c->draining || c->goaway || c->ended)
+		st |= SHB_CS_DRAINING;
+	/* A bad end is reported by returning its error, not by CLOSED: the
+	 * core then fails what is in flight with our reason. */
+	if (c->ended && c->end_rc == 0)
+		st |= SHB_CS_CLOSED;
+	return st;
+}
+
+uint32_t shb_h3_conn_capacity(const void *conn)
+{
+	const struct shb_h3_conn *c = conn;
+	uint32_t room, avail;
+
+	if (!c->q || !c->hs_done || c->draining || c->goaway || c->ended ||
+	    c->aborted)
+		return 0;
+	room = c->reqs.limit - c->reqs.count;
+	avail = c->ops->bidi_available(c->q);
+	return avail < room ? avail : room;
+}
+
+/* ---- requests -------------------------------------------------------------- */
+
+static int refuse_oversized(struct shb_h3_conn *c,
+			    const struct shb_h3_request *r, uint64_t cookie)
+{
+	struct shb_req_result res;
+
+	memset(&res, 0, sizeof(res));
+	res.struct_size = sizeof(res);
+	res.outcome = SHB_REQ_LOCAL_ERROR;
+	res.ts_done = c->now;
+	snprintf(c->scratch, sizeof(c->scratch),
+		 "the request's header section (%llu bytes) exceeds the server's "
+		 "SETTINGS_MAX_FIELD_SECTION_SIZE (%llu)",
+		 (unsigned long long)r->field_section_size,
+		 (unsigned long long)c->peer.max_field_section_size);
+	res.detail = c->scratch;
+	c->mod->host->req_done(c->handle, cookie, &res);
+	return SHB_OK;
+}
+
+int shb_h3_conn_issue(void *conn, const void *prepared, uint64_t cookie,
+		      shb_tstamp now)
+{
+	struct shb_h3_conn *c = conn;
+	const struct shb_h3_request *r = prepared;
+	struct shb_h3_req *req;
+	int64_t id;
+
+	c->now = now;
+	if (!r || shb_h3_conn_capacity(c) == 0)
+		return SHB_E_BUSY;
+	if (c->peer.settings_received &&
+	    r->field_section_size > c->peer.max_field_section_size)
+		return refuse_oversized(c, r, cookie);
+	id = c->ops->bidi_open(c->q);
+	if (id < 0)
+		return SHB_E_BUSY;
+	req = shb_h3_reqtab_add(&c->reqs, (uint64_t)id);
+	if (!req) {
+		c->ops->retire(c->q, (uint64_t)id, SHB_H3_REQUEST_CANCELLED);
+		return SHB_E_BUSY;
+	}
+	req->cookie = cookie;
+	shb_h3_resp_init(&req->resp);
+	if (c->ops->bidi_send(c->q, (uint64_t)id, r->bytes, r->len, 1) < 0) {
+		shb_h3_reqtab_remove(&c->reqs, req);
+		c->ops->retire(c->q, (uint64_t)id, SHB_H3_REQUEST_CANCELLED);
+		return SHB_E_STATE;
+	}
+	c->issued++;
+	if (c->mod->run_flags & SHB_RUN_DISABLE_KEEPALIVE)
+		c->draining = 1; /* one request per connection */
+	if (c->mod->trace)
+		shb_h3_trace(c, "request on stream %lld", (long long)id);
+	return SHB_OK;
+}
+
+void shb_h3_conn_cancel(void *conn, uint64_t cookie, shb_tstamp now)
+{
+	struct shb_h3_conn *c = conn;
+	struct shb_h3_req *req;
+	uint64_t id;
+
+	c->now = now;
+	if (!c->q || c->ended)
+		return;
+	req = shb_h3_reqtab_find_cookie(&c->reqs, cookie);
+	if (!req)
+		return;
+	id = req->id;
+	shb_h3_reqtab_remove(&c->reqs, req);
+	c->ops->stream_reset(c->q, id, SHB_H3_REQUEST_CANCELLED);
+	c->ops->retire(c->q, id, SHB_H3_REQUEST_CANCELLED);
+	if (c->mod->debug)
+		shb_h3_trace(c, "stream %llu cancelled (H3_REQUEST_CANCELLED)",
+			     (unsigned long long)id);
+	shb_h3_conn_settle_drain(c);
+}
+
+void shb_h3_conn_shutdown(void *conn, uint32_t mode, shb_tstamp now)
+{
+	struct shb_h3_conn *c = conn;
+
+	c->now = now;
+	if (mode == SHB_SHUT_ABORT) {
+		c->aborted = 1;
+		return;
+	}
+	c->draining = 1;
+	if (!c->q || c->ended)
+		return;
+	if (c->mod->debug)
+		shb_h3_trace(c, "shutdown: closing with H3_NO_ERROR");
+	c->ops->close(c->q, SHB_H3_NO_ERROR, NULL, now);
+}
+
+const char *shb_h3_conn_error_detail(const void *conn)
+{
+	const struct shb_h3_conn *c = conn;
+	return c->detail[0] ? c->detail : NULL;
+}

@@ -1,0 +1,149 @@
+/* The HTTP/3 protocol plugin: one shb connection is one QUIC connection
+ * (plugins/h3/conn) carrying HTTP/3 (plugins/h3/http3). This header holds
+ * the module, the per-worker and per-connection state, the [conn] entries
+ * of the vtable (h3_conn.c) and what h3_conn.c and h3_events.c share.
+ *
+ * How the pieces meet:
+ *  - the core hands datagrams to recv_dgrams, which feeds them to the QUIC
+ *    connection; everything the connection has to say comes back through
+ *    shb_h3_on_event (h3_events.c) from inside that call: handshake done,
+ *    stream data, resets, the end of the connection;
+ *  - a request is one client bidirectional stream: the prepared bytes
+ *    (HEADERS, DATA, body) are handed over once, borrowed, with FIN; the
+ *    response bytes go through a struct shb_h3_resp until it says DONE;
+ *  - the server's unidirectional streams go through struct shb_h3_uni and
+ *    the connection-wide struct shb_h3_peer (SETTINGS, GOAWAY);
+ *  - when the connection ends badly the [conn] call returns a negative
+ *    SHB_E_* and error_detail() says why; the core fails the requests
+ *    still in flight. When we closed it ourselves for an error, the
+ *    CONNECTION_CLOSE datagram is written first and the error is returned
+ *    by the next write_dgrams (or on_timer) call.
+ *
+ * Memory: the struct lives in core memory (conn_size); the request table
+ * (sized by -p) and the QUIC connection are allocated once per
+ * connection, never per request or packet. */
+#ifndef SHB_H3_CONN_H
+#define SHB_H3_CONN_H
+
+#include <shb/host.h>
+#include <shb/proto.h>
+
+#include "h3_peer.h"
+#include "h3_quic_ops.h"
+#include "h3_reqtab.h"
+#include "quic_tls.h"
+
+#define SHB_H3_PLUGIN_ID "org.shb.proto.h3"
+
+/* Our max_idle_timeout is at least this (and at least --timeout). */
+#define SHB_H3_MIN_IDLE_NS (UINT64_C(30) * 1000000000u)
+/* Every datagram is 1200 bytes at most: no path MTU discovery. */
+#define SHB_H3_DGRAM 1200u
+/* Server unidirectional streams tracked at once (3 are critical). */
+#define SHB_H3_UNI_SLOTS 8u
+/* After our CONNECTION_CLOSE went out, the error is reported at the
+ * latest this long after, should the core not ask to write again. */
+#define SHB_H3_CLOSE_GRACE_NS (UINT64_C(50) * 1000000u)
+
+/* Immutable once workers run. */
+struct shb_h3_module {
+	const struct shb_host *host;
+	const struct shb_h3_quic_ops *ops;
+	struct shb_quic_tls_ctx tls; /* shared read-only by every conn */
+	char *server_name;           /* the URL host (SNI unless an IP) */
+	uint32_t parallel;           /* -p */
+	uint32_t run_flags;          /* enum shb_run_flags */
+	uint32_t debug;              /* SHB_LOG_DEBUG enabled at create */
+	uint32_t trace;              /* SHB_LOG_TRACE enabled at create */
+	uint64_t handshake_timeout;  /* ns: --connect-timeout */
+	uint64_t idle_timeout;       /* ns: max(30 s, --timeout) */
+};
+
+/* Per worker thread (worker_size bytes of core memory). */
+struct shb_h3_worker {
+	uint32_t index;
+	uint32_t reserved0;
+	uint64_t conns; /* connections started: numbers them in traces */
+};
+
+/* One server unidirectional stream. */
+struct shb_h3_peer_uni {
+	uint64_t id;
+	struct shb_h3_uni u;
+	uint8_t used;
+};
+
+struct shb_h3_conn {
+	const struct shb_h3_module *mod;
+	const struct shb_h3_quic_ops *ops;
+	struct shb_h3_worker *worker; /* NULL without worker memory */
+	struct shb_conn *handle;
+	struct shb_quic_conn *q; /* from on_transport_ready */
+	shb_tstamp now;          /* of the current [conn] call */
+
+	struct shb_h3_reqtab reqs;
+	struct shb_h3_peer peer;
+	struct shb_h3_peer_uni uni[SHB_H3_UNI_SLOTS];
+	uint64_t issued; /* requests started on this connection */
+	uint64_t serial; /* connection number within the worker */
+
+	uint8_t hs_done;   /* QUIC handshake complete, our streams open */
+	uint8_t draining;  /* no new requests (GOAWAY, one-shot, shutdown) */
+	uint8_t goaway;    /* the server's GOAWAY arrived */
+	uint8_t ended;     /* the QUIC connection ended (CLOSED event) */
+	uint8_t aborted;   /* shutdown(ABORT): silent from now on */
+	uint8_t deferred;  /* end_rc waits until our close went out */
+	uint8_t close_sent; /* ... and it has */
+	uint8_t reserved0;
+	int end_rc;    /* SHB_E_* when the connection ended badly, else 0 */
+	int local_err; /* SHB_E_PROTO once we closed for an HTTP/3 error */
+	shb_tstamp close_sent_at;
+
+	uint64_t dgrams_in, dgrams_out; /* for traces */
+	char detail[256];  /* error_detail() */
+	char scratch[192]; /* request result details, valid for req_done */
+};
+
+/* ---- vtable entries (h3_conn.c) ---- */
+int shb_h3_conn_init(void *module, void *worker, void *conn,
+		     struct shb_conn *handle, shb_tstamp now);
+void shb_h3_conn_fini(void *conn);
+int shb_h3_conn_transport_ready(void *conn,
+				const struct shb_transport_info *info,
+				shb_tstamp now);
+int shb_h3_conn_recv_dgrams(void *conn, struct shb_vec *dgrams,
+			    size_t count, shb_tstamp now);
+shb_ssize shb_h3_conn_write_dgrams(void *conn, uint8_t *buf, size_t cap,
+				   size_t *segment_size, shb_tstamp now);
+shb_tstamp shb_h3_conn_next_deadline(const void *conn);
+int shb_h3_conn_on_timer(void *conn, shb_tstamp now);
+uint32_t shb_h3_conn_state(const void *conn);
+uint32_t shb_h3_conn_capacity(const void *conn);
+int shb_h3_conn_issue(void *conn, const void *prepared, uint64_t cookie,
+		      shb_tstamp now);
+void shb_h3_conn_cancel(void *conn, uint64_t cookie, shb_tstamp now);
+void shb_h3_conn_shutdown(void *conn, uint32_t mode, shb_tstamp now);
+const char *shb_h3_conn_error_detail(const void *conn);
+
+/* ---- shared inside the plugin ---- */
+
+/* The QUIC connection's event callback (h3_events.c); user is the
+ * struct shb_h3_conn. */
+void shb_h3_on_event(void *user, const struct shb_quic_event *ev);
+
+/* An HTTP/3 connection error found by us: records the detail, closes the
+ * QUIC connection with `h3_code` (the CLOSED event follows from inside).
+ * No effect once the connection ended. */
+__attribute__((format(printf, 3, 4))) void
+shb_h3_conn_fail(struct shb_h3_conn *c, uint64_t h3_code, const char *fmt,
+		 ...);
+
+/* Closes with H3_NO_ERROR once draining and no request is left. */
+void shb_h3_conn_settle_drain(struct shb_h3_conn *c);
+
+/* One SHB_LOG_DEBUG line, prefixed with the connection (only call when
+ * c->mod->debug). */
+__attribute__((format(printf, 2, 3))) void
+shb_h3_trace(const struct shb_h3_conn *c, const char *fmt, ...);
+
+#endif

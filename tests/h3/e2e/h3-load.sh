@@ -1,0 +1,71 @@
+#!/bin/bash
+# shb --proto h3 against real HTTP/3 servers built on independent QUIC
+# stacks: caddy (quic-go), ngtcp2's gtlsserver and, when installed, bun
+# (lsquic). For each: -p 1 and -p 32 load with exact counts, a 1 MiB
+# response, and a 2 MB POST body (larger than every server's initial flow
+# control windows, so the upload must wait for MAX_STREAM_DATA/MAX_DATA).
+# Skipped (77) when a server package is missing, unless CI is set.
+# shellcheck source-path=SCRIPTDIR
+# shellcheck disable=SC2154 # NAME_PORT: set by start_*
+source "$(dirname "$0")/lib.sh"
+need_h3 caddy gtlsserver
+need SHB SHB_JCHECK
+
+BODY=$H3_TMP/body2m
+make_body "$BODY" 2000000
+
+# h3 NAME URL ARGS...: one shb run over HTTP/3 with a JSON report.
+h3() {
+	local name=$1 url=$2
+	shift 2
+	run_shb "$name" --proto h3 --connect-timeout 10s "$@" "$url"
+}
+
+# ok_exact NAME N: exit 0, N requests ok, all of them 200, no error.
+ok_exact() {
+	expect_rc "$1" 0
+	check "$1" "requests.ok == $2" "statusCodes.200 == $2" "requests.total == $2" \
+		'protocolName == "h3"' 'protocol == "HTTP/3"'
+	check_no_errors "$1"
+}
+
+# exercise LABEL PORT ECHO_ANSWER_BYTES
+exercise() {
+	local s=$1 port=$2 echo_len=$3 base="https://127.0.0.1:$2"
+
+	h3 "$s-p1" "$base/" -c 4 -p 1 -n 500
+	ok_exact "$s-p1" 500
+	# 13-byte bodies: the body count is exact; connections stay up.
+	check "$s-p1" 'connectionsOpened == 4' 'bytesSent > 0' 'bytesReceived > 6500'
+
+	h3 "$s-p32" "$base/" -c 4 -p 32 -n 5000
+	ok_exact "$s-p32" 5000
+	check "$s-p32" 'connectionsOpened == 4'
+
+	h3 "$s-1m" "$base/1m" -c 2 -p 4 -n 24
+	ok_exact "$s-1m" 24
+	check "$s-1m" "bytesReceived > $((24 * 1048576))"
+
+	h3 "$s-post" "$base/echo" -c 2 -p 2 -n 8 -d "@$BODY"
+	ok_exact "$s-post" 8
+	check "$s-post" "bytesSent > $((8 * 2000000))" "bytesReceived > $((8 * echo_len))"
+	note "$s: all checks passed"
+}
+
+start_caddy caddy >/dev/null
+exercise caddy "$caddy_PORT" 7
+# A host name: the client sends SNI (caddy picks its certificate by it).
+h3 caddy-sni "https://localhost:$caddy_PORT/" -c 1 -p 4 -n 100
+ok_exact caddy-sni 100
+stop_h3 caddy
+
+start_gtlsserver gtlsserver >/dev/null
+exercise gtlsserver "$gtlsserver_PORT" 2
+stop_h3 gtlsserver
+
+if have_bun; then
+	start_bun bun >/dev/null
+	exercise bun "$bun_PORT" 7
+	stop_h3 bun
+fi
+echo "h3-load: all checks passed"

@@ -1,0 +1,174 @@
+/* Tests of the HTTP/3 plugin glue: a fake host that records what the
+ * plugin reports, and a scripted fake QUIC connection under the plugin
+ * (struct shb_h3_quic_ops) that records what the plugin asks of it and
+ * delivers queued events from inside the plugin's recv_dgrams and
+ * on_timer calls, as the real connection does. */
+#ifndef SHB_H3P_TESTS_H
+#define SHB_H3P_TESTS_H
+
+#include <CUnit/CUnit.h>
+
+#include <shb/shb.h>
+
+#include "h3_conn.h"
+#include "h3_request.h"
+
+/* The plugin's entry, linked in from h3_plugin.c. */
+extern const struct shb_plugin_entry shb_plugin_entry_v1;
+
+extern CU_TestInfo shb_h3p_reqtab_tests[];
+extern CU_TestInfo shb_h3p_errtext_tests[];
+extern CU_TestInfo shb_h3p_module_tests[];
+extern CU_TestInfo shb_h3p_conn_tests[];
+extern CU_TestInfo shb_h3p_stream_tests[];
+extern CU_TestInfo shb_h3p_end_tests[];
+extern CU_TestInfo shb_h3p_live_tests[];
+
+/* ---- fake host --------------------------------------------------------- */
+
+#define H3P_MAX_DONE 512
+#define H3P_MAX_EVENTS 16
+#define H3P_MAX_LOG 256
+
+struct h3p_done {
+	uint64_t cookie;
+	struct shb_req_result res; /* detail copied below, pointer NULL */
+	char detail[200];
+};
+
+struct h3p_seen {
+	struct h3p_done done[H3P_MAX_DONE];
+	size_t done_count;
+	struct shb_conn_event events[H3P_MAX_EVENTS];
+	size_t event_count;
+	char log[H3P_MAX_LOG][200];
+	size_t log_count;
+};
+
+extern struct h3p_seen h3p_seen;
+extern const struct shb_host h3p_host;
+
+/* Clears what was seen; `debug` turns SHB_LOG_DEBUG on. */
+void h3p_reset(int debug);
+/* The result recorded for `cookie`, or NULL. */
+const struct h3p_done *h3p_done_for(uint64_t cookie);
+/* Non-zero when some log line contains `text`. */
+int h3p_logged(const char *text);
+
+/* ---- fake QUIC connection ------------------------------------------------ */
+
+#define FQ_MAX_STREAMS 512
+#define FQ_MAX_OPS 256
+#define FQ_MAX_QUEUE 64
+
+struct fq_stream_send {
+	uint64_t id;
+	const uint8_t *data; /* borrowed, as the real call */
+	size_t len;
+	int fin;
+};
+
+struct fq_op {
+	char what; /* 'r' reset, 's' stop_sending, 't' retire */
+	uint64_t id;
+	uint64_t code;
+};
+
+struct fq_uni {
+	uint64_t id;
+	uint8_t bytes[64];
+	size_t len;
+};
+
+struct shb_quic_conn {
+	struct shb_quic_conn_config cfg;
+	uint32_t state;
+	uint32_t credit;      /* bidi streams the server allows in total */
+	uint32_t opened;      /* bidi streams opened */
+	uint64_t next_uni;
+	uint64_t deadline;
+	/* what on_timeout does at the deadline: a close origin or 0 */
+	uint32_t timeout_origin;
+	int dirty;            /* write() has something */
+	struct fq_stream_send sends[FQ_MAX_STREAMS];
+	size_t send_count;
+	struct fq_op ops[FQ_MAX_OPS];
+	size_t op_count;
+	struct fq_uni uni[4];
+	size_t uni_count;
+	struct shb_quic_close_info close;
+	char close_reason[128];
+	int closed_locally;
+	int close_writes; /* a queued CLOSED leaves a frame to write */
+	uint64_t close_code;
+	/* events delivered by the next recv() */
+	struct shb_quic_event queue[FQ_MAX_QUEUE];
+	uint8_t qdata[FQ_MAX_QUEUE][2048];
+	size_t qcount;
+	uint64_t recv_calls, write_calls;
+};
+
+extern const struct shb_h3_quic_ops fq_ops;
+/* The fake behind the last connection created. */
+extern struct shb_quic_conn *fq_last;
+/* Bidi credit of connections created from now on. */
+extern uint32_t fq_default_credit;
+
+/* Queue events for the next recv(). */
+void fq_q_handshake(struct shb_quic_conn *q);
+void fq_q_data(struct shb_quic_conn *q, uint64_t id, const void *data,
+	       size_t len, int fin);
+void fq_q_opened(struct shb_quic_conn *q, uint64_t id);
+void fq_q_reset(struct shb_quic_conn *q, uint64_t id, uint64_t code);
+void fq_q_stop(struct shb_quic_conn *q, uint64_t id, uint64_t code);
+void fq_q_available(struct shb_quic_conn *q);
+/* A close by the server or by the connection itself (origin ERROR, PEER,
+ * IDLE, STATELESS_RESET ...). `closing`: state CLOSING (a close frame to
+ * write) instead of CLOSED. */
+void fq_q_closed(struct shb_quic_conn *q, uint32_t origin, uint32_t app,
+		 uint64_t code, const char *reason, int closing);
+
+/* The recorded op of kind `what` on `id`, or NULL. */
+const struct fq_op *fq_op_find(const struct shb_quic_conn *q, char what,
+			       uint64_t id);
+size_t fq_op_count(const struct shb_quic_conn *q, char what);
+
+/* ---- a connection driven through the vtable -------------------------------- */
+
+struct h3p_fx {
+	const struct shb_proto_vtable *vt;
+	struct shb_h3_module *mod;
+	struct shb_h3_request *prep;
+	struct shb_h3_worker worker;
+	struct shb_h3_conn *c;
+	struct shb_quic_conn *q;
+	uint64_t next_cookie;
+	shb_tstamp now;
+};
+
+#define H3P_HANDLE ((struct shb_conn *)(uintptr_t)0x5eed)
+
+/* Module (with the fake ops), request, connection, transport ready.
+ * run_flags as in shb_run_config; body NULL for a GET. */
+void h3p_open(struct h3p_fx *f, uint32_t run_flags, uint32_t parallel,
+	      const char *body, int debug);
+/* ... and the handshake completes (one recv call). */
+void h3p_open_ready(struct h3p_fx *f, uint32_t parallel);
+void h3p_close(struct h3p_fx *f);
+/* Delivers the queued events through recv_dgrams (now += 1 ms); returns
+ * its result. */
+int h3p_recv(struct h3p_fx *f);
+/* Issues one request; returns its cookie (fatal if refused). */
+uint64_t h3p_issue(struct h3p_fx *f);
+/* write_dgrams once; returns its result. */
+shb_ssize h3p_write(struct h3p_fx *f);
+
+/* ---- server bytes -------------------------------------------------------- */
+
+/* HEADERS frame with a one-line field section: static :status index
+ * (e.g. 25 for 200) */
+size_t h3p_headers_status_idx(uint8_t *out, unsigned index);
+/* A DATA frame with payload `text`. */
+size_t h3p_data(uint8_t *out, const char *text);
+
+#endif
