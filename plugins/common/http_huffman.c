@@ -62,6 +62,87 @@ int shb_huff_decode(const uint8_t *in, size_t len, uint8_t *out, size_t cap,
 	return SHB_HUFF_OK;
 }
 
+const uint64_t shb_huff_len_limit[SHB_HUFF_MAX_LEN + 1] = {
+	0, 0, 0, 0, 0,
+	0x050000000, 0x0b8000000, 0x0f8000000, 0x0fe000000, /* 5..8 */
+	0x0fe000000, 0x0ff400000, 0x0ffa00000, 0x0ffc00000, /* 9..12 */
+	0x0fff00000, 0x0fff80000, 0x0fffe0000, 0x0fffe0000, /* 13..16 */
+	0x0fffe0000, 0x0fffe0000, 0x0fffe6000, 0x0fffee000, /* 17..20 */
+	0x0ffff4800, 0x0ffffb000, 0x0ffffea00, 0x0fffff600, /* 21..24 */
+	0x0fffff800, 0x0fffffbc0, 0x0fffffe20, 0x0fffffff0, /* 25..28 */
+	0x0fffffff0, 0x100000000,                           /* 29..30 */
+};
+
+#define SHORTEST_CODE 5
+#define EOS_CODE 0x3fffffffu
+
+void shb_huff_count_begin(struct shb_huff_count *h)
+{
+	h->acc = 0;
+	h->bits = 0;
+	h->len = 0;
+}
+
+int shb_huff_count_feed(struct shb_huff_count *h, const uint8_t *in,
+			size_t n)
+{
+	uint64_t acc = h->acc, len = h->len;
+	unsigned bits = h->bits;
+
+	/* Fewer than 30 bits are ever left pending (any 30 bits hold a whole
+	 * code), so one more octet always fits. Only code lengths matter:
+	 * the canonical limits give them in a few compares, where the
+	 * decoder walks the code bit by bit. Bits not yet received read as
+	 * zeros, which can only make the length found shorter; it is
+	 * trusted only when that many bits are in. */
+	for (size_t i = 0; i < n; i++) {
+		acc |= (uint64_t)in[i] << (56 - bits);
+		bits += 8;
+		while (bits >= SHORTEST_CODE) {
+			uint64_t w = acc >> 32;
+			unsigned l = SHORTEST_CODE;
+
+			while (w >= shb_huff_len_limit[l])
+				l++;
+			if (l > bits)
+				break;
+			if (l == SHB_HUFF_MAX_LEN && (w >> 2) == EOS_CODE)
+				return SHB_HUFF_E_EOS;
+			len++;
+			acc <<= l;
+			bits -= l;
+		}
+	}
+	h->acc = acc;
+	h->bits = bits;
+	h->len = len;
+	return SHB_HUFF_OK;
+}
+
+int shb_huff_count_end(const struct shb_huff_count *h)
+{
+	/* A strict prefix of EOS: at most 7 bits, all ones. */
+	if (h->bits > 7 ||
+	    (h->bits && (h->acc >> (64 - h->bits)) != (1u << h->bits) - 1))
+		return SHB_HUFF_E_PADDING;
+	return SHB_HUFF_OK;
+}
+
+int shb_huff_decoded_len(const uint8_t *in, size_t len, uint64_t *out_len)
+{
+	struct shb_huff_count h;
+	int rc;
+
+	*out_len = 0;
+	shb_huff_count_begin(&h);
+	rc = shb_huff_count_feed(&h, in, len);
+	if (rc == SHB_HUFF_OK)
+		rc = shb_huff_count_end(&h);
+	if (rc == SHB_HUFF_OK)
+		*out_len = h.len;
+	return rc;
+}
+
 size_t shb_huff_encoded_len(const uint8_t *in, size_t len)
 {
 	uint64_t bits = 0;

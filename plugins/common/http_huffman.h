@@ -27,6 +27,12 @@ extern const struct shb_huff_code shb_huff_codes[SHB_HUFF_SYMBOLS];
 extern const uint16_t shb_huff_canon_syms[SHB_HUFF_SYMBOLS];
 extern const uint16_t shb_huff_len_count[SHB_HUFF_MAX_LEN + 1];
 
+/* For each length L, the first 32-bit left-aligned window that starts
+ * with a code longer than L: a window's next code has the smallest L with
+ * window < shb_huff_len_limit[L]. Derived from shb_huff_len_count (the
+ * unit tests check it); lets the length counter skip symbol lookup. */
+extern const uint64_t shb_huff_len_limit[SHB_HUFF_MAX_LEN + 1];
+
 enum shb_huff_result {
 	SHB_HUFF_OK = 0,
 	SHB_HUFF_E_EOS = -1,     /* EOS decoded inside the string */
@@ -38,6 +44,32 @@ enum shb_huff_result {
  * SHB_HUFF_OK or an enum shb_huff_result error. */
 int shb_huff_decode(const uint8_t *in, size_t len, uint8_t *out, size_t cap,
 		    size_t *out_len);
+
+/* The decoded length of a Huffman string fed in pieces split anywhere,
+ * without storing the octets: HPACK sizes its table entries by decoded
+ * lengths (RFC 7541 Section 4.1), and a scanner that only measures fields
+ * needs nothing more. No allocation; the state is a few words. */
+struct shb_huff_count {
+	uint64_t acc;  /* pending bits, left-aligned; fewer than 30 */
+	uint32_t bits; /* how many */
+	uint64_t len;  /* octets decoded so far */
+};
+
+void shb_huff_count_begin(struct shb_huff_count *h);
+
+/* Feeds the next in[n]: SHB_HUFF_OK or SHB_HUFF_E_EOS, after which h must
+ * not be fed again. */
+int shb_huff_count_feed(struct shb_huff_count *h, const uint8_t *in,
+			size_t n);
+
+/* The string ended: SHB_HUFF_OK when what is left is valid padding (h->len
+ * is then the decoded length), else SHB_HUFF_E_PADDING. */
+int shb_huff_count_end(const struct shb_huff_count *h);
+
+/* One-shot: the decoded length of in[len] into *out_len. Returns
+ * SHB_HUFF_OK or an enum shb_huff_result error, exactly as
+ * shb_huff_decode would for the same input. */
+int shb_huff_decoded_len(const uint8_t *in, size_t len, uint64_t *out_len);
 
 /* Encoded size in octets of in[len], EOS padding included. */
 size_t shb_huff_encoded_len(const uint8_t *in, size_t len);

@@ -6,6 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* We do not announce SETTINGS_HEADER_TABLE_SIZE, so the peer's encoder may
+ * fill the default: the decoder's ring must hold it. */
+_Static_assert(SHB_H2_DEFAULT_TABLE_SIZE <= SHB_H2_DTABLE_MAX,
+	       "the decoder table holds the default table size");
+
 void shb_h2_trace(const struct shb_h2_conn *c, const char *fmt, ...)
 {
 	char line[256];
@@ -133,6 +138,7 @@ int shb_h2_conn_init(void *module, void *worker, void *conn,
 	c->peer_max_frame = SHB_H2_MIN_FRAME_SIZE;
 	c->peer_initial_window = SHB_H2_DEFAULT_WINDOW;
 	c->enc_table_size = SHB_H2_DEFAULT_TABLE_SIZE;
+	shb_h2_dtable_init(&c->dtable, SHB_H2_DEFAULT_TABLE_SIZE);
 	c->send_window = SHB_H2_DEFAULT_WINDOW;
 	c->recv_window = SHB_H2_DEFAULT_WINDOW;
 	return SHB_OK;

@@ -29,7 +29,9 @@
 /* Request bodies are cut into DATA frames only while the filling output
  * buffer holds less than this; the rest follows after the next send. */
 #define SHB_H2_PUMP_LIMIT (256u * 1024u)
-/* The peer's encoder table size before its SETTINGS (RFC 9113 6.5.2). */
+/* SETTINGS_HEADER_TABLE_SIZE before any SETTINGS (RFC 9113 6.5.2): the
+ * peer's table, for our encoder, until its SETTINGS; ours, for its
+ * encoder, always, since we do not send the setting. */
 #define SHB_H2_DEFAULT_TABLE_SIZE 4096u
 
 /* What connections read from their module; immutable once workers run. */
@@ -129,6 +131,7 @@ struct shb_h2_conn {
 	uint8_t hb_end_stream;
 	struct shb_h2_stream *hb_stream; /* NULL: block of an ignored stream */
 	struct shb_h2_hscan hscan;
+	struct shb_h2_dtable dtable; /* our decoder's, for the whole connection */
 
 	const char *detail; /* last error, into detail_buf or static */
 	char detail_buf[200];

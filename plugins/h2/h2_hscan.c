@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "h2_hpack.h"
-#include "http_huffman.h"
 #include "http_status.h"
 
 enum {
@@ -19,9 +18,10 @@ enum { P_NAME, P_VALUE };
 
 static const char status_name[] = ":status";
 
-void shb_h2_hscan_begin(struct shb_h2_hscan *s)
+void shb_h2_hscan_begin(struct shb_h2_hscan *s, struct shb_h2_dtable *table)
 {
 	memset(s, 0, sizeof(*s));
+	s->table = table;
 }
 
 static void found_status(struct shb_h2_hscan *s, int code)
@@ -31,15 +31,6 @@ static void found_status(struct shb_h2_hscan *s, int code)
 		return;
 	}
 	s->status = code > 0 ? code : -1;
-}
-
-static int static_ref(uint64_t index)
-{
-	if (index == 0)
-		return SHB_H2_HSCAN_E_INDEX0;
-	if (index > SHB_HPACK_STATIC_COUNT)
-		return SHB_H2_HSCAN_E_DYNAMIC;
-	return SHB_H2_HSCAN_OK;
 }
 
 static int name_is_status(const struct shb_h2_hscan *s)
@@ -59,70 +50,146 @@ static int name_is_status(const struct shb_h2_hscan *s)
 	       memcmp(plain, status_name, n) == 0;
 }
 
+/* Adds n decoded octets to the field being indexed. Past the table's
+ * maximum the exact size no longer matters: the entry empties the table
+ * (RFC 7541 Section 4.4), so counting stops. */
+static void grow_entry(struct shb_h2_hscan *s, uint64_t n)
+{
+	s->ent_len += n;
+	if (s->ent_len + SHB_H2_DTABLE_OVERHEAD > s->table->max) {
+		s->oversize = 1;
+		s->counting = 0;
+	}
+}
+
 static void field_done(struct shb_h2_hscan *s)
 {
 	s->field_count++;
 	s->is_status = 0;
+	s->indexing = 0;
+	s->oversize = 0;
+	s->ent_len = 0;
+	s->name_len = 0;
 	s->state = ST_FIELD;
 }
 
 /* A whole name or value string has gone by. */
-static void string_done(struct shb_h2_hscan *s)
+static int string_done(struct shb_h2_hscan *s)
 {
+	int code = 0;
+
+	if (s->counting) {
+		s->counting = 0;
+		if (shb_huff_count_end(&s->hc) != SHB_HUFF_OK)
+			return SHB_H2_HSCAN_E_HUFFMAN;
+		grow_entry(s, s->hc.len);
+	}
 	if (s->part == P_NAME) {
 		s->is_status = (uint8_t)name_is_status(s);
+		s->name_len = (uint32_t)(s->oversize ? 0 : s->ent_len);
 		s->part = P_VALUE;
 		s->state = ST_STR_LEN;
-		return;
+		return SHB_H2_HSCAN_OK;
 	}
-	if (s->is_status)
-		found_status(s, s->too_long ? -1
-					    : shb_http_status_decode(
-						      s->sbuf, s->collected,
-						      s->huffman));
+	if (s->is_status) {
+		code = s->too_long ? -1
+				   : shb_http_status_decode(s->sbuf, s->collected,
+							    s->huffman);
+		found_status(s, code);
+	}
+	/* The entry exists from the next representation on (Section 3.2). */
+	if (s->indexing)
+		shb_h2_dtable_insert(s->table,
+				     s->oversize ? UINT64_MAX
+						 : s->ent_len + SHB_H2_DTABLE_OVERHEAD,
+				     s->name_len, code);
 	field_done(s);
+	return SHB_H2_HSCAN_OK;
+}
+
+/* The representation's index names a static entry or a dynamic one; sets
+ * what the field inherits from it. */
+static int name_ref(struct shb_h2_hscan *s, uint64_t v)
+{
+	const struct shb_h2_dtable_entry *e;
+
+	if (v <= SHB_HPACK_STATIC_COUNT) {
+		s->is_status = shb_hpack_static_status(v) != 0;
+		if (s->indexing)
+			grow_entry(s, strlen(shb_hpack_static_get(v)->name));
+	} else {
+		e = shb_h2_dtable_get(s->table, v - SHB_HPACK_STATIC_COUNT);
+		if (!e)
+			return SHB_H2_HSCAN_E_INDEX;
+		s->is_status = e->status != 0;
+		if (s->indexing)
+			grow_entry(s, e->name_len);
+	}
+	s->name_len = (uint32_t)s->ent_len;
+	return SHB_H2_HSCAN_OK;
+}
+
+static int indexed_field(struct shb_h2_hscan *s, uint64_t v)
+{
+	const struct shb_h2_dtable_entry *e;
+
+	if (v <= SHB_HPACK_STATIC_COUNT) {
+		if (shb_hpack_static_status(v))
+			found_status(s, shb_hpack_static_status(v));
+	} else {
+		e = shb_h2_dtable_get(s->table, v - SHB_HPACK_STATIC_COUNT);
+		if (!e)
+			return SHB_H2_HSCAN_E_INDEX;
+		if (e->status)
+			found_status(s, e->status);
+	}
+	field_done(s);
+	return SHB_H2_HSCAN_OK;
+}
+
+static int string_len(struct shb_h2_hscan *s, uint64_t v)
+{
+	if (v > UINT32_MAX)
+		return SHB_H2_HSCAN_E_INTEGER;
+	s->left = v;
+	s->collected = 0;
+	s->too_long = v > sizeof(s->sbuf);
+	s->state = ST_STR;
+	if (s->indexing && !s->oversize) {
+		if (s->huffman) {
+			shb_huff_count_begin(&s->hc);
+			s->counting = 1;
+		} else {
+			grow_entry(s, v);
+		}
+	}
+	return v == 0 ? string_done(s) : SHB_H2_HSCAN_OK;
 }
 
 /* An integer is complete: act on what it was. */
 static int int_done(struct shb_h2_hscan *s)
 {
 	uint64_t v = s->num.value;
-	int rc;
 
 	switch (s->target) {
 	case T_INDEX:
-		if ((rc = static_ref(v)) != SHB_H2_HSCAN_OK)
-			return rc;
-		if (shb_hpack_static_status(v))
-			found_status(s, shb_hpack_static_status(v));
-		field_done(s);
-		return SHB_H2_HSCAN_OK;
+		if (v == 0)
+			return SHB_H2_HSCAN_E_INDEX0;
+		return indexed_field(s, v);
 	case T_NAME_INDEX:
 		s->part = v == 0 ? P_NAME : P_VALUE;
-		if (v != 0) {
-			if ((rc = static_ref(v)) != SHB_H2_HSCAN_OK)
-				return rc;
-			s->is_status = shb_hpack_static_status(v) != 0;
-		}
 		s->state = ST_STR_LEN;
-		return SHB_H2_HSCAN_OK;
+		return v == 0 ? SHB_H2_HSCAN_OK : name_ref(s, v);
 	case T_SIZE_UPDATE:
-		/* Our SETTINGS_HEADER_TABLE_SIZE is 0, and updates belong
-		 * at the start of a block. */
-		if (v != 0 || s->fields)
+		/* Updates belong at the start of a block (Section 4.2). */
+		if (s->fields)
+			return SHB_H2_HSCAN_E_SIZE_LATE;
+		if (shb_h2_dtable_resize(s->table, v) < 0)
 			return SHB_H2_HSCAN_E_SIZE_UPDATE;
 		s->state = ST_FIELD;
 		return SHB_H2_HSCAN_OK;
 	default: /* T_STR_LEN */
-		if (v > UINT32_MAX)
-			return SHB_H2_HSCAN_E_INTEGER;
-		s->left = v;
-		s->collected = 0;
-		s->too_long = v > sizeof(s->sbuf);
-		s->state = ST_STR;
-		if (v == 0)
-			string_done(s);
-		return SHB_H2_HSCAN_OK;
+		return string_len(s, v);
 	}
 }
 
@@ -144,6 +211,7 @@ static int begin_field(struct shb_h2_hscan *s, uint8_t b)
 	}
 	if (b & 0x40) { /* literal with incremental indexing */
 		s->fields = 1;
+		s->indexing = 1;
 		return begin_int(s, b, 6, T_NAME_INDEX);
 	}
 	if (b & 0x20) /* dynamic table size update */
@@ -152,9 +220,11 @@ static int begin_field(struct shb_h2_hscan *s, uint8_t b)
 	return begin_int(s, b, 4, T_NAME_INDEX);
 }
 
-/* Takes string octets from p[n]; returns how many. Only a literal name
- * or a :status value is kept, and only its first octets. */
-static size_t take_string(struct shb_h2_hscan *s, const uint8_t *p, size_t n)
+/* Takes string octets from p[n] and sets *used. Only a literal name or a
+ * :status value is kept, and only its first octets; a Huffman string that
+ * goes into the table is counted. */
+static int take_string(struct shb_h2_hscan *s, const uint8_t *p, size_t n,
+		       size_t *used)
 {
 	size_t take = n < s->left ? n : (size_t)s->left;
 
@@ -162,15 +232,21 @@ static size_t take_string(struct shb_h2_hscan *s, const uint8_t *p, size_t n)
 		memcpy(s->sbuf + s->collected, p, take);
 		s->collected = (uint8_t)(s->collected + take);
 	}
+	if (s->counting) {
+		if (shb_huff_count_feed(&s->hc, p, take) != SHB_HUFF_OK)
+			return SHB_H2_HSCAN_E_HUFFMAN;
+		if (s->ent_len + s->hc.len + SHB_H2_DTABLE_OVERHEAD >
+		    s->table->max)
+			grow_entry(s, s->hc.len);
+	}
+	*used = take;
 	s->left -= take;
-	if (s->left == 0)
-		string_done(s);
-	return take;
+	return s->left == 0 ? string_done(s) : SHB_H2_HSCAN_OK;
 }
 
 int shb_h2_hscan_feed(struct shb_h2_hscan *s, const uint8_t *p, size_t n)
 {
-	size_t i = 0;
+	size_t i = 0, used;
 	int rc = SHB_H2_HSCAN_OK;
 
 	while (i < n && rc == SHB_H2_HSCAN_OK) {
@@ -192,7 +268,9 @@ int shb_h2_hscan_feed(struct shb_h2_hscan *s, const uint8_t *p, size_t n)
 			rc = begin_int(s, p[i++], 7, T_STR_LEN);
 			break;
 		default: /* ST_STR */
-			i += take_string(s, p + i, n - i);
+			used = 0;
+			rc = take_string(s, p + i, n - i, &used);
+			i += used;
 			break;
 		}
 	}
@@ -214,13 +292,17 @@ const char *shb_h2_hscan_strerror(int err)
 	switch (err) {
 	case SHB_H2_HSCAN_OK: return "no error";
 	case SHB_H2_HSCAN_E_INDEX0: return "HPACK index 0";
-	case SHB_H2_HSCAN_E_DYNAMIC:
-		return "HPACK dynamic table reference, but our table size is 0";
+	case SHB_H2_HSCAN_E_INDEX:
+		return "HPACK index beyond the dynamic table";
+	case SHB_H2_HSCAN_E_SIZE_LATE:
+		return "HPACK table size update after a field";
 	case SHB_H2_HSCAN_E_SIZE_UPDATE:
-		return "HPACK table size update above 0 or after a field";
+		return "HPACK table size update above our SETTINGS_HEADER_TABLE_SIZE";
 	case SHB_H2_HSCAN_E_INTEGER: return "HPACK integer out of range";
 	case SHB_H2_HSCAN_E_TRUNCATED:
 		return "HPACK header block ends inside a field";
+	case SHB_H2_HSCAN_E_HUFFMAN:
+		return "HPACK Huffman string with an EOS or bad padding";
 	default: return "HPACK error";
 	}
 }

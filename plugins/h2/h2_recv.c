@@ -107,8 +107,9 @@ static int begin_headers(struct shb_h2_conn *c,
 		s->rx_header_bytes += SHB_H2_FRAME_HEADER_LEN + h->length;
 	}
 	/* The block is decoded even for a stream we dropped: it must still
-	 * be a valid HPACK block. */
-	shb_h2_hscan_begin(&c->hscan);
+	 * be a valid HPACK block, and it may change the dynamic table that
+	 * later blocks refer to. */
+	shb_h2_hscan_begin(&c->hscan, &c->dtable);
 	c->hb_stream = s;
 	c->hb_end_stream = (h->flags & SHB_H2_FLAG_END_STREAM) != 0;
 	c->hb_sid = h->stream_id;

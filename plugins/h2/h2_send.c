@@ -102,8 +102,10 @@ static int oom(struct shb_h2_conn *c)
 
 int shb_h2_send_preface(struct shb_h2_conn *c)
 {
+	/* SETTINGS_HEADER_TABLE_SIZE stays at its default (4096), which our
+	 * decoder's table is sized for: a server may index responses from
+	 * the first block on, with no SETTINGS round trip to race. */
 	static const struct shb_h2_setting_kv ours[] = {
-		{SHB_H2_SET_HEADER_TABLE_SIZE, 0},
 		{SHB_H2_SET_ENABLE_PUSH, 0},
 		{SHB_H2_SET_INITIAL_WINDOW_SIZE, SHB_H2_RECV_WINDOW},
 	};
@@ -128,7 +130,7 @@ int shb_h2_send_preface(struct shb_h2_conn *c)
 	b->len += n;
 	c->recv_window = SHB_H2_RECV_WINDOW;
 	if (c->mod->debug)
-		shb_h2_trace(c, "send preface, SETTINGS (table 0, push 0, "
+		shb_h2_trace(c, "send preface, SETTINGS (push 0, "
 				"window %u), WINDOW_UPDATE 0 +%u",
 			     SHB_H2_RECV_WINDOW,
 			     SHB_H2_RECV_WINDOW - SHB_H2_DEFAULT_WINDOW);

@@ -33,7 +33,7 @@ void shb_h2_fx_open(struct shb_h2_fx *f, uint32_t run_flags,
 		    uint32_t parallel, const uint8_t *body, size_t body_len,
 		    const struct shb_kv *headers, size_t header_count,
 		    int debug);
-/* Transport ready; checks and drops the 64-octet preface + SETTINGS +
+/* Transport ready; checks and drops the 58-octet preface + SETTINGS +
  * WINDOW_UPDATE from the output. */
 void shb_h2_fx_ready(struct shb_h2_fx *f);
 void shb_h2_fx_close(struct shb_h2_fx *f);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "h2_fixture.h"
+#include "http_huffman.h"
 
 static const struct shb_h2_setting_kv nginx_settings[] = {
 	{SHB_H2_SET_MAX_CONCURRENT_STREAMS, 128},
@@ -501,12 +502,16 @@ static void test_frame_errors(void)
 			 SHB_H2_FLAG_END_HEADERS | SHB_H2_FLAG_PRIORITY, 1,
 			 "\0\0\0", 3, SHB_H2_FRAME_SIZE_ERROR,
 			 "HEADERS too short for its flags");
-	/* HPACK: a dynamic reference, a bad size update */
+	/* HPACK: a reference beyond the (empty) dynamic table, size updates
+	 * above our 4096 and after a field */
 	conn_error_frame(SHB_H2_HEADERS, SHB_H2_FLAG_END_HEADERS, 1, "\x88\xbe", 2,
 			 SHB_H2_COMPRESSION_ERROR,
-			 "stream 1: HPACK dynamic table reference");
-	conn_error_frame(SHB_H2_HEADERS, SHB_H2_FLAG_END_HEADERS, 1, "\x3f\x01\x88",
-			 3, SHB_H2_COMPRESSION_ERROR, "size update");
+			 "h2: stream 1: HPACK index beyond the dynamic table");
+	conn_error_frame(SHB_H2_HEADERS, SHB_H2_FLAG_END_HEADERS, 1,
+			 "\x3f\xe2\x1f\x88", 4, SHB_H2_COMPRESSION_ERROR,
+			 "size update above our SETTINGS_HEADER_TABLE_SIZE");
+	conn_error_frame(SHB_H2_HEADERS, SHB_H2_FLAG_END_HEADERS, 1, "\x88\x20",
+			 2, SHB_H2_COMPRESSION_ERROR, "size update after a field");
 	conn_error_frame(SHB_H2_HEADERS, SHB_H2_FLAG_END_HEADERS, 1, "\x08\x03\x32",
 			 3, SHB_H2_COMPRESSION_ERROR, "ends inside a field");
 }
@@ -1312,6 +1317,129 @@ static void test_debug_traces(void)
 	shb_h2_fx_close(&f);
 }
 
+/* ---- the server's HPACK dynamic table ------------------------------------ */
+
+/* A server that indexes its responses (as h2o does): each block refers
+ * to entries earlier blocks added, including blocks of a stream we
+ * cancelled, trailers, a 1xx head and a block split over CONTINUATION. */
+static void indexing_conversation(struct shb_h2_bytes *b)
+{
+	uint8_t blk[16];
+	size_t n = 0;
+
+	/* 1: :status 200 and x: y, both indexed -> [x:y, 200] */
+	shb_h2_srv_frame(b, SHB_H2_HEADERS,
+			 SHB_H2_FLAG_END_HEADERS | SHB_H2_FLAG_END_STREAM, 1,
+			 "\x48\x03" "200" "\x40\x01x\x01y", 10);
+	/* 3 (cancelled): :status with a Huffman "404", indexed
+	 * -> [404, x:y, 200] */
+	blk[n++] = 0x48;
+	n += shb_huff_encode((const uint8_t *)"404", 3, blk + n + 1, 8);
+	blk[1] = (uint8_t)(0x80 | (n - 1));
+	n++;
+	shb_h2_srv_frame(b, SHB_H2_HEADERS,
+			 SHB_H2_FLAG_END_HEADERS | SHB_H2_FLAG_END_STREAM, 3,
+			 blk, n);
+	/* 5: 62 is 404 */
+	shb_h2_srv_frame(b, SHB_H2_HEADERS,
+			 SHB_H2_FLAG_END_HEADERS | SHB_H2_FLAG_END_STREAM, 5,
+			 "\xbe", 1);
+	/* 7: 64 is 200; a body; trailers that index a: b
+	 * -> [a:b, 404, x:y, 200] */
+	shb_h2_srv_frame(b, SHB_H2_HEADERS, SHB_H2_FLAG_END_HEADERS, 7,
+			 "\xc0", 1);
+	shb_h2_srv_data(b, 7, 0, "ok");
+	shb_h2_srv_frame(b, SHB_H2_HEADERS,
+			 SHB_H2_FLAG_END_HEADERS | SHB_H2_FLAG_END_STREAM, 7,
+			 "\x40\x01" "a" "\x01" "b", 5);
+	/* 9: the name of 65 (:status, 200) with 201, over HEADERS +
+	 * CONTINUATION */
+	shb_h2_srv_frame(b, SHB_H2_HEADERS, SHB_H2_FLAG_END_STREAM, 9,
+			 "\x0f", 1);
+	shb_h2_srv_frame(b, SHB_H2_CONTINUATION, SHB_H2_FLAG_END_HEADERS, 9,
+			 "\x32\x03" "201", 5);
+	/* 11: an indexed 103 -> [103, a:b, 404, x:y, 200], then 64 is 404 */
+	shb_h2_srv_frame(b, SHB_H2_HEADERS, SHB_H2_FLAG_END_HEADERS, 11,
+			 "\x48\x03" "103", 5);
+	shb_h2_srv_frame(b, SHB_H2_HEADERS,
+			 SHB_H2_FLAG_END_HEADERS | SHB_H2_FLAG_END_STREAM, 11,
+			 "\xc0", 1);
+	/* 13: a size update to 0 empties the table */
+	shb_h2_srv_frame(b, SHB_H2_HEADERS,
+			 SHB_H2_FLAG_END_HEADERS | SHB_H2_FLAG_END_STREAM, 13,
+			 "\x20\x88", 2);
+}
+
+static void run_indexing(const struct shb_h2_bytes *in, size_t cut,
+			 int bytewise)
+{
+	static const uint32_t want_status[7] = {200, 0, 404, 200, 201, 404, 200};
+	struct shb_h2_fx f;
+	uint64_t cookies[7];
+
+	shb_h2_fx_open(&f, 0, 8, NULL, 0, NULL, 0, 0);
+	shb_h2_fx_ready(&f);
+	server_hello(&f);
+	for (int i = 0; i < 7; i++)
+		cookies[i] = shb_h2_fx_issue(&f);
+	f.vt->cancel(f.c, cookies[1], f.now);
+	if (bytewise) {
+		for (size_t i = 0; i < in->len; i++)
+			CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, in->p + i, 1), 1);
+	} else {
+		CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, in->p, cut), (shb_ssize)cut);
+		CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, in->p + cut, in->len - cut),
+				(shb_ssize)(in->len - cut));
+	}
+	CU_ASSERT_PTR_NULL(f.vt->error_detail(f.c));
+	CU_ASSERT_EQUAL(shb_h2_seen.done_count, 6);
+	for (int i = 0; i < 7; i++) {
+		const struct shb_h2_test_done *d = shb_h2_fx_done(cookies[i]);
+
+		if (i == 1) {
+			CU_ASSERT_PTR_NULL(d);
+			continue;
+		}
+		CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+		CU_ASSERT_EQUAL(d->res.outcome, SHB_REQ_OK);
+		CU_ASSERT_EQUAL(d->res.status, want_status[i]);
+	}
+	CU_ASSERT_EQUAL(shb_h2_fx_done(cookies[3])->res.rx_body_bytes, 2);
+	CU_ASSERT_EQUAL(f.c->dtable.count, 0);
+	CU_ASSERT_EQUAL(f.c->dtable.max, 0);
+	shb_h2_fx_close(&f);
+}
+
+static void test_server_indexes(void)
+{
+	struct shb_h2_bytes in = {0};
+
+	indexing_conversation(&in);
+	for (size_t cut = 0; cut <= in.len; cut++)
+		run_indexing(&in, cut, 0);
+	run_indexing(&in, 0, 1);
+	shb_h2_bytes_free(&in);
+}
+
+/* The table is the connection's: an entry added on one stream is gone
+ * for the next block after a size update, and a reference to it is a
+ * connection error (COMPRESSION_ERROR) that names the stream. */
+static void test_index_beyond_table_is_fatal(void)
+{
+	struct shb_h2_bytes b = {0};
+
+	/* 200, a: b indexed and referenced (62) */
+	shb_h2_srv_frame(&b, SHB_H2_HEADERS, SHB_H2_FLAG_END_HEADERS, 1,
+			 "\x48\x03" "200" "\x40\x01" "a" "\x01" "b" "\xbe", 11);
+	/* trailers: the same reference after a size update to 0 */
+	shb_h2_srv_frame(&b, SHB_H2_HEADERS,
+			 SHB_H2_FLAG_END_HEADERS | SHB_H2_FLAG_END_STREAM, 1,
+			 "\x20\xbe", 2);
+	expect_conn_error(&b, 0, SHB_H2_COMPRESSION_ERROR,
+			  "h2: stream 1: HPACK index beyond the dynamic table");
+	shb_h2_bytes_free(&b);
+}
+
 CU_TestInfo shb_h2_conn_tests[] = {
 	{"preface, SETTINGS, capacity", test_preface_and_capacity},
 	{"simple GET", test_simple_get},
@@ -1339,5 +1467,7 @@ CU_TestInfo shb_h2_conn_tests[] = {
 	{"two output buffers", test_two_output_buffers},
 	{"--disable-keepalive", test_disable_keepalive},
 	{"SHB_DEBUG traces", test_debug_traces},
+	{"a server that indexes its responses", test_server_indexes},
+	{"reference beyond the dynamic table", test_index_beyond_table_is_fatal},
 	CU_TEST_INFO_NULL,
 };

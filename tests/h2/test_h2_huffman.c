@@ -222,6 +222,95 @@ static void test_status_values(void)
 	CU_ASSERT_EQUAL(shb_http_status_decode((const uint8_t *)"\xff", 1, 1), -1);
 }
 
+/* The length limits the counter uses are the canonical code's. */
+static void test_len_limits(void)
+{
+	uint64_t first = 0;
+
+	for (unsigned l = 1; l <= SHB_HUFF_MAX_LEN; l++) {
+		uint64_t next = first + shb_huff_len_count[l];
+
+		CU_ASSERT_EQUAL(shb_huff_len_limit[l], next << (32 - l));
+		first = next << 1;
+	}
+	CU_ASSERT_EQUAL(shb_huff_len_limit[SHB_HUFF_MAX_LEN], UINT64_C(1) << 32);
+}
+
+/* The counting decoder fed in[n] at every split into two pieces and one
+ * octet at a time: each way must give `rc` and, when OK, `len`. */
+static void count_all_ways(const uint8_t *in, size_t n, int rc, size_t len)
+{
+	struct shb_huff_count h;
+	uint64_t got = 99;
+
+	CU_ASSERT_EQUAL(shb_huff_decoded_len(in, n, &got), rc);
+	CU_ASSERT_EQUAL(got, rc == SHB_HUFF_OK ? len : 0);
+	for (size_t cut = 0; cut <= n; cut++) {
+		int r;
+
+		shb_huff_count_begin(&h);
+		r = shb_huff_count_feed(&h, in, cut);
+		if (r == SHB_HUFF_OK)
+			r = shb_huff_count_feed(&h, in + cut, n - cut);
+		if (r == SHB_HUFF_OK)
+			r = shb_huff_count_end(&h);
+		CU_ASSERT_EQUAL(r, rc);
+		if (r == SHB_HUFF_OK)
+			CU_ASSERT_EQUAL(h.len, len);
+	}
+	{
+		int r = SHB_HUFF_OK;
+
+		shb_huff_count_begin(&h);
+		for (size_t i = 0; i < n && r == SHB_HUFF_OK; i++)
+			r = shb_huff_count_feed(&h, in + i, 1);
+		if (r == SHB_HUFF_OK)
+			r = shb_huff_count_end(&h);
+		CU_ASSERT_EQUAL(r, rc);
+		if (r == SHB_HUFF_OK)
+			CU_ASSERT_EQUAL(h.len, len);
+	}
+}
+
+/* The counting decoder agrees with the decoder: on every prefix of a
+ * string of all octets, on the padding and EOS cases, and on random
+ * octets (mostly invalid), split every way. */
+static void test_decoded_length(void)
+{
+	uint8_t in[256], enc[1024], out[512];
+	uint32_t seed = 7;
+	size_t n, got;
+
+	for (int i = 0; i < 256; i++)
+		in[i] = (uint8_t)(i * 37 + 11);
+	for (size_t k = 0; k <= 256; k += (k < 40 ? 1 : 23)) {
+		n = shb_huff_encode(in, k, enc, sizeof(enc));
+		count_all_ways(enc, n, SHB_HUFF_OK, k);
+	}
+	count_all_ways((const uint8_t *)"\x07", 1, SHB_HUFF_OK, 1);
+	count_all_ways((const uint8_t *)"\x06", 1, SHB_HUFF_E_PADDING, 0);
+	count_all_ways((const uint8_t *)"\x07\xff", 2, SHB_HUFF_E_PADDING, 0);
+	count_all_ways((const uint8_t *)"\xff", 1, SHB_HUFF_E_PADDING, 0);
+	count_all_ways((const uint8_t *)"\xff\xff\xff\xff", 4,
+		       SHB_HUFF_E_EOS, 0);
+	count_all_ways((const uint8_t *)"\x07\xff\xff\xff\xff", 5,
+		       SHB_HUFF_E_EOS, 0);
+	count_all_ways((const uint8_t *)"\x00\x01", 2, SHB_HUFF_OK, 3);
+	count_all_ways(NULL, 0, SHB_HUFF_OK, 0);
+	for (int iter = 0; iter < 3000; iter++) {
+		size_t len = (size_t)(iter % 24);
+		int rc;
+
+		for (size_t i = 0; i < len; i++) {
+			seed = seed * 1103515245u + 12345u;
+			/* ones-heavy octets reach the long codes and EOS */
+			enc[i] = (uint8_t)(seed >> 16) | (iter % 3 ? 0 : 0xf0);
+		}
+		rc = shb_huff_decode(enc, len, out, sizeof(out), &got);
+		count_all_ways(enc, len, rc, rc == SHB_HUFF_OK ? got : 0);
+	}
+}
+
 CU_TestInfo shb_h2_huffman_tests[] = {
 	{"code table equals RFC 7541 Appendix B", test_table_matches_rfc},
 	{"decoder tables are the canonical form", test_canonical_tables},
@@ -230,5 +319,7 @@ CU_TestInfo shb_h2_huffman_tests[] = {
 	{"EOS and padding rules", test_eos_and_padding},
 	{"RFC 7541 Appendix C strings", test_rfc_strings},
 	{":status digits, plain and Huffman", test_status_values},
+	{"length limits of the canonical code", test_len_limits},
+	{"decoded length, streaming, every split", test_decoded_length},
 	CU_TEST_INFO_NULL,
 };

@@ -1,0 +1,53 @@
+/* The HPACK dynamic table of our response decoder (RFC 7541 Section 2.3.2
+ * and 4), kept only as far as shb needs it: per entry its size, its name
+ * length (a later literal may borrow the name) and its :status code, never
+ * the octets. It lives for the whole connection and must see every header
+ * block in order, so that the peer's encoder and we agree on it.
+ *
+ * Entries cost at least 32 octets, so a table of SHB_H2_DTABLE_MAX octets
+ * holds at most SHB_H2_DTABLE_SLOTS of them: a fixed ring, no allocation. */
+#ifndef SHB_H2_DTABLE_H
+#define SHB_H2_DTABLE_H
+
+#include <stdint.h>
+
+/* The largest table we accept: the HTTP/2 default, which we keep. */
+#define SHB_H2_DTABLE_MAX 4096u
+/* RFC 7541 Section 4.1: an entry's size is name + value + 32. */
+#define SHB_H2_DTABLE_OVERHEAD 32u
+#define SHB_H2_DTABLE_SLOTS (SHB_H2_DTABLE_MAX / SHB_H2_DTABLE_OVERHEAD)
+
+struct shb_h2_dtable_entry {
+	uint16_t size;     /* name + value + 32, decoded lengths */
+	uint16_t name_len; /* decoded */
+	int16_t status;    /* 0: name is not :status; -1: malformed; else code */
+};
+
+struct shb_h2_dtable {
+	struct shb_h2_dtable_entry e[SHB_H2_DTABLE_SLOTS];
+	uint32_t newest; /* slot of index 1 when count > 0 */
+	uint32_t count;
+	uint32_t size;  /* sum of the entries' sizes */
+	uint32_t max;   /* the encoder's maximum, from its last size update */
+	uint32_t limit; /* our SETTINGS_HEADER_TABLE_SIZE: max never exceeds it */
+};
+
+/* An empty table whose maximum is `limit` (at most SHB_H2_DTABLE_MAX). */
+void shb_h2_dtable_init(struct shb_h2_dtable *t, uint32_t limit);
+
+/* A dynamic table size update: evicts down to `max`. Returns 0, or -1
+ * when max is above our limit (a compression error). */
+int shb_h2_dtable_resize(struct shb_h2_dtable *t, uint64_t max);
+
+/* Adds an entry of `size` octets (name + value + 32) after evicting what
+ * it needs; one larger than the maximum empties the table instead
+ * (Section 4.4). */
+void shb_h2_dtable_insert(struct shb_h2_dtable *t, uint64_t size,
+			  uint32_t name_len, int status);
+
+/* Dynamic index i (1 = newest, i.e. HPACK index 61 + i), or NULL when the
+ * table has no such entry. */
+const struct shb_h2_dtable_entry *
+shb_h2_dtable_get(const struct shb_h2_dtable *t, uint64_t i);
+
+#endif
