@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: installs what is missing, builds, runs the unit and end-to-end
 # suites, then the unit suites again under AddressSanitizer and
-# UndefinedBehaviorSanitizer. Ends with one line "N passed, M failed".
+# UndefinedBehaviorSanitizer, then the interop suite against real servers.
+# Ends with one line "N passed, M failed".
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -38,6 +39,17 @@ ninja -C build-asan >/dev/null
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	run_suite "unit tests under ASan+UBSan" build-asan --suite unit
+
+# The interop suite: shb against every server Debian ships, over every
+# protocol each speaks (it installs the servers it needs). One test.
+echo "== interop suite"
+plugins="$root/build/plugins/h1:$root/build/plugins/h2:$root/build/plugins/h3/plugin:$root/build/plugins/reporters"
+if interop/run.sh --shb "$root/build/core/shb" --plugin-path "$plugins" \
+	-o "$root/build/interop-results.md"; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
