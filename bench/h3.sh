@@ -1,0 +1,441 @@
+#!/usr/bin/env bash
+# shb over HTTP/3 against local HTTP/3 servers (caddy on quic-go, ngtcp2's
+# gtlsserver): what the client costs per request and per datagram, next to
+# what the server costs per request in the same run. Debian 12 has no other
+# HTTP/3 load generator, so there is no side-by-side client here: the
+# server's CPU per request is the yardstick (see bench/README.md).
+#
+# Servers alternate within a round and their order flips every round; the
+# table reports medians.
+# shellcheck source-path=SCRIPTDIR
+set -euo pipefail
+
+usage() {
+	cat <<'EOF'
+Usage: bench/h3.sh [options]
+
+Runs shb --proto h3 against caddy and gtlsserver on loopback ("hello,
+world!"), ROUNDS rounds of DURATION seconds per server and load shape, and
+writes a Markdown table of medians.
+
+Options:
+  -r, --rounds N         rounds per pairing (default: 3)
+  -d, --duration S       seconds per run (default: 5)
+  -l, --loads LIST       load shapes CxP (connections x requests in flight
+                         per connection), one pairing each
+                         (default: "16x1 8x32")
+  -t, --threads N        shb worker threads (default: 2)
+      --servers LIST     servers, from: caddy gtlsserver
+                         (default: "caddy gtlsserver")
+  -o, --output FILE      results file (default: bench/results/DATE-h3.md)
+      --shb PATH         use this shb binary instead of building one into
+                         build-bench/ at the top of the repository
+      --plugin-path P    SHB_PLUGIN_PATH for --shb (default: derived from the
+                         build directory holding PATH)
+  -h, --help             print this help and exit
+
+Missing packages (caddy, ngtcp2-server, time and, to build shb, its build
+dependencies) are installed with apt-get, through sudo when not root.
+EOF
+}
+
+die() {
+	echo "h3.sh: $*" >&2
+	exit 2
+}
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+rounds=3
+duration=5
+loads="16x1 8x32"
+threads=2
+servers="caddy gtlsserver"
+out=""
+shb=""
+plugin_path=""
+
+need_arg() {
+	[ "$#" -ge 2 ] || die "option $1 needs a value"
+}
+
+while [ "$#" -gt 0 ]; do
+	case "$1" in
+	-r | --rounds) need_arg "$@"; rounds=$2; shift 2 ;;
+	-d | --duration) need_arg "$@"; duration=$2; shift 2 ;;
+	-l | --loads) need_arg "$@"; loads=$2; shift 2 ;;
+	-t | --threads) need_arg "$@"; threads=$2; shift 2 ;;
+	--servers) need_arg "$@"; servers=$2; shift 2 ;;
+	-o | --output) need_arg "$@"; out=$2; shift 2 ;;
+	--shb) need_arg "$@"; shb=$2; shift 2 ;;
+	--plugin-path) need_arg "$@"; plugin_path=$2; shift 2 ;;
+	-h | --help) usage; exit 0 ;;
+	*) die "unknown option '$1' (try --help)" ;;
+	esac
+done
+
+check_int() { # name value min max
+	if ! [[ "$2" =~ ^[0-9]+$ ]] || [ "$2" -lt "$3" ] || [ "$2" -gt "$4" ]; then
+		die "$1 must be a whole number in $3..$4, not '$2'"
+	fi
+}
+check_int rounds "$rounds" 1 100
+check_int duration "$duration" 1 3600
+check_int threads "$threads" 1 256
+read -r -a load_list <<<"$loads"
+[ "${#load_list[@]}" -gt 0 ] || die "--loads needs at least one CxP shape"
+for l in "${load_list[@]}"; do
+	[[ "$l" =~ ^([0-9]+)x([0-9]+)$ ]] || die "load shape '$l' is not CxP (e.g. 8x32)"
+	lc=${BASH_REMATCH[1]}
+	lp=${BASH_REMATCH[2]}
+	check_int "connections in $l" "$lc" 1 10000
+	check_int "requests in flight in $l" "$lp" 1 1024
+	[ "$lc" -ge "$threads" ] || die "load $l has fewer connections than -t $threads"
+done
+read -r -a server_list <<<"$servers"
+[ "${#server_list[@]}" -gt 0 ] || die "--servers needs at least one server"
+for s in "${server_list[@]}"; do
+	case "$s" in
+	caddy | gtlsserver) ;;
+	*) die "unknown server '$s' (known: caddy gtlsserver)" ;;
+	esac
+done
+[ -z "$plugin_path" ] || [ -n "$shb" ] || die "--plugin-path goes with --shb"
+
+# --- packages ----------------------------------------------------------------
+
+pkg_installed() {
+	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
+}
+
+PATH=$PATH:/usr/sbin:/sbin
+missing=()
+[ -x /usr/bin/time ] || missing+=(time)
+command -v timeout >/dev/null || missing+=(coreutils)
+command -v openssl >/dev/null || command -v certtool >/dev/null || missing+=(openssl)
+for s in "${server_list[@]}"; do
+	case "$s" in
+	caddy) command -v caddy >/dev/null || missing+=(caddy) ;;
+	gtlsserver) command -v gtlsserver >/dev/null || missing+=(ngtcp2-server) ;;
+	esac
+done
+if [ -z "$shb" ]; then
+	for p in gcc meson ninja-build pkgconf liburing-dev libgnutls28-dev nettle-dev libjansson-dev; do
+		pkg_installed "$p" || missing+=("$p")
+	done
+fi
+if [ "${#missing[@]}" -gt 0 ]; then
+	echo "h3.sh: installing ${missing[*]}" >&2
+	sudo=""
+	if [ "$(id -u)" -ne 0 ]; then
+		command -v sudo >/dev/null || die "not root and no sudo: install ${missing[*]} first"
+		sudo="sudo"
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	$sudo apt-get update -qq
+	$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# --- shb ---------------------------------------------------------------------
+
+if [ -z "$shb" ]; then
+	bdir="$root/build-bench"
+	if [ ! -f "$bdir/build.ninja" ]; then
+		echo "h3.sh: configuring $bdir (release)" >&2
+		meson setup "$bdir" "$root" -Dtests=false --buildtype=release >/dev/null
+	fi
+	echo "h3.sh: building shb" >&2
+	ninja -C "$bdir" >/dev/null
+	shb="$bdir/core/shb"
+	plugin_path="$bdir/plugins/h3/plugin:$bdir/plugins/reporters"
+else
+	[ -x "$shb" ] || die "--shb $shb is not an executable file"
+	shb=$(cd "$(dirname "$shb")" && pwd)/$(basename "$shb")
+	if [ -z "$plugin_path" ]; then
+		b=$(dirname "$(dirname "$shb")")
+		if [ -d "$b/plugins/h3/plugin" ] && [ -d "$b/plugins/reporters" ]; then
+			plugin_path="$b/plugins/h3/plugin:$b/plugins/reporters"
+		else
+			plugin_path=${SHB_PLUGIN_PATH:-}
+		fi
+	fi
+fi
+
+# --- servers -----------------------------------------------------------------
+
+tmp=$(mktemp -d -t shb-bench-h3.XXXXXX)
+declare -A srv_pid=() srv_port=()
+
+# shellcheck source=../tests/h3/servers/caddy.sh
+source "$root/tests/h3/servers/caddy.sh"
+# shellcheck source=../tests/h3/servers/gtlsserver.sh
+source "$root/tests/h3/servers/gtlsserver.sh"
+
+cleanup() {
+	local s
+	for s in "${!srv_pid[@]}"; do h3srv_stop "${srv_pid[$s]}"; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+for s in "${server_list[@]}"; do
+	mkdir -p "$tmp/$s"
+	# caddy: IPv4 only, like gtlsserver, so both see the same client.
+	H3SRV_BIND=127.0.0.1 "h3srv_start_$s" "$tmp/$s" >&2 || die "$s did not start"
+	srv_pid[$s]=$H3SRV_PID
+	srv_port[$s]=$H3SRV_PORT
+	echo "h3.sh: $s (pid $H3SRV_PID) on https://127.0.0.1:$H3SRV_PORT/" >&2
+done
+
+# --- accounting --------------------------------------------------------------
+
+clk_tck=$(getconf CLK_TCK)
+
+# utime + stime of a server process (all its threads), in ticks.
+server_ticks() {
+	local rest f
+	rest=$(cat "/proc/$1/stat" 2>/dev/null) || { echo 0; return; }
+	rest=${rest##*) }
+	read -r -a f <<<"$rest"
+	echo $((f[11] + f[12]))
+}
+
+# UDP datagrams delivered to sockets plus those dropped at a receiver, for
+# the whole network namespace. On loopback every datagram of a run has
+# shb at one end, so the delta is shb's datagrams sent + received (other
+# UDP traffic on the machine adds noise, normally negligible).
+udp_counters() { # -> "delivered dropped"
+	awk '$1 == "Udp:" && $2 ~ /^[0-9]+$/ { print $2, $4; exit }' /proc/net/snmp
+}
+
+busy_ticks() {
+	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat
+}
+
+client_cmd() { # server C P jsonfile -> cmd[]
+	cmd=(env "SHB_PLUGIN_PATH=$plugin_path" "$shb" --proto h3 -t "$threads" -c "$2" -p "$3"
+		-z "${duration}s" -q --report "json:$4" "https://127.0.0.1:${srv_port[$1]}/")
+}
+
+# Prints "ok errors seconds" from shb's JSON report.
+parse_shb() {
+	[ -s "$1" ] || return 1
+	if command -v python3 >/dev/null 2>&1 && python3 - "$1" 2>/dev/null <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+errs = sum(d["errors"].values()) + sum(n for s, n in d["statusCodes"].items() if int(s) >= 400)
+print(d["requests"]["ok"], errs, d["durationSeconds"])
+PY
+	then
+		return 0
+	fi
+	awk '
+	function key(s) { sub(/^[ \t]*"/, "", s); sub(/".*/, "", s); return s }
+	/^[ \t]*"[^"]*": *[{]/ { path[++depth] = key($0); next }
+	/^[ \t]*[}]/ { depth--; next }
+	/^[ \t]*"[^"]*": *[-0-9]/ {
+		k = key($0); v = $0; sub(/^[^:]*: */, "", v); sub(/,$/, "", v)
+		if (depth == 0 && k == "durationSeconds") dur = v
+		else if (depth == 1 && path[1] == "requests" && k == "ok") ok = v
+		else if (depth == 1 && path[1] == "errors") errs += v
+		else if (depth == 1 && path[1] == "statusCodes" && k + 0 >= 400) errs += v
+	}
+	END { if (ok == "" || dur == "") exit 1; print ok, errs + 0, dur }' "$1"
+}
+
+runs="$tmp/runs.tsv"
+: >"$runs"
+
+run_one() { # round server load
+	local r=$1 s=$2 load=$3 c p base rc=0 s0 s1 b0 b1 w0 w1 u0 u1 user sys res ok errs secs
+	c=${load%x*}
+	p=${load#*x}
+	base="$tmp/r$r-$s-$load"
+	client_cmd "$s" "$c" "$p" "$base.json"
+	s0=$(server_ticks "${srv_pid[$s]}")
+	b0=$(busy_ticks)
+	u0=$(udp_counters)
+	w0=$(date +%s%N)
+	/usr/bin/time -f '%U %S' -o "$base.time" \
+		timeout --foreground -k 5 $((duration + 30)) "${cmd[@]}" >"$base.out" 2>&1 || rc=$?
+	w1=$(date +%s%N)
+	u1=$(udp_counters)
+	b1=$(busy_ticks)
+	s1=$(server_ticks "${srv_pid[$s]}")
+	read -r user sys < <(tail -n 1 "$base.time" 2>/dev/null) || true
+	[[ "${user:-}" =~ ^[0-9.]+$ && "${sys:-}" =~ ^[0-9.]+$ ]] || { [ "$rc" -ne 0 ] || rc=1; }
+	if [ "$rc" -eq 0 ] && res=$(parse_shb "$base.json") && read -r ok errs secs <<<"$res" &&
+		[ "$ok" -gt 0 ]; then
+		local d0 x0 d1 x1
+		read -r d0 x0 <<<"$u0"
+		read -r d1 x1 <<<"$u1"
+		# load server round ok errors seconds user sys server-s busy-s
+		# wall-s datagrams dropped
+		printf '%s\t%s\t%s\tok\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$load" "$s" "$r" \
+			"$ok" "$errs" "$secs" "$user" "$sys" \
+			"$(awk -v t=$((s1 - s0)) -v k="$clk_tck" 'BEGIN { printf "%.2f", t / k }')" \
+			"$(awk -v t=$((b1 - b0)) -v k="$clk_tck" 'BEGIN { printf "%.2f", t / k }')" \
+			"$(awk -v t=$((w1 - w0)) 'BEGIN { printf "%.3f", t / 1e9 }')" \
+			$((d1 - d0 + x1 - x0)) $((x1 - x0)) >>"$runs"
+		tail -n 1 "$runs" | awk -F '\t' '{
+			printf "  round %d  %-6s %-10s %8.0f req/s  client %6.2f us/req %5.2f us/dgram  server %6.2f us/req  %5.2f dgrams/req  dropped %d  errors %d\n",
+				$3, $1, $2, $5 / $7, ($8 + $9) * 1e6 / $5, ($8 + $9) * 1e6 / ($13 > 0 ? $13 : 1),
+				$10 * 1e6 / $5, $13 / $5, $14, $6 }' >&2
+	else
+		printf '%s\t%s\t%s\tfailed\n' "$load" "$s" "$r" >>"$runs"
+		echo "  round $r $load $s: FAILED (exit $rc); last output:" >&2
+		tail -n 5 "$base.out" >&2
+	fi
+}
+
+smoke() {
+	local s rc
+	for s in "${server_list[@]}"; do
+		rc=0
+		timeout -k 5 30 env "SHB_PLUGIN_PATH=$plugin_path" "$shb" --proto h3 -t 1 -c 1 -p 4 -n 1000 -q \
+			--report "json:$tmp/smoke.json" "https://127.0.0.1:${srv_port[$s]}/" >"$tmp/smoke.out" 2>&1 || rc=$?
+		if [ "$rc" -ne 0 ]; then
+			echo "h3.sh: the warm-up against $s failed (exit $rc):" >&2
+			tail -n 20 "$tmp/smoke.out" >&2
+			exit 1
+		fi
+	done
+}
+
+n_srv=${#server_list[@]}
+total_runs=$((rounds * ${#load_list[@]} * n_srv))
+echo "h3.sh: $total_runs runs of ${duration}s (about $(((total_runs * (duration + 1) + 59) / 60)) min)" >&2
+smoke
+
+started=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
+for ((r = 1; r <= rounds; r++)); do
+	for l in "${load_list[@]}"; do
+		for ((i = 0; i < n_srv; i++)); do
+			run_one "$r" "${server_list[$(((i + r - 1) % n_srv))]}" "$l"
+			sleep 0.5
+		done
+	done
+done
+finished=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
+
+# --- the report --------------------------------------------------------------
+
+version_of() {
+	case "$1" in
+	caddy) caddy version 2>/dev/null | head -n 1 | awk '{ print "caddy " $1 }' ;;
+	gtlsserver) echo "gtlsserver (ngtcp2 $(dpkg-query -W -f='${Version}' ngtcp2-server 2>/dev/null || echo '?'))" ;;
+	shb) "$shb" --version 2>&1 | head -n 1 ;;
+	esac
+}
+
+repo_state() {
+	local rev
+	rev=$(git -C "$root" rev-parse --short HEAD 2>/dev/null) || { echo "unknown"; return; }
+	if [ -n "$(git -C "$root" --no-optional-locks status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+		rev="$rev (with uncommitted changes)"
+	fi
+	echo "$rev"
+}
+
+summary_table() {
+	local l s
+	echo "| Load | Server | Runs | req/s | req/s min..max | client µs/req | user | sys | client µs/datagram | datagrams/req | server µs/req | client/server | other load | dropped | errors |"
+	echo "|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	for l in "${load_list[@]}"; do
+		for s in "${server_list[@]}"; do
+			awk -F '\t' -v l="$l" -v s="$s" -v t="$threads" '
+			function median(a, n,    i, j, x) {
+				for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+				return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+			}
+			function lo(a, n,    i, m) { m = a[1]; for (i = 2; i <= n; i++) if (a[i] < m) m = a[i]; return m }
+			function hi(a, n,    i, m) { m = a[1]; for (i = 2; i <= n; i++) if (a[i] > m) m = a[i]; return m }
+			$1 == l && $2 == s {
+				all++
+				if ($4 != "ok") next
+				n++
+				rps[n] = $5 / $7
+				us[n] = ($8 + $9) * 1e6 / $5; uu[n] = $8 * 1e6 / $5; ss[n] = $9 * 1e6 / $5
+				ud[n] = ($8 + $9) * 1e6 / ($13 > 0 ? $13 : 1)
+				dr[n] = $13 / $5
+				sv[n] = $10 * 1e6 / $5
+				ra[n] = (sv[n] > 0) ? us[n] / sv[n] : 0
+				other[n] = ($11 - $8 - $9 - $10) / $12
+				drop += $14; errs += $6
+			}
+			END {
+				split(l, cp, "x")
+				name = sprintf("-t%s -c%s -p%s", t, cp[1], cp[2])
+				if (n == 0) { printf "| %s | %s | 0/%d | - | - | - | - | - | - | - | - | - | - | - | - |\n", name, s, all; exit }
+				printf "| %s | %s | %d/%d | %.0f | %.0f..%.0f | %.2f | %.2f | %.2f | %.3f | %.2f | %.2f | %.3f | %.2f | %d | %d |\n",
+					name, s, n, all, median(rps, n), lo(rps, n), hi(rps, n),
+					median(us, n), median(uu, n), median(ss, n), median(ud, n), median(dr, n),
+					median(sv, n), median(ra, n), median(other, n), drop, errs
+			}' "$runs"
+		done
+	done
+}
+
+runs_table() {
+	echo "| Round | Load | Server | req/s | client µs/req | client µs/datagram | datagrams/req | server µs/req | other load | dropped | errors |"
+	echo "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+	awk -F '\t' '
+	$4 != "ok" { printf "| %s | %s | %s | failed | | | | | | | |\n", $3, $1, $2; next }
+	{
+		printf "| %s | %s | %s | %.0f | %.2f | %.3f | %.2f | %.2f | %.2f | %d | %d |\n",
+			$3, $1, $2, $5 / $7, ($8 + $9) * 1e6 / $5, ($8 + $9) * 1e6 / ($13 > 0 ? $13 : 1),
+			$13 / $5, $10 * 1e6 / $5, ($11 - $8 - $9 - $10) / $12, $14, $6
+	}' "$runs"
+}
+
+report() {
+	local s cpu
+	cpu=$(awk -F ': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+	echo "# shb over HTTP/3 against caddy and gtlsserver"
+	echo
+	echo "- Date: $started to $finished"
+	echo "- Host: $(uname -srm), $(nproc) CPUs, ${cpu:-unknown CPU}"
+	echo "- Repository: $(repo_state)"
+	echo "- shb: $(version_of shb), -t $threads"
+	for s in "${server_list[@]}"; do echo "- $s: $(version_of "$s"), 13-byte \"hello, world!\" on 127.0.0.1"; done
+	echo "- $rounds rounds × ${duration} s per load and server; servers alternate, order rotated every round"
+	echo
+	echo "## Medians"
+	echo
+	summary_table
+	echo
+	echo "client µs/req: shb's CPU (user + sys, GNU time) per completed request. client µs/datagram: the same CPU"
+	echo "per UDP datagram shb sent or received (Udp InDatagrams + InErrors deltas of /proc/net/snmp: on loopback"
+	echo "every datagram has shb at one end). server µs/req: utime + stime of the server process in the same run."
+	echo "other load: CPUs kept busy by everything else, on average. dropped: datagrams dropped at a receiving"
+	echo "socket (either side), summed over the runs. errors: the sum over all runs, 4xx/5xx included."
+	echo
+	echo "## Commands"
+	echo
+	echo '```'
+	client_cmd "${server_list[0]}" C P REPORT.json
+	echo "/usr/bin/time -f '%U %S' ${cmd[*]}" | sed -e "s/ -c C -p P / -c <conns> -p <in flight> /" \
+		-e "s|SHB_PLUGIN_PATH=[^ ]*|SHB_PLUGIN_PATH=$plugin_path|" -e "s|$root/||g" \
+		-e "s|https://127.0.0.1:[0-9]*/|https://127.0.0.1:<port>/|"
+	echo '```'
+	echo
+	echo "Servers are started by tests/h3/servers/caddy.sh and gtlsserver.sh (see tests/h3/servers/README.md)."
+	echo
+	echo "## Every run"
+	echo
+	runs_table
+}
+
+if [ -z "$out" ]; then
+	mkdir -p "$root/bench/results"
+	out="$root/bench/results/$(date +%Y-%m-%d)-h3.md"
+	[ -e "$out" ] && out="$root/bench/results/$(date +%Y-%m-%d-%H%M%S)-h3.md"
+else
+	mkdir -p "$(dirname "$out")"
+fi
+report >"$out"
+echo
+cat "$out"
+echo
+echo "h3.sh: results written to $out" >&2

@@ -1,0 +1,483 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034,SC2154 # variables set or read by the sourcing script
+# Shared by the benchmark scripts in bench/ (sourced, never run): option
+# checks, packages, building shb, servers as child processes, CPU accounting,
+# output parsers, one timed run, and the Markdown tables of the report.
+#
+# A script that sources this sets `prog` (its name, for messages) and `root`
+# (the top of the repository) first, and before calling run_one or the
+# tables: tmp, duration, threads, client_list, shb, plugin_path.
+# Runs are kept one a line in $runs, tab-separated:
+#   label client round status completed errors seconds user sys
+#   server-CPU-s machine-busy-CPU-s wall-seconds-of-the-window
+# where label names the pairing ("HTTP/1.1 -t2 -c50", "h2o h2c -c8 -p32").
+
+die() {
+	echo "$prog: $*" >&2
+	exit 2
+}
+
+need_arg() {
+	[ "$#" -ge 2 ] || die "option $1 needs a value"
+}
+
+# Whole numbers in a range, so that a typo cannot start a run of hours.
+check_int() { # name value min max
+	if ! [[ "$2" =~ ^[0-9]+$ ]] || [ "$2" -lt "$3" ] || [ "$2" -gt "$4" ]; then
+		die "$1 must be a whole number in $3..$4, not '$2'"
+	fi
+}
+
+# Checks every word of a list against the known ones.
+check_words() { # what "list" known...
+	local what=$1 w k ok
+	local -a words
+	read -r -a words <<<"$2"
+	shift 2
+	[ "${#words[@]}" -gt 0 ] || die "--${what}s needs at least one $what"
+	for w in "${words[@]}"; do
+		ok=0
+		for k in "$@"; do [ "$w" = "$k" ] && ok=1; done
+		[ "$ok" -eq 1 ] || die "unknown $what '$w' (known: $*)"
+	done
+}
+
+in_list() { # word list...
+	local w=$1
+	shift
+	case " $* " in *" $w "*) return 0 ;; esac
+	return 1
+}
+
+# --- packages ----------------------------------------------------------------
+
+pkg_installed() {
+	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
+}
+
+# What building shb needs, for scripts that build it.
+shb_build_packages() {
+	local p
+	for p in gcc meson ninja-build pkgconf liburing-dev libgnutls28-dev libjansson-dev; do
+		pkg_installed "$p" || echo "$p"
+	done
+}
+
+install_packages() { # package...
+	[ "$#" -gt 0 ] || return 0
+	echo "$prog: installing $*" >&2
+	local sudo=""
+	if [ "$(id -u)" -ne 0 ]; then
+		command -v sudo >/dev/null || die "not root and no sudo: install $* first"
+		sudo="sudo"
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	$sudo apt-get update -qq
+	$sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# --- shb ---------------------------------------------------------------------
+
+# Sets shb and plugin_path. Without --shb, builds into build-bench/ at the top
+# of the repository; the arguments are the plugin directories (under
+# plugins/) the runs need, and plugin_path lists them.
+setup_shb() { # plugin-dir...
+	local b d
+	if [ -z "$shb" ]; then
+		b="$root/build-bench"
+		if [ ! -f "$b/build.ninja" ]; then
+			echo "$prog: configuring $b (release)" >&2
+			meson setup "$b" "$root" -Dtests=false --buildtype=release >/dev/null
+		fi
+		echo "$prog: building shb" >&2
+		ninja -C "$b" >/dev/null
+		shb="$b/core/shb"
+	else
+		[ -x "$shb" ] || die "--shb $shb is not an executable file"
+		shb=$(cd "$(dirname "$shb")" && pwd)/$(basename "$shb")
+		[ -z "$plugin_path" ] || return 0
+		# A build tree keeps core/shb next to plugins/<name>/.
+		b=$(dirname "$(dirname "$shb")")
+		for d in "$@"; do
+			if [ ! -d "$b/plugins/$d" ]; then
+				plugin_path=${SHB_PLUGIN_PATH:-}
+				return 0
+			fi
+		done
+	fi
+	plugin_path=""
+	for d in "$@"; do plugin_path="${plugin_path:+$plugin_path:}$b/plugins/$d"; done
+}
+
+# --- servers -----------------------------------------------------------------
+#
+# Each server keeps its configuration and logs (*.log) in $tmp/NAME/ and runs
+# as a child of the script, in the foreground, so that it can be watched and
+# stopped by pid.
+
+declare -A srv_pid=()
+declare -A srv_ports=()
+
+# The server's process and its children (nginx workers).
+server_pids() { # name
+	local p=${srv_pid[$1]:-}
+	[ -n "$p" ] || return 0
+	echo "$p"
+	pgrep -P "$p" || true
+}
+
+stop_server() { # name
+	local p=${srv_pid[$1]:-} kids i
+	[ -n "$p" ] || return 0
+	kids=$(pgrep -P "$p" || true)
+	if kill -0 "$p" 2>/dev/null; then
+		kill -TERM "$p" 2>/dev/null || true
+		for ((i = 0; i < 50; i++)); do
+			kill -0 "$p" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -KILL "$p" 2>/dev/null || true
+	fi
+	wait "$p" 2>/dev/null || true
+	# Children leave with their parent; these are only left if it was killed.
+	for i in $kids; do kill -KILL "$i" 2>/dev/null || true; done
+	unset 'srv_pid[$1]'
+}
+
+stop_servers() {
+	local n
+	for n in "${!srv_pid[@]}"; do stop_server "$n"; done
+}
+
+port_open() {
+	(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# Prints N distinct loopback ports nobody listens on right now.
+free_ports() { # n
+	local -A seen=()
+	local n=0 p
+	while [ "$n" -lt "$1" ]; do
+		p=$((20000 + RANDOM % 40000))
+		if [ -n "${seen[$p]:-}" ] || port_open "$p"; then continue; fi
+		seen[$p]=1
+		echo "$p"
+		n=$((n + 1))
+	done
+}
+
+# Ready: alive, every port accepts, and children exist when asked for.
+wait_ready() { # name need-children port...
+	local name=$1 kids=$2 i p ok
+	shift 2
+	for ((i = 0; i < 200; i++)); do
+		kill -0 "${srv_pid[$name]}" 2>/dev/null || return 1
+		ok=1
+		for p in "$@"; do port_open "$p" || { ok=0; break; }; done
+		if [ "$ok" -eq 1 ] && { [ "$kids" -eq 0 ] || [ -n "$(pgrep -P "${srv_pid[$name]}")" ]; }; then
+			return 0
+		fi
+		sleep 0.05
+	done
+	return 1
+}
+
+# Starts a server on NPORTS random free ports: conf-fn PORT... writes its
+# configuration, then cmd runs it. If another process takes a port first, the
+# server fails to bind and the next try picks others. Sets srv_ports[name].
+start_server() { # name nports need-children conf-fn cmd...
+	local name=$1 nports=$2 kids=$3 conf=$4 try ports
+	shift 4
+	mkdir -p "$tmp/$name"
+	for ((try = 0; try < 20; try++)); do
+		mapfile -t ports < <(free_ports "$nports")
+		"$conf" "${ports[@]}"
+		rm -f "$tmp/$name"/*.log
+		"$@" </dev/null >"$tmp/$name/stdout.log" 2>&1 &
+		srv_pid[$name]=$!
+		if wait_ready "$name" "$kids" "${ports[@]}"; then
+			srv_ports[$name]="${ports[*]}"
+			echo "$prog: $name (pid ${srv_pid[$name]}) on ports ${ports[*]}" >&2
+			return 0
+		fi
+		stop_server "$name"
+		grep -qis "address already in use" "$tmp/$name"/*.log && continue
+		echo "$prog: $name did not start:" >&2
+		cat "$tmp/$name"/*.log >&2
+		exit 1
+	done
+	die "found no free loopback ports for $name"
+}
+
+# nginx.conf for a fixed 13-byte "hello, world!" from $tmp/nginx/, with
+# keep-alive limits far above what a run reaches; the arguments are lines of
+# the server block (its listen directives). Reads workers, max_conns and
+# nginx_bin.
+nginx_conf() { # server-line...
+	local conns=$((2 * max_conns + 64)) user="" v m line
+	[ "$conns" -lt 1024 ] && conns=1024
+	[ "$(id -u)" -eq 0 ] && user="user root;"
+	cat <<EOF
+daemon off;
+master_process on;
+worker_processes $workers;
+worker_rlimit_nofile $((2 * conns));
+$user
+pid $tmp/nginx/nginx.pid;
+error_log $tmp/nginx/error.log warn;
+events {
+    worker_connections $conns;
+}
+http {
+    access_log off;
+    default_type text/plain;
+    keepalive_requests 100000000;
+    keepalive_timeout 300s;
+EOF
+	# Temp paths of modules this nginx lacks would be unknown directives.
+	v=$("$nginx_bin" -V 2>&1)
+	echo "    client_body_temp_path $tmp/nginx/body;"
+	for m in proxy fastcgi uwsgi scgi; do
+		case "$v" in
+		*"--without-http_${m}_module"*) ;;
+		*) echo "    ${m}_temp_path $tmp/nginx/$m;" ;;
+		esac
+	done
+	echo "    server {"
+	for line in "$@"; do echo "        $line"; done
+	cat <<'EOF'
+        location / {
+            return 200 "hello, world!";
+        }
+    }
+}
+EOF
+}
+
+# Clients at hundreds of connections and the servers need a descriptor each.
+raise_nofile() {
+	local hard
+	hard=$(ulimit -Hn)
+	if [ "$hard" = unlimited ] || [ "$hard" -gt 65536 ]; then hard=65536; fi
+	if [ "$(ulimit -Sn)" != unlimited ] && [ "$(ulimit -Sn)" -lt "$hard" ]; then
+		ulimit -Sn "$hard"
+	fi
+}
+
+# --- CPU accounting ----------------------------------------------------------
+
+clk_tck=$(getconf CLK_TCK)
+
+# utime + stime, in ticks, of the server's processes (all their threads). The
+# command name in /proc/PID/stat may hold spaces, so fields count from its
+# last ')'.
+server_ticks() { # name
+	local p total=0 rest f
+	for p in $(server_pids "$1"); do
+		rest=$(cat "/proc/$p/stat" 2>/dev/null) || continue
+		rest=${rest##*) }
+		read -r -a f <<<"$rest"
+		total=$((total + f[11] + f[12]))
+	done
+	echo "$total"
+}
+
+# Busy ticks of the whole machine, to tell how much CPU others used meanwhile.
+busy_ticks() {
+	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat
+}
+
+# --- parsers: each prints "completed errors seconds" or fails ----------------
+
+# "5.00s", "812.34ms", "1.50m" as wrk and h2load print them -> seconds.
+to_seconds() {
+	awk -v t="$1" 'BEGIN {
+		n = t + 0; u = t; sub(/^[0-9.]+/, "", u)
+		f = (u == "us") ? 1e-6 : (u == "ms") ? 1e-3 : (u == "m") ? 60 : (u == "h") ? 3600 : 1
+		printf "%.6f\n", n * f }'
+}
+
+parse_h2load() {
+	local t line
+	t=$(sed -nE 's/^finished in ([0-9.]+[a-z]+),.*/\1/p' "$1")
+	line=$(sed -nE 's/^requests: ([0-9]+) total, ([0-9]+) started, ([0-9]+) done, ([0-9]+) succeeded, ([0-9]+) failed, ([0-9]+) errored.*/\3 \5/p' "$1")
+	[ -n "$t" ] && [ -n "$line" ] || return 1
+	# "failed" already includes "errored" and non-2xx/3xx responses.
+	echo "$line $(to_seconds "$t")"
+}
+
+# shb's JSON: completed = requests.ok (complete responses, any status);
+# errors = every counted error kind plus 4xx/5xx responses, as for wrk.
+parse_shb() {
+	[ -s "$1" ] || return 1
+	if command -v python3 >/dev/null 2>&1 && python3 - "$1" 2>/dev/null <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+errs = sum(d["errors"].values()) + sum(n for s, n in d["statusCodes"].items() if int(s) >= 400)
+print(d["requests"]["ok"], errs, d["durationSeconds"])
+EOF
+	then
+		return 0
+	else
+		# The report is pretty-printed with one key per line: follow the
+		# path of keys and pick the leaves needed.
+		awk '
+		function key(s) { sub(/^[ \t]*"/, "", s); sub(/".*/, "", s); return s }
+		/^[ \t]*"[^"]*": *[{]/ { path[++depth] = key($0); next }
+		/^[ \t]*[}]/ { depth--; next }
+		/^[ \t]*"[^"]*": *[-0-9]/ {
+			k = key($0); v = $0; sub(/^[^:]*: */, "", v); sub(/,$/, "", v)
+			if (depth == 0 && k == "durationSeconds") dur = v
+			else if (depth == 1 && path[1] == "requests" && k == "ok") ok = v
+			else if (depth == 1 && path[1] == "errors") errs += v
+			else if (depth == 1 && path[1] == "statusCodes" && k + 0 >= 400) errs += v
+		}
+		END { if (ok == "" || dur == "") exit 1; print ok, errs + 0, dur }' "$1"
+	fi
+}
+
+# --- one timed run -----------------------------------------------------------
+
+# Where a run keeps its files: BASE.out (output), BASE.time, BASE.json (shb).
+run_base() { # round label client
+	local slug=${2//[^A-Za-z0-9]/-}
+	echo "$tmp/r$1-$slug-$3"
+}
+
+# Runs cmd[] (set by the caller, writing shb's JSON to BASE.json) under GNU
+# time and a timeout, measuring the named server's CPU and the machine's
+# meanwhile; appends a line to $runs and prints a progress line.
+run_one() { # round label client server base
+	local r=$1 label=$2 cl=$3 srv=$4 base=$5 rc=0 s0 s1 b0 b1 w0 w1 user sys res completed errs secs in
+	s0=$(server_ticks "$srv")
+	b0=$(busy_ticks)
+	w0=$(date +%s%N)
+	/usr/bin/time -f '%U %S' -o "$base.time" \
+		timeout --foreground -k 5 $((duration + 30)) "${cmd[@]}" >"$base.out" 2>&1 || rc=$?
+	w1=$(date +%s%N)
+	b1=$(busy_ticks)
+	s1=$(server_ticks "$srv")
+	read -r user sys < <(tail -n 1 "$base.time" 2>/dev/null) || true
+	[[ "${user:-}" =~ ^[0-9.]+$ && "${sys:-}" =~ ^[0-9.]+$ ]] || { [ "$rc" -ne 0 ] || rc=1; }
+	in=$base.out
+	[ "$cl" = shb ] && in=$base.json
+	if [ "$rc" -eq 0 ] && res=$("parse_$cl" "$in") &&
+		read -r completed errs secs <<<"$res" && [ "$completed" -gt 0 ]; then
+		printf '%s\t%s\t%s\tok\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$cl" "$r" \
+			"$completed" "$errs" "$secs" "$user" "$sys" \
+			"$(awk -v t=$((s1 - s0)) -v k="$clk_tck" 'BEGIN { printf "%.2f", t / k }')" \
+			"$(awk -v t=$((b1 - b0)) -v k="$clk_tck" 'BEGIN { printf "%.2f", t / k }')" \
+			"$(awk -v t=$((w1 - w0)) 'BEGIN { printf "%.3f", t / 1e9 }')" >>"$runs"
+		tail -n 1 "$runs" | awk -F '\t' '{
+			rps = $5 / $7; cl = ($8 + $9) * 1e6 / $5; sv = $10 * 1e6 / $5
+			printf "  round %d  %-22s %-7s %9.0f req/s  client %5.2f us/req  server %5.2f us/req  ratio %.3f  other %.2f cores  errors %d\n",
+				$3, $1, $2, rps, cl, sv, (sv > 0 ? cl / sv : 0), ($11 - $8 - $9 - $10) / $12, $6 }' >&2
+	else
+		printf '%s\t%s\t%s\tfailed\n' "$label" "$cl" "$r" >>"$runs"
+		echo "  round $r  $label $cl: FAILED (exit $rc); last output:" >&2
+		tail -n 5 "$base.out" >&2
+	fi
+}
+
+# --- the report --------------------------------------------------------------
+
+version_of() {
+	case "$1" in
+	nginx) "$nginx_bin" -v 2>&1 | sed 's/^nginx version: //' ;;
+	h2o) h2o --version 2>&1 | head -n 1 ;;
+	haproxy) haproxy -v 2>&1 | head -n 1 | awk '{ print $1, $2, $3 }' ;;
+	wrk) (wrk -v 2>&1 || true) | head -n 1 | awk '{ print $1, $2 }' ;;
+	h2load) h2load --version 2>&1 | head -n 1 ;;
+	shb) "$shb" --version 2>&1 | head -n 1 ;;
+	esac
+}
+
+repo_state() {
+	local rev
+	rev=$(git -C "$root" rev-parse --short HEAD 2>/dev/null) || { echo "unknown"; return; }
+	# --no-optional-locks: reading the state must not rewrite the index.
+	if [ -n "$(git -C "$root" --no-optional-locks status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+		rev="$rev (with uncommitted changes)"
+	fi
+	echo "$rev"
+}
+
+host_line() {
+	local cpu
+	cpu=$(awk -F ': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+	echo "$(uname -srm), $(nproc) CPUs, ${cpu:-unknown CPU}"
+}
+
+# Medians of one pairing and client, as a row of the summary table; the
+# tab-separated fields after the row are for scripts that compare clients:
+# runs req/s client-µs/req errors client/server.
+median_row() { # label client
+	awk -F '\t' -v label="$1" -v cl="$2" '
+	function median(a, n,    i, j, x) {
+		for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+		return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	function lo(a, n,    i, m) { m = a[1]; for (i = 2; i <= n; i++) if (a[i] < m) m = a[i]; return m }
+	function hi(a, n,    i, m) { m = a[1]; for (i = 2; i <= n; i++) if (a[i] > m) m = a[i]; return m }
+	$1 == label && $2 == cl {
+		all++
+		if ($4 != "ok") next
+		n++
+		rps[n] = $5 / $7
+		us[n] = ($8 + $9) * 1e6 / $5; uu[n] = $8 * 1e6 / $5; ss[n] = $9 * 1e6 / $5
+		sv[n] = $10 * 1e6 / $5
+		ra[n] = (sv[n] > 0) ? us[n] / sv[n] : 0
+		other[n] = ($11 - $8 - $9 - $10) / $12
+		errs += $6
+	}
+	END {
+		if (n == 0) { printf "| %s | %s | 0/%d | - | - | - | - | - | - | - | - | - | - |\t0\t0\t0\t0\t0\n", label, cl, all; exit }
+		# median() sorts in place; min and max do not mind.
+		mr = median(rps, n); mu = median(us, n)
+		printf "| %s | %s | %d/%d | %.0f | %.0f..%.0f | %.2f | %.2f | %.2f | %.2f | %.3f | %.3f..%.3f | %.2f | %d |\t%d\t%.0f\t%.4f\t%d\t%.4f\n",
+			label, cl, n, all, mr, lo(rps, n), hi(rps, n),
+			mu, median(uu, n), median(ss, n), median(sv, n),
+			median(ra, n), lo(ra, n), hi(ra, n), median(other, n), errs,
+			n, mr, mu, errs, median(ra, n)
+	}' "$runs"
+}
+
+summary_table() { # label...
+	local label cl
+	echo "| Pairing | Client | Runs | req/s | req/s min..max | client µs/req | user | sys | server µs/req | client/server | ratio min..max | other load | errors |"
+	echo "|---|---|---|---:|---|---:|---:|---:|---:|---:|---|---:|---:|"
+	for label in "$@"; do
+		for cl in "${client_list[@]}"; do
+			median_row "$label" "$cl" | cut -f 1
+		done
+	done
+}
+
+runs_table() {
+	echo "| Round | Pairing | Client | req/s | client µs/req | user | sys | server µs/req | client/server | other load | errors |"
+	echo "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+	awk -F '\t' '
+	$4 != "ok" { printf "| %s | %s | %s | failed | | | | | | | |\n", $3, $1, $2; next }
+	{
+		cl = ($8 + $9) * 1e6 / $5; sv = $10 * 1e6 / $5
+		printf "| %s | %s | %s | %.0f | %.2f | %.2f | %.2f | %.2f | %.3f | %.2f | %d |\n",
+			$3, $1, $2, $5 / $7, cl, $8 * 1e6 / $5, $9 * 1e6 / $5, sv, (sv > 0 ? cl / sv : 0),
+			($11 - $8 - $9 - $10) / $12, $6
+	}' "$runs"
+}
+
+legend() { # what the server CPU covers
+	echo "µs/req: CPU microseconds per completed request (client: user + sys from GNU time; server: utime + stime"
+	echo "of $1). client/server: the ratio of those two in the same run. other load:"
+	echo "CPUs kept busy by everything else on the machine during the run, on average (0.10 = a tenth of a core)."
+	echo "errors: the sum over all runs. Runs: runs that completed / runs started."
+}
+
+# Default results file: bench/results/DATE-SUFFIX.md, never overwriting one.
+results_path() { # suffix
+	local f
+	mkdir -p "$root/bench/results"
+	f="$root/bench/results/$(date +%Y-%m-%d)-$1.md"
+	[ -e "$f" ] && f="$root/bench/results/$(date +%Y-%m-%d-%H%M%S)-$1.md"
+	echo "$f"
+}
