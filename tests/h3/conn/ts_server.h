@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "conn_tls_peer.h"
+#include "tls_test_peer.h"
 
 struct ts_server;
 

@@ -13,7 +13,35 @@
 
 #include "quic_tls.h"
 
+static int cert_make(struct tp_cert *c, const char *name, unsigned extra);
+
 int tp_cert_make(struct tp_cert *c, const char *name)
+{
+	return cert_make(c, name, 0);
+}
+
+int tp_cert_make_big(struct tp_cert *c, const char *name, unsigned extra_names)
+{
+	return cert_make(c, name, extra_names);
+}
+
+static int add_names(struct tp_cert *c, unsigned extra)
+{
+	char n[64];
+	int rc;
+
+	for (unsigned i = 0; i < extra; i++) {
+		snprintf(n, sizeof(n), "name%u.example", i);
+		rc = gnutls_x509_crt_set_subject_alt_name(c->crt, GNUTLS_SAN_DNSNAME,
+							  n, strlen(n),
+							  GNUTLS_FSAN_APPEND);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int cert_make(struct tp_cert *c, const char *name, unsigned extra)
 {
 	time_t now = time(NULL);
 	unsigned char serial[8];
@@ -37,6 +65,7 @@ int tp_cert_make(struct tp_cert *c, const char *name)
 	    (rc = gnutls_x509_crt_set_subject_alt_name(c->crt, GNUTLS_SAN_DNSNAME,
 							name, strlen(name),
 							GNUTLS_FSAN_SET)) < 0 ||
+	    (rc = add_names(c, extra)) < 0 ||
 	    (rc = gnutls_x509_crt_set_key(c->crt, c->key)) < 0 ||
 	    (rc = gnutls_x509_crt_set_basic_constraints(c->crt, 0, -1)) < 0 ||
 	    (rc = gnutls_x509_crt_set_key_usage(c->crt, GNUTLS_KEY_DIGITAL_SIGNATURE)) < 0 ||

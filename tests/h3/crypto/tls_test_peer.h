@@ -1,6 +1,8 @@
 /* An in-process QUIC-mode GnuTLS *server* session and a self-signed ECDSA
  * certificate, for driving the client glue through real handshakes with
- * CRYPTO bytes exchanged in memory, level by level. */
+ * CRYPTO bytes exchanged in memory, level by level. Shared by the crypto tests
+ * and the connection tests' in-process server, hence room for a real
+ * server's transport parameters and certificates spanning several packets. */
 #ifndef SHB_TEST_TLS_PEER_H
 #define SHB_TEST_TLS_PEER_H
 
@@ -19,6 +21,9 @@ struct tp_cert {
 /* A fresh P-256 key and a self-signed certificate for DNS name `name`.
  * Returns 0 or a GnuTLS error. */
 int tp_cert_make(struct tp_cert *c, const char *name);
+/* The same with `extra_names` additional DNS names (name0.example ...),
+ * which makes the certificate about 20 bytes longer per name. */
+int tp_cert_make_big(struct tp_cert *c, const char *name, unsigned extra_names);
 void tp_cert_free(struct tp_cert *c);
 
 /* Writes the certificate's PEM to a new temporary file; path receives its
@@ -27,7 +32,7 @@ int tp_cert_write_temp(const struct tp_cert *c, char *path, size_t cap);
 
 /* One direction's handshake bytes at one level, delivered in order. */
 struct tp_stream {
-	uint8_t data[16384];
+	uint8_t data[32768];
 	size_t len;
 	size_t sent;	/* delivered to the peer so far */
 	unsigned msgs;	/* handshake messages appended */
@@ -53,7 +58,7 @@ struct tp_server {
 	gnutls_certificate_credentials_t cred;
 	struct tp_stream out[4];
 	struct tp_secrets sec[4];
-	uint8_t params[64];
+	uint8_t params[512];
 	size_t params_len;
 	uint8_t peer_params[1100];
 	size_t peer_params_len;
