@@ -45,7 +45,6 @@ enum conn_st {
 
 struct req_slot {
 	shb_tstamp t_start;
-	uint32_t retries;
 	uint16_t gen;
 	uint8_t used;
 };
@@ -114,8 +113,7 @@ struct worker {
 	uint32_t ndirty;
 	uint32_t parallel;
 	uint64_t budget, issued, done;
-	uint32_t *retry; /* retry counts of refused requests to resend */
-	size_t nretry, cretry;
+	uint64_t nretry; /* refused requests given back, waiting to be resent */
 	uint32_t nconnecting;
 	uint32_t nidle; /* conns in C_IDLE that may be revived */
 	uint32_t ndeadlines;
@@ -293,7 +291,8 @@ static int issue_one(struct shb_conn *c)
 	r->gen++;
 	uint64_t cookie = (uint64_t)i | ((uint64_t)r->gen << 16) |
 			  ((uint64_t)c->gen << 32);
-	r->retries = w->nretry ? w->retry[--w->nretry] : 0;
+	int resend = w->nretry > 0;
+	w->nretry -= (uint64_t)resend;
 	r->t_start = w->now;
 	r->used = 1;
 	c->nused++;
@@ -304,27 +303,15 @@ static int issue_one(struct shb_conn *c)
 		c->nused--;
 		c->issued_here--;
 		w->issued--;
-		if (r->retries)
-			w->retry[w->nretry++] = r->retries;
+		w->nretry += (uint64_t)resend;
 		return -1;
 	}
 	return 0;
 }
 
-static void requeue_refused(struct worker *w, uint32_t retries)
+static void requeue_refused(struct worker *w)
 {
-	if (w->nretry == w->cretry) {
-		size_t n = w->cretry ? w->cretry * 2 : 64;
-		uint32_t *p = realloc(w->retry, n * sizeof(*p));
-		if (!p) {
-			count_error(w, SHB_ERRK_PROTOCOL, "out of memory for a retry");
-			finished_one(w);
-			return;
-		}
-		w->retry = p;
-		w->cretry = n;
-	}
-	w->retry[w->nretry++] = retries;
+	w->nretry++;
 	w->issued--;
 	w->stats->retried++;
 }
@@ -365,7 +352,7 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 			 * answer goes back to the budget now. */
 			c->answered = 1;
 			for (; c->held_refused; c->held_refused--)
-				requeue_refused(w, 1);
+				requeue_refused(w);
 		}
 		return;
 	}
@@ -376,7 +363,7 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 		 * that refuses everything ends the run with errors, while
 		 * GOAWAY at any -p loses nothing. */
 		if (c->answered) {
-			requeue_refused(w, r->retries + 1);
+			requeue_refused(w);
 			return;
 		}
 		c->held_refused++;
@@ -388,7 +375,7 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 			if (c->refused_rounds < MAX_REFUSED_ROUNDS) {
 				c->refused_rounds++;
 				for (; c->held_refused; c->held_refused--)
-					requeue_refused(w, r->retries + 1);
+					requeue_refused(w);
 			}
 		}
 		return;
@@ -1451,7 +1438,6 @@ static void worker_teardown(struct worker *w)
 	free(w->conns);
 	free(w->pmem);
 	free(w->dirty);
-	free(w->retry);
 }
 
 static void arm_deadline(struct worker *w)
