@@ -25,6 +25,9 @@ struct shb_run {
 	uint32_t threads;
 	uint64_t start_ns;
 	atomic_int alpn_warned; /* one warning per run */
+	/* Set by a worker that hit a local fatal condition (its args->err
+	 * says which): every worker stops as if the run had ended. */
+	atomic_int abort_run;
 };
 
 /* Set from the SIGINT handler; workers test it on every loop pass. */
@@ -37,7 +40,8 @@ struct shb_worker_args {
 	uint64_t budget; /* requests to finish; 0 in duration mode */
 	struct shb_stats stats;
 	uint64_t end_ns; /* when its budget was done or the run was stopped */
-	int failed;      /* the worker could not run at all */
+	int failed;      /* the worker could not run, or hit a fatal local
+			  * condition; err says which */
 	/* Published once per loop pass with relaxed atomic stores, read by the
 	 * main thread for the progress line. */
 	uint64_t live_ok, live_errors;

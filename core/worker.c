@@ -31,9 +31,20 @@ enum { OP_CONNECT = 0, OP_RECV = 1, OP_SEND = 2 };
 #define DGRAM_MAX 1200     /* QUIC: no PMTUD, every datagram <= 1200 bytes */
 #define GSO_SEGMENTS 64    /* kernel limit per UDP_SEGMENT send */
 #define RX_DGRAMS 64       /* datagrams held per connection per batch */
-/* A connection that has never answered may have all its requests refused
- * this many times before further refusals become errors. */
-#define MAX_REFUSED_ROUNDS 4
+/* Refusals in a row (no response in between) resent before further ones
+ * become errors: at least this many, and at least two full flights. */
+#define REFUSE_STREAK_MIN 16
+/* A slot whose connections keep failing before any request ends waits
+ * BACKOFF_BASE_NS << (failures - 1), at most BACKOFF_MAX_NS, jittered down
+ * to half, before it connects again. */
+#define BACKOFF_BASE_NS 10000000ull  /* 10 ms */
+#define BACKOFF_MAX_NS 1000000000ull /* 1 s */
+/* Plaintext a plugin has not taken yet. Receiving pauses as soon as there
+ * is any, so only what was already on its way lands here; more than this
+ * means the plugin stopped consuming for good. */
+#define BACKLOG_CAP (1u << 20)
+#define SUBMIT_TRIES 64        /* refused submits before the run stops */
+#define STASH_MAX (1u << 22)   /* completions stashed at most */
 
 enum conn_st {
 	C_IDLE,       /* no socket; may be (re)connected */
@@ -58,15 +69,19 @@ struct shb_conn {
 	int fd;
 	uint8_t st;
 	uint8_t recv_armed, send_busy, connect_busy;
+	uint8_t recv_paused; /* backlog held: the multishot recv is not re-armed */
+	uint8_t eof_pending; /* the peer's FIN came behind the backlog */
 	uint8_t dirty, plugin_live, has_deadline;
 	uint32_t ops; /* operations in the kernel */
 	void *p;      /* plugin connection memory (conn_size bytes) */
 	struct req_slot *reqs;
 	uint32_t nused;
 	uint32_t issued_here; /* requests issued on this connection */
-	uint32_t held_refused; /* refusals held until this conn answers */
-	uint8_t answered;      /* produced at least one complete response */
-	uint8_t refused_rounds; /* times all its requests were refused */
+	/* A request on it ended other than refused (a response, or an error
+	 * the budget was charged for): the server is doing something. */
+	uint8_t answered;
+	uint8_t fails;       /* connections in a row on this slot that did not */
+	shb_tstamp retry_at; /* do not reconnect before (backoff) */
 	shb_tstamp t_connect;
 	shb_tstamp deadline;
 	/* plain send: vecs from pull_send, stable until the CQE */
@@ -114,6 +129,10 @@ struct worker {
 	uint32_t parallel;
 	uint64_t budget, issued, done;
 	uint64_t nretry; /* refused requests given back, waiting to be resent */
+	uint64_t refuse_streak; /* refusals since the last response */
+	uint64_t refuse_cap;    /* ... resent at most; errors beyond */
+	shb_tstamp revive_at;   /* earliest backoff end of an idle slot */
+	uint64_t rng;           /* xorshift state for backoff jitter */
 	uint32_t nconnecting;
 	uint32_t nidle; /* conns in C_IDLE that may be revived */
 	uint32_t ndeadlines;
@@ -126,6 +145,9 @@ struct worker {
 	unsigned want;
 	struct __kernel_timespec connect_ts;
 	struct __kernel_timespec deadline_ts;
+	struct io_uring_cqe *stash; /* completions moved out of a full CQ */
+	uint32_t nstash, stash_head, stash_cap;
+	struct io_uring_sqe dead_sqe; /* filled after a fatal submit error */
 	uint8_t scratch[RECV_BUF_SIZE];
 };
 
@@ -186,15 +208,62 @@ static void finished_one(struct worker *w)
 
 /* ---- SQEs ---------------------------------------------------------------- */
 
+/* A condition of this machine, not of the server (no file descriptors,
+ * io_uring refusing work): the whole run stops with one line instead of
+ * counting a storm of per-request errors. Every worker sees the flag. */
+static void worker_fatal(struct worker *w, const char *msg)
+{
+	if (!w->args->failed) {
+		snprintf(w->args->err, sizeof(w->args->err), "%s", msg);
+		w->args->failed = 1;
+	}
+	atomic_store(&w->run->abort_run, 1);
+}
+
+/* Moves every completion in the CQ into the stash, so the kernel can post
+ * more (it refuses submissions while its overflow list is not empty). */
+static void stash_cqes(struct worker *w)
+{
+	struct io_uring_cqe *cqe;
+	unsigned head;
+	io_uring_for_each_cqe(&w->u.ring, head, cqe) {
+		if (w->nstash == w->stash_cap) {
+			uint32_t cap = w->stash_cap ? 2 * w->stash_cap : 256;
+			void *p = cap <= STASH_MAX ? realloc(w->stash, cap * sizeof(*w->stash)) : NULL;
+			if (!p) {
+				worker_fatal(w, "io_uring: completions backed up beyond the stash");
+				return;
+			}
+			w->stash = p;
+			w->stash_cap = cap;
+		}
+		w->stash[w->nstash++] = *cqe;
+		io_uring_cq_advance(&w->u.ring, 1);
+	}
+}
+
+/* The next SQE. A full SQ is submitted first; a submit the kernel refuses
+ * because its completion queue is backed up (EBUSY, EAGAIN) is retried
+ * after the completions are stashed, a bounded number of times. Any other
+ * failure is fatal for the run; the caller then fills a scratch SQE that
+ * never reaches the kernel, and the loop stops. */
 static struct io_uring_sqe *get_sqe(struct worker *w)
 {
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&w->u.ring);
-	while (!sqe) {
-		/* SQ full: hand what we have to the kernel, then retry. */
-		io_uring_submit(&w->u.ring);
+	for (int tries = 0; !sqe && tries < SUBMIT_TRIES; tries++) {
+		int r = io_uring_submit(&w->u.ring);
+		if (r < 0 && r != -EINTR) {
+			if (r != -EBUSY && r != -EAGAIN)
+				tries = SUBMIT_TRIES;
+			stash_cqes(w);
+		}
 		sqe = io_uring_get_sqe(&w->u.ring);
 	}
-	return sqe;
+	if (sqe)
+		return sqe;
+	worker_fatal(w, "io_uring: the kernel accepts no more submissions");
+	memset(&w->dead_sqe, 0, sizeof(w->dead_sqe));
+	return &w->dead_sqe;
 }
 
 static void mark_dirty(struct shb_conn *c)
@@ -273,9 +342,17 @@ static void fail_outstanding(struct shb_conn *c, unsigned kind, const char *msg)
 			continue;
 		r->used = 0;
 		c->nused--;
+		c->answered = 1;
 		count_error(w, kind, msg);
 		finished_one(w);
 	}
+}
+
+/* The cookie names the slot, its use count and the connection's generation,
+ * so a late or repeated report is recognised and ignored. */
+static uint64_t req_cookie(const struct shb_conn *c, uint32_t i)
+{
+	return (uint64_t)i | ((uint64_t)c->reqs[i].gen << 16) | ((uint64_t)c->gen << 32);
 }
 
 static int issue_one(struct shb_conn *c)
@@ -289,8 +366,7 @@ static int issue_one(struct shb_conn *c)
 		return -1;
 	struct req_slot *r = &c->reqs[i];
 	r->gen++;
-	uint64_t cookie = (uint64_t)i | ((uint64_t)r->gen << 16) |
-			  ((uint64_t)c->gen << 32);
+	uint64_t cookie = req_cookie(c, i);
 	int resend = w->nretry > 0;
 	w->nretry -= (uint64_t)resend;
 	r->t_start = w->now;
@@ -347,37 +423,25 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 		shb_stats_ok(w->stats, res->status,
 			     done > r->t_start ? done - r->t_start : 0);
 		finished_one(w);
-		if (!c->answered) {
-			/* The server works: what it refused before its first
-			 * answer goes back to the budget now. */
-			c->answered = 1;
-			for (; c->held_refused; c->held_refused--)
-				requeue_refused(w);
-		}
+		c->answered = 1;
+		w->refuse_streak = 0;
 		return;
 	}
 	case SHB_REQ_REFUSED:
-		/* Bounded give-back: a connection that has answered gets its
-		 * refusals back at once; one that has not holds them until it
-		 * does, and they become errors if it dies first. So a server
-		 * that refuses everything ends the run with errors, while
-		 * GOAWAY at any -p loses nothing. */
-		if (c->answered) {
+		/* Not processed by the server (above a GOAWAY, REFUSED_STREAM):
+		 * resent, wherever there is room, while refusals in a row stay
+		 * under the cap. Beyond it each refusal is an error that
+		 * charges the budget, so a server that refuses everything ends
+		 * a -n run with errors instead of looping. */
+		if (w->refuse_streak < w->refuse_cap) {
+			w->refuse_streak++;
 			requeue_refused(w);
 			return;
 		}
-		c->held_refused++;
-		/* Everything this connection carried was refused before it
-		 * answered once (e.g. all in the first flight, before its
-		 * SETTINGS): nothing will release the hold, so give the
-		 * requests back now, a few rounds at most per connection. */
-		if (c->nused == 0) {
-			if (c->refused_rounds < MAX_REFUSED_ROUNDS) {
-				c->refused_rounds++;
-				for (; c->held_refused; c->held_refused--)
-					requeue_refused(w);
-			}
-		}
+		count_error(w, SHB_ERRK_PROTOCOL,
+			    "request refused by the server (too many refusals in a "
+			    "row without a response; not resent)");
+		finished_one(w);
 		return;
 	default: {
 		char msg[SHB_SAMPLE_LEN];
@@ -387,6 +451,7 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 				 res->outcome, (unsigned long long)res->err_code);
 			d = msg;
 		}
+		c->answered = 1;
 		count_error(w, outcome_kind(res->outcome), d);
 		finished_one(w);
 	}
@@ -404,6 +469,35 @@ void shb_worker_conn_event(struct shb_conn *c, const struct shb_conn_event *ev)
 
 static void start_connect(struct shb_conn *c);
 
+static uint64_t next_rand(struct worker *w)
+{
+	w->rng ^= w->rng << 13;
+	w->rng ^= w->rng >> 7;
+	w->rng ^= w->rng << 17;
+	return w->rng;
+}
+
+/* A connection that ended without any request ending on it (connect or
+ * TLS failure, GOAWAY before the first stream, everything refused) makes
+ * its slot back off before connecting again, so a dead or refusing server
+ * costs a bounded number of attempts per second, not a storm. */
+static void note_outcome(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	if (c->answered) {
+		c->fails = 0;
+		c->retry_at = 0;
+		return;
+	}
+	if (c->fails < 63)
+		c->fails++;
+	uint64_t d = c->fails > 7 ? BACKOFF_MAX_NS : BACKOFF_BASE_NS << (c->fails - 1);
+	if (d > BACKOFF_MAX_NS)
+		d = BACKOFF_MAX_NS;
+	d = d / 2 + next_rand(w) % (d / 2 + 1);
+	c->retry_at = w->now + d;
+}
+
 static void finish_close(struct shb_conn *c)
 {
 	struct worker *w = c->w;
@@ -417,6 +511,8 @@ static void finish_close(struct shb_conn *c)
 	}
 	c->tbuf[0].len = c->tbuf[1].len = 0;
 	c->backlog.len = 0;
+	c->recv_paused = 0;
+	c->eof_pending = 0;
 	for (uint32_t i = 0; i < c->nrx; i++)
 		shb_buf_ring_recycle(&w->br, c->rx_bid[i]);
 	c->nrx = 0;
@@ -429,9 +525,8 @@ static void finish_close(struct shb_conn *c)
 	}
 	c->gen++;
 	c->issued_here = 0;
-	c->held_refused = 0;
+	note_outcome(c);
 	c->answered = 0;
-	c->refused_rounds = 0;
 	c->st = C_IDLE;
 	w->nidle++;
 }
@@ -447,13 +542,6 @@ static void begin_close(struct shb_conn *c)
 	if (c->st == C_CONNECTING || c->st == C_HANDSHAKE)
 		w->nconnecting--;
 	c->st = C_CLOSING;
-	for (; c->held_refused; c->held_refused--) {
-		if (w->stopping)
-			continue;
-		count_error(w, SHB_ERRK_PROTOCOL,
-			    "request refused by a connection that answered none");
-		finished_one(w);
-	}
 	if (c->fd >= 0)
 		shutdown(c->fd, SHUT_RDWR);
 	if (c->recv_armed) {
@@ -594,6 +682,23 @@ static void transport_ready(struct shb_conn *c)
 
 static void start_dgram(struct shb_conn *c);
 
+/* Out of descriptors is this machine's limit, not the server's fault:
+ * stop the run with one line saying what to change. */
+static void socket_failed(struct shb_conn *c, int err)
+{
+	char msg[200];
+	if (err == EMFILE || err == ENFILE) {
+		snprintf(msg, sizeof(msg), "socket: %s with %u connections per "
+			 "worker: raise the limit (ulimit -n) or lower -c",
+			 strerror(err), c->w->nconns);
+		worker_fatal(c->w, msg);
+		conn_fail(c, SHB_ERRK_CONNECT, msg);
+		return;
+	}
+	snprintf(msg, sizeof(msg), "socket: %s", strerror(err));
+	conn_fail(c, SHB_ERRK_CONNECT, msg);
+}
+
 static void start_connect(struct shb_conn *c)
 {
 	struct worker *w = c->w;
@@ -611,8 +716,7 @@ static void start_connect(struct shb_conn *c)
 	c->t_connect = w->now;
 	c->fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP);
 	if (c->fd < 0) {
-		snprintf(msg, sizeof(msg), "socket: %s", strerror(errno));
-		conn_fail(c, SHB_ERRK_CONNECT, msg);
+		socket_failed(c, errno);
 		return;
 	}
 	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
@@ -689,8 +793,7 @@ static void start_dgram(struct shb_conn *c)
 	}
 	c->fd = socket(sa->sa_family, SOCK_DGRAM | SOCK_CLOEXEC, IPPROTO_UDP);
 	if (c->fd < 0) {
-		snprintf(msg, sizeof(msg), "socket: %s", strerror(errno));
-		conn_fail(c, SHB_ERRK_CONNECT, msg);
+		socket_failed(c, errno);
 		return;
 	}
 	set_buf(c->fd, SO_RCVBUF, 4 << 20);
@@ -886,6 +989,28 @@ static void on_connect(struct shb_conn *c, int res)
 	flush_tls(c);
 }
 
+/* Input flow control: while the plugin holds back input, the multishot
+ * receive is cancelled and not re-armed, so the kernel's socket buffer and
+ * then the peer's window fill up instead of our memory. */
+static void pause_recv(struct shb_conn *c)
+{
+	c->recv_paused = 1;
+	if (!c->recv_armed)
+		return;
+	struct io_uring_sqe *sqe = get_sqe(c->w);
+	io_uring_prep_cancel64(sqe, ud_make(OP_RECV, c->idx, c->gen), 0);
+	sqe->user_data = UD_IGNORE;
+}
+
+static void resume_recv(struct shb_conn *c)
+{
+	c->recv_paused = 0;
+	if (!c->recv_armed)
+		arm_recv(c);
+}
+
+static void deliver_eof(struct shb_conn *c);
+
 /* Hands plaintext to the plugin, keeping what it could not take yet. */
 static void deliver(struct shb_conn *c, const uint8_t *data, size_t len)
 {
@@ -910,12 +1035,29 @@ static void deliver(struct shb_conn *c, const uint8_t *data, size_t len)
 		c->backlog.len = rest;
 	} else if (rest && shb_bytes_append(&c->backlog, data + len - rest, rest) < 0) {
 		conn_fail(c, SHB_ERRK_READ, "out of memory");
+		return;
 	}
+	if (c->backlog.len > BACKLOG_CAP) {
+		conn_fail(c, SHB_ERRK_PROTOCOL, "input backlog over its cap of 1 MiB: "
+			  "the protocol stopped consuming");
+		return;
+	}
+	if (c->backlog.len && !c->recv_paused)
+		pause_recv(c);
+	else if (!c->backlog.len && c->eof_pending)
+		deliver_eof(c);
+	else if (!c->backlog.len && c->recv_paused && c->st == C_READY)
+		resume_recv(c);
 }
 
 static void deliver_eof(struct shb_conn *c)
 {
 	struct worker *w = c->w;
+	if (c->backlog.len && c->st == C_READY) {
+		c->eof_pending = 1; /* after the bytes before it */
+		return;
+	}
+	c->eof_pending = 0;
 	if (c->st == C_HANDSHAKE) {
 		conn_fail(c, SHB_ERRK_TLS, "connection closed during the TLS handshake");
 		return;
@@ -987,7 +1129,8 @@ static void on_recv(struct shb_conn *c, struct io_uring_cqe *cqe)
 		shb_buf_ring_recycle(&w->br, bid);
 	} else if (res == 0) {
 		deliver_eof(c);
-	} else if (res != -ENOBUFS) {
+	} else if (res != -ENOBUFS && res != -ECANCELED) {
+		/* ECANCELED: our own cancel (pause_recv, begin_close). */
 		char msg[160];
 		snprintf(msg, sizeof(msg), "recv: %s", strerror(-res));
 		conn_fail(c, SHB_ERRK_READ, msg);
@@ -996,7 +1139,8 @@ static void on_recv(struct shb_conn *c, struct io_uring_cqe *cqe)
 		c->recv_armed = 0;
 		c->ops--;
 		/* ENOBUFS just means the buffer ring ran dry for a moment. */
-		if ((c->st == C_READY || c->st == C_HANDSHAKE) && res != 0)
+		if ((c->st == C_READY || c->st == C_HANDSHAKE) && res != 0 &&
+		    !c->recv_paused)
 			arm_recv(c);
 	}
 }
@@ -1005,6 +1149,10 @@ static void on_send(struct shb_conn *c, int res)
 {
 	struct worker *w = c->w;
 	c->send_busy = 0;
+	/* Counted whatever the state: the last sends of a run complete
+	 * after its connections began to close. */
+	if (res > 0)
+		w->stats->bytes_sent += (uint64_t)res;
 	if (c->st != C_READY && c->st != C_HANDSHAKE)
 		return;
 	if (w->dgram && (res == -EMSGSIZE || res == -ENOBUFS || res == -EAGAIN)) {
@@ -1021,7 +1169,6 @@ static void on_send(struct shb_conn *c, int res)
 		conn_fail(c, SHB_ERRK_WRITE, msg);
 		return;
 	}
-	w->stats->bytes_sent += (uint64_t)res;
 	if (w->dgram) {
 		mark_dirty(c);
 		return;
@@ -1214,14 +1361,46 @@ static void revive(struct worker *w)
 {
 	if (w->stopping || w->nidle == 0)
 		return;
+	w->revive_at = 0;
 	for (uint32_t i = 0; i < w->nconns && w->nidle; i++) {
 		struct shb_conn *c = &w->conns[i];
 		if (c->st != C_IDLE)
 			continue;
 		if (unissued(w) <= w->nconnecting)
 			break;
+		if (c->retry_at > w->now) {
+			if (!w->revive_at || c->retry_at < w->revive_at)
+				w->revive_at = c->retry_at;
+			continue;
+		}
 		start_connect(c);
 	}
+}
+
+/* --timeout: the request is an error now, and only it. The plugin cancels
+ * it (RST_STREAM, RESET_STREAM + STOP_SENDING; HTTP/1.1 closes, since a
+ * response cannot be abandoned mid-stream); the slot is freed first, so
+ * whatever the plugin might still report for the cookie is ignored. A
+ * plugin without cancel loses its connection, and the other requests on
+ * it with it. */
+static void expire_request(struct shb_conn *c, uint32_t k)
+{
+	struct worker *w = c->w;
+	char msg[120];
+	snprintf(msg, sizeof(msg), "request timed out after %.3gs",
+		 (double)w->run->cfg->timeout_ns / 1e9);
+	if (!w->vt->cancel) {
+		conn_fail(c, SHB_ERRK_TIMEOUT, msg);
+		return;
+	}
+	uint64_t cookie = req_cookie(c, k);
+	c->reqs[k].used = 0;
+	c->nused--;
+	c->answered = 1;
+	count_error(w, SHB_ERRK_TIMEOUT, msg);
+	finished_one(w);
+	w->vt->cancel(c->p, cookie, w->now);
+	mark_dirty(c);
 }
 
 static void check_timers(struct worker *w)
@@ -1249,15 +1428,9 @@ static void check_timers(struct worker *w)
 		}
 		if (!cfg->timeout_ns || !c->nused)
 			continue;
-		shb_tstamp oldest = UINT64_MAX;
-		for (uint32_t k = 0; k < w->parallel; k++)
-			if (c->reqs[k].used && c->reqs[k].t_start < oldest)
-				oldest = c->reqs[k].t_start;
-		if (w->now - oldest > cfg->timeout_ns) {
-			snprintf(msg, sizeof(msg), "request timed out after %.3gs",
-				 (double)cfg->timeout_ns / 1e9);
-			conn_fail(c, SHB_ERRK_TIMEOUT, msg);
-		}
+		for (uint32_t k = 0; k < w->parallel && c->st == C_READY; k++)
+			if (c->reqs[k].used && w->now - c->reqs[k].t_start > cfg->timeout_ns)
+				expire_request(c, k);
 	}
 }
 
@@ -1266,6 +1439,8 @@ static uint64_t next_wait(struct worker *w)
 	uint64_t wait = TICK_NS;
 	if (w->next_check > w->now && w->next_check - w->now < wait)
 		wait = w->next_check - w->now;
+	if (w->revive_at > w->now && w->revive_at - w->now < wait)
+		wait = w->revive_at - w->now;
 	if (w->ndeadlines) {
 		for (uint32_t i = 0; i < w->nconns; i++) {
 			struct shb_conn *c = &w->conns[i];
@@ -1284,6 +1459,9 @@ static void stop_all(struct worker *w)
 	if (!w->stopping && !w->args->end_ns)
 		w->args->end_ns = w->now;
 	w->stopping = 1;
+	/* Sends queued in this pass (a last RST_STREAM) reach the kernel
+	 * before the sockets are shut down under them. */
+	io_uring_submit(&w->u.ring);
 	for (uint32_t i = 0; i < w->nconns; i++)
 		close_politely(&w->conns[i]);
 }
@@ -1296,15 +1474,32 @@ static uint32_t ops_left(const struct worker *w)
 	return n;
 }
 
+/* One completion at a time, each released to the kernel before it is
+ * handled: a handler may need an SQE, and get_sqe may then stash what is
+ * left in the CQ. The stash holds older completions, so it goes first. */
 static void reap(struct worker *w)
 {
-	struct io_uring_cqe *cqe;
-	unsigned head, n = 0;
-	io_uring_for_each_cqe(&w->u.ring, head, cqe) {
-		on_cqe(w, cqe);
-		n++;
+	for (;;) {
+		struct io_uring_cqe cqe, *k;
+		unsigned head;
+		int got = 0;
+		if (w->stash_head < w->nstash) {
+			cqe = w->stash[w->stash_head++];
+			if (w->stash_head == w->nstash)
+				w->stash_head = w->nstash = 0;
+			got = 1;
+		} else {
+			io_uring_for_each_cqe(&w->u.ring, head, k) {
+				cqe = *k;
+				io_uring_cq_advance(&w->u.ring, 1);
+				got = 1;
+				break;
+			}
+		}
+		if (!got)
+			return;
+		on_cqe(w, &cqe);
 	}
-	io_uring_cq_advance(&w->u.ring, n);
 }
 
 /* ---- setup and the loop --------------------------------------------------- */
@@ -1377,6 +1572,10 @@ static int worker_setup(struct worker *w)
 		c->reqs = reqs + (size_t)i * w->parallel;
 	}
 	w->nidle = w->nconns;
+	w->refuse_cap = 2ull * w->nconns * w->parallel;
+	if (w->refuse_cap < REFUSE_STREAK_MIN)
+		w->refuse_cap = REFUSE_STREAK_MIN;
+	w->rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)a->index + 1) * 0xbf58476d1ce4e5b9ull;
 	w->dgram = w->desc->transport == SHB_TRANSPORT_DGRAM;
 	if (w->dgram)
 		w->gso = probe_gso(w->run->addr.ss_family);
@@ -1438,6 +1637,7 @@ static void worker_teardown(struct worker *w)
 	free(w->conns);
 	free(w->pmem);
 	free(w->dirty);
+	free(w->stash);
 }
 
 static void arm_deadline(struct worker *w)
@@ -1470,6 +1670,7 @@ static void run_loop(struct worker *w)
 	for (;;) {
 		if (!w->stopping &&
 		    (w->deadline_hit || atomic_load_explicit(&shb_interrupted, memory_order_relaxed) ||
+		     atomic_load_explicit(&w->run->abort_run, memory_order_relaxed) ||
 		     (count_mode(w) && w->done >= w->budget))) {
 			stop_all(w);
 			drain_until = w->now + 1000000000ull;

@@ -38,6 +38,7 @@ enum shb_h2peer_mode {
 	SHB_H2PEER_RESET,
 	SHB_H2PEER_GARBAGE,
 	SHB_H2PEER_PING,
+	SHB_H2PEER_STALL, /* every Nth request is never answered */
 };
 
 /* What a garbage connection sends once the SETTINGS exchange is over. */
@@ -98,6 +99,7 @@ struct shb_h2peer_stream {
 	uint8_t ended;     /* the client sent END_STREAM */
 	uint8_t done;      /* we ended our side (answer or reset) */
 	uint8_t ping_wait; /* the answer waits for a PING ACK */
+	uint8_t stalled;   /* stall: never answered */
 	int64_t window;    /* octets the client may still send on it */
 	uint64_t body;     /* DATA octets received */
 	uint64_t consumed; /* DATA octets not yet given back */

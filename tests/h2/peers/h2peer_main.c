@@ -36,6 +36,7 @@ static const struct {
 	{ "reset", SHB_H2PEER_RESET },
 	{ "garbage", SHB_H2PEER_GARBAGE },
 	{ "ping", SHB_H2PEER_PING },
+	{ "stall", SHB_H2PEER_STALL },
 };
 
 static const char *const garbage_names[] = {
@@ -63,7 +64,9 @@ static void usage(FILE *out)
 		"  garbage                every 3rd connection gets a bad frame\n"
 		"                         (--garbage oversize|settings-len|continuation)\n"
 		"  ping [N]               a PING before every Nth answer (1), which\n"
-		"                         waits for its ACK\n");
+		"                         waits for its ACK\n"
+		"  stall N                every Nth request is never answered (the\n"
+		"                         client must reset it; the others are)\n");
 }
 
 static int parse_u64(const char *s, uint64_t max, uint64_t *out)

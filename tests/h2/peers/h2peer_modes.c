@@ -15,6 +15,8 @@
  * open as it may, or for this long: its concurrency becomes visible. */
 #define HOLD_MS 2
 #define FILLER_VALUE_LEN 1000
+/* stall: how long the requests that are answered wait for it. */
+#define STALL_ANSWER_MS 20
 
 static void add_field(struct shb_hpack_buf *b, const char *name,
 		      const char *value, size_t value_len)
@@ -48,6 +50,7 @@ int shb_h2peer_mode_setup(struct shb_h2peer *p, char *err, size_t errlen)
 	switch (cfg->mode) {
 	case SHB_H2PEER_GOAWAY_AFTER:
 	case SHB_H2PEER_RESET:
+	case SHB_H2PEER_STALL:
 		if (!cfg->has_arg || cfg->arg == 0) {
 			snprintf(err, errlen, "this mode needs a count N >= 1");
 			return -1;
@@ -154,7 +157,8 @@ static void maybe_garbage(struct shb_h2peer_conn *c)
 static void answer_held(struct shb_h2peer_conn *c)
 {
 	for (size_t i = 0; i < c->nstreams;) {
-		if (c->streams[i].ended && !c->streams[i].ping_wait)
+		if (c->streams[i].ended && !c->streams[i].ping_wait &&
+		    !c->streams[i].stalled)
 			shb_h2peer_answer(c, &c->streams[i], &c->peer->hello, 0);
 		else
 			i++;
@@ -171,7 +175,8 @@ static void hold_or_answer(struct shb_h2peer_conn *c)
 
 void shb_h2peer_mode_timer(struct shb_h2peer_conn *c)
 {
-	if (c->peer->cfg.mode == SHB_H2PEER_REFUSE_FIRST_FLIGHT && !c->closing)
+	if ((c->peer->cfg.mode == SHB_H2PEER_REFUSE_FIRST_FLIGHT ||
+	     c->peer->cfg.mode == SHB_H2PEER_STALL) && !c->closing)
 		answer_held(c);
 	/* A garbage connection without a stream is left alone: the client
 	 * would charge a failed connection that carried no request to its
@@ -293,6 +298,15 @@ void shb_h2peer_mode_request(struct shb_h2peer_conn *c,
 		break;
 	case SHB_H2PEER_REFUSE_FIRST_FLIGHT:
 		hold_or_answer(c);
+		break;
+	case SHB_H2PEER_STALL:
+		/* Held open until the client gives up on it (RST_STREAM); the
+		 * others are answered a little later, so that some are always
+		 * in flight beside a stalled one. */
+		if (++p->requests % p->cfg.arg == 0)
+			s->stalled = 1;
+		else
+			shb_h2peer_arm_timer(c, STALL_ANSWER_MS);
 		break;
 	case SHB_H2PEER_PING:
 		if (++p->requests % p->cfg.arg == 0) {
