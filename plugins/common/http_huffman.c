@@ -81,7 +81,25 @@ void shb_huff_count_begin(struct shb_huff_count *h)
 	h->acc = 0;
 	h->bits = 0;
 	h->len = 0;
+	h->check_upper = 0;
+	h->upper = 0;
 }
+
+/* The symbol of the l-bit code at the top of the 32-bit window w, by the
+ * same canonical walk as next_symbol. */
+static unsigned code_symbol(uint64_t w, unsigned l)
+{
+	uint32_t first = 0, idx = 0;
+
+	for (unsigned k = 1; k < l; k++) {
+		idx += shb_huff_len_count[k];
+		first = (first + shb_huff_len_count[k]) << 1;
+	}
+	return shb_huff_canon_syms[idx + (uint32_t)(w >> (32 - l)) - first];
+}
+
+/* 'A'..'Z' all have codes of 6 to 8 bits (the unit tests check it). */
+#define UPPER_CODE_MAX 8
 
 int shb_huff_count_feed(struct shb_huff_count *h, const uint8_t *in,
 			size_t n)
@@ -108,6 +126,12 @@ int shb_huff_count_feed(struct shb_huff_count *h, const uint8_t *in,
 				break;
 			if (l == SHB_HUFF_MAX_LEN && (w >> 2) == EOS_CODE)
 				return SHB_HUFF_E_EOS;
+			if (h->check_upper && l <= UPPER_CODE_MAX) {
+				unsigned sym = code_symbol(w, l);
+
+				if (sym >= 'A' && sym <= 'Z')
+					h->upper = 1;
+			}
 			len++;
 			acc <<= l;
 			bits -= l;

@@ -53,8 +53,15 @@ struct shb_huff_count {
 	uint64_t acc;  /* pending bits, left-aligned; fewer than 30 */
 	uint32_t bits; /* how many */
 	uint64_t len;  /* octets decoded so far */
+	uint8_t check_upper; /* set by the caller: look for 'A'..'Z' */
+	uint8_t upper;       /* an uppercase letter was decoded */
 };
 
+/* Starts a string (check_upper off). A caller measuring a field name sets
+ * h->check_upper after this: HTTP/2 and HTTP/3 field names must be lower
+ * case (RFC 9113 Section 8.2.1, RFC 9114 Section 4.2), and every letter's
+ * code is at most 8 bits long, so the check costs a short table walk for
+ * short codes only. */
 void shb_huff_count_begin(struct shb_huff_count *h);
 
 /* Feeds the next in[n]: SHB_HUFF_OK or SHB_HUFF_E_EOS, after which h must

@@ -173,13 +173,11 @@ shb_ssize shb_h2_conn_recv(void *conn, const uint8_t *data, size_t len,
 			   shb_tstamp now)
 {
 	struct shb_h2_conn *c = conn;
-	int rc;
 
 	c->now = now;
 	if (c->closed)
 		return (shb_ssize)len; /* the core is closing it */
-	rc = shb_h2_read(c, data, len);
-	return rc < 0 ? rc : (shb_ssize)len;
+	return shb_h2_read(c, data, len);
 }
 
 int shb_h2_conn_recv_eof(void *conn, shb_tstamp now)

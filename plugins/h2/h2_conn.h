@@ -34,6 +34,37 @@
  * encoder, always, since we do not send the setting. */
 #define SHB_H2_DEFAULT_TABLE_SIZE 4096u
 
+/* ---- bounds (ARCHITECTURE "Bounds, backpressure and retries") ----
+ * Control frames we owe the peer (PING and SETTINGS ACKs, RST_STREAM,
+ * WINDOW_UPDATE) wait in the output queue until the transport takes
+ * them. Past the soft cap recv stops taking input (it returns less than
+ * offered, with WANT_WRITE) until a send drains the queue, so a peer that
+ * floods PINGs and never reads is held there; past the hard cap (like
+ * nghttp2's max outbound ack) the connection fails. */
+#define SHB_H2_CTRL_SOFT 256u
+#define SHB_H2_CTRL_HARD 1000u
+/* One header block (HEADERS + CONTINUATION, response head or trailers):
+ * octets on the wire and frames; the decoded list is capped by the
+ * scanner (SHB_H2_HSCAN_MAX_LIST). */
+#define SHB_H2_MAX_BLOCK_BYTES (256u * 1024u)
+#define SHB_H2_MAX_BLOCK_FRAMES 64u
+/* Interim (1xx) heads before the final one, per stream. */
+#define SHB_H2_MAX_INTERIM 16u
+/* Entries in one SETTINGS frame (nghttp2 allows 32): each may walk every
+ * stream. */
+#define SHB_H2_MAX_SETTINGS_ENTRIES 32u
+/* Frames that cost us work and do nothing, counted per second, with the
+ * most each may reach in one second (shb_h2_flood_caps). */
+#define SHB_H2_FLOOD_INTERVAL 1000000000ull /* ns */
+enum shb_h2_flood {
+	SHB_H2_FLOOD_PING,       /* PING (not ACK): each costs an ACK */
+	SHB_H2_FLOOD_SETTINGS,   /* SETTINGS (not ACK): each costs an ACK */
+	SHB_H2_FLOOD_RST_STREAM, /* RST_STREAM, on any stream */
+	SHB_H2_FLOOD_EMPTY_DATA, /* DATA of 0 octets without END_STREAM */
+	SHB_H2_FLOOD_WINDOW_UPDATE, /* while we have sent no DATA at all */
+	SHB_H2_FLOOD_KINDS,
+};
+
 /* What connections read from their module; immutable once workers run. */
 struct shb_h2_module {
 	const struct shb_host *host;
@@ -55,6 +86,7 @@ struct shb_h2_stream {
 	uint16_t status;       /* final status once its HEADERS arrived */
 	uint8_t body_pending;  /* request body not completely framed */
 	uint8_t got_final;     /* a final (non-1xx) response head arrived */
+	uint8_t interim;       /* 1xx heads so far */
 };
 
 /* One output buffer. */
@@ -112,7 +144,10 @@ struct shb_h2_conn {
 	/* output: out[fill] fills while out[fill ^ 1] is being sent */
 	struct shb_h2_obuf out[2];
 	size_t sent_off; /* of out[fill ^ 1] */
+	uint32_t ctrl_fill; /* control frames in out[fill] */
+	uint32_t ctrl_busy; /* control frames in out[fill ^ 1] */
 	uint8_t fill;
+	uint8_t data_sent; /* a DATA frame was queued on this connection */
 
 	uint8_t ready;        /* transport up, preface queued */
 	uint8_t got_settings; /* the peer's first SETTINGS arrived */
@@ -128,10 +163,14 @@ struct shb_h2_conn {
 	uint64_t frames_in; /* complete frames received */
 	struct shb_h2_reader rd;
 	uint32_t hb_sid; /* header block awaiting CONTINUATION, 0 none */
+	uint32_t hb_bytes;  /* octets of the block so far */
+	uint32_t hb_frames; /* frames of the block so far */
 	uint8_t hb_end_stream;
 	struct shb_h2_stream *hb_stream; /* NULL: block of an ignored stream */
 	struct shb_h2_hscan hscan;
 	struct shb_h2_dtable dtable; /* our decoder's, for the whole connection */
+	shb_tstamp flood_start; /* of the current counting second */
+	uint32_t flood[SHB_H2_FLOOD_KINDS];
 
 	const char *detail; /* last error, into detail_buf or static */
 	char detail_buf[200];
@@ -184,8 +223,13 @@ __attribute__((format(printf, 2, 3))) void
 shb_h2_trace(const struct shb_h2_conn *c, const char *fmt, ...);
 
 /* ---- h2_recv.c ---- */
-/* Consumes data[len]: SHB_OK or a negative SHB_E_*. */
-int shb_h2_read(struct shb_h2_conn *c, const uint8_t *data, size_t len);
+/* Consumes data[len]: the octets taken (fewer than len once the control
+ * frames queued reach SHB_H2_CTRL_SOFT; the rest waits for a send), or a
+ * negative SHB_E_*. */
+shb_ssize shb_h2_read(struct shb_h2_conn *c, const uint8_t *data, size_t len);
+
+/* Most frames of each enum shb_h2_flood kind in one second. */
+extern const uint32_t shb_h2_flood_caps[SHB_H2_FLOOD_KINDS];
 
 /* ---- h2_send.c ---- */
 /* Room for n more octets at the end of the filling buffer, or NULL when
@@ -194,6 +238,8 @@ uint8_t *shb_h2_out_reserve(struct shb_h2_conn *c, size_t n);
 void shb_h2_out_commit(struct shb_h2_conn *c, size_t n);
 /* Octets queued and not yet accepted by the transport. */
 size_t shb_h2_out_pending(const struct shb_h2_conn *c);
+/* Control frames queued and not yet accepted by the transport. */
+uint32_t shb_h2_ctrl_pending(const struct shb_h2_conn *c);
 void shb_h2_out_free(struct shb_h2_conn *c);
 
 /* The connection preface, our SETTINGS and the connection WINDOW_UPDATE,

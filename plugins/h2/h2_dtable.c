@@ -36,7 +36,7 @@ int shb_h2_dtable_resize(struct shb_h2_dtable *t, uint64_t max)
 }
 
 void shb_h2_dtable_insert(struct shb_h2_dtable *t, uint64_t size,
-			  uint32_t name_len, int status)
+			  uint32_t name_len, int status, uint8_t name_kind)
 {
 	struct shb_h2_dtable_entry *e;
 
@@ -52,6 +52,7 @@ void shb_h2_dtable_insert(struct shb_h2_dtable *t, uint64_t size,
 	e->size = (uint16_t)size;
 	e->name_len = (uint16_t)name_len;
 	e->status = (int16_t)status;
+	e->name_kind = name_kind;
 	t->count++;
 	t->size += (uint32_t)size;
 }

@@ -17,10 +17,24 @@
 #define SHB_H2_DTABLE_OVERHEAD 32u
 #define SHB_H2_DTABLE_SLOTS (SHB_H2_DTABLE_MAX / SHB_H2_DTABLE_OVERHEAD)
 
+/* What a field name is, as far as a response may carry it (RFC 9113
+ * Section 8.3): a regular field, :status, or any other pseudo-header
+ * (a request one or an unknown one: malformed in a response); with
+ * SHB_H2_NAME_UPPER when it has an uppercase letter (malformed, Section
+ * 8.2.1). */
+enum shb_h2_name_kind {
+	SHB_H2_NAME_REGULAR = 0,
+	SHB_H2_NAME_STATUS = 1,
+	SHB_H2_NAME_PSEUDO = 2,
+	SHB_H2_NAME_KIND_MASK = 3,
+	SHB_H2_NAME_UPPER = 4,
+};
+
 struct shb_h2_dtable_entry {
 	uint16_t size;     /* name + value + 32, decoded lengths */
 	uint16_t name_len; /* decoded */
 	int16_t status;    /* 0: name is not :status; -1: malformed; else code */
+	uint8_t name_kind; /* enum shb_h2_name_kind */
 };
 
 struct shb_h2_dtable {
@@ -43,7 +57,7 @@ int shb_h2_dtable_resize(struct shb_h2_dtable *t, uint64_t max);
  * it needs; one larger than the maximum empties the table instead
  * (Section 4.4). */
 void shb_h2_dtable_insert(struct shb_h2_dtable *t, uint64_t size,
-			  uint32_t name_len, int status);
+			  uint32_t name_len, int status, uint8_t name_kind);
 
 /* Dynamic index i (1 = newest, i.e. HPACK index 61 + i), or NULL when the
  * table has no such entry. */

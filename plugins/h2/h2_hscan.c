@@ -18,19 +18,61 @@ enum { P_NAME, P_VALUE };
 
 static const char status_name[] = ":status";
 
+_Static_assert(SHB_H2_HSCAN_MAX_LIST == 262144,
+	       "shb_h2_hscan_strerror names the cap");
+
 void shb_h2_hscan_begin(struct shb_h2_hscan *s, struct shb_h2_dtable *table)
 {
 	memset(s, 0, sizeof(*s));
 	s->table = table;
 }
 
+static void set_malformed(struct shb_h2_hscan *s, uint8_t why)
+{
+	if (!s->malformed)
+		s->malformed = why;
+}
+
 static void found_status(struct shb_h2_hscan *s, int code)
 {
 	if (s->status != 0) {
 		s->multi_status = 1;
+		set_malformed(s, SHB_H2_HSCAN_M_STATUS_DUP);
 		return;
 	}
 	s->status = code > 0 ? code : -1;
+	if (code <= 0)
+		set_malformed(s, SHB_H2_HSCAN_M_STATUS_VALUE);
+}
+
+/* The current field's name is known: pseudo-headers come first, and a
+ * response has only :status (RFC 9113 Section 8.3). */
+static void name_known(struct shb_h2_hscan *s, uint8_t kind)
+{
+	uint8_t k = kind & SHB_H2_NAME_KIND_MASK;
+
+	s->name_kind = kind;
+	s->is_status = k == SHB_H2_NAME_STATUS;
+	if (kind & SHB_H2_NAME_UPPER)
+		set_malformed(s, SHB_H2_HSCAN_M_UPPERCASE);
+	if (k == SHB_H2_NAME_REGULAR) {
+		s->regular_seen = 1;
+		return;
+	}
+	s->pseudo_seen = 1;
+	if (s->regular_seen)
+		set_malformed(s, SHB_H2_HSCAN_M_PSEUDO_LATE);
+	if (k == SHB_H2_NAME_PSEUDO)
+		set_malformed(s, SHB_H2_HSCAN_M_PSEUDO);
+}
+
+/* Static entries 1..7 are request pseudo-headers, 8..14 :status. */
+static uint8_t static_kind(uint64_t index)
+{
+	if (shb_hpack_static_status(index))
+		return SHB_H2_NAME_STATUS;
+	return shb_hpack_static_get(index)->name[0] == ':' ? SHB_H2_NAME_PSEUDO
+							   : SHB_H2_NAME_REGULAR;
 }
 
 static int name_is_status(const struct shb_h2_hscan *s)
@@ -50,42 +92,73 @@ static int name_is_status(const struct shb_h2_hscan *s)
 	       memcmp(plain, status_name, n) == 0;
 }
 
+/* A literal name starts with ':' when its first octet does, or, Huffman
+ * coded, when its first bits are the 7-bit code of ':'. */
+static int name_starts_colon(const struct shb_h2_hscan *s)
+{
+	const struct shb_huff_code *colon = &shb_huff_codes[':'];
+
+	if (s->collected == 0)
+		return 0;
+	if (!s->huffman)
+		return s->sbuf[0] == ':';
+	return (uint32_t)(s->sbuf[0] >> (8 - colon->len)) == colon->code;
+}
+
+static uint8_t literal_name_kind(const struct shb_h2_hscan *s)
+{
+	uint8_t kind = SHB_H2_NAME_REGULAR;
+
+	if (name_starts_colon(s))
+		kind = name_is_status(s) ? SHB_H2_NAME_STATUS : SHB_H2_NAME_PSEUDO;
+	if (s->huffman ? s->hc.upper : s->upper)
+		kind |= SHB_H2_NAME_UPPER;
+	return kind;
+}
+
 /* Adds n decoded octets to the field being indexed. Past the table's
  * maximum the exact size no longer matters: the entry empties the table
- * (RFC 7541 Section 4.4), so counting stops. */
+ * (RFC 7541 Section 4.4). */
 static void grow_entry(struct shb_h2_hscan *s, uint64_t n)
 {
 	s->ent_len += n;
-	if (s->ent_len + SHB_H2_DTABLE_OVERHEAD > s->table->max) {
+	if (s->ent_len + SHB_H2_DTABLE_OVERHEAD > s->table->max)
 		s->oversize = 1;
-		s->counting = 0;
-	}
 }
 
-static void field_done(struct shb_h2_hscan *s)
+/* The field is complete: count it in the header list. */
+static int field_done(struct shb_h2_hscan *s)
 {
+	s->list_size += s->field_size + SHB_H2_DTABLE_OVERHEAD;
 	s->field_count++;
 	s->is_status = 0;
 	s->indexing = 0;
 	s->oversize = 0;
 	s->ent_len = 0;
 	s->name_len = 0;
+	s->field_size = 0;
+	s->name_kind = 0;
 	s->state = ST_FIELD;
+	return s->list_size > SHB_H2_HSCAN_MAX_LIST ? SHB_H2_HSCAN_E_LIST_SIZE
+						    : SHB_H2_HSCAN_OK;
 }
 
 /* A whole name or value string has gone by. */
 static int string_done(struct shb_h2_hscan *s)
 {
+	uint64_t len = s->str_len;
 	int code = 0;
 
-	if (s->counting) {
-		s->counting = 0;
+	if (s->huffman) {
 		if (shb_huff_count_end(&s->hc) != SHB_HUFF_OK)
 			return SHB_H2_HSCAN_E_HUFFMAN;
-		grow_entry(s, s->hc.len);
+		len = s->hc.len;
 	}
+	s->field_size += len;
+	if (s->indexing && !s->oversize)
+		grow_entry(s, len);
 	if (s->part == P_NAME) {
-		s->is_status = (uint8_t)name_is_status(s);
+		name_known(s, literal_name_kind(s));
 		s->name_len = (uint32_t)(s->oversize ? 0 : s->ent_len);
 		s->part = P_VALUE;
 		s->state = ST_STR_LEN;
@@ -102,9 +175,8 @@ static int string_done(struct shb_h2_hscan *s)
 		shb_h2_dtable_insert(s->table,
 				     s->oversize ? UINT64_MAX
 						 : s->ent_len + SHB_H2_DTABLE_OVERHEAD,
-				     s->name_len, code);
-	field_done(s);
-	return SHB_H2_HSCAN_OK;
+				     s->name_len, code, s->name_kind);
+	return field_done(s);
 }
 
 /* The representation's index names a static entry or a dynamic one; sets
@@ -112,19 +184,21 @@ static int string_done(struct shb_h2_hscan *s)
 static int name_ref(struct shb_h2_hscan *s, uint64_t v)
 {
 	const struct shb_h2_dtable_entry *e;
+	uint64_t len;
 
 	if (v <= SHB_HPACK_STATIC_COUNT) {
-		s->is_status = shb_hpack_static_status(v) != 0;
-		if (s->indexing)
-			grow_entry(s, strlen(shb_hpack_static_get(v)->name));
+		len = strlen(shb_hpack_static_get(v)->name);
+		name_known(s, static_kind(v));
 	} else {
 		e = shb_h2_dtable_get(s->table, v - SHB_HPACK_STATIC_COUNT);
 		if (!e)
 			return SHB_H2_HSCAN_E_INDEX;
-		s->is_status = e->status != 0;
-		if (s->indexing)
-			grow_entry(s, e->name_len);
+		len = e->name_len;
+		name_known(s, e->name_kind);
 	}
+	s->field_size = len;
+	if (s->indexing)
+		grow_entry(s, len);
 	s->name_len = (uint32_t)s->ent_len;
 	return SHB_H2_HSCAN_OK;
 }
@@ -134,17 +208,22 @@ static int indexed_field(struct shb_h2_hscan *s, uint64_t v)
 	const struct shb_h2_dtable_entry *e;
 
 	if (v <= SHB_HPACK_STATIC_COUNT) {
+		const struct shb_hpack_static_entry *se = shb_hpack_static_get(v);
+
+		name_known(s, static_kind(v));
 		if (shb_hpack_static_status(v))
 			found_status(s, shb_hpack_static_status(v));
+		s->field_size = strlen(se->name) + strlen(se->value);
 	} else {
 		e = shb_h2_dtable_get(s->table, v - SHB_HPACK_STATIC_COUNT);
 		if (!e)
 			return SHB_H2_HSCAN_E_INDEX;
+		name_known(s, e->name_kind);
 		if (e->status)
 			found_status(s, e->status);
+		s->field_size = e->size - SHB_H2_DTABLE_OVERHEAD;
 	}
-	field_done(s);
-	return SHB_H2_HSCAN_OK;
+	return field_done(s);
 }
 
 static int string_len(struct shb_h2_hscan *s, uint64_t v)
@@ -152,16 +231,16 @@ static int string_len(struct shb_h2_hscan *s, uint64_t v)
 	if (v > UINT32_MAX)
 		return SHB_H2_HSCAN_E_INTEGER;
 	s->left = v;
+	s->str_len = v;
 	s->collected = 0;
+	s->upper = 0;
 	s->too_long = v > sizeof(s->sbuf);
 	s->state = ST_STR;
-	if (s->indexing && !s->oversize) {
-		if (s->huffman) {
-			shb_huff_count_begin(&s->hc);
-			s->counting = 1;
-		} else {
-			grow_entry(s, v);
-		}
+	/* Every Huffman string is measured, which also checks its EOS and
+	 * padding rules; names for uppercase letters as well. */
+	if (s->huffman) {
+		shb_huff_count_begin(&s->hc);
+		s->hc.check_upper = s->part == P_NAME;
 	}
 	return v == 0 ? string_done(s) : SHB_H2_HSCAN_OK;
 }
@@ -221,23 +300,28 @@ static int begin_field(struct shb_h2_hscan *s, uint8_t b)
 }
 
 /* Takes string octets from p[n] and sets *used. Only a literal name or a
- * :status value is kept, and only its first octets; a Huffman string that
- * goes into the table is counted. */
+ * :status value is kept, and only its first octets; a Huffman string is
+ * counted. */
 static int take_string(struct shb_h2_hscan *s, const uint8_t *p, size_t n,
 		       size_t *used)
 {
 	size_t take = n < s->left ? n : (size_t)s->left;
 
-	if ((s->part == P_NAME || s->is_status) && !s->too_long) {
-		memcpy(s->sbuf + s->collected, p, take);
-		s->collected = (uint8_t)(s->collected + take);
+	/* A name's first octets (for ':' and :status), a :status value. */
+	if (s->part == P_NAME || s->is_status) {
+		size_t room = sizeof(s->sbuf) - s->collected;
+		size_t k = take < room ? take : room;
+
+		memcpy(s->sbuf + s->collected, p, k);
+		s->collected = (uint8_t)(s->collected + k);
 	}
-	if (s->counting) {
+	if (s->huffman) {
 		if (shb_huff_count_feed(&s->hc, p, take) != SHB_HUFF_OK)
 			return SHB_H2_HSCAN_E_HUFFMAN;
-		if (s->ent_len + s->hc.len + SHB_H2_DTABLE_OVERHEAD >
-		    s->table->max)
-			grow_entry(s, s->hc.len);
+	} else if (s->part == P_NAME) {
+		for (size_t i = 0; i < take; i++)
+			if (p[i] >= 'A' && p[i] <= 'Z')
+				s->upper = 1;
 	}
 	*used = take;
 	s->left -= take;
@@ -287,6 +371,21 @@ int shb_h2_hscan_status(const struct shb_h2_hscan *s)
 	return s->multi_status ? -1 : s->status;
 }
 
+const char *shb_h2_hscan_malformed(const struct shb_h2_hscan *s)
+{
+	switch (s->malformed) {
+	case SHB_H2_HSCAN_M_NONE: return NULL;
+	case SHB_H2_HSCAN_M_STATUS_VALUE:
+		return "malformed :status (not three digits 100-999)";
+	case SHB_H2_HSCAN_M_STATUS_DUP: return "more than one :status";
+	case SHB_H2_HSCAN_M_PSEUDO:
+		return "request or unknown pseudo-header field in a response";
+	case SHB_H2_HSCAN_M_PSEUDO_LATE:
+		return "pseudo-header field after a regular field";
+	default: return "uppercase letter in a field name";
+	}
+}
+
 const char *shb_h2_hscan_strerror(int err)
 {
 	switch (err) {
@@ -303,6 +402,8 @@ const char *shb_h2_hscan_strerror(int err)
 		return "HPACK header block ends inside a field";
 	case SHB_H2_HSCAN_E_HUFFMAN:
 		return "HPACK Huffman string with an EOS or bad padding";
+	case SHB_H2_HSCAN_E_LIST_SIZE:
+		return "response header list above 262144 octets (cap 262144)";
 	default: return "HPACK error";
 	}
 }

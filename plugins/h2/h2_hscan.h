@@ -8,7 +8,15 @@
  * incremental indexing adds an entry of its decoded size (Huffman-coded
  * strings are counted, not decoded), size updates evict, and references
  * into the table resolve to the entry's :status, if it has one. Every
- * block of the connection must therefore be scanned, in order. */
+ * block of the connection must therefore be scanned, in order.
+ *
+ * Every Huffman string is checked (RFC 7541 Section 5.2: an EOS symbol
+ * or bad padding is a decoding error, whether or not anyone reads the
+ * string), and the block is checked for what makes a response malformed
+ * (RFC 9113 Section 8.3): a pseudo-header other than :status, one after a
+ * regular field, a repeated or bad :status, an uppercase field name. The
+ * decoded header list size (names + values + 32 per field, Section 6.5.2)
+ * is capped at SHB_H2_HSCAN_MAX_LIST. */
 #ifndef SHB_H2_HSCAN_H
 #define SHB_H2_HSCAN_H
 
@@ -27,7 +35,22 @@ enum shb_h2_hscan_result {
 	SHB_H2_HSCAN_E_SIZE_UPDATE = -4, /* size update above our limit */
 	SHB_H2_HSCAN_E_INTEGER = -5,     /* integer out of range */
 	SHB_H2_HSCAN_E_TRUNCATED = -6,   /* block ends inside a field */
-	SHB_H2_HSCAN_E_HUFFMAN = -7,     /* bad Huffman string being indexed */
+	SHB_H2_HSCAN_E_HUFFMAN = -7,     /* Huffman string with EOS or bad padding */
+	SHB_H2_HSCAN_E_LIST_SIZE = -8,   /* header list above SHB_H2_HSCAN_MAX_LIST */
+};
+
+/* The largest decoded header list we take in one block (response head or
+ * trailers): far above what servers send, far below what hurts. */
+#define SHB_H2_HSCAN_MAX_LIST (256u * 1024u)
+
+/* Why a well-encoded block is a malformed response (first reason found). */
+enum shb_h2_hscan_malformed {
+	SHB_H2_HSCAN_M_NONE = 0,
+	SHB_H2_HSCAN_M_STATUS_VALUE, /* :status not three digits 100..999 */
+	SHB_H2_HSCAN_M_STATUS_DUP,   /* :status more than once */
+	SHB_H2_HSCAN_M_PSEUDO,       /* a pseudo-header other than :status */
+	SHB_H2_HSCAN_M_PSEUDO_LATE,  /* a pseudo-header after a regular field */
+	SHB_H2_HSCAN_M_UPPERCASE,    /* a field name with an uppercase letter */
 };
 
 struct shb_h2_hscan {
@@ -42,12 +65,19 @@ struct shb_h2_hscan {
 	uint8_t collected;    /* octets of the string kept in sbuf */
 	uint8_t too_long;     /* the string did not fit in sbuf */
 	uint8_t indexing;     /* the field goes into the table at its end */
-	uint8_t counting;     /* the string's Huffman code is being counted */
 	uint8_t oversize;     /* the field is larger than the table */
+	uint8_t upper;        /* the plain name has an uppercase letter */
+	uint8_t name_kind;    /* enum shb_h2_name_kind of the current field */
+	uint8_t regular_seen; /* a regular field was seen in the block */
+	uint8_t pseudo_seen;  /* a pseudo-header was seen in the block */
+	uint8_t malformed;    /* enum shb_h2_hscan_malformed, first reason */
 	uint8_t sbuf[8];
 	uint32_t field_count; /* fields in the block */
 	uint32_t name_len;    /* decoded name length of an indexed field */
 	uint64_t ent_len;     /* decoded octets of an indexed field so far */
+	uint64_t str_len;     /* the current string's length on the wire */
+	uint64_t field_size;  /* decoded name + value of the current field */
+	uint64_t list_size;   /* decoded header list size of the block so far */
 	struct shb_prefint num;
 	struct shb_huff_count hc;
 	uint64_t left; /* string octets still to come */
@@ -68,6 +98,10 @@ int shb_h2_hscan_end(const struct shb_h2_hscan *s);
 /* After end(): 0 when the block had no :status (trailers), -1 when
  * :status was malformed (not three digits, or repeated), else the code. */
 int shb_h2_hscan_status(const struct shb_h2_hscan *s);
+
+/* After end(): NULL for a well-formed response block, else static text
+ * saying why it is malformed. */
+const char *shb_h2_hscan_malformed(const struct shb_h2_hscan *s);
 
 /* Static text for an error. */
 const char *shb_h2_hscan_strerror(int err);

@@ -13,6 +13,39 @@ static const char *const settings_names[] = {
 	"INITIAL_WINDOW_SIZE", "MAX_FRAME_SIZE", "MAX_HEADER_LIST_SIZE",
 };
 
+const uint32_t shb_h2_flood_caps[SHB_H2_FLOOD_KINDS] = {
+	[SHB_H2_FLOOD_PING] = 10000,
+	[SHB_H2_FLOOD_SETTINGS] = 1000,
+	[SHB_H2_FLOOD_RST_STREAM] = 10000,
+	[SHB_H2_FLOOD_EMPTY_DATA] = 1000,
+	[SHB_H2_FLOOD_WINDOW_UPDATE] = 1000,
+};
+
+_Static_assert(SHB_H2_MAX_INTERIM == 16, "block_done names the cap");
+
+static const char *const flood_names[SHB_H2_FLOOD_KINDS] = {
+	"PING", "SETTINGS", "RST_STREAM", "empty DATA",
+	"WINDOW_UPDATE (with no DATA of ours to update)",
+};
+
+/* Counts one frame of `kind` in the current second (RFC 9113 Section
+ * 10.5: an endpoint may treat too many as ENHANCE_YOUR_CALM). */
+static int flood(struct shb_h2_conn *c, enum shb_h2_flood kind)
+{
+	uint32_t cap = shb_h2_flood_caps[kind];
+
+	if (c->now < c->flood_start ||
+	    c->now - c->flood_start >= SHB_H2_FLOOD_INTERVAL) {
+		memset(c->flood, 0, sizeof(c->flood));
+		c->flood_start = c->now;
+	}
+	if (++c->flood[kind] <= cap)
+		return SHB_OK;
+	return shb_h2_conn_error(c, SHB_H2_ENHANCE_YOUR_CALM,
+				 "peer flood: more than %u %s frames in a second (cap %u)",
+				 cap, flood_names[kind], cap);
+}
+
 static uint32_t get32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
@@ -52,6 +85,9 @@ static int begin_data(struct shb_h2_conn *c, const struct shb_h2_frame_header *h
 	if (h->stream_id == 0)
 		return shb_h2_conn_error(c, SHB_H2_PROTOCOL_ERROR,
 					 "DATA on stream 0");
+	if (h->length == 0 && !(h->flags & SHB_H2_FLAG_END_STREAM) &&
+	    flood(c, SHB_H2_FLOOD_EMPTY_DATA) < 0)
+		return SHB_E_PROTO;
 	/* Flow control counts the whole payload, padding included. */
 	c->recv_window -= h->length;
 	if (c->recv_window < 0)
@@ -110,6 +146,8 @@ static int begin_headers(struct shb_h2_conn *c,
 	 * be a valid HPACK block, and it may change the dynamic table that
 	 * later blocks refer to. */
 	shb_h2_hscan_begin(&c->hscan, &c->dtable);
+	c->hb_bytes = h->length;
+	c->hb_frames = 1;
 	c->hb_stream = s;
 	c->hb_end_stream = (h->flags & SHB_H2_FLAG_END_STREAM) != 0;
 	c->hb_sid = h->stream_id;
@@ -124,6 +162,18 @@ static int begin_continuation(struct shb_h2_conn *c,
 	if (c->hb_sid == 0)
 		return shb_h2_conn_error(c, SHB_H2_PROTOCOL_ERROR,
 					 "CONTINUATION without HEADERS");
+	/* Endless CONTINUATION, empty or not, must end. */
+	if (++c->hb_frames > SHB_H2_MAX_BLOCK_FRAMES)
+		return shb_h2_conn_error(c, SHB_H2_ENHANCE_YOUR_CALM,
+					 "stream %u: header block in more than %u frames (cap %u)",
+					 c->hb_sid, SHB_H2_MAX_BLOCK_FRAMES,
+					 SHB_H2_MAX_BLOCK_FRAMES);
+	c->hb_bytes += h->length;
+	if (c->hb_bytes > SHB_H2_MAX_BLOCK_BYTES)
+		return shb_h2_conn_error(c, SHB_H2_ENHANCE_YOUR_CALM,
+					 "stream %u: header block of more than %u octets (cap %u)",
+					 c->hb_sid, SHB_H2_MAX_BLOCK_BYTES,
+					 SHB_H2_MAX_BLOCK_BYTES);
 	if (c->hb_stream)
 		c->hb_stream->rx_header_bytes +=
 			SHB_H2_FRAME_HEADER_LEN + h->length;
@@ -156,9 +206,18 @@ static int begin_settings(struct shb_h2_conn *c,
 					 : h->length % SHB_H2_SETTINGS_ENTRY_LEN)
 		return shb_h2_conn_error(c, SHB_H2_FRAME_SIZE_ERROR,
 					 "SETTINGS with length %u", h->length);
+	if (h->flags & SHB_H2_FLAG_ACK)
+		return SHB_OK;
+	if (h->length / SHB_H2_SETTINGS_ENTRY_LEN > SHB_H2_MAX_SETTINGS_ENTRIES)
+		return shb_h2_conn_error(c, SHB_H2_ENHANCE_YOUR_CALM,
+					 "SETTINGS with %u entries (cap %u)",
+					 h->length / SHB_H2_SETTINGS_ENTRY_LEN,
+					 SHB_H2_MAX_SETTINGS_ENTRIES);
+	if (flood(c, SHB_H2_FLOOD_SETTINGS) < 0)
+		return SHB_E_PROTO;
 	/* The first SETTINGS replaces our guess; without the setting the
 	 * peer allows any number of streams. */
-	if (!(h->flags & SHB_H2_FLAG_ACK) && !c->got_settings)
+	if (!c->got_settings)
 		c->peer_max_streams = UINT32_MAX;
 	return SHB_OK;
 }
@@ -199,12 +258,20 @@ static int begin_frame(struct shb_h2_conn *c)
 	case SHB_H2_HEADERS: return begin_headers(c, h);
 	case SHB_H2_CONTINUATION: return begin_continuation(c, h);
 	case SHB_H2_PRIORITY: return need_len(c, h, 5, 1);
-	case SHB_H2_RST_STREAM: return need_len(c, h, 4, 1);
+	case SHB_H2_RST_STREAM:
+		if (need_len(c, h, 4, 1) < 0)
+			return SHB_E_PROTO;
+		return flood(c, SHB_H2_FLOOD_RST_STREAM);
 	case SHB_H2_SETTINGS: return begin_settings(c, h);
 	case SHB_H2_PUSH_PROMISE:
 		return shb_h2_conn_error(c, SHB_H2_PROTOCOL_ERROR,
 					 "PUSH_PROMISE, but push is disabled");
-	case SHB_H2_PING: return need_len(c, h, 8, 0);
+	case SHB_H2_PING:
+		if (need_len(c, h, 8, 0) < 0)
+			return SHB_E_PROTO;
+		if (h->flags & SHB_H2_FLAG_ACK)
+			return SHB_OK;
+		return flood(c, SHB_H2_FLOOD_PING);
 	case SHB_H2_GOAWAY:
 		if (h->length < 8)
 			return shb_h2_conn_error(c, SHB_H2_FRAME_SIZE_ERROR,
@@ -216,7 +283,9 @@ static int begin_frame(struct shb_h2_conn *c)
 			return shb_h2_conn_error(c, SHB_H2_FRAME_SIZE_ERROR,
 						 "WINDOW_UPDATE with length %u",
 						 h->length);
-		return SHB_OK;
+		/* Updates matter only to DATA we send. */
+		return c->data_sent ? SHB_OK
+				    : flood(c, SHB_H2_FLOOD_WINDOW_UPDATE);
 	default:
 		return SHB_OK; /* unknown types are ignored (Section 5.5) */
 	}
@@ -321,6 +390,17 @@ static void goaway_content(struct shb_h2_conn *c, const uint8_t *p, size_t n)
 	c->goaway_debug[c->goaway_debug_len] = '\0';
 }
 
+/* A header block the scanner refused: a decoding error, or a cap. */
+static int hscan_error(struct shb_h2_conn *c, uint32_t sid, int rc)
+{
+	return shb_h2_conn_error(c,
+				 rc == SHB_H2_HSCAN_E_LIST_SIZE
+					 ? SHB_H2_ENHANCE_YOUR_CALM
+					 : SHB_H2_COMPRESSION_ERROR,
+				 "stream %u: %s", sid,
+				 shb_h2_hscan_strerror(rc));
+}
+
 static int content(struct shb_h2_conn *c, const uint8_t *p, size_t n)
 {
 	switch (c->rd.fh.type) {
@@ -332,11 +412,8 @@ static int content(struct shb_h2_conn *c, const uint8_t *p, size_t n)
 	case SHB_H2_CONTINUATION: {
 		int rc = shb_h2_hscan_feed(&c->hscan, p, n);
 
-		if (rc != SHB_H2_HSCAN_OK)
-			return shb_h2_conn_error(c, SHB_H2_COMPRESSION_ERROR,
-						 "stream %u: %s", c->hb_sid,
-						 shb_h2_hscan_strerror(rc));
-		return SHB_OK;
+		return rc == SHB_H2_HSCAN_OK ? SHB_OK
+					     : hscan_error(c, c->hb_sid, rc);
 	}
 	case SHB_H2_SETTINGS:
 		return settings_content(c, p, n);
@@ -371,6 +448,7 @@ static int block_done(struct shb_h2_conn *c, struct shb_h2_stream *s,
 		      int end_stream)
 {
 	int status = shb_h2_hscan_status(&c->hscan);
+	const char *malformed = shb_h2_hscan_malformed(&c->hscan);
 
 	if (!s)
 		return SHB_OK;
@@ -381,21 +459,30 @@ static int block_done(struct shb_h2_conn *c, struct shb_h2_stream *s,
 		if (status != 0)
 			return stream_error(c, s, SHB_H2_PROTOCOL_ERROR,
 					    "a second response head (:status in trailers)");
+		if (c->hscan.pseudo_seen)
+			return stream_error(c, s, SHB_H2_PROTOCOL_ERROR,
+					    "pseudo-header field in trailers");
+		if (malformed)
+			return stream_error(c, s, SHB_H2_PROTOCOL_ERROR,
+					    malformed);
 		shb_h2_stream_finish(c, s, SHB_REQ_OK, 0, NULL);
 		return SHB_OK;
 	}
+	/* RFC 9113 Section 8.1.1: a malformed response is a stream error. */
+	if (malformed)
+		return stream_error(c, s, SHB_H2_PROTOCOL_ERROR, malformed);
 	if (status == 0)
 		return stream_error(c, s, SHB_H2_PROTOCOL_ERROR,
 				    "response head without :status");
-	if (status < 0)
-		return stream_error(c, s, SHB_H2_PROTOCOL_ERROR,
-				    "malformed or repeated :status");
 	if (status < 200) {
 		/* Interim (100, 103): the final head is still to come;
 		 * 101 has no meaning in HTTP/2. */
 		if (end_stream || status == 101)
 			return stream_error(c, s, SHB_H2_PROTOCOL_ERROR,
 					    "invalid interim response");
+		if (++s->interim > SHB_H2_MAX_INTERIM)
+			return stream_error(c, s, SHB_H2_PROTOCOL_ERROR,
+					    "more than 16 interim (1xx) responses (cap 16)");
 		return SHB_OK;
 	}
 	s->got_final = 1;
@@ -414,9 +501,7 @@ static int end_header_fragment(struct shb_h2_conn *c)
 	c->hb_sid = 0;
 	rc = shb_h2_hscan_end(&c->hscan);
 	if (rc != SHB_H2_HSCAN_OK)
-		return shb_h2_conn_error(c, SHB_H2_COMPRESSION_ERROR,
-					 "stream %u: %s", c->rd.fh.stream_id,
-					 shb_h2_hscan_strerror(rc));
+		return hscan_error(c, c->rd.fh.stream_id, rc);
 	return block_done(c, c->hb_stream, c->hb_end_stream);
 }
 
@@ -644,7 +729,7 @@ static size_t read_prefix(struct shb_h2_conn *c, const uint8_t *p, size_t n,
 	return take;
 }
 
-int shb_h2_read(struct shb_h2_conn *c, const uint8_t *data, size_t len)
+shb_ssize shb_h2_read(struct shb_h2_conn *c, const uint8_t *data, size_t len)
 {
 	struct shb_h2_reader *r = &c->rd;
 	size_t off = 0;
@@ -662,6 +747,11 @@ int shb_h2_read(struct shb_h2_conn *c, const uint8_t *data, size_t len)
 			continue;
 		}
 		if (left == 0)
+			break;
+		/* Backpressure: between frames, stop while the peer has not
+		 * taken the control frames it made us queue. */
+		if (r->phase == SHB_H2_R_HEADER && r->hdr_have == 0 &&
+		    shb_h2_ctrl_pending(c) >= SHB_H2_CTRL_SOFT)
 			break;
 		switch (r->phase) {
 		case SHB_H2_R_HEADER:
@@ -687,5 +777,5 @@ int shb_h2_read(struct shb_h2_conn *c, const uint8_t *data, size_t len)
 			break;
 		}
 	}
-	return rc;
+	return rc < 0 ? rc : (shb_ssize)off;
 }

@@ -17,9 +17,11 @@ struct shb_h2_request {
 };
 
 /* Builds the block for `req`: pseudo-headers from static indices, user
- * headers lower-cased as literals without indexing, connection-specific
- * headers dropped, content-length for a body. SHB_OK, or a negative
- * SHB_E_* with one line in err[errlen]. */
+ * headers lower-cased as literals without indexing, host and
+ * content-length dropped, content-length for a body. A connection-specific
+ * user header (Connection, TE other than "trailers", ...) is refused with
+ * SHB_E_INVAL. SHB_OK, or a negative SHB_E_* with one line in
+ * err[errlen]. */
 int shb_h2_request_encode(const struct shb_request *req,
 			  struct shb_h2_request **out, char *err,
 			  size_t errlen);
@@ -27,8 +29,8 @@ int shb_h2_request_encode(const struct shb_request *req,
 void shb_h2_request_free(struct shb_h2_request *r);
 
 /* Non-zero when a user header `name` (any case) is not sent over HTTP/2:
- * connection-specific fields (RFC 9113 Section 8.2.2), host (the
- * authority is :authority) and content-length (shb adds its own). */
-int shb_h2_header_dropped(const char *name, const char *value);
+ * host (the authority is :authority) and content-length (shb adds its
+ * own). */
+int shb_h2_header_dropped(const char *name);
 
 #endif

@@ -42,6 +42,11 @@ size_t shb_h2_out_pending(const struct shb_h2_conn *c)
 	return c->out[c->fill].len + (busy->len - c->sent_off);
 }
 
+uint32_t shb_h2_ctrl_pending(const struct shb_h2_conn *c)
+{
+	return c->ctrl_fill + c->ctrl_busy;
+}
+
 void shb_h2_out_free(struct shb_h2_conn *c)
 {
 	free(c->out[0].p);
@@ -64,6 +69,8 @@ shb_ssize shb_h2_out_pull(struct shb_h2_conn *c, struct shb_vec *vecs,
 			return 0;
 		c->fill ^= 1;
 		c->sent_off = 0;
+		c->ctrl_busy = c->ctrl_fill;
+		c->ctrl_fill = 0;
 		busy = &c->out[c->fill ^ 1];
 	}
 	vecs[0].base = busy->p + c->sent_off;
@@ -80,6 +87,7 @@ void shb_h2_out_sent(struct shb_h2_conn *c, size_t n)
 	if (c->sent_off == busy->len) {
 		busy->len = 0;
 		c->sent_off = 0;
+		c->ctrl_busy = 0;
 	}
 }
 
@@ -137,12 +145,34 @@ int shb_h2_send_preface(struct shb_h2_conn *c)
 	return SHB_OK;
 }
 
+/* Room for one control frame of n octets, or NULL with the connection
+ * failed: out of memory, or SHB_H2_CTRL_HARD frames already waiting. */
+static uint8_t *ctrl_reserve(struct shb_h2_conn *c, size_t n, int *rc)
+{
+	uint8_t *p;
+
+	if (shb_h2_ctrl_pending(c) >= SHB_H2_CTRL_HARD) {
+		*rc = shb_h2_conn_error(c, SHB_H2_ENHANCE_YOUR_CALM,
+					"peer flood: more than %u control frames queued (cap %u)",
+					SHB_H2_CTRL_HARD, SHB_H2_CTRL_HARD);
+		return NULL;
+	}
+	p = shb_h2_out_reserve(c, n);
+	if (!p) {
+		*rc = oom(c);
+		return NULL;
+	}
+	c->ctrl_fill++;
+	return p;
+}
+
 int shb_h2_send_settings_ack(struct shb_h2_conn *c)
 {
-	uint8_t *p = shb_h2_out_reserve(c, SHB_H2_FRAME_HEADER_LEN);
+	int rc = SHB_OK;
+	uint8_t *p = ctrl_reserve(c, SHB_H2_FRAME_HEADER_LEN, &rc);
 
 	if (!p)
-		return oom(c);
+		return rc;
 	shb_h2_out_commit(c, shb_h2_write_settings_ack(p));
 	trace_out(c, SHB_H2_SETTINGS, SHB_H2_FLAG_ACK, 0, 0);
 	return SHB_OK;
@@ -150,10 +180,11 @@ int shb_h2_send_settings_ack(struct shb_h2_conn *c)
 
 int shb_h2_send_ping_ack(struct shb_h2_conn *c, const uint8_t *data)
 {
-	uint8_t *p = shb_h2_out_reserve(c, SHB_H2_PING_LEN);
+	int rc = SHB_OK;
+	uint8_t *p = ctrl_reserve(c, SHB_H2_PING_LEN, &rc);
 
 	if (!p)
-		return oom(c);
+		return rc;
 	shb_h2_out_commit(c, shb_h2_write_ping(p, data, 1));
 	trace_out(c, SHB_H2_PING, SHB_H2_FLAG_ACK, 0, 8);
 	return SHB_OK;
@@ -162,10 +193,11 @@ int shb_h2_send_ping_ack(struct shb_h2_conn *c, const uint8_t *data)
 int shb_h2_send_window_update(struct shb_h2_conn *c, uint32_t stream_id,
 			      uint32_t increment)
 {
-	uint8_t *p = shb_h2_out_reserve(c, SHB_H2_WINDOW_UPDATE_LEN);
+	int rc = SHB_OK;
+	uint8_t *p = ctrl_reserve(c, SHB_H2_WINDOW_UPDATE_LEN, &rc);
 
 	if (!p)
-		return oom(c);
+		return rc;
 	shb_h2_out_commit(c, shb_h2_write_window_update(p, stream_id, increment));
 	trace_out(c, SHB_H2_WINDOW_UPDATE, 0, stream_id, 4);
 	return SHB_OK;
@@ -174,10 +206,11 @@ int shb_h2_send_window_update(struct shb_h2_conn *c, uint32_t stream_id,
 int shb_h2_send_rst_stream(struct shb_h2_conn *c, uint32_t stream_id,
 			   uint32_t code)
 {
-	uint8_t *p = shb_h2_out_reserve(c, SHB_H2_RST_STREAM_LEN);
+	int rc = SHB_OK;
+	uint8_t *p = ctrl_reserve(c, SHB_H2_RST_STREAM_LEN, &rc);
 
 	if (!p)
-		return oom(c);
+		return rc;
 	shb_h2_out_commit(c, shb_h2_write_rst_stream(p, stream_id, code));
 	trace_out(c, SHB_H2_RST_STREAM, 0, stream_id, 4);
 	return SHB_OK;
@@ -281,6 +314,7 @@ static int pump_stream(struct shb_h2_conn *c, struct shb_h2_stream *s)
 					  s->id);
 		memcpy(p + SHB_H2_FRAME_HEADER_LEN, r->body + s->body_off, n);
 		shb_h2_out_commit(c, SHB_H2_FRAME_HEADER_LEN + n);
+		c->data_sent = 1;
 		s->body_off += n;
 		s->send_window -= (int64_t)n;
 		c->send_window -= (int64_t)n;

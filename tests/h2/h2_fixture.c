@@ -180,15 +180,11 @@ void shb_h2_srv_settings(struct shb_h2_bytes *b,
 void shb_h2_srv_status(struct shb_h2_bytes *b, uint32_t sid, uint8_t flags,
 		       int status)
 {
-	/* server: nginx, then the status, then a date */
+	/* the status (pseudo-headers come first), server: nginx, a date */
 	uint8_t blk[64];
 	size_t n = 0;
 	static const int idx[] = {200, 204, 206, 304, 400, 404, 500};
 
-	blk[n++] = 0x76; /* incremental, name 54 (server) */
-	blk[n++] = 5;
-	memcpy(blk + n, "nginx", 5);
-	n += 5;
 	for (int i = 0; i < 7; i++)
 		if (idx[i] == status) {
 			blk[n++] = (uint8_t)(0x88 + i);
@@ -201,6 +197,10 @@ void shb_h2_srv_status(struct shb_h2_bytes *b, uint32_t sid, uint8_t flags,
 		blk[n++] = (uint8_t)('0' + status / 10 % 10);
 		blk[n++] = (uint8_t)('0' + status % 10);
 	}
+	blk[n++] = 0x76; /* incremental, name 54 (server) */
+	blk[n++] = 5;
+	memcpy(blk + n, "nginx", 5);
+	n += 5;
 	blk[n++] = 0x0f; /* without indexing, name 33 (date) */
 	blk[n++] = 33 - 15;
 	blk[n++] = 3;

@@ -286,14 +286,8 @@ static void test_request_fields(void)
 {
 	static const struct shb_kv hdrs[] = {
 		{"User-Agent", "shb-test"},
-		{"Connection", "close"},
 		{"X-Custom-Name", "Mixed Case Value"},
-		{"Keep-Alive", "5"},
-		{"proxy-connection", "x"},
-		{"Transfer-Encoding", "chunked"},
-		{"Upgrade", "h2c"},
 		{"Host", "other"},
-		{"TE", "gzip"},
 		{"te", "trailers"},
 		{"Content-Length", "99"},
 		{"Accept-Encoding", "gzip, deflate"},
@@ -422,13 +416,55 @@ static void test_request_rejects_incomplete(void)
 
 static void test_dropped_headers(void)
 {
-	CU_ASSERT(shb_h2_header_dropped("CONNECTION", "x"));
-	CU_ASSERT(shb_h2_header_dropped("Host", "x"));
-	CU_ASSERT(shb_h2_header_dropped("te", "deflate"));
-	CU_ASSERT(!shb_h2_header_dropped("te", "Trailers"));
-	CU_ASSERT(!shb_h2_header_dropped("tee", "x"));
-	CU_ASSERT(!shb_h2_header_dropped("connections", "x"));
-	CU_ASSERT(!shb_h2_header_dropped("cookie", "a=b"));
+	CU_ASSERT(shb_h2_header_dropped("Host"));
+	CU_ASSERT(shb_h2_header_dropped("content-LENGTH"));
+	CU_ASSERT(!shb_h2_header_dropped("connection"));
+	CU_ASSERT(!shb_h2_header_dropped("hosts"));
+	CU_ASSERT(!shb_h2_header_dropped("cookie"));
+}
+
+/* Connection-specific user headers (RFC 9113 Section 8.2.2) are refused
+ * at prepare time with one line naming the header as the user wrote
+ * it; "TE: trailers" (any case) is the one TE allowed. */
+static void test_conn_specific_refused(void)
+{
+	static const struct {
+		const char *name, *value, *err;
+	} v[] = {
+		{"Connection", "close", "h2: header 'Connection' is connection-specific and not allowed in HTTP/2 (RFC 9113 8.2.2)"},
+		{"keep-alive", "5", "h2: header 'keep-alive' is connection-specific and not allowed in HTTP/2 (RFC 9113 8.2.2)"},
+		{"Proxy-Connection", "x", "h2: header 'Proxy-Connection' is connection-specific and not allowed in HTTP/2 (RFC 9113 8.2.2)"},
+		{"TRANSFER-ENCODING", "chunked", "h2: header 'TRANSFER-ENCODING' is connection-specific and not allowed in HTTP/2 (RFC 9113 8.2.2)"},
+		{"Upgrade", "h2c", "h2: header 'Upgrade' is connection-specific and not allowed in HTTP/2 (RFC 9113 8.2.2)"},
+		{"TE", "gzip", "h2: header 'TE: gzip' is not allowed in HTTP/2: TE may only be \"trailers\" (RFC 9113 8.2.2)"},
+		{"te", "trailers, gzip", "h2: header 'te: trailers, gzip' is not allowed in HTTP/2: TE may only be \"trailers\" (RFC 9113 8.2.2)"},
+		{"TE", "Trailers", NULL},
+	};
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct shb_kv h[2] = {{"accept", "*/*"}, {v[i].name, v[i].value}};
+		struct shb_request req = {
+			.struct_size = sizeof(req),
+			.method = "GET",
+			.scheme = "https",
+			.authority = "a",
+			.path = "/",
+			.headers = h,
+			.header_count = 2,
+		};
+		struct shb_h2_request *r = NULL;
+		char err[160] = "";
+		int rc = shb_h2_request_encode(&req, &r, err, sizeof(err));
+
+		if (!v[i].err) {
+			CU_ASSERT_EQUAL(rc, SHB_OK);
+			shb_h2_request_free(r);
+			continue;
+		}
+		CU_ASSERT_EQUAL(rc, SHB_E_INVAL);
+		CU_ASSERT_PTR_NULL(r);
+		CU_ASSERT_STRING_EQUAL(err, v[i].err);
+	}
 }
 
 static void test_size_update_encoding(void)
@@ -457,7 +493,8 @@ CU_TestInfo shb_h2_hpack_tests[] = {
 	{"request fields: case, drops, indices", test_request_fields},
 	{"long header value", test_request_long_values},
 	{"incomplete template rejected", test_request_rejects_incomplete},
-	{"connection-specific headers", test_dropped_headers},
+	{"host and content-length dropped", test_dropped_headers},
+	{"connection-specific headers refused", test_conn_specific_refused},
 	{"size update encoding", test_size_update_encoding},
 	CU_TEST_INFO_NULL,
 };

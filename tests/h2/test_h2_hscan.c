@@ -3,6 +3,7 @@
  * table states, :status entries, size updates, eviction, oversized
  * entries, a random cross-check with the full test decoder), errors, and
  * every block split at every offset with the same resulting table. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -331,14 +332,252 @@ static void test_errors(void)
 		{"40811801620162", SHB_H2_HSCAN_E_HUFFMAN},
 		{"40821fff0162", SHB_H2_HSCAN_E_HUFFMAN},
 		{"40016184ffffffff", SHB_H2_HSCAN_E_HUFFMAN},
+		/* and so must every other one (RFC 7541 Section 5.2), in
+		 * names and values, without and never indexed */
+		{"008118016288", SHB_H2_HSCAN_E_HUFFMAN},
+		{"00821fff016288", SHB_H2_HSCAN_E_HUFFMAN},
+		{"880f0d84ffffffff", SHB_H2_HSCAN_E_HUFFMAN},
+		{"881f0d821fff", SHB_H2_HSCAN_E_HUFFMAN},
+		{"0884ffffffff", SHB_H2_HSCAN_E_HUFFMAN}, /* :status value */
+		/* EOS after a valid symbol, padding of zeros */
+		{"000161851fffffffff", SHB_H2_HSCAN_E_HUFFMAN},
+		{"0001618100", SHB_H2_HSCAN_E_HUFFMAN},
 	};
 	int st;
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		CU_ASSERT_EQUAL(scan_hex(v[i].hex, &st), v[i].rc);
-	/* Strings that are not indexed are skipped, not decoded. */
-	CU_ASSERT_EQUAL(scan_hex("008118016288", &st), SHB_H2_HSCAN_OK);
+}
+
+/* ---- malformed responses (RFC 9113 Section 8.3) --------------------------- */
+
+/* The malformed reason of blk[n] scanned on *t whole, split in two at
+ * every offset and one octet at a time: all must agree. *t advances. */
+static int malformed_all_ways(struct shb_h2_dtable *t, const uint8_t *blk,
+			      size_t n)
+{
+	struct shb_h2_dtable start = *t;
+	int want = -1;
+
+	for (size_t cut = 0; cut <= n + 1; cut++) {
+		struct shb_h2_hscan s;
+		int rc = SHB_H2_HSCAN_OK;
+
+		*t = start;
+		shb_h2_hscan_begin(&s, t);
+		if (cut <= n) {
+			rc = shb_h2_hscan_feed(&s, blk, cut);
+			if (rc == SHB_H2_HSCAN_OK)
+				rc = shb_h2_hscan_feed(&s, blk + cut, n - cut);
+		} else {
+			for (size_t i = 0; i < n && rc == SHB_H2_HSCAN_OK; i++)
+				rc = shb_h2_hscan_feed(&s, blk + i, 1);
+		}
+		if (rc == SHB_H2_HSCAN_OK)
+			rc = shb_h2_hscan_end(&s);
+		CU_ASSERT_EQUAL_FATAL(rc, SHB_H2_HSCAN_OK);
+		if (want < 0)
+			want = s.malformed;
+		CU_ASSERT_EQUAL(s.malformed, want);
+		CU_ASSERT_EQUAL(shb_h2_hscan_malformed(&s) == NULL,
+				want == SHB_H2_HSCAN_M_NONE);
+	}
+	return want;
+}
+
+static int malformed_hex_t(struct shb_h2_dtable *t, const char *hex)
+{
+	uint8_t blk[512];
+	long n = unhex(hex, blk, sizeof(blk));
+
+	return malformed_all_ways(t, blk, (size_t)n);
+}
+
+static int malformed_hex(const char *hex)
+{
+	struct shb_h2_dtable t;
+
+	shb_h2_dtable_init(&t, 4096);
+	return malformed_hex_t(&t, hex);
+}
+
+/* Pseudo-headers other than :status, late ones, :status twice or bad, and
+ * uppercase names, from static indices and literal names. */
+static void test_malformed_forms(void)
+{
+	static const struct {
+		const char *hex;
+		int why;
+	} v[] = {
+		{"88", SHB_H2_HSCAN_M_NONE},
+		{"880f0d023132", SHB_H2_HSCAN_M_NONE},
+		{"", SHB_H2_HSCAN_M_NONE},
+		{"0f0d023132", SHB_H2_HSCAN_M_NONE}, /* trailers-like */
+		/* request pseudo-headers by static index: :authority,
+		 * :method GET, :path /, :scheme https */
+		{"8881", SHB_H2_HSCAN_M_PSEUDO},
+		{"8882", SHB_H2_HSCAN_M_PSEUDO},
+		{"8884", SHB_H2_HSCAN_M_PSEUDO},
+		{"8887", SHB_H2_HSCAN_M_PSEUDO},
+		{"82", SHB_H2_HSCAN_M_PSEUDO},
+		/* by name index with a value: :method, :path */
+		{"88" "0203505554", SHB_H2_HSCAN_M_PSEUDO},
+		{"88" "140178", SHB_H2_HSCAN_M_PSEUDO},
+		/* literal names :protocol and :foo (unknown) */
+		{"88" "00093a70726f746f636f6c" "03666f6f", SHB_H2_HSCAN_M_PSEUDO},
+		{"88" "00043a666f6f" "0178", SHB_H2_HSCAN_M_PSEUDO},
+		/* a literal named ":statu" is not :status */
+		{"00063a737461747503313030", SHB_H2_HSCAN_M_PSEUDO},
+		/* a pseudo-header after a regular field */
+		{"bb88", SHB_H2_HSCAN_M_PSEUDO_LATE},
+		{"0f0d023132" "8e", SHB_H2_HSCAN_M_PSEUDO_LATE},
+		{"0f0d023132" "0803323030", SHB_H2_HSCAN_M_PSEUDO_LATE},
+		/* :status twice, or not three digits */
+		{"8888", SHB_H2_HSCAN_M_STATUS_DUP},
+		{"880803323030", SHB_H2_HSCAN_M_STATUS_DUP},
+		{"08023230", SHB_H2_HSCAN_M_STATUS_VALUE},
+		{"0803303939", SHB_H2_HSCAN_M_STATUS_VALUE},
+		/* uppercase letters in literal names, first or later */
+		{"88" "0003582d61" "0176", SHB_H2_HSCAN_M_UPPERCASE},
+		{"88" "0003782d41" "0176", SHB_H2_HSCAN_M_UPPERCASE},
+		{"88" "00097878787878787878" "5a" "0176", SHB_H2_HSCAN_M_UPPERCASE},
+		/* the first reason found is the one given */
+		{"bb8882", SHB_H2_HSCAN_M_PSEUDO_LATE},
+		{"8288", SHB_H2_HSCAN_M_PSEUDO},
+	};
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		int got = malformed_hex(v[i].hex);
+
+		if (got != v[i].why)
+			fprintf(stderr, "\n  %s: %d\n", v[i].hex, got);
+		CU_ASSERT_EQUAL(got, v[i].why);
+	}
+}
+
+/* Huffman-coded names: ':' is found from the code's first 7 bits, and
+ * uppercase letters from the decoded symbols. */
+static void test_malformed_huffman_names(void)
+{
+	static const struct {
+		const char *name;
+		int why;
+	} v[] = {
+		{"x-custom", SHB_H2_HSCAN_M_NONE},
+		{"content-type", SHB_H2_HSCAN_M_NONE},
+		{"X-Custom", SHB_H2_HSCAN_M_UPPERCASE},
+		{"x-customZ", SHB_H2_HSCAN_M_UPPERCASE},
+		{"a-very-long-header-name-with-one-Q-in-it", SHB_H2_HSCAN_M_UPPERCASE},
+		{":method", SHB_H2_HSCAN_M_PSEUDO},
+		{":protocol", SHB_H2_HSCAN_M_PSEUDO},
+		{":status", SHB_H2_HSCAN_M_STATUS_DUP},
+	};
+	struct blk b;
+	struct shb_h2_dtable t;
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		b.n = 0;
+		put_int(&b, 7, 0x80, 8); /* :status 200 */
+		put_int(&b, 4, 0x10, 0); /* never indexed, literal name */
+		put_str(&b, v[i].name, strlen(v[i].name), 1);
+		put_str(&b, "200", 3, 1);
+		shb_h2_dtable_init(&t, 4096);
+		CU_ASSERT_EQUAL(malformed_all_ways(&t, b.p, b.n), v[i].why);
+	}
+}
+
+/* What an entry's name is travels with it in the dynamic table: a later
+ * reference to a :method entry or an uppercase name is malformed too,
+ * whole (indexed) or by name. */
+static void test_malformed_through_table(void)
+{
+	struct shb_h2_dtable t;
+
+	shb_h2_dtable_init(&t, 4096);
+	/* :method PUT (name index 2) and "A: b" go into the table */
+	CU_ASSERT_EQUAL(malformed_hex_t(&t, "88" "4203505554"),
+			SHB_H2_HSCAN_M_PSEUDO);
+	CU_ASSERT_EQUAL(malformed_hex_t(&t, "88" "4001410162"),
+			SHB_H2_HSCAN_M_UPPERCASE);
+	CU_ASSERT_EQUAL(t.count, 2);
+	CU_ASSERT_EQUAL(shb_h2_dtable_get(&t, 1)->name_kind,
+			SHB_H2_NAME_REGULAR | SHB_H2_NAME_UPPER);
+	CU_ASSERT_EQUAL(shb_h2_dtable_get(&t, 2)->name_kind, SHB_H2_NAME_PSEUDO);
+	/* 62 is "A: b", 63 ":method: PUT" */
+	CU_ASSERT_EQUAL(malformed_hex_t(&t, "88be"), SHB_H2_HSCAN_M_UPPERCASE);
+	CU_ASSERT_EQUAL(malformed_hex_t(&t, "88bf"), SHB_H2_HSCAN_M_PSEUDO);
+	CU_ASSERT_EQUAL(malformed_hex_t(&t, "88" "0f300178"),
+			SHB_H2_HSCAN_M_PSEUDO);
+	CU_ASSERT_EQUAL(malformed_hex_t(&t, "88" "0f2f0178"),
+			SHB_H2_HSCAN_M_UPPERCASE);
+	/* a :status entry referenced first is fine */
+	CU_ASSERT_EQUAL(malformed_hex_t(&t, "4803343138"), SHB_H2_HSCAN_M_NONE);
+	CU_ASSERT_EQUAL(malformed_hex_t(&t, "be" "0f0d0130"),
+			SHB_H2_HSCAN_M_NONE);
+}
+
+/* The decoded header list (name + value + 32 per field) is capped: an
+ * HPACK bomb of one-octet references to a 4000-octet entry passes 65
+ * of them and fails at the 66th. */
+static void test_list_size_cap(void)
+{
+	static char value[3968];
+	struct shb_h2_dtable t;
+	struct blk b;
+	int st;
+
+	memset(value, 'v', sizeof(value) - 1);
+	shb_h2_dtable_init(&t, 4096);
+	b.n = 0;
+	put_indexed_literal(&b, 0, "x", value, 0); /* 1 + 3967 + 32 */
+	CU_ASSERT_EQUAL(scan_all_ways_t(&t, b.p, b.n, &st), SHB_H2_HSCAN_OK);
+	table_is(&t, 1, (const unsigned[]){4000}, NULL, NULL);
+	b.n = 0;
+	put_int(&b, 7, 0x80, 8);
+	for (int i = 0; i < 65; i++)
+		put_int(&b, 7, 0x80, 62);
+	/* 32 + 10 for :status 200, 65 * 4000 */
+	CU_ASSERT_EQUAL(scan_all_ways_t(&t, b.p, b.n, &st), SHB_H2_HSCAN_OK);
 	CU_ASSERT_EQUAL(st, 200);
+	put_int(&b, 7, 0x80, 62);
+	CU_ASSERT_EQUAL(scan_all_ways_t(&t, b.p, b.n, &st),
+			SHB_H2_HSCAN_E_LIST_SIZE);
+	/* literal fields count their decoded lengths, Huffman ones too:
+	 * 65 fields of 4000 pass, 66 do not */
+	for (int huff = 0; huff <= 1; huff++) {
+		size_t cap = 300000, n = 0;
+		uint8_t *big = malloc(cap);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(big);
+		for (int i = 0; i < 66; i++) {
+			size_t k = shb_huff_encoded_len((const uint8_t *)value,
+							sizeof(value) - 1);
+
+			big[n++] = 0x00;
+			big[n++] = 0x01;
+			big[n++] = 'x';
+			if (!huff) {
+				n += shb_prefint_encode(big + n, 8, 7, 0x00,
+							sizeof(value) - 1);
+				memcpy(big + n, value, sizeof(value) - 1);
+				n += sizeof(value) - 1;
+			} else {
+				n += shb_prefint_encode(big + n, 8, 7, 0x80, k);
+				n += shb_huff_encode((const uint8_t *)value,
+						     sizeof(value) - 1, big + n,
+						     cap - n);
+			}
+			if (i == 64)
+				CU_ASSERT_EQUAL(scan_pieces(&t, &t, big, n, NULL,
+							    0, &st),
+						SHB_H2_HSCAN_OK);
+		}
+		CU_ASSERT_EQUAL(scan_pieces(&t, &t, big, n, NULL, 0, &st),
+				SHB_H2_HSCAN_E_LIST_SIZE);
+		free(big);
+	}
+	CU_ASSERT_STRING_EQUAL(shb_h2_hscan_strerror(SHB_H2_HSCAN_E_LIST_SIZE),
+			       "response header list above 262144 octets (cap 262144)");
 }
 
 /* ---- the dynamic table ---------------------------------------------------- */
@@ -912,6 +1151,12 @@ CU_TestInfo shb_h2_hscan_tests[] = {
 	{"Huffman name and value", test_huffman_name_and_value},
 	{"malformed :status", test_malformed_status},
 	{"errors: indices, size updates, truncation, Huffman", test_errors},
+	{"malformed responses: pseudo-headers, :status, uppercase",
+	 test_malformed_forms},
+	{"malformed: Huffman-coded names", test_malformed_huffman_names},
+	{"malformed: names kept in the dynamic table",
+	 test_malformed_through_table},
+	{"header list size cap (HPACK bomb)", test_list_size_cap},
 	{"RFC 7541 Appendix C sequences and table states",
 	 test_appendix_c_sequences},
 	{"RFC 7541 C.6 by hand", test_c6_by_hand},

@@ -190,6 +190,59 @@ static void test_rfc_strings(void)
 	}
 }
 
+/* The counter's uppercase check: every letter has a code of at most 8
+ * bits (the counter looks only there), each symbol alone flags exactly
+ * 'A'..'Z', and a name split anywhere gives the same answer. Off unless
+ * asked. */
+static void test_count_uppercase(void)
+{
+	static const char *const names[] = {
+		"x-custom", "X-custom", "x-customZ", "content-type",
+		"a-long-name-with-one-Q-in-the-middle-of-it", "0123456789_~!",
+	};
+
+	for (unsigned c = 'A'; c <= 'Z'; c++)
+		CU_ASSERT(shb_huff_codes[c].len <= 8);
+	for (unsigned sym = 0; sym < 256; sym++) {
+		uint8_t in = (uint8_t)sym, enc[8];
+		size_t n = shb_huff_encode(&in, 1, enc, sizeof(enc));
+		struct shb_huff_count h;
+
+		shb_huff_count_begin(&h);
+		h.check_upper = 1;
+		CU_ASSERT_EQUAL(shb_huff_count_feed(&h, enc, n), SHB_HUFF_OK);
+		CU_ASSERT_EQUAL(shb_huff_count_end(&h), SHB_HUFF_OK);
+		CU_ASSERT_EQUAL(h.len, 1);
+		CU_ASSERT_EQUAL(h.upper, sym >= 'A' && sym <= 'Z');
+		shb_huff_count_begin(&h);
+		CU_ASSERT_EQUAL(shb_huff_count_feed(&h, enc, n), SHB_HUFF_OK);
+		CU_ASSERT_EQUAL(h.upper, 0);
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t len = strlen(names[i]), n;
+		uint8_t enc[64];
+		int want = 0;
+
+		for (size_t k = 0; k < len; k++)
+			want |= names[i][k] >= 'A' && names[i][k] <= 'Z';
+		n = shb_huff_encode((const uint8_t *)names[i], len, enc,
+				    sizeof(enc));
+		for (size_t cut = 0; cut <= n; cut++) {
+			struct shb_huff_count h;
+
+			shb_huff_count_begin(&h);
+			h.check_upper = 1;
+			CU_ASSERT_EQUAL(shb_huff_count_feed(&h, enc, cut),
+					SHB_HUFF_OK);
+			CU_ASSERT_EQUAL(shb_huff_count_feed(&h, enc + cut, n - cut),
+					SHB_HUFF_OK);
+			CU_ASSERT_EQUAL(shb_huff_count_end(&h), SHB_HUFF_OK);
+			CU_ASSERT_EQUAL(h.len, len);
+			CU_ASSERT_EQUAL(h.upper, want);
+		}
+	}
+}
+
 static void test_status_values(void)
 {
 	uint8_t enc[8];
@@ -321,5 +374,6 @@ CU_TestInfo shb_h2_huffman_tests[] = {
 	{":status digits, plain and Huffman", test_status_values},
 	{"length limits of the canonical code", test_len_limits},
 	{"decoded length, streaming, every split", test_decoded_length},
+	{"uppercase letters in names, every split", test_count_uppercase},
 	CU_TEST_INFO_NULL,
 };

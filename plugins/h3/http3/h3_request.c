@@ -8,25 +8,46 @@
 
 #include "h3_defs.h"
 #include "h3_frame.h"
+#include "http_fields.h"
 #include "qpack_enc.h"
 #include "qpack_static.h"
 
 /* RFC 9114 Section 4.2.2: each field costs its name, its value and 32. */
 #define FIELD_OVERHEAD 32
 
-int shb_h3_header_dropped(const char *name, const char *value)
+int shb_h3_header_dropped(const char *name)
 {
-	static const char *const dropped[] = {
-		"connection", "keep-alive", "proxy-connection",
-		"transfer-encoding", "upgrade", "host", "content-length",
-	};
+	return strcasecmp(name, "host") == 0 ||
+	       strcasecmp(name, "content-length") == 0;
+}
 
-	for (size_t i = 0; i < sizeof(dropped) / sizeof(dropped[0]); i++)
-		if (strcasecmp(name, dropped[i]) == 0)
-			return 1;
-	/* TE may only say "trailers" in HTTP/3. */
-	return strcasecmp(name, "te") == 0 &&
-	       strcasecmp(value, "trailers") != 0;
+/* A connection-specific user header makes every request malformed
+ * (RFC 9114 Section 4.2): refused before any traffic. */
+static int refuse_conn_specific(const struct shb_request *req, char *err,
+				size_t errlen)
+{
+	for (size_t i = 0; i < req->header_count; i++) {
+		const struct shb_kv *kv = &req->headers[i];
+		const char *bad;
+
+		if (!kv->key || !kv->value)
+			continue;
+		bad = shb_http_conn_specific(kv->key, kv->value);
+		if (!bad)
+			continue;
+		if (strcmp(bad, "TE") == 0)
+			snprintf(err, errlen,
+				 "h3: header '%s: %s' is not allowed in HTTP/3: "
+				 "TE may only be \"trailers\" (RFC 9114 4.2)",
+				 kv->key, kv->value);
+		else
+			snprintf(err, errlen,
+				 "h3: header '%s' is connection-specific and not "
+				 "allowed in HTTP/3 (RFC 9114 4.2)",
+				 kv->key);
+		return SHB_E_INVAL;
+	}
+	return SHB_OK;
 }
 
 /* A field whose name is in the static table. */
@@ -53,8 +74,7 @@ static void build_section(const struct shb_request *req,
 		const struct shb_kv *kv = &req->headers[i];
 		size_t nlen, vlen;
 
-		if (!kv->key || !kv->value ||
-		    shb_h3_header_dropped(kv->key, kv->value))
+		if (!kv->key || !kv->value || shb_h3_header_dropped(kv->key))
 			continue;
 		nlen = strlen(kv->key);
 		vlen = strlen(kv->value);
@@ -116,6 +136,8 @@ int shb_h3_request_encode(const struct shb_request *req,
 		snprintf(err, errlen, "h3: request body missing");
 		return SHB_E_INVAL;
 	}
+	if (refuse_conn_specific(req, err, errlen) < 0)
+		return SHB_E_INVAL;
 	r = calloc(1, sizeof(*r));
 	if (!r) {
 		snprintf(err, errlen, "h3: out of memory");

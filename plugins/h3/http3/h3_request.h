@@ -11,7 +11,8 @@
  *   :path           static indexed 1 for "/", else a literal with static
  *                   name reference 1
  *   user headers    in order, names lower-cased, literals with literal
- *                   names; connection-specific ones dropped (see
+ *                   names; host and content-length dropped,
+ *                   connection-specific ones refused (see
  *                   shb_h3_header_dropped)
  *   content-length  when the request has a body: static indexed 4 for
  *                   "0", else a literal with static name reference 4
@@ -43,7 +44,8 @@ struct shb_h3_request {
 /* Builds the request for `req` (borrowed; nothing of it is kept). On
  * success *out is owned by the caller (free with shb_h3_request_free) and
  * SHB_OK is returned; otherwise a negative SHB_E_* (SHB_E_INVAL for a
- * request without method, scheme, authority or path, SHB_E_NOMEM) with
+ * request without method, scheme, authority or path, or with a
+ * connection-specific header, SHB_E_NOMEM) with
  * one line in err[errlen]. */
 int shb_h3_request_encode(const struct shb_request *req,
 			  struct shb_h3_request **out, char *err,
@@ -52,11 +54,12 @@ int shb_h3_request_encode(const struct shb_request *req,
 /* Frees a request from shb_h3_request_encode; NULL is accepted. */
 void shb_h3_request_free(struct shb_h3_request *r);
 
-/* Non-zero when a user header `name` (any case) with `value` is not sent
- * over HTTP/3: the connection-specific fields of RFC 9114 Section 4.2
- * (connection, keep-alive, proxy-connection, transfer-encoding, upgrade,
- * and te unless its value is "trailers"), host (the authority goes in
- * :authority) and content-length (shb sends its own for a body). */
-int shb_h3_header_dropped(const char *name, const char *value);
+/* Non-zero when a user header `name` (any case) is not sent over HTTP/3:
+ * host (the authority goes in :authority) and content-length (shb sends
+ * its own for a body). The connection-specific fields of RFC 9114 Section
+ * 4.2 (connection, keep-alive, proxy-connection, transfer-encoding,
+ * upgrade, and te unless its value is "trailers") are not dropped but
+ * refused: shb_h3_request_encode fails with one line naming the field. */
+int shb_h3_header_dropped(const char *name);
 
 #endif
