@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #define SHB_MAX_CONNECTIONS 1000000u
@@ -297,8 +298,10 @@ int shb_parse_duration(const char *s, uint64_t *ns)
 	return 0;
 }
 
-/* Reads a whole descriptor, any size, any bytes. */
-static int read_all(int fd, uint8_t **buf, size_t *len)
+/* Reads a descriptor to its end, any bytes, but never more than max + 1
+ * of them: /dev/zero, an endless pipe or a huge file must not exhaust
+ * memory. Returns 0, 1 when there is more than max, or -1 with errno. */
+static int read_capped(int fd, size_t max, uint8_t **buf, size_t *len)
 {
 	size_t cap = 4096, n = 0;
 	uint8_t *b = malloc(cap);
@@ -307,14 +310,19 @@ static int read_all(int fd, uint8_t **buf, size_t *len)
 		return -1;
 	for (;;) {
 		if (n == cap) {
-			uint8_t *nb = realloc(b, cap * 2);
+			if (n > max) {
+				free(b);
+				return 1;
+			}
+			size_t ncap = cap * 2 < max + 1 ? cap * 2 : max + 1;
+			uint8_t *nb = realloc(b, ncap);
 			if (!nb) {
 				free(b);
 				errno = ENOMEM;
 				return -1;
 			}
 			b = nb;
-			cap *= 2;
+			cap = ncap;
 		}
 		ssize_t r = read(fd, b + n, cap - n);
 		if (r < 0 && errno == EINTR)
@@ -329,23 +337,68 @@ static int read_all(int fd, uint8_t **buf, size_t *len)
 			break;
 		n += (size_t)r;
 	}
+	if (n > max) {
+		free(b);
+		return 1;
+	}
 	*buf = b;
 	*len = n;
 	return 0;
 }
 
-static int read_source(const char *path, uint8_t **buf, size_t *len)
+/* Character and block devices never end (/dev/zero, /dev/urandom) or are
+ * not bodies (a disk), and a directory cannot be read: refused by name.
+ * Regular files, FIFOs and stdin (whatever it is) are read, capped; so is
+ * /dev/null (Linux device 1:3), the usual way to say "an empty body". */
+static const char *unreadable_kind(int fd)
 {
-	if (strcmp(path, "-") == 0)
-		return read_all(STDIN_FILENO, buf, len);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	int rc = read_all(fd, buf, len);
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return NULL; /* read() will say what is wrong */
+	if (S_ISCHR(st.st_mode) && st.st_rdev != makedev(1, 3))
+		return "a character device";
+	if (S_ISBLK(st.st_mode))
+		return "a block device";
+	if (S_ISDIR(st.st_mode))
+		return "a directory";
+	return NULL;
+}
+
+static int read_source(struct cli *c, const char *name, const char *v,
+		       size_t max, uint8_t **buf, size_t *len)
+{
+	const char *path = v + 1;
+	int is_stdin = strcmp(path, "-") == 0;
+	int fd = STDIN_FILENO, rc;
+
+	if (!is_stdin) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return fail(c, "%s: cannot read %s: %s", name,
+				    quote(v).s, strerror(errno));
+		const char *kind = unreadable_kind(fd);
+		if (kind) {
+			close(fd);
+			return fail(c, "%s: cannot read %s: %s, not a file "
+				       "(use a regular file, a pipe or @-)",
+				    name, quote(v).s, kind);
+		}
+	}
+	rc = read_capped(fd, max, buf, len);
 	int e = errno;
-	close(fd);
-	errno = e;
-	return rc;
+	if (!is_stdin)
+		close(fd);
+	if (rc < 0)
+		return fail(c, "%s: cannot read %s: %s", name, quote(v).s,
+			    strerror(e));
+	if (rc > 0)
+		return fail(c, "%s: body from %s exceeds %s%s", name,
+			    is_stdin ? "stdin" : quote(path).s,
+			    SHB_MAX_BODY_TEXT,
+			    c->cfg->has_body ? " (with the parts before it)"
+					     : "");
+	return 0;
 }
 
 /* Several -d/--data-binary are joined with '&', as curl does. */
@@ -373,14 +426,21 @@ static int append_body(struct cli *c, const uint8_t *p, size_t n)
 static int data_opt(struct cli *c, const char *name, const char *v,
 		    int strip)
 {
+	const struct shb_config *cfg = c->cfg;
+	/* The body so far, with the '&' that would join this part to it. */
+	size_t used = cfg->body_len + (cfg->has_body ? 1 : 0);
 	uint8_t *buf;
 	size_t len;
 
+	if (used > SHB_MAX_BODY ||
+	    (v[0] != '@' && strlen(v) > SHB_MAX_BODY - used))
+		return fail(c, "%s: the body exceeds %s", name,
+			    SHB_MAX_BODY_TEXT);
+	size_t room = SHB_MAX_BODY - used;
 	if (v[0] != '@')
 		return append_body(c, (const uint8_t *)v, strlen(v));
-	if (read_source(v + 1, &buf, &len) < 0)
-		return fail(c, "%s: cannot read %s: %s", name, quote(v).s,
-			    strerror(errno));
+	if (read_source(c, name, v, room, &buf, &len) < 0)
+		return -1;
 	if (strip) {
 		size_t o = 0;
 		for (size_t i = 0; i < len; i++)
@@ -747,6 +807,47 @@ static int has_header(const struct shb_config *cfg, const char *name)
 	return 0;
 }
 
+/* Every protocol frames the body by its length (h1 sends Content-Length,
+ * h2 and h3 a content-length field and END_STREAM): a user Content-Length
+ * must state that same length, once, or the server waits for bytes that
+ * never come (or reads the next request as body); Transfer-Encoding would
+ * announce a chunked body shb never sends. */
+static int check_framing(struct cli *c)
+{
+	const struct shb_config *cfg = c->cfg;
+	const struct shb_header *cl = NULL;
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < cfg->header_count; i++) {
+		const struct shb_header *h = &cfg->headers[i];
+		if (strcasecmp(h->name, "transfer-encoding") == 0)
+			return fail(c, "-H '%s: %s': shb sends the body with "
+				       "a length, never chunked; remove this "
+				       "header",
+				    h->name, quote(h->value).s);
+		if (strcasecmp(h->name, "content-length") != 0)
+			continue;
+		if (cl)
+			return fail(c, "-H '%s: %s': Content-Length is given "
+				       "more than once; give it once or not "
+				       "at all",
+				    h->name, quote(h->value).s);
+		cl = h;
+	}
+	if (!cl)
+		return 0;
+	if (parse_u64(cl->value, &n) < 0)
+		return fail(c, "-H '%s: %s': Content-Length must be a "
+			       "decimal number of bytes",
+			    cl->name, quote(cl->value).s);
+	if (n != cfg->body_len)
+		return fail(c, "-H '%s: %s' disagrees with the body (%zu "
+			       "byte%s)",
+			    cl->name, quote(cl->value).s, cfg->body_len,
+			    cfg->body_len == 1 ? "" : "s");
+	return 0;
+}
+
 static int has_stdout_report(const struct shb_config *cfg, const char *name)
 {
 	for (size_t i = 0; i < cfg->report_count; i++)
@@ -804,7 +905,7 @@ int shb_cli_parse(int argc, char **argv, struct shb_config *cfg, char *err,
 	if (c.requests_given && c.duration_given)
 		return fail(&c, "-n/--requests and -z/--duration cannot be "
 				"combined: give a request count or a duration");
-	if (fill_defaults(&c) < 0)
+	if (check_framing(&c) < 0 || fill_defaults(&c) < 0)
 		return -1;
 	if (!c.url) {
 		if (cfg->list_plugins)
@@ -893,7 +994,13 @@ static const char usage_text[] =
 	"Content-Type: application/x-www-form-\n"
 	"                           urlencoded unless -H "
 	"sets one; several bodies\n"
-	"                           are joined with '&'.\n"
+	"                           are joined with '&', "
+	"at most 64 MiB in all; @ takes\n"
+	"                           a file, a FIFO or "
+	"/dev/null, not other devices.\n"
+	"                           -H Content-Length must "
+	"equal the body's length;\n"
+	"                           -H Transfer-Encoding is refused.\n"
 	"  --disable-keepalive      one request per "
 	"connection (default: keep-alive)\n"
 	"\n"
@@ -937,6 +1044,9 @@ static const char usage_text[] =
 	"                           directory\n"
 	"  SHB_DEBUG                set to 1 for protocol "
 	"debug traces on stderr\n"
+	"\n"
+	"Open files: the soft limit is raised to the hard one; a -c that needs\n"
+	"more descriptors than that is a usage error.\n"
 	"\n"
 	"Exit status: 0 run completed, 1 run failed or no request completed,\n"
 	"2 usage error.\n";

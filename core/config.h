@@ -8,6 +8,12 @@
 
 #include "url.h"
 
+/* The largest request body (-d, --data-binary, all parts joined): a body
+ * is held in memory and copied by each protocol plugin, and a source that
+ * never ends (/dev/zero, an endless pipe) must fail, not fill memory. */
+#define SHB_MAX_BODY ((size_t)64 << 20)
+#define SHB_MAX_BODY_TEXT "64 MiB"
+
 struct shb_header {
 	char *name;  /* as typed */
 	char *value; /* leading/trailing blanks trimmed */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -195,6 +196,49 @@ static int prepare(struct shb_run *run, const struct shb_config *cfg,
 		snprintf(err, errlen, "protocol %s: %s", p->desc->name,
 			 perr[0] ? perr : "cannot encode the request");
 		run->prepared = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- file descriptors ------------------------------------------------------ */
+
+/* Each connection holds one socket at a time; each worker its ring and a
+ * short-lived probe socket; the rest covers stdio, report files, plugins
+ * and the certificate files GnuTLS opens while starting, with slack. */
+#define SHB_FDS_PER_THREAD 2u
+#define SHB_FDS_RESERVE 32u
+
+/* Raises the soft RLIMIT_NOFILE to the hard one, as most load generators
+ * do (the usual soft 1024 is far below what -c asks for), and refuses a
+ * run that needs more than that: running out mid-run would turn into a
+ * storm of connect errors, which the workers stop only at first sight. */
+static int fit_fd_limit(const struct shb_config *cfg, uint32_t threads,
+			char *err, size_t errlen)
+{
+	uint64_t need = (uint64_t)cfg->connections + cfg->report_count +
+			(uint64_t)threads * SHB_FDS_PER_THREAD + SHB_FDS_RESERVE;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return 0; /* cannot tell: the workers catch EMFILE */
+	if (rl.rlim_cur < rl.rlim_max) {
+		struct rlimit up = {rl.rlim_max, rl.rlim_max};
+		/* An unlimited hard limit is capped by fs.nr_open: then ask
+		 * for what the run needs. */
+		if (setrlimit(RLIMIT_NOFILE, &up) == 0) {
+			rl.rlim_cur = rl.rlim_max;
+		} else if (need > rl.rlim_cur && need <= rl.rlim_max) {
+			up.rlim_cur = (rlim_t)need;
+			if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+				rl.rlim_cur = up.rlim_cur;
+		}
+	}
+	if (rl.rlim_cur != RLIM_INFINITY && need > rl.rlim_cur) {
+		snprintf(err, errlen, "-c %u needs about %llu file descriptors "
+			 "but the limit is %llu (raise it with ulimit -n, or "
+			 "lower -c)", cfg->connections, (unsigned long long)need,
+			 (unsigned long long)rl.rlim_cur);
 		return -1;
 	}
 	return 0;
@@ -406,6 +450,7 @@ int main(int argc, char **argv)
 	}
 	if (shb_loader_proto(&loader, cfg.proto, &proto, err, sizeof(err)) < 0 ||
 	    check_proto(&cfg, proto.desc, err, sizeof(err)) < 0 ||
+	    fit_fd_limit(&cfg, pick_threads(&cfg), err, sizeof(err)) < 0 ||
 	    open_reporters(&cfg, &loader, host, reps, err, sizeof(err)) < 0) {
 		rc = fail_usage(err);
 		goto out;

@@ -57,6 +57,7 @@ enum {
 	HF_TE_CHUNKED = 1u << 2, /* the last transfer coding seen is chunked */
 	HF_CONN_CLOSE = 1u << 3,
 	HF_CONN_KEEP_ALIVE = 1u << 4,
+	HF_FIELD_LINE = 1u << 5, /* the last line was the value of s->field */
 };
 
 /* List token state (tok_flags). */
@@ -326,8 +327,34 @@ static void value_end(struct shb_h1_scan *s)
 
 /* ---- header names ------------------------------------------------------ */
 
+/* An obs-fold (RFC 9112 §5.2): a line starting with SP or HTAB continues
+ * the previous line's value, the fold read as a space. In Content-Length
+ * ("2" then " 3" is "2 3") or Transfer-Encoding a fold leaves the framing
+ * to whoever unfolds differently, so the response is invalid. Connection
+ * reads on as more list elements; a fold of any other header, or one
+ * right after the status line, is skipped unread. */
+static void fold_start(struct shb_h1_scan *s)
+{
+	if (!(s->flags & HF_FIELD_LINE)) {
+		s->sub = H_SKIP;
+		return;
+	}
+	if (s->field == F_CONTENT_LENGTH) {
+		fail(s, "obs-fold in Content-Length");
+	} else if (s->field == F_TRANSFER_ENCODING) {
+		fail(s, "obs-fold in Transfer-Encoding");
+	} else {
+		s->sub = H_VALUE;
+		token_reset(s);
+	}
+}
+
 static void name_first(struct shb_h1_scan *s, uint8_t c)
 {
+	if (c == ' ' || c == '\t') {
+		fold_start(s);
+		return;
+	}
 	c = ascii_lower(c);
 	s->name_pos = 1;
 	if (c == 'c')
@@ -445,12 +472,15 @@ static void head_end(struct shb_h1_scan *s)
 
 static void header_end(struct shb_h1_scan *s)
 {
-	if (line_is_empty(s))
+	s->flags &= (uint8_t)~HF_FIELD_LINE;
+	if (line_is_empty(s)) {
 		head_end(s);
-	else if (s->sub == H_VALUE)
+	} else if (s->sub == H_VALUE) {
 		value_end(s);
-	/* A line without a colon, or an obs-fold continuation, tells us
-	 * nothing about framing: ignored like any other header. */
+		s->flags |= HF_FIELD_LINE; /* a fold may continue it */
+	}
+	/* A line without a colon tells us nothing about framing: ignored
+	 * like any other header. */
 }
 
 /* ---- chunked framing --------------------------------------------------- */

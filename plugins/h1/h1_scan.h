@@ -35,7 +35,10 @@
  *    overrides Content-Length: chunked when its last coding is "chunked",
  *    else the body runs to EOF; then Content-Length; else body to EOF;
  *  - repeated Content-Length values (in one header as a list or in several
- *    headers) must be identical;
+ *    headers) must be identical; a value above 2^62 is an error;
+ *  - obs-fold (a header line starting with SP or HTAB continues the one
+ *    before): an error inside Content-Length or Transfer-Encoding, more
+ *    list elements inside Connection, skipped elsewhere;
  *  - chunk sizes are hex, chunk extensions are ignored, trailers are skipped
  *    up to the empty line;
  *  - keep-alive: not after a close-delimited body, not with a "close"

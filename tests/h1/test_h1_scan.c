@@ -455,6 +455,112 @@ static void test_bad_length(void)
 		    "Content-Length too large");
 }
 
+/* RFC 9110 §8.6: a list of identical values is one value. */
+#define CL_SAME "HTTP/1.1 200 OK\r\nContent-Length: 5, 5\r\n\r\nhello"
+
+static void test_length_list_forms(void)
+{
+	struct vector v = {"5, 5", TXT(CL_SAME), 0, 0, 1,
+			   {OK(200, CL_SAME, 5, 1, LENGTH)}};
+	check_vector(&v);
+	check_error("HTTP/1.1 200 OK\r\nContent-Length: 5, 6\r\n\r\nhello",
+		    "conflicting Content-Length values");
+	check_error("HTTP/1.1 200 OK\r\nContent-Length: 5,\r\n\r\nhello",
+		    "bad Content-Length");
+	check_error("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 5, 4\r\n\r\n",
+		    "conflicting Content-Length values");
+}
+
+/* Past 2^62 (the cap that keeps sums of lengths from overflowing), at
+ * 2^63 (a signed overflow elsewhere) and past 2^64 (an unsigned one). */
+static void test_huge_length(void)
+{
+	static const char *const big[] = {
+		"4611686018427387905", "9223372036854775807",
+		"9223372036854775808", "18446744073709551615",
+		"18446744073709551616", "18446744073709551626",
+	};
+	static const char max[] = "HTTP/1.1 200 OK\r\nContent-Length: "
+				  "4611686018427387904\r\n\r\n";
+	char buf[128];
+	struct shb_h1_scan s;
+	size_t used;
+
+	for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++) {
+		snprintf(buf, sizeof(buf), "HTTP/1.1 200 OK\r\nContent-Length: "
+			 "%s\r\n\r\nx", big[i]);
+		check_error(buf, "Content-Length too large");
+	}
+	/* 2^62 itself is a length: the head ends and the body is awaited. */
+	shb_h1_scan_begin(&s, 0);
+	CU_ASSERT_EQUAL(shb_h1_scan_feed(&s, TXT(max), &used), SHB_H1_SCAN_MORE);
+	CU_ASSERT_EQUAL(used, LEN(max));
+	CU_ASSERT_EQUAL(shb_h1_scan_framing(&s), SHB_H1_FRAME_LENGTH);
+	CU_ASSERT_EQUAL(shb_h1_scan_content_length(&s), (uint64_t)1 << 62);
+}
+
+/* Transfer-Encoding overrides Content-Length in either order (RFC 9112
+ * §6.3): the chunked body is read, not 3 or 99 bytes. */
+#define TE_CL1 "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n" \
+	       "Transfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n"
+#define TE_CL2 "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n" \
+	       "Content-Length: 99\r\n\r\n1\r\n!\r\n0\r\n\r\n"
+
+static void test_length_and_chunked(void)
+{
+	struct vector v = {"cl + te", TXT(TE_CL1 TE_CL2), 0, 0, 2,
+			   {OK(200, TE_CL1, 2, 1, CHUNKED),
+			    OK(200, TE_CL2, 1, 1, CHUNKED)}};
+	check_vector(&v);
+}
+
+/* RFC 9112 §5.2: an obs-fold is a space, so "2" folded with " 3" is the
+ * invalid "2 3", not 2. */
+static void test_fold_framing(void)
+{
+	static const struct {
+		const char *text, *why;
+	} cases[] = {
+		{"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n 3\r\n\r\nabc",
+		 "obs-fold in Content-Length"},
+		{"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\t3\r\n\r\nabc",
+		 "obs-fold in Content-Length"},
+		{"HTTP/1.1 200 OK\r\nContent-Length: 2\n \nX: y\n\nab",
+		 "obs-fold in Content-Length"},
+		{"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n 2\r\n\r\nab",
+		 "obs-fold in Content-Length"},
+		{"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip,\r\n chunked\r\n\r\n"
+		 "2\r\nhi\r\n0\r\n\r\n",
+		 "obs-fold in Transfer-Encoding"},
+		{"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\t\r\n\r\n"
+		 "2\r\nhi\r\n0\r\n\r\n",
+		 "obs-fold in Transfer-Encoding"},
+		{"HTTP/1.1 100 Continue\r\nContent-Length: 0\r\n 1\r\n\r\n"
+		 "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+		 "obs-fold in Content-Length"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		check_error(cases[i].text, cases[i].why);
+}
+
+/* A fold of Connection adds to its list; a fold of any other header, or a
+ * blank-led line right after the status line, is skipped unread even when
+ * it looks like a framing header. */
+#define FOLD_R1 "HTTP/1.1 200 OK\r\n Content-Length: 9\r\nX-A: 1\r\n" \
+		"\tContent-Length: 8\r\n Transfer-Encoding: chunked\r\n" \
+		"Content-Length: 2\r\n\r\nok"
+#define FOLD_R2 "HTTP/1.1 200 OK\r\nConnection: keep-alive,\r\n close\r\n" \
+		"Content-Length: 1\r\n\r\nx"
+
+static void test_fold_other(void)
+{
+	struct vector v = {"folds", TXT(FOLD_R1 FOLD_R2), 0, 0, 2,
+			   {OK(200, FOLD_R1, 2, 1, LENGTH),
+			    OK(200, FOLD_R2, 1, 0, LENGTH)}};
+	check_vector(&v);
+}
+
 static void test_bad_status(void)
 {
 	static const char *const bad[] = {
@@ -644,6 +750,11 @@ CU_TestInfo shb_h1_scan_tests[] = {
 	{"split inside CRLF", test_split_in_crlf},
 	{"conflicting Content-Length", test_conflicting_length},
 	{"bad Content-Length", test_bad_length},
+	{"Content-Length lists", test_length_list_forms},
+	{"huge Content-Length", test_huge_length},
+	{"Content-Length with chunked", test_length_and_chunked},
+	{"obs-fold in framing headers", test_fold_framing},
+	{"obs-fold elsewhere", test_fold_other},
 	{"bad status line", test_bad_status},
 	{"101 is an error", test_switching_protocols},
 	{"bad chunks", test_bad_chunks},

@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <CUnit/CUnit.h>
 
@@ -551,6 +554,192 @@ static void test_body_stdin(void)
 	shb_test_rmdir(dir);
 }
 
+/* A sparse file of n bytes (zeros), cheap whatever n is. */
+static char *sparse_file(const char *dir, const char *name, off_t n)
+{
+	char *p = shb_test_write(dir, name, "", 0);
+
+	if (p && truncate(p, n) < 0) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* A child that writes n bytes into fd (then exits); its pid. */
+static pid_t writer(int fd, size_t n)
+{
+	pid_t pid = fork();
+
+	if (pid != 0)
+		return pid;
+	static char chunk[65536];
+	memset(chunk, 'w', sizeof(chunk));
+	while (n > 0) {
+		size_t k = n < sizeof(chunk) ? n : sizeof(chunk);
+		ssize_t w = write(fd, chunk, k);
+		if (w <= 0)
+			_exit(1);
+		n -= (size_t)w;
+	}
+	_exit(0);
+}
+
+static void reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* Bodies stop at SHB_MAX_BODY, whatever the source: a file up to the cap
+ * is read in full, one byte more is refused, and so are parts that only
+ * together pass it. */
+static void test_body_cap(void)
+{
+	struct shb_config cfg;
+	char err[512], *want = NULL, *at_max = NULL, *at_over = NULL;
+	char *dir = shb_test_mkdir();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	char *max = sparse_file(dir, "max", (off_t)SHB_MAX_BODY);
+	char *over = sparse_file(dir, "over", (off_t)SHB_MAX_BODY + 1);
+	CU_ASSERT_FATAL(max && over);
+	CU_ASSERT_FATAL(asprintf(&at_max, "@%s", max) > 0);
+	CU_ASSERT_FATAL(asprintf(&at_over, "@%s", over) > 0);
+
+	CU_ASSERT_EQUAL(SHB_MAX_BODY, 64u << 20);
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--data-binary", at_max, URL),
+			      0);
+	CU_ASSERT_EQUAL(cfg.body_len, SHB_MAX_BODY);
+	shb_config_free(&cfg);
+
+	CU_ASSERT_FATAL(asprintf(&want, "--data-binary: body from %s exceeds "
+				 "64 MiB", over) > 0);
+	EXPECT_ERROR(want, "--data-binary", at_over, URL);
+	free(want);
+	CU_ASSERT_FATAL(asprintf(&want, "-d: body from %s exceeds 64 MiB "
+				 "(with the parts before it)", max) > 0);
+	EXPECT_ERROR(want, "-d", "a", "-d", at_max, URL);
+	free(want);
+	EXPECT_ERROR("-d: the body exceeds 64 MiB", "--data-binary", at_max,
+		     "-d", "", URL);
+
+	free(at_max);
+	free(at_over);
+	free(max);
+	free(over);
+	shb_test_rmdir(dir);
+}
+
+/* @- from a pipe that holds more than the cap stops at the cap. */
+static void test_body_cap_stdin(void)
+{
+	int p[2];
+	int saved = dup(STDIN_FILENO);
+	CU_ASSERT_FATAL(saved >= 0 && pipe(p) == 0);
+	pid_t pid = writer(p[1], SHB_MAX_BODY + 65536);
+	CU_ASSERT_FATAL(pid > 0);
+	close(p[1]);
+	CU_ASSERT_FATAL(dup2(p[0], STDIN_FILENO) == STDIN_FILENO);
+	EXPECT_ERROR("--data-binary: body from stdin exceeds 64 MiB",
+		     "--data-binary", "@-", URL);
+	dup2(saved, STDIN_FILENO);
+	close(saved);
+	close(p[0]);
+	reap(pid);
+}
+
+/* Devices that never end are refused by name before a byte is read;
+ * /dev/null is an empty body and a FIFO is read to its end. */
+static void test_body_special_files(void)
+{
+	struct shb_config cfg;
+	char err[512], *fifo = NULL, *at_fifo = NULL;
+	char *dir = shb_test_mkdir();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+
+	EXPECT_ERROR("-d: cannot read @/dev/zero: a character device, not a "
+		     "file (use a regular file, a pipe or @-)", "-d",
+		     "@/dev/zero", URL);
+	EXPECT_ERROR("--data-binary: cannot read @/dev/urandom: a character "
+		     "device, not a file (use a regular file, a pipe or @-)",
+		     "--data-binary", "@/dev/urandom", URL);
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-d", "@/dev/null", URL), 0);
+	CU_ASSERT_EQUAL(cfg.has_body, 1);
+	CU_ASSERT_EQUAL(cfg.body_len, 0);
+	shb_config_free(&cfg);
+
+	CU_ASSERT_FATAL(asprintf(&fifo, "%s/fifo", dir) > 0);
+	CU_ASSERT_FATAL(asprintf(&at_fifo, "@%s", fifo) > 0);
+	CU_ASSERT_FATAL(mkfifo(fifo, 0600) == 0);
+	pid_t pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		int fd = open(fifo, O_WRONLY);
+		_exit(fd >= 0 && write(fd, "abc", 3) == 3 ? 0 : 1);
+	}
+	CU_ASSERT_EQUAL(PARSE(&cfg, err, "--data-binary", at_fifo, URL), 0);
+	CU_ASSERT_EQUAL(cfg.body_len, 3);
+	if (cfg.body_len == 3)
+		CU_ASSERT_EQUAL(memcmp(cfg.body, "abc", 3), 0);
+	shb_config_free(&cfg);
+	reap(pid);
+
+	free(fifo);
+	free(at_fifo);
+	shb_test_rmdir(dir);
+}
+
+/* A user Content-Length must state the body's length, once; a
+ * Transfer-Encoding is never accepted. */
+static void test_framing_headers(void)
+{
+	struct shb_config cfg;
+	char err[512];
+
+	EXPECT_ERROR("-H 'Content-Length: 5' disagrees with the body (0 "
+		     "bytes)", "-H", "Content-Length: 5", URL);
+	EXPECT_ERROR("-H 'content-length: 4' disagrees with the body (1 "
+		     "byte)", "-d", "x", "-H", "content-length: 4", URL);
+	EXPECT_ERROR("-H 'Content-Length: 0' disagrees with the body (5 "
+		     "bytes)", "-H", "Content-Length: 0", "-d", "hello", URL);
+	EXPECT_ERROR("-H 'Content-Length: 5, 5': Content-Length must be a "
+		     "decimal number of bytes", "-H", "Content-Length: 5, 5",
+		     "-d", "hello", URL);
+	EXPECT_ERROR("-H 'Content-Length: -5': Content-Length must be a "
+		     "decimal number of bytes", "-H", "Content-Length: -5",
+		     URL);
+	EXPECT_ERROR("-H 'Content-Length: ': Content-Length must be a "
+		     "decimal number of bytes", "-H", "Content-Length:", URL);
+	EXPECT_ERROR("-H 'CONTENT-LENGTH: 5': Content-Length is given more "
+		     "than once; give it once or not at all", "-d", "hello",
+		     "-H", "Content-Length: 5", "-H", "CONTENT-LENGTH: 5", URL);
+	EXPECT_ERROR("-H 'Transfer-Encoding: chunked': shb sends the body "
+		     "with a length, never chunked; remove this header", "-d",
+		     "hello", "-H", "Transfer-Encoding: chunked", URL);
+	EXPECT_ERROR("-H 'transfer-encoding: gzip': shb sends the body with "
+		     "a length, never chunked; remove this header", "-H",
+		     "transfer-encoding: gzip", URL);
+
+	/* Agreeing lengths pass (the protocol sends one Content-Length). */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-H", "Content-Length:  05 ",
+				    "--data-binary", "hello", URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.header_count, 2);
+	CU_ASSERT_STRING_EQUAL(cfg.headers[0].value, "05");
+	shb_config_free(&cfg);
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-m", "POST", "-H",
+				    "Content-Length: 0", URL), 0);
+	CU_ASSERT_EQUAL(cfg.has_body, 0);
+	CU_ASSERT_EQUAL(cfg.header_count, 1);
+	shb_config_free(&cfg);
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-d", "", "-H",
+				    "Content-Length: 0", URL), 0);
+	shb_config_free(&cfg);
+	/* TE (accepted codings of the response) is not Transfer-Encoding. */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-H", "TE: trailers", URL), 0);
+	shb_config_free(&cfg);
+}
+
 static void test_help_version_list(void)
 {
 	struct shb_config cfg;
@@ -781,8 +970,9 @@ static void test_file_errors(void)
 				 "directory", at_missing) > 0);
 	EXPECT_ERROR(want, "-d", at_missing, URL);
 	free(want);
-	CU_ASSERT_FATAL(asprintf(&want, "--data-binary: cannot read %s: Is a "
-				 "directory", at_dir) > 0);
+	CU_ASSERT_FATAL(asprintf(&want, "--data-binary: cannot read %s: a "
+				 "directory, not a file (use a regular file, "
+				 "a pipe or @-)", at_dir) > 0);
 	EXPECT_ERROR(want, "--data-binary", at_dir, URL);
 	free(want);
 	CU_ASSERT_FATAL(asprintf(&want, "--cacert: cannot read %s: No such "
@@ -851,6 +1041,8 @@ static void test_usage(void)
 		"(default: 0)", "1..1000000", "0..4096", "1..1024",
 		"SHB_PLUGIN_PATH", "SHB_DEBUG", "Target:", "Load:", "Request:",
 		"Timeouts", "TLS:", "Plugins:", "Output:",
+		"at most 64 MiB in all", "-H Content-Length must equal",
+		"Transfer-Encoding is refused", "soft limit is raised",
 		"Exit status: 0 run completed, 1 run failed or no request "
 		"completed,\n2 usage error.\n",
 	};
@@ -888,6 +1080,10 @@ CU_TestInfo shb_cli_tests[] = {
 	{"body from files", test_body_sources},
 	{"body from a large file", test_body_large_file},
 	{"body from stdin", test_body_stdin},
+	{"body cap", test_body_cap},
+	{"body cap on stdin", test_body_cap_stdin},
+	{"body from devices and FIFOs", test_body_special_files},
+	{"Content-Length and Transfer-Encoding", test_framing_headers},
 	{"help, version, list-plugins", test_help_version_list},
 	{"double dash", test_double_dash},
 	{"number errors", test_number_errors},
