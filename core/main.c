@@ -468,7 +468,7 @@ int main(int argc, char **argv)
 		run.use_tls = 1;
 		int verify = cfg.cacert ? 2 : cfg.verify ? 1 : 0;
 		if (shb_tls_ctx_init(&run.tls, verify, cfg.cacert,
-				     cfg.url.host_is_ip ? NULL : cfg.url.host,
+				     cfg.url.host,
 				     proto.desc->alpn, err, sizeof(err)) < 0) {
 			rc = fail_usage(err);
 			goto out;

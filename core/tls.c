@@ -1,5 +1,6 @@
 #include "tls.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,15 +29,36 @@ int shb_bytes_append(struct shb_bytes *b, const void *data, size_t len)
 	return 0;
 }
 
+/* An IPv4 or IPv6 literal becomes the binary address its certificate must
+ * list as an iPAddress SAN (RFC 6125 6.2.1; a DNS SAN never matches it);
+ * anything else is a DNS name, sent as SNI (RFC 6066 3 allows only DNS
+ * names there) and checked against the DNS SANs. */
+static void set_host(struct shb_tls_ctx *c, const char *host)
+{
+	c->host = host;
+	if (!host)
+		return;
+	if (inet_pton(AF_INET, host, c->ip) == 1)
+		c->ip_vdata.size = 4;
+	else if (inet_pton(AF_INET6, host, c->ip) == 1)
+		c->ip_vdata.size = 16;
+	else {
+		c->sni = host;
+		return;
+	}
+	c->ip_vdata.type = GNUTLS_DT_IP_ADDRESS;
+	c->ip_vdata.data = c->ip;
+}
+
 int shb_tls_ctx_init(struct shb_tls_ctx *c, int verify, const char *cafile,
-		     const char *sni, const char *const *alpn, char *err,
+		     const char *host, const char *const *alpn, char *err,
 		     size_t errlen)
 {
 	int r;
 
 	memset(c, 0, sizeof(*c));
 	c->verify = verify;
-	c->sni = sni;
+	set_host(c, host);
 	r = gnutls_certificate_allocate_credentials(&c->cred);
 	if (r < 0)
 		goto fail;
@@ -130,7 +152,10 @@ int shb_tls_new(struct shb_tls *t, const struct shb_tls_ctx *c,
 	if (c->alpn_count &&
 	    (r = gnutls_alpn_set_protocols(t->s, c->alpn, c->alpn_count, 0)) < 0)
 		goto fail_session;
-	if (c->verify)
+	if (c->verify && c->ip_vdata.size)
+		gnutls_session_set_verify_cert2(t->s,
+			(gnutls_typed_vdata_st *)&c->ip_vdata, 1, 0);
+	else if (c->verify)
 		gnutls_session_set_verify_cert(t->s, c->sni, 0);
 	gnutls_transport_set_ptr(t->s, t);
 	gnutls_transport_set_push_function(t->s, push_fn);
@@ -156,6 +181,40 @@ void shb_tls_set_out(struct shb_tls *t, struct shb_bytes *out)
 	t->out = out;
 }
 
+/* Says why the certificate was refused: the name first, as curl does,
+ * since a certificate for another host is the likeliest mistake, then
+ * whatever else GnuTLS found. Returns 0, or -1 if GnuTLS has no words. */
+static int verify_error(struct shb_tls *t, char *err, size_t errlen)
+{
+	const unsigned name = GNUTLS_CERT_UNEXPECTED_OWNER;
+	unsigned status = gnutls_session_get_verify_cert_status(t->s);
+	const char *host = t->ctx->host;
+	gnutls_datum_t txt;
+
+	if ((status & name) && host) {
+		status &= ~(name | GNUTLS_CERT_INVALID);
+		if (!status) {
+			snprintf(err, errlen,
+				 "TLS handshake: certificate is not valid for %s", host);
+			return 0;
+		}
+		if (gnutls_certificate_verification_status_print(
+			    status | GNUTLS_CERT_INVALID, GNUTLS_CRT_X509, &txt, 0) < 0)
+			return -1;
+		snprintf(err, errlen,
+			 "TLS handshake: certificate is not valid for %s; %s",
+			 host, txt.data);
+		gnutls_free(txt.data);
+		return 0;
+	}
+	if (gnutls_certificate_verification_status_print(status, GNUTLS_CRT_X509,
+							 &txt, 0) < 0)
+		return -1;
+	snprintf(err, errlen, "TLS handshake: %s", txt.data);
+	gnutls_free(txt.data);
+	return 0;
+}
+
 int shb_tls_handshake(struct shb_tls *t, char *err, size_t errlen)
 {
 	int r = gnutls_handshake(t->s);
@@ -167,16 +226,9 @@ int shb_tls_handshake(struct shb_tls *t, char *err, size_t errlen)
 		return 0;
 	if (!gnutls_error_is_fatal(r))
 		return 0;
-	if (r == GNUTLS_E_CERTIFICATE_VERIFICATION_ERROR) {
-		gnutls_datum_t txt;
-		unsigned status = gnutls_session_get_verify_cert_status(t->s);
-		if (gnutls_certificate_verification_status_print(
-			    status, GNUTLS_CRT_X509, &txt, 0) == 0) {
-			snprintf(err, errlen, "TLS handshake: %s", txt.data);
-			gnutls_free(txt.data);
-			return -1;
-		}
-	}
+	if (r == GNUTLS_E_CERTIFICATE_VERIFICATION_ERROR &&
+	    verify_error(t, err, errlen) == 0)
+		return -1;
 	if (r == GNUTLS_E_WARNING_ALERT_RECEIVED || r == GNUTLS_E_FATAL_ALERT_RECEIVED)
 		snprintf(err, errlen, "TLS handshake: alert %s",
 			 gnutls_alert_get_name(gnutls_alert_get(t->s)));

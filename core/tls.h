@@ -8,20 +8,30 @@
 #include <stdint.h>
 #include <gnutls/gnutls.h>
 
-/* Shared, read-only after shb_tls_ctx_init: credentials, priorities, ALPN. */
+/* Shared, read-only after shb_tls_ctx_init: credentials, priorities, ALPN,
+ * and the name the server's certificate must be valid for. */
 struct shb_tls_ctx {
 	gnutls_certificate_credentials_t cred;
 	gnutls_priority_t prio;
 	gnutls_datum_t alpn[8];
 	unsigned alpn_count;
-	const char *sni; /* NULL for IP literals */
-	int verify;      /* 0 none, 1 system store, 2 CA file */
+	const char *host; /* the URL host, IPv6 without brackets */
+	const char *sni;  /* host, or NULL for IP literals (no SNI then) */
+	int verify;       /* 0 none, 1 system store, 2 CA file */
+	/* For an IP literal the certificate must hold that address in an
+	 * iPAddress subjectAltName: GnuTLS keeps a pointer to this, so it
+	 * lives here, as long as every session. */
+	unsigned char ip[16];
+	gnutls_typed_vdata_st ip_vdata;
 };
 
-/* verify: 0 none, 1 system trust store, 2 cafile. alpn: NULL-terminated.
+/* verify: 0 none, 1 system trust store, 2 cafile. host: the URL host (kept
+ * by pointer; IPv6 without brackets): sent as SNI unless an IP literal, and
+ * with verify on, the certificate must be valid for it (a DNS name, or an
+ * IP address SAN for an IPv4 or IPv6 literal). alpn: NULL-terminated.
  * Returns 0 or -1 with one line in err. */
 int shb_tls_ctx_init(struct shb_tls_ctx *c, int verify, const char *cafile,
-		     const char *sni, const char *const *alpn, char *err,
+		     const char *host, const char *const *alpn, char *err,
 		     size_t errlen);
 void shb_tls_ctx_free(struct shb_tls_ctx *c);
 
@@ -57,7 +67,8 @@ static inline void shb_tls_feed(struct shb_tls *t, const uint8_t *data,
 	t->in_off = 0;
 }
 
-/* 1 done, 0 needs more input, -1 failed (err filled). */
+/* 1 done, 0 needs more input, -1 failed (err filled: for a certificate
+ * issued to other names "certificate is not valid for HOST"). */
 int shb_tls_handshake(struct shb_tls *t, char *err, size_t errlen);
 /* Decrypts one record into buf. Returns bytes (> 0), 0 when input is
  * exhausted, SHB_TLS_EOF on close_notify, or -1 with err. */

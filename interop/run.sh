@@ -38,13 +38,19 @@ Options:
   --timeout S         seconds allowed for one shb run (default: 40); each
                       request also times out after 10 s inside shb
   --no-install        do not install missing packages; servers that are
-                      not installed are reported as skipped
+                      not installed are reported as skipped, and the
+                      exit status is 77 when nothing failed but something
+                      was skipped (scripts/test.sh installs everything
+                      first and runs the suite this way)
   --keep              keep the temporary directory (configs, logs, JSON)
   --serve             only start the selected servers, print their URLs
                       and wait for Ctrl-C (to rerun a failed shb command)
   -h, --help          print this help and exit
 
 Missing packages are installed with apt-get (through sudo when not root).
+Exit status: 0 when every applicable cell passed, 1 when one failed, 77
+when none failed but a cell was skipped (--no-install, or a protocol whose
+plugin this shb does not find), 2 on bad usage.
 EOF
 }
 
@@ -370,6 +376,8 @@ run_one() {
 # Cell of the matrix for (server, proto).
 declare -A cell=()
 failed=0
+# A cell that could not run: exit 77 at the end unless something failed.
+skipped=()
 
 server_speaks() { # server proto
 	local v="${1}_protos"
@@ -433,6 +441,7 @@ for s in "${server_list[@]}"; do
 				failed=1
 			else
 				cell["$s $p"]="skipped (not installed)"
+				skipped+=("$s $p: not installed")
 			fi
 		done
 		iop_log "$s: not installed"
@@ -443,7 +452,8 @@ for s in "${server_list[@]}"; do
 		if ! server_speaks "$s" "$p"; then
 			cell["$s $p"]="n/a"
 		elif ! have_plugin "${p:0:2}"; then
-			cell["$s $p"]="n/a (plugin missing)"
+			cell["$s $p"]="skipped (plugin missing)"
+			skipped+=("$s $p: no ${p:0:2} plugin")
 		else
 			applicable+=("$p")
 		fi
@@ -542,4 +552,9 @@ report >"$out.tmp" && mv "$out.tmp" "$out"
 cat "$out"
 iop_log "results written to $out"
 ((failed == 0)) || exit 1
+if ((${#skipped[@]})); then
+	skip_list=$(printf '%s; ' "${skipped[@]}")
+	iop_log "skipped: ${skip_list%; }"
+	exit 77
+fi
 exit 0

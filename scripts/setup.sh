@@ -2,14 +2,30 @@
 # Installs what building and testing shb needs (Debian 12 packages), then
 # configures and builds into ./build. Sourced or run by demo.sh and test.sh.
 #   scripts/setup.sh [--with-test-servers] [--with-bench]
+# --with-test-servers installs every server, client and tool any test needs, so
+# that nothing is installed in the middle of a test run and no test skips
+# for want of a package: the end-to-end tests (tests/e2e, tests/h2,
+# tests/h3/e2e) and the interop suite (interop/<server>/server.sh names
+# each server's packages; keep this list in step with them).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 pkgs=(gcc meson ninja-build pkgconf liburing-dev libgnutls28-dev libjansson-dev
       libcunit1-dev libevent-dev)
+bun=0
 for arg in "$@"; do
 	case "$arg" in
-	--with-test-servers) pkgs+=(nginx-light openssl caddy ngtcp2-server ngtcp2-client) ;;
+	--with-test-servers)
+		pkgs+=(coreutils openssl nginx-light nghttp2-server caddy ngtcp2-server
+		       ngtcp2-client apache2 h2o haproxy lighttpd lighttpd-mod-openssl varnish)
+		# The fuzz smoke run in test.sh: clang and its libFuzzer runtime
+		# (only recommended by clang, and recommends are not installed).
+		pkgs+=(clang libclang-rt-14-dev)
+		# bun (tests/h3/servers/bun.sh) comes from npm; npm from Debian
+		# unless some npm is already there (NodeSource's nodejs has one).
+		bun=1
+		command -v npm >/dev/null || pkgs+=(npm)
+		;;
 	--with-bench) pkgs+=(nginx-light wrk nghttp2-client time) ;;
 	*) echo "setup.sh: unknown option $arg" >&2; exit 2 ;;
 	esac
@@ -29,6 +45,13 @@ if ((${#missing[@]})); then
 	# nginx's package starts a system service where systemd runs; the tests
 	# start their own instances on other ports, so that does not matter.
 	$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+if ((bun)) && ! command -v bun >/dev/null; then
+	echo "setup: installing bun (npm install -g bun)" >&2
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo="sudo"
+	$sudo npm install -g --no-fund --no-audit bun >/dev/null
+	command -v bun >/dev/null || { echo "setup: bun is not on PATH after npm install -g bun" >&2; exit 1; }
 fi
 
 cd "$root"

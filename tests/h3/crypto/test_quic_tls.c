@@ -11,6 +11,7 @@
 #include "crypto_test_util.h"
 #include "quic_keys.h"
 #include "quic_tls.h"
+#include "test_certs.h"
 #include "tls_test_peer.h"
 
 static struct tp_cert cert;	/* CN/SAN localhost */
@@ -495,6 +496,76 @@ static void test_verify(void)
 	handshake_ok(NULL, NULL, "example.com", 11, GNUTLS_CIPHER_AES_128_GCM, 1);
 }
 
+/* One handshake against a server presenting `leaf`, verified against the
+ * CA in `ca_path`: the close code (0 when it completed). */
+static uint64_t verify_leaf(const struct test_cert *leaf, const char *ca_path,
+			    const char *host)
+{
+	struct shb_quic_tls_config cfg = { .verify = true, .ca_file = ca_path };
+	struct tp_cert tc = { .crt = leaf->crt, .key = leaf->key };
+	struct shb_quic_tls_ctx ctx;
+	static struct client c;
+	static struct tp_server sv;
+	uint64_t code;
+
+	default_ctx(&ctx, &cfg);
+	CU_ASSERT_EQUAL_FATAL(tp_server_init(&sv, &tc, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(client_init(&c, &ctx, host), 0);
+	CU_ASSERT_EQUAL_FATAL(shb_quic_tls_start(&c.tls), 0);
+	int rc = exchange(&c, &sv, 100000);
+	code = shb_quic_tls_close_code(&c.tls);
+	if (rc == 0) {
+		CU_ASSERT_TRUE(shb_quic_tls_complete(&c.tls));
+		CU_ASSERT_EQUAL(code, 0);
+	} else {
+		CU_ASSERT_EQUAL(rc, SHB_QUIC_CRYPTO_E_TLS);
+		CU_ASSERT_FALSE(shb_quic_tls_complete(&c.tls));
+		CU_ASSERT_NOT_EQUAL(code, 0);
+	}
+	shb_quic_tls_deinit(&c.tls);
+	tp_server_deinit(&sv);
+	shb_quic_tls_ctx_deinit(&ctx);
+	return code;
+}
+
+/* The certificate must be valid for the host: a DNS name against the DNS
+ * SANs, an IPv4 or IPv6 literal against the iPAddress SANs only (a
+ * DNS-only certificate never matches an address). A wrong name is
+ * bad_certificate (0x12a), as an untrusted chain. */
+static void test_verify_names(void)
+{
+	static const char *const dns[] = { "DNS:foo.example", NULL };
+	static const char *const ip4[] = { "IP:127.0.0.1", NULL };
+	static const char *const ip6[] = { "IP:::1", NULL };
+	struct test_cert ca, dns_leaf, ip4_leaf, ip6_leaf;
+	char path[512];
+
+	CU_ASSERT_EQUAL_FATAL(test_cert_ca(&ca, "shb test CA"), 0);
+	CU_ASSERT_EQUAL_FATAL(test_cert_leaf(&dns_leaf, &ca, dns), 0);
+	CU_ASSERT_EQUAL_FATAL(test_cert_leaf(&ip4_leaf, &ca, ip4), 0);
+	CU_ASSERT_EQUAL_FATAL(test_cert_leaf(&ip6_leaf, &ca, ip6), 0);
+	CU_ASSERT_EQUAL_FATAL(test_cert_write_temp(&ca, path, sizeof(path)), 0);
+
+	CU_ASSERT_EQUAL(verify_leaf(&dns_leaf, path, "127.0.0.1"), 0x12a);
+	CU_ASSERT_EQUAL(verify_leaf(&dns_leaf, path, "::1"), 0x12a);
+	CU_ASSERT_EQUAL(verify_leaf(&ip4_leaf, path, "127.0.0.1"), 0);
+	CU_ASSERT_EQUAL(verify_leaf(&ip4_leaf, path, "127.0.0.2"), 0x12a);
+	CU_ASSERT_EQUAL(verify_leaf(&ip4_leaf, path, "::1"), 0x12a);
+	CU_ASSERT_EQUAL(verify_leaf(&ip4_leaf, path, "::ffff:127.0.0.1"), 0x12a);
+	CU_ASSERT_EQUAL(verify_leaf(&ip6_leaf, path, "::1"), 0);
+	CU_ASSERT_EQUAL(verify_leaf(&ip6_leaf, path, "0:0:0:0:0:0:0:1"), 0);
+	CU_ASSERT_EQUAL(verify_leaf(&ip6_leaf, path, "127.0.0.1"), 0x12a);
+	CU_ASSERT_EQUAL(verify_leaf(&dns_leaf, path, "foo.example"), 0);
+	CU_ASSERT_EQUAL(verify_leaf(&dns_leaf, path, "localhost"), 0x12a);
+	CU_ASSERT_EQUAL(verify_leaf(&ip4_leaf, path, "localhost"), 0x12a);
+
+	unlink(path);
+	test_cert_free(&ca);
+	test_cert_free(&dns_leaf);
+	test_cert_free(&ip4_leaf);
+	test_cert_free(&ip6_leaf);
+}
+
 /* The alert for a verification failure also reaches the alert callback. */
 static void test_alert_callback(void)
 {
@@ -698,6 +769,7 @@ CU_TestInfo shb_test_quic_tls[] = {
 	{ "server without transport parameters: 0x16d", test_no_transport_params },
 	{ "transport parameters refused: 0x08", test_params_rejected },
 	{ "certificate verification", test_verify },
+	{ "certificate names: DNS, IPv4, IPv6", test_verify_names },
 	{ "alert callback", test_alert_callback },
 	{ "CRYPTO at the wrong level: 0x0a", test_wrong_level },
 	{ "peer KeyUpdate: 0x10a", test_peer_key_update },

@@ -6,7 +6,7 @@
 # server that rejects the TLS handshake is a TLS error with the alert in
 # the sample. Also: --disable-keepalive opens one QUIC connection per
 # request, and SHB_DEBUG=1 traces the handshake and packets.
-# Skipped (77) when a server package is missing, unless CI is set.
+# Skipped (77) when a server package is missing.
 # shellcheck source-path=SCRIPTDIR
 # shellcheck disable=SC2154 # NAME_PORT: set by start_*
 source "$(dirname "$0")/lib.sh"

@@ -1,14 +1,14 @@
 #!/bin/bash
 # shb --proto h3 against real HTTP/3 servers built on independent QUIC
-# stacks: caddy (quic-go), ngtcp2's gtlsserver and, when installed, bun
+# stacks: caddy (quic-go), ngtcp2's gtlsserver and bun
 # (lsquic). For each: -p 1 and -p 32 load with exact counts, a 1 MiB
 # response, and a 2 MB POST body (larger than every server's initial flow
 # control windows, so the upload must wait for MAX_STREAM_DATA/MAX_DATA).
-# Skipped (77) when a server package is missing, unless CI is set.
+# Skipped (77) when a server package is missing.
 # shellcheck source-path=SCRIPTDIR
 # shellcheck disable=SC2154 # NAME_PORT: set by start_*
 source "$(dirname "$0")/lib.sh"
-need_h3 caddy gtlsserver
+need_h3 caddy gtlsserver bun
 need SHB SHB_JCHECK
 
 BODY=$H3_TMP/body2m
@@ -63,9 +63,7 @@ start_gtlsserver gtlsserver >/dev/null
 exercise gtlsserver "$gtlsserver_PORT" 2
 stop_h3 gtlsserver
 
-if have_bun; then
-	start_bun bun >/dev/null
-	exercise bun "$bun_PORT" 7
-	stop_h3 bun
-fi
+start_bun bun >/dev/null
+exercise bun "$bun_PORT" 7
+stop_h3 bun
 echo "h3-load: all checks passed"

@@ -4,7 +4,7 @@
 # duplication + 10 % reordering, both ways, every request completes with
 # status 200 and nothing counts as an error. Fixed seeds, so a failure
 # replays. The relay's stats prove the transfer really was impaired.
-# Skipped (77) when a server package is missing, unless CI is set.
+# Skipped (77) when a server package is missing.
 # shellcheck source-path=SCRIPTDIR
 # shellcheck disable=SC2154 # NAME_PORT, NAME_STATS: set by start_*
 source "$(dirname "$0")/lib.sh"

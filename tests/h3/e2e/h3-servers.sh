@@ -1,14 +1,14 @@
 #!/bin/bash
 # The HTTP/3 test servers and the relay, checked without shb: caddy,
-# gtlsserver and (when installed) bun answer every endpoint over HTTP/3
+# gtlsserver and bun answer every endpoint over HTTP/3
 # byte for byte, as seen by ngtcp2's gtlsclient; the relay passes a
 # 1 MiB body through untouched, and through loss, duplication and
 # reordering the QUIC transfer still delivers exactly the same bytes.
-# Skipped (77) when a package is missing, unless CI is set.
+# Skipped (77) when a package is missing.
 # shellcheck source-path=SCRIPTDIR
 # shellcheck disable=SC2154 # NAME_PORT, NAME_STATS: set by start_*
 source "$(dirname "$0")/lib.sh"
-need_h3 relay gtlsclient caddy gtlsserver
+need_h3 relay gtlsclient caddy gtlsserver bun
 need SHB_JCHECK
 
 OUT=$H3_TMP/out
@@ -48,11 +48,9 @@ start_caddy caddy >/dev/null
 check_endpoints caddy "$caddy_PORT" 100000
 start_gtlsserver gtlsserver >/dev/null
 check_endpoints gtlsserver "$gtlsserver_PORT" ok
-if have_bun; then
-	start_bun bun >/dev/null
-	check_endpoints bun "$bun_PORT" 100000
-	stop_h3 bun
-fi
+start_bun bun >/dev/null
+check_endpoints bun "$bun_PORT" 100000
+stop_h3 bun
 
 # A relay with no impairment changes nothing.
 start_relay --name clean "$caddy_PORT" >/dev/null

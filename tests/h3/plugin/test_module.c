@@ -1,6 +1,6 @@
 /* The plugin as the loader sees it: entry, factory, descriptor, module
  * options, prepared requests, and the built shared module's exports (path
- * in SHB_H3_PLUGIN, when the module was built). */
+ * in SHB_H3_PLUGIN). */
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,8 +167,8 @@ static void test_shared_module(void)
 	const char *path = getenv("SHB_H3_PLUGIN");
 	void *h;
 
-	if (!path || !*path)
-		return; /* the QUIC connection part is not built yet */
+	/* meson always builds the module and names it here. */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(path);
 	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
 	const struct shb_plugin_entry *e = dlsym(h, SHB_PLUGIN_ENTRY_SYMBOL);
