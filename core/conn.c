@@ -1,0 +1,206 @@
+/* The life cycle every connection shares, whatever its transport:
+ * becoming ready, failing, closing politely, and giving the slot back only
+ * once the kernel holds nothing of it. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "worker_int.h"
+
+static void last_words(struct shb_conn *c, int bye);
+
+void shb_conn_finish_close(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	if (c->plugin_live) {
+		w->vt->conn_fini(c->p);
+		c->plugin_live = 0;
+	}
+	if (c->tls_live) {
+		shb_tls_free(&c->tls);
+		c->tls_live = 0;
+	}
+	c->tbuf[0].len = c->tbuf[1].len = 0;
+	c->backlog.len = 0;
+	c->recv_paused = 0;
+	c->eof_pending = 0;
+	for (uint32_t i = 0; i < c->nrx; i++)
+		shb_buf_ring_recycle(&w->br, c->rx_bid[i]);
+	c->nrx = 0;
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	if (c->has_deadline) {
+		c->has_deadline = 0;
+		w->ndeadlines--;
+	}
+	c->gen++;
+	c->issued_here = 0;
+	shb_conn_note_outcome(c);
+	c->answered = 0;
+	c->st = C_IDLE;
+	w->nidle++;
+}
+
+/* Stops using c: no more plugin calls, the socket is shut down so that the
+ * kernel completes the multishot receive and any send, and the slot is
+ * released once they have. */
+void shb_conn_begin_close(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	if (c->st == C_CLOSING || c->st == C_IDLE)
+		return;
+	if (c->st == C_CONNECTING || c->st == C_HANDSHAKE)
+		w->nconnecting--;
+	c->st = C_CLOSING;
+	if (c->fd >= 0)
+		shutdown(c->fd, SHUT_RDWR);
+	if (c->recv_armed) {
+		/* shutdown() ends a TCP receive, not a UDP one: cancel it. */
+		struct io_uring_sqe *sqe = shb_worker_sqe(w);
+		io_uring_prep_cancel64(sqe, shb_ud_make(OP_RECV, c->idx, c->gen), 0);
+		sqe->user_data = UD_IGNORE;
+	}
+	if (c->ops == 0)
+		shb_conn_finish_close(c);
+}
+
+void shb_conn_fail(struct shb_conn *c, unsigned kind, const char *msg)
+{
+	if (c->st == C_CLOSING || c->st == C_IDLE)
+		return;
+	shb_conn_fail_outstanding(c, kind, msg);
+	shb_conn_begin_close(c);
+}
+
+static unsigned plugin_err_kind(int code)
+{
+	switch (code) {
+	case SHB_E_CLOSED: return SHB_ERRK_READ;
+	case SHB_E_TLS: return SHB_ERRK_TLS;
+	case SHB_E_TIMEOUT: return SHB_ERRK_TIMEOUT;
+	default: return SHB_ERRK_PROTOCOL;
+	}
+}
+
+void shb_conn_plugin_fail(struct shb_conn *c, int code, const char *fallback)
+{
+	const char *d = c->w->vt->error_detail ? c->w->vt->error_detail(c->p) : NULL;
+	char msg[SHB_SAMPLE_LEN];
+	snprintf(msg, sizeof(msg), "%s", d && d[0] ? d : fallback);
+	/* The plugin may have queued a last frame saying why (GOAWAY with an
+	 * error code, CONNECTION_CLOSE): the peer deserves to see it. */
+	if (code > SHB_E_FATAL)
+		last_words(c, 0);
+	shb_conn_fail(c, plugin_err_kind(code), msg);
+}
+
+/* Sends what the plugin still has queued (a GOAWAY, a CONNECTION_CLOSE)
+ * and, for TLS, close_notify, with non-blocking sends straight on the
+ * socket: best effort, nothing is waited for. Only when no send is in
+ * flight, so the byte stream stays in order. */
+static void last_words(struct shb_conn *c, int bye)
+{
+	struct worker *w = c->w;
+	char err[128];
+	if (c->st != C_READY || c->send_busy || !c->plugin_live)
+		return;
+	if (w->dgram) {
+		size_t seg = 0;
+		shb_ssize n = w->vt->write_dgrams(c->p, c->dgram_buf, DGRAM_MAX, &seg, w->now);
+		if (n > 0)
+			(void)send(c->fd, c->dgram_buf, (size_t)n, MSG_DONTWAIT);
+		return;
+	}
+	struct shb_vec v[MAX_VECS];
+	shb_ssize n = 0;
+	if (w->vt->state(c->p) & SHB_CS_WANT_WRITE)
+		n = w->vt->pull_send(c->p, v, MAX_VECS, w->now);
+	for (shb_ssize i = 0; i < n; i++) {
+		if (c->tls_live)
+			shb_tls_write(&c->tls, v[i].base, v[i].len, err, sizeof(err));
+		else
+			(void)send(c->fd, v[i].base, v[i].len, MSG_DONTWAIT | MSG_NOSIGNAL);
+	}
+	if (c->tls_live) {
+		struct shb_bytes *b = &c->tbuf[c->tfill];
+		if (bye)
+			shb_tls_bye(&c->tls);
+		if (b->len)
+			(void)send(c->fd, b->p, b->len, MSG_DONTWAIT | MSG_NOSIGNAL);
+		b->len = 0;
+	}
+}
+
+/* The end of a run, or a connection we are done with: let the plugin say
+ * goodbye (GOAWAY, CONNECTION_CLOSE) and TLS send close_notify. */
+void shb_conn_close_politely(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	if (c->st == C_READY && !c->send_busy && c->plugin_live) {
+		w->vt->shutdown(c->p, SHB_SHUT_GRACEFUL, w->now);
+		last_words(c, 1);
+	}
+	shb_conn_begin_close(c);
+}
+
+void shb_conn_transport_ready(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	char alpn[64] = "";
+	struct shb_transport_info info;
+
+	memset(&info, 0, sizeof(info));
+	info.struct_size = sizeof(info);
+	info.peer = (const struct sockaddr *)&w->run->addr;
+	info.peer_len = w->run->addrlen;
+	info.ts_connected = c->t_connect;
+	info.ts_handshake = w->now;
+	info.max_dgram = DGRAM_MAX;
+	if (c->tls_live) {
+		shb_tls_alpn(&c->tls, alpn, sizeof(alpn));
+		info.tls_version = shb_tls_version(&c->tls);
+		info.alpn = alpn[0] ? alpn : NULL;
+		if (w->desc->flags & SHB_PROTO_ALPN_REQUIRED) {
+			int ok = 0;
+			for (const char *const *a = w->desc->alpn; a && *a; a++)
+				ok |= strcmp(*a, alpn) == 0;
+			if (!ok) {
+				char msg[160];
+				snprintf(msg, sizeof(msg), "server did not select ALPN %s (got %s)",
+					 w->desc->alpn && w->desc->alpn[0] ? w->desc->alpn[0] : "?",
+					 alpn[0] ? alpn : "none");
+				if (atomic_exchange(&w->run->alpn_warned, 1) == 0)
+					w->run->host->log(SHB_LOG_WARN, "core", msg);
+				shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
+				return;
+			}
+		}
+	}
+	w->nconnecting--;
+	c->st = C_READY;
+	int r = w->vt->on_transport_ready(c->p, &info, w->now);
+	if (r < 0) {
+		shb_conn_plugin_fail(c, r, "protocol start failed");
+		return;
+	}
+	shb_conn_mark_dirty(c);
+}
+
+/* Out of descriptors is this machine's limit, not the server's fault:
+ * stop the run with one line saying what to change. */
+void shb_conn_socket_failed(struct shb_conn *c, int err)
+{
+	char msg[200];
+	if (err == EMFILE || err == ENFILE) {
+		snprintf(msg, sizeof(msg), "socket: %s with %u connections per "
+			 "worker: raise the limit (ulimit -n) or lower -c",
+			 strerror(err), c->w->nconns);
+		shb_worker_fatal(c->w, msg);
+		shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
+		return;
+	}
+	snprintf(msg, sizeof(msg), "socket: %s", strerror(err));
+	shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
+}

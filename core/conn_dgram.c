@@ -1,0 +1,190 @@
+/* Connected UDP for protocols that run their own crypto (QUIC): datagrams
+ * received during one completion batch are handed over together, and sent
+ * as GSO trains of equal-size segments. */
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/udp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "worker_int.h"
+
+static void set_buf(int fd, int opt, int bytes)
+{
+	/* Best effort: large bursts of datagrams must not be dropped by a
+	 * small socket buffer, but a capped sysctl is not an error. */
+	(void)setsockopt(fd, SOL_SOCKET, opt, &bytes, sizeof(bytes));
+}
+
+int shb_dgram_probe_gso(int family)
+{
+	int fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	int seg = 0, ok;
+	if (fd < 0)
+		return 0;
+	ok = setsockopt(fd, SOL_UDP, UDP_SEGMENT, &seg, sizeof(seg)) == 0;
+	close(fd);
+	return ok;
+}
+
+void shb_dgram_start(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	const struct sockaddr *sa = (const struct sockaddr *)&w->run->addr;
+	char msg[160];
+
+	w->nidle--;
+	c->st = C_CONNECTING;
+	w->nconnecting++;
+	c->t_connect = w->now;
+	c->nrx = 0;
+	c->got_data = 0;
+	if (!c->dgram_buf) {
+		c->dgram_buf = malloc((size_t)(w->gso ? GSO_SEGMENTS : 1) * DGRAM_MAX);
+		if (!c->dgram_buf) {
+			shb_conn_fail(c, SHB_ERRK_CONNECT, "out of memory");
+			return;
+		}
+	}
+	c->fd = socket(sa->sa_family, SOCK_DGRAM | SOCK_CLOEXEC, IPPROTO_UDP);
+	if (c->fd < 0) {
+		shb_conn_socket_failed(c, errno);
+		return;
+	}
+	set_buf(c->fd, SO_RCVBUF, 4 << 20);
+	set_buf(c->fd, SO_SNDBUF, 4 << 20);
+	/* A UDP connect only sets the peer; no need to go through the ring. */
+	if (connect(c->fd, sa, w->run->addrlen) < 0) {
+		snprintf(msg, sizeof(msg), "connect: %s", strerror(errno));
+		shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
+		return;
+	}
+	int r = io_uring_register_files_update(&w->u.ring, c->idx, &c->fd, 1);
+	if (r < 0) {
+		snprintf(msg, sizeof(msg), "register socket: %s", strerror(-r));
+		shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
+		return;
+	}
+	memset(c->p, 0, w->desc->conn_size);
+	r = w->vt->conn_init(w->run->module, w->pworker, c->p, c, w->now);
+	if (r < 0) {
+		snprintf(msg, sizeof(msg), "protocol conn_init failed: %s",
+			 w->run->host->strerror(r));
+		shb_conn_fail(c, SHB_ERRK_PROTOCOL, msg);
+		return;
+	}
+	c->plugin_live = 1;
+	c->deadline = SHB_TSTAMP_NONE;
+	w->stats->conns_opened++;
+	shb_conn_arm_recv(c);
+	shb_conn_transport_ready(c);
+}
+
+/* Hands the datagrams held during this completion batch to the protocol at
+ * once, then gives their buffers back. */
+void shb_dgram_deliver(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	uint32_t n = c->nrx;
+	if (!n)
+		return;
+	c->nrx = 0;
+	if (c->st == C_READY) {
+		struct shb_vec v[RX_DGRAMS];
+		for (uint32_t i = 0; i < n; i++) {
+			v[i].base = shb_buf_ring_buf(&w->br, c->rx_bid[i]);
+			v[i].len = c->rx_len[i];
+		}
+		int r = w->vt->recv_dgrams(c->p, v, n, w->now);
+		if (r < 0)
+			shb_conn_plugin_fail(c, r, "protocol error");
+	}
+	for (uint32_t i = 0; i < n; i++)
+		shb_buf_ring_recycle(&w->br, c->rx_bid[i]);
+}
+
+void shb_dgram_on_recv(struct shb_conn *c, struct io_uring_cqe *cqe)
+{
+	struct worker *w = c->w;
+	int res = cqe->res;
+	int more = (cqe->flags & IORING_CQE_F_MORE) != 0;
+
+	if (cqe->flags & IORING_CQE_F_BUFFER) {
+		unsigned bid = cqe->flags >> IORING_CQE_BUFFER_SHIFT;
+		if (res > 0 && c->st == C_READY) {
+			w->stats->bytes_recv += (uint64_t)res;
+			c->got_data = 1;
+			if (c->nrx == RX_DGRAMS)
+				shb_dgram_deliver(c);
+			c->rx_bid[c->nrx] = (uint16_t)bid;
+			c->rx_len[c->nrx] = (uint32_t)res;
+			c->nrx++;
+			shb_conn_mark_dirty(c);
+		} else {
+			shb_buf_ring_recycle(&w->br, bid);
+		}
+	}
+	if (res < 0 && res != -ENOBUFS && res != -EMSGSIZE && c->st == C_READY) {
+		/* EMSGSIZE after an ICMP "too big" is benign; a refused port
+		 * before any answer is a connect error. */
+		char msg[160];
+		snprintf(msg, sizeof(msg), "recv: %s", strerror(-res));
+		shb_dgram_deliver(c);
+		shb_conn_fail(c, c->got_data ? SHB_ERRK_READ : SHB_ERRK_CONNECT, msg);
+	}
+	if (!more) {
+		c->recv_armed = 0;
+		c->ops--;
+		if (c->st == C_READY && res != 0)
+			shb_conn_arm_recv(c);
+	}
+}
+
+static void submit_train(struct shb_conn *c, size_t len, size_t seg)
+{
+	if (len <= seg || !c->w->gso) {
+		shb_conn_send(c, c->dgram_buf, len);
+		return;
+	}
+	struct cmsghdr *cm;
+	memset(&c->msg, 0, sizeof(c->msg));
+	c->iov[0].iov_base = c->dgram_buf;
+	c->iov[0].iov_len = len;
+	c->msg.msg_iov = c->iov;
+	c->msg.msg_iovlen = 1;
+	c->msg.msg_control = c->cmsg.buf;
+	c->msg.msg_controllen = sizeof(c->cmsg.buf);
+	cm = CMSG_FIRSTHDR(&c->msg);
+	cm->cmsg_level = SOL_UDP;
+	cm->cmsg_type = UDP_SEGMENT;
+	cm->cmsg_len = CMSG_LEN(sizeof(uint16_t));
+	uint16_t s16 = (uint16_t)seg;
+	memcpy(CMSG_DATA(cm), &s16, sizeof(s16));
+	struct io_uring_sqe *sqe = shb_worker_sqe(c->w);
+	io_uring_prep_sendmsg(sqe, (int)c->idx, &c->msg, 0);
+	sqe->flags |= IOSQE_FIXED_FILE;
+	sqe->user_data = shb_ud_make(OP_SEND, c->idx, c->gen);
+	c->send_busy = 1;
+	c->ops++;
+}
+
+void shb_dgram_flush(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	size_t seg = 0;
+	size_t cap = (size_t)(w->gso ? GSO_SEGMENTS : 1) * DGRAM_MAX;
+	shb_ssize n = w->vt->write_dgrams(c->p, c->dgram_buf, cap, &seg, w->now);
+	if (n < 0) {
+		shb_conn_plugin_fail(c, (int)n, "protocol error");
+		return;
+	}
+	if (n == 0)
+		return;
+	if (seg == 0 || seg > DGRAM_MAX || (size_t)n > cap) {
+		shb_conn_fail(c, SHB_ERRK_PROTOCOL, "protocol wrote an invalid datagram train");
+		return;
+	}
+	submit_train(c, (size_t)n, seg);
+}

@@ -1,0 +1,360 @@
+/* TCP, and TLS over TCP run in memory by GnuTLS: connect with a linked
+ * timeout, multishot receive into the buffer ring with input flow control
+ * (paused while the plugin holds a backlog), one send in flight. */
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "worker_int.h"
+
+static void deliver_eof(struct shb_conn *c);
+
+void shb_conn_start(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	if (w->dgram) {
+		shb_dgram_start(c);
+		return;
+	}
+	const struct sockaddr *sa = (const struct sockaddr *)&w->run->addr;
+	char msg[160];
+	int one = 1;
+
+	w->nidle--;
+	c->st = C_CONNECTING;
+	w->nconnecting++;
+	c->t_connect = w->now;
+	c->fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP);
+	if (c->fd < 0) {
+		shb_conn_socket_failed(c, errno);
+		return;
+	}
+	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	/* Replacing the slot's file also drops the previous socket's
+	 * reference held by the registered table. */
+	int r = io_uring_register_files_update(&w->u.ring, c->idx, &c->fd, 1);
+	if (r < 0) {
+		snprintf(msg, sizeof(msg), "register socket: %s", strerror(-r));
+		shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
+		return;
+	}
+	memset(c->p, 0, w->desc->conn_size);
+	r = w->vt->conn_init(w->run->module, w->pworker, c->p, c, w->now);
+	if (r < 0) {
+		snprintf(msg, sizeof(msg), "protocol conn_init failed: %s",
+			 w->run->host->strerror(r));
+		shb_conn_fail(c, SHB_ERRK_PROTOCOL, msg);
+		return;
+	}
+	c->plugin_live = 1;
+	c->deadline = SHB_TSTAMP_NONE;
+	if (io_uring_sq_space_left(&w->u.ring) < 2)
+		io_uring_submit(&w->u.ring); /* a link never straddles submits */
+	struct io_uring_sqe *sqe = shb_worker_sqe(w);
+	io_uring_prep_connect(sqe, (int)c->idx, sa, w->run->addrlen);
+	sqe->flags |= IOSQE_FIXED_FILE | IOSQE_IO_LINK;
+	sqe->user_data = shb_ud_make(OP_CONNECT, c->idx, c->gen);
+	sqe = shb_worker_sqe(w);
+	io_uring_prep_link_timeout(sqe, &w->connect_ts, 0);
+	sqe->user_data = UD_IGNORE;
+	c->connect_busy = 1;
+	c->ops++;
+}
+
+void shb_conn_flush_tls(struct shb_conn *c)
+{
+	struct shb_bytes *b = &c->tbuf[c->tfill];
+	if (c->send_busy || b->len == 0)
+		return;
+	c->tfill ^= 1;
+	c->tbuf[c->tfill].len = 0;
+	shb_tls_set_out(&c->tls, &c->tbuf[c->tfill]);
+	c->tsent = 0;
+	shb_conn_send(c, b->p, b->len);
+}
+
+static void tls_failed(struct shb_conn *c, const char *err)
+{
+	shb_conn_fail(c, SHB_ERRK_TLS, err);
+}
+
+void shb_conn_on_connect(struct shb_conn *c, int res)
+{
+	struct worker *w = c->w;
+	char msg[200];
+
+	c->connect_busy = 0;
+	if (c->st != C_CONNECTING)
+		return;
+	if (res < 0) {
+		if (res == -ECANCELED)
+			snprintf(msg, sizeof(msg), "connect: timed out after %.3gs",
+				 (double)w->run->cfg->connect_timeout_ns / 1e9);
+		else
+			snprintf(msg, sizeof(msg), "connect: %s", strerror(-res));
+		shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
+		return;
+	}
+	w->stats->conns_opened++;
+	shb_conn_arm_recv(c);
+	if (!w->run->use_tls) {
+		shb_conn_transport_ready(c);
+		return;
+	}
+	c->st = C_HANDSHAKE;
+	shb_tls_set_out(&c->tls, &c->tbuf[c->tfill]);
+	if (shb_tls_new(&c->tls, &w->run->tls, &c->tbuf[c->tfill], msg, sizeof(msg)) < 0) {
+		tls_failed(c, msg);
+		return;
+	}
+	c->tls_live = 1;
+	shb_tls_feed(&c->tls, NULL, 0);
+	if (shb_tls_handshake(&c->tls, msg, sizeof(msg)) < 0) {
+		tls_failed(c, msg);
+		return;
+	}
+	shb_conn_flush_tls(c);
+}
+
+/* Input flow control: while the plugin holds back input, the multishot
+ * receive is cancelled and not re-armed, so the kernel's socket buffer and
+ * then the peer's window fill up instead of our memory. */
+static void pause_recv(struct shb_conn *c)
+{
+	c->recv_paused = 1;
+	if (!c->recv_armed)
+		return;
+	struct io_uring_sqe *sqe = shb_worker_sqe(c->w);
+	io_uring_prep_cancel64(sqe, shb_ud_make(OP_RECV, c->idx, c->gen), 0);
+	sqe->user_data = UD_IGNORE;
+}
+
+static void resume_recv(struct shb_conn *c)
+{
+	c->recv_paused = 0;
+	if (!c->recv_armed)
+		shb_conn_arm_recv(c);
+}
+
+/* Hands plaintext to the plugin, keeping what it could not take yet. */
+static void deliver(struct shb_conn *c, const uint8_t *data, size_t len)
+{
+	struct worker *w = c->w;
+	if (c->backlog.len) {
+		if (len && shb_bytes_append(&c->backlog, data, len) < 0) {
+			shb_conn_fail(c, SHB_ERRK_READ, "out of memory");
+			return;
+		}
+		data = c->backlog.p;
+		len = c->backlog.len;
+	}
+	shb_ssize n = w->vt->recv(c->p, data, len, w->now);
+	shb_conn_mark_dirty(c);
+	if (n < 0) {
+		shb_conn_plugin_fail(c, (int)n, "protocol error");
+		return;
+	}
+	size_t rest = len - ((size_t)n < len ? (size_t)n : len);
+	if (data == c->backlog.p) {
+		memmove(c->backlog.p, c->backlog.p + len - rest, rest);
+		c->backlog.len = rest;
+	} else if (rest && shb_bytes_append(&c->backlog, data + len - rest, rest) < 0) {
+		shb_conn_fail(c, SHB_ERRK_READ, "out of memory");
+		return;
+	}
+	if (c->backlog.len > BACKLOG_CAP) {
+		shb_conn_fail(c, SHB_ERRK_PROTOCOL, "input backlog over its cap of 1 MiB: "
+			  "the protocol stopped consuming");
+		return;
+	}
+	if (c->backlog.len && !c->recv_paused)
+		pause_recv(c);
+	else if (!c->backlog.len && c->eof_pending)
+		deliver_eof(c);
+	else if (!c->backlog.len && c->recv_paused && c->st == C_READY)
+		resume_recv(c);
+}
+
+static void deliver_eof(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	if (c->backlog.len && c->st == C_READY) {
+		c->eof_pending = 1; /* after the bytes before it */
+		return;
+	}
+	c->eof_pending = 0;
+	if (c->st == C_HANDSHAKE) {
+		shb_conn_fail(c, SHB_ERRK_TLS, "connection closed during the TLS handshake");
+		return;
+	}
+	if (c->st != C_READY)
+		return;
+	int r = w->vt->recv_eof(c->p, w->now);
+	if (r < 0)
+		shb_conn_plugin_fail(c, r, "connection closed by the server");
+	else if (c->nused)
+		shb_conn_fail(c, SHB_ERRK_READ, "connection closed by the server");
+	else
+		shb_conn_begin_close(c);
+}
+
+static void tls_input(struct shb_conn *c, const uint8_t *data, size_t len)
+{
+	char err[200];
+	shb_tls_feed(&c->tls, data, len);
+	if (c->st == C_HANDSHAKE) {
+		int h = shb_tls_handshake(&c->tls, err, sizeof(err));
+		if (h < 0) {
+			tls_failed(c, err);
+			return;
+		}
+		if (h == 0) {
+			shb_conn_flush_tls(c);
+			return;
+		}
+		shb_conn_transport_ready(c);
+		if (c->st != C_READY)
+			return;
+	}
+	while (c->st == C_READY) {
+		long n = shb_tls_read(&c->tls, c->w->scratch, sizeof(c->w->scratch),
+				      err, sizeof(err));
+		if (n == 0)
+			break;
+		if (n == SHB_TLS_EOF) {
+			deliver_eof(c);
+			break;
+		}
+		if (n < 0) {
+			shb_conn_fail(c, SHB_ERRK_TLS, err);
+			break;
+		}
+		deliver(c, c->w->scratch, (size_t)n);
+	}
+	if (c->st == C_READY || c->st == C_HANDSHAKE)
+		shb_conn_flush_tls(c);
+}
+
+void shb_conn_on_recv(struct shb_conn *c, struct io_uring_cqe *cqe)
+{
+	struct worker *w = c->w;
+	int res = cqe->res;
+	int more = (cqe->flags & IORING_CQE_F_MORE) != 0;
+
+	if (res > 0) {
+		unsigned bid = cqe->flags >> IORING_CQE_BUFFER_SHIFT;
+		const uint8_t *buf = shb_buf_ring_buf(&w->br, bid);
+		w->stats->bytes_recv += (uint64_t)res;
+		if (c->st == C_READY || c->st == C_HANDSHAKE) {
+			if (c->tls_live)
+				tls_input(c, buf, (size_t)res);
+			else
+				deliver(c, buf, (size_t)res);
+		}
+		shb_buf_ring_recycle(&w->br, bid);
+	} else if (res == 0) {
+		deliver_eof(c);
+	} else if (res != -ENOBUFS && res != -ECANCELED) {
+		/* ECANCELED: our own cancel (pause_recv, begin_close). */
+		char msg[160];
+		snprintf(msg, sizeof(msg), "recv: %s", strerror(-res));
+		shb_conn_fail(c, SHB_ERRK_READ, msg);
+	}
+	if (!more) {
+		c->recv_armed = 0;
+		c->ops--;
+		/* ENOBUFS just means the buffer ring ran dry for a moment. */
+		if ((c->st == C_READY || c->st == C_HANDSHAKE) && res != 0 &&
+		    !c->recv_paused)
+			shb_conn_arm_recv(c);
+	}
+}
+
+void shb_conn_flush_plain(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	struct shb_vec v[MAX_VECS];
+	shb_ssize n = w->vt->pull_send(c->p, v, MAX_VECS, w->now);
+	if (n <= 0)
+		return;
+	if (n == 1) {
+		shb_conn_send(c, v[0].base, v[0].len);
+		return;
+	}
+	memcpy(c->iov, v, (size_t)n * sizeof(v[0]));
+	shb_conn_sendmsg(c, (size_t)n);
+}
+
+void shb_conn_flush_plugin_tls(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	char err[160];
+	/* Encrypt what the plugin has now; plaintext counts as sent once TLS
+	 * took it. Bounded, so one connection cannot starve the others. */
+	for (int round = 0; round < 16; round++) {
+		struct shb_vec v[MAX_VECS];
+		shb_ssize n = w->vt->pull_send(c->p, v, MAX_VECS, w->now);
+		if (n <= 0)
+			break;
+		size_t total = 0;
+		for (shb_ssize i = 0; i < n; i++) {
+			if (shb_tls_write(&c->tls, v[i].base, v[i].len, err, sizeof(err)) < 0) {
+				shb_conn_fail(c, SHB_ERRK_TLS, err);
+				return;
+			}
+			total += v[i].len;
+		}
+		w->vt->sent(c->p, total, w->now);
+		if (!(w->vt->state(c->p) & SHB_CS_WANT_WRITE))
+			break;
+	}
+	shb_conn_flush_tls(c);
+}
+
+void shb_conn_on_send(struct shb_conn *c, int res)
+{
+	struct worker *w = c->w;
+	c->send_busy = 0;
+	/* Counted whatever the state: the last sends of a run complete
+	 * after its connections began to close. */
+	if (res > 0)
+		w->stats->bytes_sent += (uint64_t)res;
+	if (c->st != C_READY && c->st != C_HANDSHAKE)
+		return;
+	if (w->dgram && (res == -EMSGSIZE || res == -ENOBUFS || res == -EAGAIN)) {
+		shb_conn_mark_dirty(c); /* datagram dropped: QUIC recovers it */
+		return;
+	}
+	if (res <= 0) {
+		char msg[160];
+		snprintf(msg, sizeof(msg), "send: %s", res ? strerror(-res) : "wrote nothing");
+		if (w->dgram && !c->got_data) {
+			shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
+			return;
+		}
+		shb_conn_fail(c, SHB_ERRK_WRITE, msg);
+		return;
+	}
+	if (w->dgram) {
+		shb_conn_mark_dirty(c);
+		return;
+	}
+	if (c->tls_live) {
+		struct shb_bytes *b = &c->tbuf[c->tfill ^ 1];
+		c->tsent += (size_t)res;
+		if (c->tsent < b->len) {
+			shb_conn_send(c, b->p + c->tsent, b->len - c->tsent);
+			return;
+		}
+		b->len = 0;
+	} else {
+		w->vt->sent(c->p, (size_t)res, w->now);
+	}
+	/* A plugin that could not take all its input until it had flushed
+	 * gets the rest now. */
+	if (c->backlog.len && c->st == C_READY)
+		deliver(c, NULL, 0);
+	shb_conn_mark_dirty(c);
+}

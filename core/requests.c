@@ -1,0 +1,231 @@
+/* Requests: issuing, completing and failing them exactly once, the policy
+ * for refused requests and for slots whose connections keep failing, and
+ * --timeout. */
+#include <stdio.h>
+
+#include "worker_int.h"
+
+void shb_worker_finished_one(struct worker *w)
+{
+	w->done++;
+	if (shb_worker_count_mode(w) && w->done >= w->budget && !w->stopping)
+		w->args->end_ns = w->now;
+}
+
+void shb_conn_mark_dirty(struct shb_conn *c)
+{
+	if (!c->dirty) {
+		c->dirty = 1;
+		c->w->dirty[c->w->ndirty++] = c->idx;
+	}
+}
+
+void shb_worker_count_error(struct worker *w, unsigned kind, const char *msg)
+{
+	shb_stats_error(w->stats, kind, msg);
+	shb_worker_debugf(w, "error: %s (%ld)", msg ? msg : "", (long)kind);
+}
+
+/* Fails every request still outstanding on c (the plugin did not report
+ * them). A connection that fails before carrying any request charges one
+ * unit of the budget instead, so that a run against a server that never
+ * works still ends; one whose requests were all reported already (e.g. the
+ * plugin said CONN_LOST before returning its error) costs nothing more. */
+void shb_conn_fail_outstanding(struct shb_conn *c, unsigned kind, const char *msg)
+{
+	struct worker *w = c->w;
+	if (w->stopping)
+		return;
+	if (c->nused == 0) {
+		if (c->issued_here)
+			return;
+		if (!shb_worker_count_mode(w) || w->issued < w->budget) {
+			w->issued++;
+			shb_worker_count_error(w, kind, msg);
+			shb_worker_finished_one(w);
+		}
+		return;
+	}
+	for (uint32_t i = 0; i < w->parallel && c->nused; i++) {
+		struct req_slot *r = &c->reqs[i];
+		if (!r->used)
+			continue;
+		r->used = 0;
+		c->nused--;
+		c->answered = 1;
+		shb_worker_count_error(w, kind, msg);
+		shb_worker_finished_one(w);
+	}
+}
+
+/* The cookie names the slot, its use count and the connection's generation,
+ * so a late or repeated report is recognised and ignored. */
+static uint64_t req_cookie(const struct shb_conn *c, uint32_t i)
+{
+	return (uint64_t)i | ((uint64_t)c->reqs[i].gen << 16) | ((uint64_t)c->gen << 32);
+}
+
+int shb_conn_issue(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	uint32_t i;
+	for (i = 0; i < w->parallel; i++)
+		if (!c->reqs[i].used)
+			break;
+	if (i == w->parallel)
+		return -1;
+	struct req_slot *r = &c->reqs[i];
+	r->gen++;
+	uint64_t cookie = req_cookie(c, i);
+	int resend = w->nretry > 0;
+	w->nretry -= (uint64_t)resend;
+	r->t_start = w->now;
+	r->used = 1;
+	c->nused++;
+	c->issued_here++;
+	w->issued++;
+	if (w->vt->issue(c->p, w->run->prepared, cookie, w->now) < 0) {
+		r->used = 0;
+		c->nused--;
+		c->issued_here--;
+		w->issued--;
+		w->nretry += (uint64_t)resend;
+		return -1;
+	}
+	return 0;
+}
+
+static void requeue_refused(struct worker *w)
+{
+	w->nretry++;
+	w->issued--;
+	w->stats->retried++;
+}
+
+static unsigned outcome_kind(uint32_t outcome)
+{
+	switch (outcome) {
+	case SHB_REQ_CONN_LOST: return SHB_ERRK_READ;
+	case SHB_REQ_TIMEOUT: return SHB_ERRK_TIMEOUT;
+	default: return SHB_ERRK_PROTOCOL;
+	}
+}
+
+void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
+			 const struct shb_req_result *res)
+{
+	struct worker *w = c->w;
+	uint32_t i = (uint32_t)(cookie & 0xffff);
+	uint16_t gen = (uint16_t)(cookie >> 16);
+
+	if (i >= w->parallel || (uint32_t)(cookie >> 32) != c->gen ||
+	    !c->reqs[i].used || c->reqs[i].gen != gen)
+		return; /* unknown or already completed: ignore, never count twice */
+	struct req_slot *r = &c->reqs[i];
+	r->used = 0;
+	c->nused--;
+	shb_conn_mark_dirty(c);
+	if (w->stopping)
+		return; /* in flight at the end: not counted */
+	switch (res->outcome) {
+	case SHB_REQ_OK: {
+		shb_tstamp done = res->ts_done ? res->ts_done : w->now;
+		shb_stats_ok(w->stats, res->status,
+			     done > r->t_start ? done - r->t_start : 0);
+		shb_worker_finished_one(w);
+		c->answered = 1;
+		w->refuse_streak = 0;
+		return;
+	}
+	case SHB_REQ_REFUSED:
+		/* Not processed by the server (above a GOAWAY, REFUSED_STREAM):
+		 * resent, wherever there is room, while refusals in a row stay
+		 * under the cap. Beyond it each refusal is an error that
+		 * charges the budget, so a server that refuses everything ends
+		 * a -n run with errors instead of looping. */
+		if (w->refuse_streak < w->refuse_cap) {
+			w->refuse_streak++;
+			requeue_refused(w);
+			return;
+		}
+		shb_worker_count_error(w, SHB_ERRK_PROTOCOL,
+			    "request refused by the server (too many refusals in a "
+			    "row without a response; not resent)");
+		shb_worker_finished_one(w);
+		return;
+	default: {
+		char msg[SHB_SAMPLE_LEN];
+		const char *d = SHB_HAS(res, struct shb_req_result, detail) ? res->detail : NULL;
+		if (!d) {
+			snprintf(msg, sizeof(msg), "request failed (outcome %u, code %llu)",
+				 res->outcome, (unsigned long long)res->err_code);
+			d = msg;
+		}
+		c->answered = 1;
+		shb_worker_count_error(w, outcome_kind(res->outcome), d);
+		shb_worker_finished_one(w);
+	}
+	}
+}
+
+void shb_worker_conn_event(struct shb_conn *c, const struct shb_conn_event *ev)
+{
+	if (ev->kind == SHB_CEV_GOAWAY)
+		shb_worker_debugf(c->w, "peer GOAWAY, last accepted %s%ld", "", (long)ev->last_accepted);
+	shb_conn_mark_dirty(c);
+}
+
+static uint64_t next_rand(struct worker *w)
+{
+	w->rng ^= w->rng << 13;
+	w->rng ^= w->rng >> 7;
+	w->rng ^= w->rng << 17;
+	return w->rng;
+}
+
+/* A connection that ended without any request ending on it (connect or
+ * TLS failure, GOAWAY before the first stream, everything refused) makes
+ * its slot back off before connecting again, so a dead or refusing server
+ * costs a bounded number of attempts per second, not a storm. */
+void shb_conn_note_outcome(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	if (c->answered) {
+		c->fails = 0;
+		c->retry_at = 0;
+		return;
+	}
+	if (c->fails < 63)
+		c->fails++;
+	uint64_t d = c->fails > 7 ? BACKOFF_MAX_NS : BACKOFF_BASE_NS << (c->fails - 1);
+	if (d > BACKOFF_MAX_NS)
+		d = BACKOFF_MAX_NS;
+	d = d / 2 + next_rand(w) % (d / 2 + 1);
+	c->retry_at = w->now + d;
+}
+
+/* --timeout: the request is an error now, and only it. The plugin cancels
+ * it (RST_STREAM, RESET_STREAM + STOP_SENDING; HTTP/1.1 closes, since a
+ * response cannot be abandoned mid-stream); the slot is freed first, so
+ * whatever the plugin might still report for the cookie is ignored. A
+ * plugin without cancel loses its connection, and the other requests on
+ * it with it. */
+void shb_conn_expire_request(struct shb_conn *c, uint32_t k)
+{
+	struct worker *w = c->w;
+	char msg[120];
+	snprintf(msg, sizeof(msg), "request timed out after %.3gs",
+		 (double)w->run->cfg->timeout_ns / 1e9);
+	if (!w->vt->cancel) {
+		shb_conn_fail(c, SHB_ERRK_TIMEOUT, msg);
+		return;
+	}
+	uint64_t cookie = req_cookie(c, k);
+	c->reqs[k].used = 0;
+	c->nused--;
+	c->answered = 1;
+	shb_worker_count_error(w, SHB_ERRK_TIMEOUT, msg);
+	shb_worker_finished_one(w);
+	w->vt->cancel(c->p, cookie, w->now);
+	shb_conn_mark_dirty(c);
+}

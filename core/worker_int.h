@@ -1,0 +1,233 @@
+/* The worker's internals, shared by the files that make it up: the slot
+ * and worker structs, and the calls between its parts.
+ *   worker.c       the loop: setup, the completion batch, service, timers
+ *   ring.c         SQEs and CQEs: bounded submits, the completion stash
+ *   requests.c     issuing and completing requests, the refusal and
+ *                  reconnect policy, --timeout
+ *   conn.c         connection life cycle common to every transport
+ *   conn_stream.c  TCP and TLS over TCP: connect, receive with backpressure,
+ *                  send
+ *   conn_dgram.c   connected UDP: datagram batches and GSO trains
+ * Everything runs on the worker's own thread. */
+#ifndef SHB_CORE_WORKER_INT_H
+#define SHB_CORE_WORKER_INT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/socket.h>
+
+#include "run.h"
+#include "uring_shim.h"
+
+enum { OP_CONNECT = 0, OP_RECV = 1, OP_SEND = 2 };
+#define UD_DEADLINE UINT64_MAX
+#define UD_IGNORE (UINT64_MAX - 1)
+#define SLOT_BITS 20
+#define MAX_SLOTS (1u << SLOT_BITS)
+#define RECV_BUF_SIZE 16384
+#define MAX_VECS 16
+#define TICK_NS 100000000ull /* wait at most 100 ms: Ctrl-C latency */
+#define DGRAM_MAX 1200     /* QUIC: no PMTUD, every datagram <= 1200 bytes */
+#define GSO_SEGMENTS 64    /* kernel limit per UDP_SEGMENT send */
+#define RX_DGRAMS 64       /* datagrams held per connection per batch */
+/* Refusals in a row (no response in between) resent before further ones
+ * become errors: at least this many, and at least two full flights. */
+#define REFUSE_STREAK_MIN 16
+/* A slot whose connections keep failing before any request ends waits
+ * BACKOFF_BASE_NS << (failures - 1), at most BACKOFF_MAX_NS, jittered down
+ * to half, before it connects again. */
+#define BACKOFF_BASE_NS 10000000ull  /* 10 ms */
+#define BACKOFF_MAX_NS 1000000000ull /* 1 s */
+/* Plaintext a plugin has not taken yet. Receiving pauses as soon as there
+ * is any, so only what was already on its way lands here; more than this
+ * means the plugin stopped consuming for good. */
+#define BACKLOG_CAP (1u << 20)
+#define SUBMIT_TRIES 64        /* refused submits before the run stops */
+#define STASH_MAX (1u << 22)   /* completions stashed at most */
+
+enum conn_st {
+	C_IDLE,       /* no socket; may be (re)connected */
+	C_CONNECTING, /* connect SQE in flight */
+	C_HANDSHAKE,  /* TLS handshake */
+	C_READY,      /* transport ready; the plugin runs requests */
+	C_CLOSING,    /* waiting for in-flight operations to complete */
+};
+
+struct req_slot {
+	shb_tstamp t_start;
+	uint16_t gen;
+	uint8_t used;
+};
+
+struct worker;
+
+struct shb_conn {
+	struct worker *w;
+	uint32_t idx;
+	uint32_t gen;
+	int fd;
+	uint8_t st;
+	uint8_t recv_armed, send_busy, connect_busy;
+	uint8_t recv_paused; /* backlog held: the multishot recv is not re-armed */
+	uint8_t eof_pending; /* the peer's FIN came behind the backlog */
+	uint8_t dirty, plugin_live, has_deadline;
+	uint32_t ops; /* operations in the kernel */
+	void *p;      /* plugin connection memory (conn_size bytes) */
+	struct req_slot *reqs;
+	uint32_t nused;
+	uint32_t issued_here; /* requests issued on this connection */
+	/* A request on it ended other than refused (a response, or an error
+	 * the budget was charged for): the server is doing something. */
+	uint8_t answered;
+	uint8_t fails;       /* connections in a row on this slot that did not */
+	shb_tstamp retry_at; /* do not reconnect before (backoff) */
+	shb_tstamp t_connect;
+	shb_tstamp deadline;
+	/* plain send: vecs from pull_send, stable until the CQE */
+	struct iovec iov[MAX_VECS];
+	struct msghdr msg;
+	/* TLS: two ciphertext buffers, one filling, one in the kernel */
+	struct shb_tls tls;
+	int tls_live;
+	struct shb_bytes tbuf[2];
+	uint8_t tfill;
+	size_t tsent;
+	/* plaintext the plugin did not take yet (backpressure) */
+	struct shb_bytes backlog;
+	/* datagrams: received ones held until the end of the completion
+	 * batch (the protocol advances once per batch), and the send train
+	 * buffer with its msghdr and GSO control message, stable until the
+	 * send completes */
+	uint16_t rx_bid[RX_DGRAMS];
+	uint32_t rx_len[RX_DGRAMS];
+	uint32_t nrx;
+	uint8_t got_data;
+	uint8_t *dgram_buf;
+	union {
+		char buf[CMSG_SPACE(sizeof(uint16_t))];
+		struct cmsghdr align;
+	} cmsg;
+};
+
+struct worker {
+	struct shb_worker_args *args;
+	struct shb_run *run;
+	const struct shb_proto_vtable *vt;
+	const struct shb_proto_desc *desc;
+	struct shb_stats *stats;
+	struct shb_uring u;
+	int have_ring;
+	struct shb_buf_ring br;
+	struct shb_conn *conns;
+	uint32_t nconns;
+	uint8_t *pmem;
+	size_t pstride;
+	void *pworker;
+	uint32_t *dirty;
+	uint32_t ndirty;
+	uint32_t parallel;
+	uint64_t budget, issued, done;
+	uint64_t nretry; /* refused requests given back, waiting to be resent */
+	uint64_t refuse_streak; /* refusals since the last response */
+	uint64_t refuse_cap;    /* ... resent at most; errors beyond */
+	shb_tstamp revive_at;   /* earliest backoff end of an idle slot */
+	uint64_t rng;           /* xorshift state for backoff jitter */
+	uint32_t nconnecting;
+	uint32_t nidle; /* conns in C_IDLE that may be revived */
+	uint32_t ndeadlines;
+	shb_tstamp now;
+	shb_tstamp next_check;
+	int stopping;
+	int deadline_hit;
+	int dgram;  /* the protocol runs over UDP */
+	int gso;    /* UDP_SEGMENT works on this kernel */
+	unsigned want;
+	struct __kernel_timespec connect_ts;
+	struct __kernel_timespec deadline_ts;
+	struct io_uring_cqe *stash; /* completions moved out of a full CQ */
+	uint32_t nstash, stash_head, stash_cap;
+	struct io_uring_sqe dead_sqe; /* filled after a fatal submit error */
+	uint8_t scratch[RECV_BUF_SIZE];
+};
+
+static inline uint64_t shb_ud_make(unsigned op, uint32_t idx, uint32_t gen)
+{
+	return (uint64_t)op | ((uint64_t)idx << 2) | ((uint64_t)gen << (2 + SLOT_BITS));
+}
+
+static inline int shb_worker_debug_on(const struct worker *w)
+{
+	return w->run->host->log_enabled(SHB_LOG_DEBUG);
+}
+
+static inline void shb_worker_debugf(const struct worker *w, const char *fmt,
+				     const char *a, long b)
+{
+	if (!shb_worker_debug_on(w))
+		return;
+	char line[256];
+	snprintf(line, sizeof(line), fmt, a, b);
+	w->run->host->log(SHB_LOG_DEBUG, "core", line);
+}
+
+static inline int shb_worker_count_mode(const struct worker *w)
+{
+	return w->budget != 0;
+}
+
+static inline int shb_worker_may_issue(const struct worker *w)
+{
+	if (w->stopping)
+		return 0;
+	return !shb_worker_count_mode(w) || w->issued < w->budget;
+}
+
+static inline uint64_t shb_worker_unissued(const struct worker *w)
+{
+	if (!shb_worker_count_mode(w))
+		return UINT64_MAX;
+	return w->budget > w->issued ? w->budget - w->issued : 0;
+}
+
+/* ring.c */
+void shb_worker_fatal(struct worker *w, const char *msg);
+struct io_uring_sqe *shb_worker_sqe(struct worker *w);
+void shb_conn_arm_recv(struct shb_conn *c);
+void shb_conn_send(struct shb_conn *c, const void *base, size_t len);
+void shb_conn_sendmsg(struct shb_conn *c, size_t n);
+
+/* requests.c */
+void shb_worker_finished_one(struct worker *w);
+void shb_worker_count_error(struct worker *w, unsigned kind, const char *msg);
+void shb_conn_mark_dirty(struct shb_conn *c);
+void shb_conn_fail_outstanding(struct shb_conn *c, unsigned kind, const char *msg);
+int shb_conn_issue(struct shb_conn *c);
+void shb_conn_note_outcome(struct shb_conn *c);
+void shb_conn_expire_request(struct shb_conn *c, uint32_t k);
+
+/* conn.c */
+void shb_conn_finish_close(struct shb_conn *c);
+void shb_conn_begin_close(struct shb_conn *c);
+void shb_conn_fail(struct shb_conn *c, unsigned kind, const char *msg);
+void shb_conn_plugin_fail(struct shb_conn *c, int code, const char *fallback);
+void shb_conn_close_politely(struct shb_conn *c);
+void shb_conn_transport_ready(struct shb_conn *c);
+void shb_conn_socket_failed(struct shb_conn *c, int err);
+
+/* conn_stream.c */
+void shb_conn_start(struct shb_conn *c);
+void shb_conn_on_connect(struct shb_conn *c, int res);
+void shb_conn_on_recv(struct shb_conn *c, struct io_uring_cqe *cqe);
+void shb_conn_on_send(struct shb_conn *c, int res);
+void shb_conn_flush_plain(struct shb_conn *c);
+void shb_conn_flush_plugin_tls(struct shb_conn *c);
+void shb_conn_flush_tls(struct shb_conn *c);
+
+/* conn_dgram.c */
+int shb_dgram_probe_gso(int family);
+void shb_dgram_start(struct shb_conn *c);
+void shb_dgram_deliver(struct shb_conn *c);
+void shb_dgram_on_recv(struct shb_conn *c, struct io_uring_cqe *cqe);
+void shb_dgram_flush(struct shb_conn *c);
+
+#endif
