@@ -94,6 +94,7 @@ static void fail(struct shb_h1_scan *s, const char *reason)
 static void start_head(struct shb_h1_scan *s)
 {
 	s->state = S_STATUS;
+	s->section_len = 0;
 	s->flags = 0;
 	s->status = 0;
 	s->version_minor = 0;
@@ -444,8 +445,11 @@ static void head_end(struct shb_h1_scan *s)
 			fail(s, "101 Switching Protocols is not supported");
 			return;
 		}
-		if (s->interim < UINT16_MAX)
-			s->interim++;
+		if (s->interim >= SHB_H1_MAX_INTERIM) {
+			fail(s, "more than 16 interim (1xx) responses (cap 16)");
+			return;
+		}
+		s->interim++;
 		start_head(s);
 		return;
 	}
@@ -524,6 +528,7 @@ static void chunk_size_end(struct shb_h1_scan *s)
 	}
 	if (s->num == 0) {
 		s->state = S_TRAILER;
+		s->section_len = 0;
 		return;
 	}
 	s->remaining = s->num;
@@ -605,6 +610,14 @@ static const uint8_t *take_line(struct shb_h1_scan *s, const uint8_t *p,
 	if (n > SHB_H1_MAX_LINE - s->line_len) {
 		fail(s, "header line over 1 MiB");
 		return end;
+	}
+	if (s->state == S_STATUS || s->state == S_HEADER || s->state == S_TRAILER) {
+		s->section_len += n + (lf != NULL);
+		if (s->section_len > SHB_H1_MAX_SECTION) {
+			fail(s, s->state == S_TRAILER ? "trailer section over 2 MiB (cap)"
+						       : "response head over 2 MiB (cap)");
+			return end;
+		}
 	}
 	if (s->line_len == 0 && n > 0)
 		s->line_first = p[0];

@@ -45,7 +45,9 @@
  *    Connection token; HTTP/1.0 only with a "keep-alive" token (and without
  *    Transfer-Encoding, whose framing 1.0 cannot vouch for);
  *  - one line (status line, header, chunk-size line, trailer) longer than
- *    SHB_H1_MAX_LINE bytes is an error.
+ *    SHB_H1_MAX_LINE bytes is an error; so is a head or trailer section
+ *    longer than SHB_H1_MAX_SECTION bytes, and more than
+ *    SHB_H1_MAX_INTERIM interim responses.
  *
  * Counting: head bytes are every byte that is not body payload (status lines,
  * headers, interim responses, chunk-size lines, chunk CRLFs, trailers), so
@@ -58,6 +60,11 @@
 #include <stdint.h>
 
 #define SHB_H1_MAX_LINE ((uint64_t)1 << 20)
+/* A response's head (status line and fields) or its trailer section over
+ * this many bytes is an error, so endless headers cannot keep a request
+ * open for ever; so are more than SHB_H1_MAX_INTERIM 1xx responses. */
+#define SHB_H1_MAX_SECTION ((uint64_t)2 << 20)
+#define SHB_H1_MAX_INTERIM 16
 
 enum shb_h1_scan_rc {
 	SHB_H1_SCAN_ERROR = -1,
@@ -96,6 +103,7 @@ struct shb_h1_scan {
 	uint64_t num;      /* Content-Length element or chunk size being read */
 	uint64_t content_length;
 	uint64_t line_len;
+	uint64_t section_len; /* bytes of the current head or trailer section */
 	uint64_t remaining; /* body or chunk bytes still to come */
 	uint64_t header_bytes;
 	uint64_t body_bytes;

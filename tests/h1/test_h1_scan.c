@@ -718,6 +718,114 @@ static void check_long_line(size_t line, size_t piece, int ok)
 	free(b);
 }
 
+/* Feeds b[len] in pieces of `piece` bytes; returns the final rc. */
+static int feed_pieces(struct shb_h1_scan *s, const uint8_t *b, size_t len,
+		       size_t piece)
+{
+	int rc = SHB_H1_SCAN_MORE;
+	shb_h1_scan_begin(s, 0);
+	for (size_t off = 0; off < len && rc == SHB_H1_SCAN_MORE;) {
+		size_t n = len - off < piece ? len - off : piece, used;
+		rc = shb_h1_scan_feed(s, b + off, n, &used);
+		off += used;
+	}
+	return rc;
+}
+
+/* Appends header lines "X:aaa...\r\n" of at most 1000 bytes filling
+ * exactly `n` bytes (n >= 5) at b. */
+static size_t fill_fields(uint8_t *b, size_t n)
+{
+	size_t off = 0;
+	while (off < n) {
+		size_t line = n - off > 1000 ? 1000 : n - off;
+		if (n - off - line != 0 && n - off - line < 5)
+			line -= 5; /* leave room for a last whole line */
+		memcpy(b + off, "X:", 2);
+		memset(b + off + 2, 'a', line - 4);
+		memcpy(b + off + line - 2, "\r\n", 2);
+		off += line;
+	}
+	return off;
+}
+
+/* A head or a trailer section of exactly SHB_H1_MAX_SECTION bytes passes,
+ * one byte more fails naming the cap: endless headers end the request. */
+static void check_section(int trailer, size_t total, size_t piece, int ok)
+{
+	static const char head[] = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n";
+	static const char chunked[] = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n";
+	const char *pre = trailer ? chunked : head;
+	size_t plen = strlen(pre);
+	/* The section: the head counts its status and Content-Length lines,
+	 * the trailer only its own fields; both end with the empty line. */
+	size_t counted = trailer ? 0 : plen;
+	size_t len = plen + (total - counted - 2) + 2;
+	uint8_t *b = xmalloc(len);
+	struct shb_h1_scan s;
+
+	memcpy(b, pre, plen);
+	fill_fields(b + plen, total - counted - 2);
+	memcpy(b + len - 2, "\r\n", 2);
+	int rc = feed_pieces(&s, b, len, piece);
+	if (ok) {
+		CU_ASSERT_EQUAL(rc, SHB_H1_SCAN_DONE);
+		CU_ASSERT_EQUAL(shb_h1_scan_header_bytes(&s), len);
+	} else {
+		CU_ASSERT_EQUAL(rc, SHB_H1_SCAN_ERROR);
+		CU_ASSERT_STRING_EQUAL(shb_h1_scan_reason(&s),
+				       trailer ? "trailer section over 2 MiB (cap)"
+					       : "response head over 2 MiB (cap)");
+	}
+	free(b);
+}
+
+static void test_section_limit(void)
+{
+	size_t max = (size_t)SHB_H1_MAX_SECTION;
+	static const size_t pieces[] = {1000000000, 4093, 1};
+
+	for (size_t i = 0; i < 3; i++)
+		for (int trailer = 0; trailer < 2; trailer++) {
+			check_section(trailer, max, pieces[i], 1);
+			check_section(trailer, max + 1, pieces[i], 0);
+		}
+}
+
+/* 16 interim responses before the final one pass; a 17th fails. */
+static void check_interims(unsigned n, size_t piece)
+{
+	static const char one[] = "HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n";
+	static const char fin[] = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+	size_t len = n * LEN(one) + LEN(fin);
+	uint8_t *b = xmalloc(len);
+	struct shb_h1_scan s;
+
+	for (unsigned i = 0; i < n; i++)
+		memcpy(b + i * LEN(one), one, LEN(one));
+	memcpy(b + n * LEN(one), fin, LEN(fin));
+	int rc = feed_pieces(&s, b, len, piece);
+	if (n <= SHB_H1_MAX_INTERIM) {
+		CU_ASSERT_EQUAL(rc, SHB_H1_SCAN_DONE);
+		CU_ASSERT_EQUAL(shb_h1_scan_interim(&s), n);
+		CU_ASSERT_EQUAL(shb_h1_scan_status(&s), 200);
+	} else {
+		CU_ASSERT_EQUAL(rc, SHB_H1_SCAN_ERROR);
+		CU_ASSERT_STRING_EQUAL(shb_h1_scan_reason(&s),
+				       "more than 16 interim (1xx) responses (cap 16)");
+	}
+	free(b);
+}
+
+static void test_interim_limit(void)
+{
+	for (size_t piece = 1; piece <= 64; piece *= 4) {
+		check_interims(SHB_H1_MAX_INTERIM, piece);
+		check_interims(SHB_H1_MAX_INTERIM + 1, piece);
+		check_interims(200, piece);
+	}
+}
+
 static void test_line_limit(void)
 {
 	size_t max = (size_t)SHB_H1_MAX_LINE;
@@ -762,5 +870,7 @@ CU_TestInfo shb_h1_scan_tests[] = {
 	{"EOF cases", test_eof_cases},
 	{"48 KB header", test_big_header},
 	{"1 MiB line limit", test_line_limit},
+	{"2 MiB head and trailer section limits", test_section_limit},
+	{"16 interim responses at most", test_interim_limit},
 	CU_TEST_INFO_NULL,
 };
