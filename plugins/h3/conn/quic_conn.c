@@ -125,6 +125,18 @@ void qc_fail(struct shb_quic_conn *c, uint64_t code, uint64_t frame_type,
 	start_close(c, SHB_QUIC_CLOSE_ERROR, 0, code, frame_type, why);
 }
 
+void qc_failf(struct shb_quic_conn *c, uint64_t code, uint64_t frame_type,
+	      const char *fmt, ...)
+{
+	char why[SHB_QUIC_CONN_REASON_MAX + 1];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	qc_fail(c, code, frame_type, why);
+}
+
 void qc_terminate(struct shb_quic_conn *c, uint32_t origin, uint32_t app,
 		  uint64_t code, uint64_t frame_type, const uint8_t *reason,
 		  size_t reason_len)
@@ -321,8 +333,10 @@ void qc_crypto_recv(struct shb_quic_conn *c, int space, uint64_t off,
 	rc = shb_quic_crecv_feed(&c->sp[space].cr, off, data, len,
 				 crypto_deliver, &x);
 	if (rc == SHB_QUIC_CRECV_E_FULL) {
-		qc_fail(c, SHB_QUIC_TE_CRYPTO_BUFFER_EXCEEDED, SHB_QUIC_FT_CRYPTO,
-			"CRYPTO data beyond the reassembly window");
+		qc_failf(c, SHB_QUIC_TE_CRYPTO_BUFFER_EXCEEDED,
+			 SHB_QUIC_FT_CRYPTO,
+			 "CRYPTO data beyond the reassembly window (cap %u)",
+			 c->sp[space].cr.cap);
 		return;
 	}
 	if (rc < 0) {

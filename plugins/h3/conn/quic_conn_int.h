@@ -293,6 +293,9 @@ void qc_log(struct shb_quic_conn *c, const char *fmt, ...)
  * phrase used as the reason. Safe to call more than once. */
 void qc_fail(struct shb_quic_conn *c, uint64_t code, uint64_t frame_type,
 	     const char *why);
+/* The same with a formatted reason, for errors that name a cap. */
+void qc_failf(struct shb_quic_conn *c, uint64_t code, uint64_t frame_type,
+	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* The connection ended without anything to send (peer close, idle,
  * stateless reset, version negotiation, handshake timeout). */
 void qc_terminate(struct shb_quic_conn *c, uint32_t origin, uint32_t app,

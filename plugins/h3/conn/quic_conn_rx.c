@@ -148,6 +148,13 @@ static struct qc_cid *cid_by_seq(struct shb_quic_conn *c, uint64_t seq)
 	return NULL;
 }
 
+/* RETIRE_CONNECTION_ID frames wait in a fixed table until acknowledged:
+ * a peer that retires faster than we can say so is refused. */
+_Static_assert(QC_RETIRE_MAX == 16 && QC_CID_LIMIT == 4,
+	       "the reasons below name the caps");
+#define RETIRE_CAP_WHY \
+	"more than 16 connection IDs waiting to be retired (cap 16)"
+
 static bool queue_retire(struct shb_quic_conn *c, uint64_t seq)
 {
 	for (unsigned i = 0; i < QC_RETIRE_MAX; i++) {
@@ -171,8 +178,7 @@ static void retire_below(struct shb_quic_conn *c, uint64_t rpt)
 			continue;
 		if (!queue_retire(c, e->seq)) {
 			qc_fail(c, SHB_QUIC_TE_CONNECTION_ID_LIMIT_ERROR,
-				SHB_QUIC_FT_NEW_CONNECTION_ID,
-				"too many connection IDs to retire");
+				SHB_QUIC_FT_NEW_CONNECTION_ID, RETIRE_CAP_WHY);
 			return;
 		}
 		e->used = 0;
@@ -214,8 +220,7 @@ static void on_new_cid(struct shb_quic_conn *c,
 		/* Already retired by an earlier frame: say so at once. */
 		if (!queue_retire(c, f->seq))
 			qc_fail(c, SHB_QUIC_TE_CONNECTION_ID_LIMIT_ERROR,
-				SHB_QUIC_FT_NEW_CONNECTION_ID,
-				"too many connection IDs to retire");
+				SHB_QUIC_FT_NEW_CONNECTION_ID, RETIRE_CAP_WHY);
 		return;
 	}
 	e = NULL;
@@ -235,7 +240,8 @@ static void on_new_cid(struct shb_quic_conn *c,
 	if (!e) {
 		qc_fail(c, SHB_QUIC_TE_CONNECTION_ID_LIMIT_ERROR,
 			SHB_QUIC_FT_NEW_CONNECTION_ID,
-			"more connection IDs than active_connection_id_limit");
+			"more connection IDs than active_connection_id_limit "
+			"(cap 4)");
 		return;
 	}
 	e->used = 1;

@@ -531,17 +531,21 @@ static bool rx_account(struct shb_quic_conn *c, struct qc_stream *s,
 			"final size below data received");
 		return false;
 	}
+	/* Checked before anything is held: out-of-order data is only kept
+	 * inside the windows we advertised, which the reorder pool covers. */
 	if (end > s->rx_max) {
-		qc_fail(c, SHB_QUIC_TE_FLOW_CONTROL_ERROR, what,
-			"stream data beyond MAX_STREAM_DATA");
+		qc_failf(c, SHB_QUIC_TE_FLOW_CONTROL_ERROR, what,
+			 "stream data beyond MAX_STREAM_DATA (cap %llu)",
+			 (unsigned long long)s->rx_max);
 		return false;
 	}
 	if (end > s->rx_high) {
 		c->rx_data += end - s->rx_high;
 		s->rx_high = end;
 		if (c->rx_data > c->rx_max_data) {
-			qc_fail(c, SHB_QUIC_TE_FLOW_CONTROL_ERROR, what,
-				"stream data beyond MAX_DATA");
+			qc_failf(c, SHB_QUIC_TE_FLOW_CONTROL_ERROR, what,
+				 "stream data beyond MAX_DATA (cap %llu)",
+				 (unsigned long long)c->rx_max_data);
 			return false;
 		}
 	}

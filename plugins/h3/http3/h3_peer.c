@@ -88,9 +88,15 @@ static int start_frame(struct shb_h3_peer *p, uint64_t type, uint64_t length)
 	return length == 0 ? end_frame(p) : 0;
 }
 
+_Static_assert(SHB_H3_MAX_SETTINGS == 64, "setting_id names the cap");
+
 static int setting_id(struct shb_h3_peer *p, uint64_t id)
 {
 	uint32_t bit = 0;
+
+	if (++p->settings > SHB_H3_MAX_SETTINGS)
+		return fail(p, SHB_H3_EXCESSIVE_LOAD,
+			    "more than 64 settings in SETTINGS (cap 64)");
 
 	if (id == 0x00 || (id >= 0x02 && id <= 0x05))
 		return fail(p, SHB_H3_SETTINGS_ERROR,

@@ -69,6 +69,13 @@ enum shb_h3_peer_event {
 
 #define SHB_H3_PEER_ERROR (-1)
 
+/* Most settings (known, unknown or reserved) accepted in the peer's
+ * SETTINGS frame; more is H3_EXCESSIVE_LOAD. A frame of endless greased
+ * settings would otherwise be read for ever. Other frames on the control
+ * stream are skipped by length without being kept, whatever their number
+ * or size. */
+#define SHB_H3_MAX_SETTINGS 64u
+
 struct shb_h3_peer {
 	/* The peer's settings: defaults until settings_received. */
 	uint64_t qpack_max_table_capacity; /* its decoder's table: unused */
@@ -86,6 +93,7 @@ struct shb_h3_peer {
 	struct shb_h3_varint vi;
 	uint64_t frame_type, frame_left, setting_id;
 	uint32_t flags;
+	uint32_t settings; /* identifiers read in the SETTINGS frame */
 	uint8_t in_frame, field; /* field: SETTINGS id or value next */
 	/* private: QPACK decoder stream instruction parser */
 	struct shb_prefint dec_int;

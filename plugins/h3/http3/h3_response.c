@@ -5,6 +5,11 @@
 
 #include "h3_defs.h"
 
+_Static_assert(SHB_H3_LOCAL_MAX_FIELD_SECTION_SIZE ==
+		       SHB_QPACK_DEC_MAX_SECTION,
+	       "the decoder enforces what we advertise");
+_Static_assert(SHB_H3_MAX_INTERIM == 16, "end_headers names the cap");
+
 /* Where the message is (RFC 9114 Section 4.1 frame sequence). */
 enum phase {
 	P_AWAIT_FINAL, /* before the final HEADERS (interim ones may come) */
@@ -106,17 +111,27 @@ static int end_headers(struct shb_h3_resp *r)
 	uint32_t st = r->qd.status;
 
 	if (r->phase == P_BODY) {
-		if (st)
+		/* RFC 9114 Section 4.3: none in trailers, :status included. */
+		if (r->qd.pseudo)
 			return stream_error(r, SHB_H3_MESSAGE_ERROR,
-					    ":status in the trailers");
+					    "pseudo-header field in the "
+					    "trailers");
 		r->phase = P_TRAILERS;
 		return SHB_H3_RESP_MORE;
 	}
 	if (st == 0)
 		return stream_error(r, SHB_H3_MESSAGE_ERROR,
 				    "response HEADERS without :status");
+	if (st == 101)
+		return stream_error(r, SHB_H3_MESSAGE_ERROR,
+				    "101 (Switching Protocols) in HTTP/3");
 	if (st < 200) {
-		r->interim++;
+		/* Each one costs a HEADERS frame at most: a peer sending
+		 * them without end keeps the request open for ever. */
+		if (++r->interim > SHB_H3_MAX_INTERIM)
+			return stream_error(r, SHB_H3_EXCESSIVE_LOAD,
+					    "more than 16 interim (1xx) "
+					    "responses (cap 16)");
 		return SHB_H3_RESP_MORE;
 	}
 	r->status = st;
@@ -136,6 +151,8 @@ static int headers_payload(struct shb_h3_resp *r, const uint8_t *in,
 		return end_headers(r);
 	case SHB_QPACK_DEC_E_MESSAGE:
 		return stream_error(r, SHB_H3_MESSAGE_ERROR, r->qd.detail);
+	case SHB_QPACK_DEC_E_SIZE:
+		return conn_error(r, SHB_H3_EXCESSIVE_LOAD, r->qd.detail);
 	default:
 		return conn_error(r, SHB_QPACK_DECOMPRESSION_FAILED,
 				  r->qd.detail);

@@ -5,18 +5,21 @@
  * Nothing is buffered and nothing allocates: HEADERS payloads go through
  * the streaming QPACK decoder (qpack_dec.h), which keeps only what it
  * needs for :status, so a 48 KB header section costs no memory and no
- * per-connection scratch is needed. The struct is plain data (about 170
+ * per-connection scratch is needed. The struct is plain data (about 230
  * bytes); one per request in flight.
  *
  * Frames on a request stream, as a client sees them:
- *  - HEADERS: decoded for :status. 1xx responses are interim and skipped
- *    (any number of them); the first status >= 200 is the final one. A
- *    HEADERS frame after the final one is the trailer section: accepted
- *    and skipped, but a :status in it makes the response malformed. A
- *    HEADERS frame with no :status before the final status is malformed.
- *    A HEADERS frame longer than SHB_H3_LOCAL_MAX_FIELD_SECTION_SIZE (what
+ *  - HEADERS: decoded for :status and checked (qpack_dec.h). 1xx
+ *    responses are interim and skipped, up to SHB_H3_MAX_INTERIM of them
+ *    (more is H3_EXCESSIVE_LOAD, a stream error; 101 is malformed in
+ *    HTTP/3); the first status >= 200 is the final one. A HEADERS frame
+ *    after the final one is the trailer section: accepted and skipped,
+ *    but any pseudo-header in it makes the response malformed. A HEADERS
+ *    frame with no :status before the final status is malformed. A
+ *    HEADERS frame longer than SHB_H3_LOCAL_MAX_FIELD_SECTION_SIZE (what
  *    shb advertises) is refused without reading it (H3_EXCESSIVE_LOAD, a
- *    stream error).
+ *    stream error); a shorter one that decodes to more than that is a
+ *    connection error (H3_EXCESSIVE_LOAD, naming the cap).
  *  - DATA: skipped by length; the payload counts as body bytes. DATA
  *    before the final HEADERS, and DATA or HEADERS after the trailers,
  *    are H3_FRAME_UNEXPECTED.

@@ -30,10 +30,26 @@ enum what {
 enum flag {
 	F_HUFFMAN = 1u << 0,   /* the current string is Huffman-coded */
 	F_IS_STATUS = 1u << 1, /* the current line's name is :status */
+	F_UPPER = 1u << 2,     /* the current plain name has an 'A'..'Z' */
+};
+
+/* What a field name is (RFC 9114 Section 4.3). */
+enum kind {
+	K_REGULAR,
+	K_STATUS,
+	K_PSEUDO, /* any other pseudo-header: never in a response */
+};
+
+enum seen {
+	S_REGULAR = 1u << 0, /* a regular field line */
+	S_STATUS = 1u << 1,  /* a :status line, valid or not */
 };
 
 static const char status_name[] = ":status";
 #define STATUS_NAME_LEN (sizeof(status_name) - 1)
+
+_Static_assert(SHB_QPACK_DEC_MAX_SECTION == 262144,
+	       "end_line names the cap");
 
 void shb_qpack_dec_begin(struct shb_qpack_dec *d, uint64_t section_len)
 {
@@ -48,27 +64,59 @@ static int fail(struct shb_qpack_dec *d, const char *why)
 	return SHB_QPACK_DEC_E_CONN;
 }
 
-static int malformed(struct shb_qpack_dec *d, const char *why)
+/* The section goes on being decoded; the first reason is kept. */
+static void malformed(struct shb_qpack_dec *d, const char *why)
 {
-	d->detail = why;
-	return SHB_QPACK_DEC_E_MESSAGE;
+	if (!d->malformed)
+		d->malformed = why;
 }
 
-static int set_status(struct shb_qpack_dec *d, int status)
+static void set_status(struct shb_qpack_dec *d, int status)
 {
+	if (d->seen & S_STATUS) {
+		malformed(d, "more than one :status");
+		return;
+	}
+	d->seen |= S_STATUS;
 	if (status < 0)
-		return malformed(d, "invalid :status value");
-	if (d->status)
-		return malformed(d, "more than one :status");
-	d->status = (uint16_t)status;
-	return SHB_QPACK_DEC_MORE;
+		malformed(d, "invalid :status value");
+	else
+		d->status = (uint16_t)status;
 }
 
-static int end_line(struct shb_qpack_dec *d)
+/* The current line's name is known: pseudo-headers come first, and a
+ * response has only :status. */
+static void name_known(struct shb_qpack_dec *d, uint8_t kind, int upper)
 {
+	if (upper)
+		malformed(d, "uppercase letter in a field name");
+	if (kind == K_REGULAR) {
+		d->seen |= S_REGULAR;
+		return;
+	}
+	d->pseudo = 1;
+	if (d->seen & S_REGULAR)
+		malformed(d, "pseudo-header field after a regular field");
+	if (kind == K_STATUS)
+		d->flags |= F_IS_STATUS;
+	else
+		malformed(d, "request or unknown pseudo-header field in a "
+			     "response");
+}
+
+/* A line of value_len decoded value octets ends: count its size. */
+static int end_line(struct shb_qpack_dec *d, uint64_t value_len)
+{
+	d->size += d->name_len + value_len + SHB_QPACK_DEC_LINE_OVERHEAD;
 	d->lines++;
 	d->state = ST_LINE;
 	d->flags = 0;
+	d->name_len = 0;
+	if (d->size > SHB_QPACK_DEC_MAX_SECTION) {
+		d->detail = "decoded field section above 262144 octets "
+			    "(cap 262144)";
+		return SHB_QPACK_DEC_E_SIZE;
+	}
 	return SHB_QPACK_DEC_MORE;
 }
 
@@ -81,67 +129,116 @@ static int start_string(struct shb_qpack_dec *d, uint64_t len, uint8_t next)
 	d->str_len = d->str_left = len;
 	d->got = 0;
 	d->state = next;
+	if (d->flags & F_HUFFMAN) {
+		shb_huff_count_begin(&d->hc);
+		d->hc.check_upper = next == ST_NAME;
+	}
 	return SHB_QPACK_DEC_MORE;
 }
 
-static int end_name(struct shb_qpack_dec *d)
+/* The string that just ended: its decoded length into *len. */
+static int string_end(struct shb_qpack_dec *d, uint64_t *len)
+{
+	*len = d->str_len;
+	if (!(d->flags & F_HUFFMAN))
+		return SHB_QPACK_DEC_MORE;
+	if (shb_huff_count_end(&d->hc) != SHB_HUFF_OK)
+		return fail(d, "Huffman string with bad padding");
+	*len = d->hc.len;
+	return SHB_QPACK_DEC_MORE;
+}
+
+/* A literal name starts with ':' when its first octet does, or, Huffman
+ * coded, when its first bits are the 7-bit code of ':'. */
+static int starts_colon(const struct shb_qpack_dec *d)
+{
+	const struct shb_huff_code *colon = &shb_huff_codes[':'];
+
+	if (d->got == 0)
+		return 0;
+	if (!(d->flags & F_HUFFMAN))
+		return d->buf[0] == ':';
+	return (uint32_t)(d->buf[0] >> (8 - colon->len)) == colon->code;
+}
+
+static uint8_t literal_kind(const struct shb_qpack_dec *d)
 {
 	uint8_t plain[16];
 	size_t n = d->got;
 	const uint8_t *name = d->buf;
 
-	d->state = ST_VALUE_FIRST;
+	if (!starts_colon(d))
+		return K_REGULAR;
 	if (d->str_len != d->got)
-		return SHB_QPACK_DEC_MORE; /* longer than buf: not :status */
+		return K_PSEUDO; /* longer than buf: not :status */
 	if (d->flags & F_HUFFMAN) {
 		if (shb_huff_decode(d->buf, d->got, plain, sizeof(plain), &n) !=
 		    SHB_HUFF_OK)
-			return SHB_QPACK_DEC_MORE; /* skipped like any name */
+			return K_PSEUDO;
 		name = plain;
 	}
 	if (n == STATUS_NAME_LEN && memcmp(name, status_name, n) == 0)
-		d->flags |= F_IS_STATUS;
+		return K_STATUS;
+	return K_PSEUDO;
+}
+
+static int end_name(struct shb_qpack_dec *d)
+{
+	int rc = string_end(d, &d->name_len);
+	int upper = (d->flags & F_HUFFMAN) ? d->hc.upper
+					   : (d->flags & F_UPPER) != 0;
+
+	if (rc != SHB_QPACK_DEC_MORE)
+		return rc;
+	d->state = ST_VALUE_FIRST;
+	name_known(d, literal_kind(d), upper);
 	return SHB_QPACK_DEC_MORE;
 }
 
 static int end_value(struct shb_qpack_dec *d)
 {
-	int rc = SHB_QPACK_DEC_MORE;
+	uint64_t len;
+	int rc = string_end(d, &len);
 
+	if (rc != SHB_QPACK_DEC_MORE)
+		return rc;
 	if (d->flags & F_IS_STATUS) {
 		int st = -1;
 
 		if (d->str_len == d->got)
 			st = shb_http_status_decode(d->buf, d->got,
 						    d->flags & F_HUFFMAN);
-		rc = set_status(d, st);
+		set_status(d, st);
 	}
-	if (rc != SHB_QPACK_DEC_MORE)
-		return rc;
-	return end_line(d);
+	return end_line(d, len);
+}
+
+static uint8_t static_kind(uint64_t index,
+			   const struct shb_qpack_static_entry *e)
+{
+	if (shb_qpack_static_is_status(index))
+		return K_STATUS;
+	return e->name[0] == ':' ? K_PSEUDO : K_REGULAR;
 }
 
 static int static_index(struct shb_qpack_dec *d, uint64_t index)
 {
 	const struct shb_qpack_static_entry *e = shb_qpack_static_get(index);
-	int rc;
+	uint8_t kind;
 
 	if (!e)
 		return fail(d, "static table index out of range");
+	kind = static_kind(index, e);
+	name_known(d, kind, 0);
+	d->name_len = e->name_len;
 	if (d->what == W_NAME_REF) {
-		if (shb_qpack_static_is_status(index))
-			d->flags |= F_IS_STATUS;
 		d->state = ST_VALUE_FIRST;
 		return SHB_QPACK_DEC_MORE;
 	}
-	if (shb_qpack_static_is_status(index)) {
-		rc = set_status(d, shb_http_status_digits(
-					   (const uint8_t *)e->value,
-					   e->value_len));
-		if (rc != SHB_QPACK_DEC_MORE)
-			return rc;
-	}
-	return end_line(d);
+	if (kind == K_STATUS)
+		set_status(d, shb_http_status_digits((const uint8_t *)e->value,
+						     e->value_len));
+	return end_line(d, e->value_len);
 }
 
 /* The integer in d->pi is complete. */
@@ -232,17 +329,33 @@ static int octet(struct shb_qpack_dec *d, uint8_t o)
 	}
 }
 
-/* Skips string octets from in[len], keeping the first few. Returns the
- * octets used. */
-static size_t string_octets(struct shb_qpack_dec *d, const uint8_t *in,
-			    size_t len)
+static int has_upper(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] >= 'A' && p[i] <= 'Z')
+			return 1;
+	return 0;
+}
+
+/* Skips string octets from in[len], keeping the first few, counting a
+ * Huffman string and looking for uppercase in a plain name. The octets
+ * used go to *used. */
+static int string_octets(struct shb_qpack_dec *d, const uint8_t *in,
+			 size_t len, size_t *used)
 {
 	size_t n = len < d->str_left ? len : (size_t)d->str_left;
 
 	for (size_t i = 0; i < n && d->got < sizeof(d->buf); i++)
 		d->buf[d->got++] = in[i];
 	d->str_left -= n;
-	return n;
+	*used = n;
+	if (d->flags & F_HUFFMAN) {
+		if (shb_huff_count_feed(&d->hc, in, n) != SHB_HUFF_OK)
+			return fail(d, "EOS symbol inside a Huffman string");
+	} else if (d->state == ST_NAME && has_upper(in, n)) {
+		d->flags |= F_UPPER;
+	}
+	return SHB_QPACK_DEC_MORE;
 }
 
 /* A string whose octets were all consumed (possibly an empty one). */
@@ -266,10 +379,13 @@ int shb_qpack_dec_feed(struct shb_qpack_dec *d, const uint8_t *in,
 		return fail(d, "input beyond the field section");
 	while (rc == SHB_QPACK_DEC_MORE) {
 		if (is_string_state(d)) {
-			size_t n = string_octets(d, in + i, len - i);
+			size_t n = 0;
 
+			rc = string_octets(d, in + i, len - i, &n);
 			i += n;
 			d->left -= n;
+			if (rc != SHB_QPACK_DEC_MORE)
+				break;
 			if (d->str_left == 0)
 				rc = string_done(d);
 			else if (i == len)
@@ -290,5 +406,9 @@ int shb_qpack_dec_feed(struct shb_qpack_dec *d, const uint8_t *in,
 		return fail(d, "field section prefix truncated");
 	if (d->state != ST_LINE)
 		return fail(d, "field section ends inside a field line");
+	if (d->malformed) {
+		d->detail = d->malformed;
+		return SHB_QPACK_DEC_E_MESSAGE;
+	}
 	return SHB_QPACK_DEC_DONE;
 }

@@ -1,13 +1,12 @@
 /* A QPACK field section decoder for a client that advertised a dynamic
  * table capacity of 0 (RFC 9204), streaming and stateless across sections.
  *
- * It decodes exactly one thing, the :status pseudo-header, and measures
- * and skips every other field line without looking at its name or value
- * octets (Huffman decoding every header had been half of an HTTP/3 load
- * generator's time). Input may arrive split at any octet: the decoder keeps
- * only the few facts it needs (at most 8 octets of a name or value that
- * may be ":status" or its value), so a section is never buffered whatever
- * its size.
+ * It decodes the :status pseudo-header and checks every other field line
+ * without keeping it: names and values are measured and skipped, Huffman
+ * strings only counted (shb_huff_count: no symbol is stored), so input
+ * may arrive split at any octet and a section is never buffered whatever
+ * its size. The decoder keeps only the few facts it needs (at most 8
+ * octets of a name or value that may be ":status" or its value).
  *
  * Accepted representations (RFC 9204 Section 4.5):
  *  - prefix: Required Insert Count 0 (anything else cannot come from an
@@ -23,11 +22,24 @@
  * section's end, or a section ending inside a line is
  * QPACK_DECOMPRESSION_FAILED (a connection error).
  *
+ * Every Huffman string is checked (RFC 7541 Section 5.2, which QPACK
+ * follows): an EOS symbol inside it or bad padding is also
+ * QPACK_DECOMPRESSION_FAILED.
+ *
  * :status comes from static entries 24-28 and 63-71, from a literal with
  * a name reference to one of them, or from a literal name ":status" (plain
- * or Huffman-coded); its value must be three digits 100..999. A bad value
- * or a second :status in one section is H3_MESSAGE_ERROR (a stream error:
- * the response is malformed, the connection is fine).
+ * or Huffman-coded); its value must be three digits 100..999. A response
+ * section is malformed (H3_MESSAGE_ERROR, a stream error, RFC 9114
+ * Sections 4.2 and 4.3) when :status is bad or repeated, when it holds a
+ * request or unknown pseudo-header, a pseudo-header after a regular field,
+ * or a field name with an uppercase letter. A malformed section is still
+ * decoded to its end (a QPACK error later in it is a connection error);
+ * the first reason is reported.
+ *
+ * The decoded size (RFC 9114 Section 4.2.2: name + value + 32 octets per
+ * line) is capped at SHB_QPACK_DEC_MAX_SECTION, which shb advertises as
+ * SETTINGS_MAX_FIELD_SECTION_SIZE: beyond it the section is refused at
+ * once (SHB_QPACK_DEC_E_SIZE).
  *
  * Use: shb_qpack_dec_begin(&d, section_len), then shb_qpack_dec_feed()
  * with consecutive pieces of the section, until it returns DONE (all
@@ -38,28 +50,41 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "http_huffman.h"
 #include "http_prefint.h"
+
+/* Largest decoded field section accepted, octets (as HTTP/2's header
+ * list cap); per line 32 octets count on top of name and value. */
+#define SHB_QPACK_DEC_MAX_SECTION (256u * 1024u)
+#define SHB_QPACK_DEC_LINE_OVERHEAD 32u
 
 enum shb_qpack_dec_rc {
 	SHB_QPACK_DEC_MORE = 0,       /* all input consumed, section goes on */
 	SHB_QPACK_DEC_DONE = 1,       /* the section ended, well-formed */
 	SHB_QPACK_DEC_E_CONN = -1,    /* QPACK_DECOMPRESSION_FAILED */
 	SHB_QPACK_DEC_E_MESSAGE = -2, /* H3_MESSAGE_ERROR */
+	SHB_QPACK_DEC_E_SIZE = -3,    /* above SHB_QPACK_DEC_MAX_SECTION */
 };
 
-/* Plain data (about 64 bytes); no pointers into caller memory. */
+/* Plain data (about 130 bytes); no pointers into caller memory. */
 struct shb_qpack_dec {
 	uint64_t left;     /* section octets not yet consumed */
 	uint64_t str_left; /* octets of the current name or value to skip */
 	uint64_t str_len;  /* length of the current name or value */
+	uint64_t size;     /* decoded size of the lines so far (Section 4.2.2) */
+	uint64_t name_len; /* private: decoded length of the current name */
 	struct shb_prefint pi;
+	struct shb_huff_count hc; /* private: the current Huffman string */
 	uint32_t lines;   /* field lines decoded so far */
 	uint16_t status;  /* :status of this section, 0 if none (yet) */
+	uint8_t pseudo;   /* a pseudo-header line was decoded (any kind) */
 	uint8_t state;    /* private */
 	uint8_t what;     /* private: what the integer being read is */
 	uint8_t flags;    /* private */
 	uint8_t got;      /* private: octets kept in buf */
+	uint8_t seen;     /* private: kinds of lines seen */
 	uint8_t buf[8];   /* private: head of a possible :status name/value */
+	const char *malformed; /* private: first reason the section is malformed */
 	const char *detail; /* static reason once an error was returned */
 };
 

@@ -9,5 +9,6 @@ extern CU_TestInfo shb_test_conn_loss[];
 extern CU_TestInfo shb_test_conn_streams[];
 extern CU_TestInfo shb_test_conn_misc[];
 extern CU_TestInfo shb_test_conn_parts[];
+extern CU_TestInfo shb_test_conn_hostile[];
 
 #endif

@@ -13,5 +13,7 @@ CU_SuiteInfo shb_test_suites[] = {
 	 shb_test_conn_misc},
 	{"conn_parts", h_suite_init, h_suite_clean, NULL, NULL,
 	 shb_test_conn_parts},
+	{"conn_hostile", h_suite_init, h_suite_clean, NULL, NULL,
+	 shb_test_conn_hostile},
 	CU_SUITE_INFO_NULL,
 };

@@ -87,13 +87,16 @@ struct ts_server {
 	struct ts_cid cids[TS_CIDS];
 	uint8_t raw[1500]; /* a Retry or Version Negotiation to send */
 	size_t raw_len;
+	uint8_t inj[1100]; /* frames for the next 1-RTT packets (ts_inject) */
+	size_t inj_len;
+	uint32_t inj_left; /* packets still to carry them */
 
 	uint64_t tx_max_data, tx_data, rx_max_data, rx_data, rx_consumed;
 	bool md_pending;
 	uint64_t max_streams_bidi;
 	bool ms_pending, pc_pending;
 	uint8_t pc_data[8];
-	uint64_t path_responses, retired, retired_last;
+	uint64_t path_responses, retired, retired_last, path_resp_frames;
 	bool close_pending, closed;
 	bool close_app;
 	uint64_t close_code;
@@ -512,6 +515,7 @@ static void on_frame(struct ts_server *s, int space, const struct shb_quic_frame
 		s->retired_last = f->u.retire_seq;
 		break;
 	case SHB_QUIC_FT_PATH_RESPONSE:
+		s->path_resp_frames++;
 		if (!memcmp(f->u.path_data, s->pc_data, 8))
 			s->path_responses++;
 		break;
@@ -808,6 +812,22 @@ static bool obegin(struct ts_server *s, struct out *o, int space, uint8_t *p,
 	return true;
 }
 
+/* cfg.bad_ack: the ranges of an ACK no honest server sends. */
+static void bad_ack_ranges(const struct ts_server *s,
+			   struct shb_quic_ack_view *v)
+{
+	static struct shb_quic_ack_range r;
+
+	if (s->cfg.bad_ack == 1)
+		r = (struct shb_quic_ack_range){ v->largest + 1000,
+						 v->largest + 1000 };
+	else
+		r = (struct shb_quic_ack_range){ 0, (UINT64_C(1) << 62) - 1 };
+	v->ranges = &r;
+	v->count = 1;
+	v->largest = r.hi;
+}
+
 static void put_ack(struct ts_server *s, struct out *o)
 {
 	struct shb_quic_ack_view v;
@@ -816,6 +836,8 @@ static void put_ack(struct ts_server *s, struct out *o)
 	if (!shb_quic_recovery_ack_pending(&s->rec, pns) ||
 	    shb_quic_recovery_ack_view(&s->rec, pns, s->now, &v) < 0)
 		return;
+	if (s->cfg.bad_ack && pns == SHB_QUIC_PNS_APP)
+		bad_ack_ranges(s, &v);
 	size_t k = shb_quic_ack_ranges_fit(v.ranges, v.count, v.ack_delay << 3, 3,
 					   oroom(o));
 	size_t n = k ? shb_quic_ack_frame_encode(o->p + o->len, oroom(o), v.ranges,
@@ -965,6 +987,13 @@ static void put_stream_all(struct ts_server *s, struct out *o, struct ts_stream 
 static void put_app(struct ts_server *s, struct out *o)
 {
 	struct shb_quic_frame f = {0};
+
+	if (s->inj_left && o->verdict >= 0 && oroom(o) >= s->inj_len) {
+		memcpy(o->p + o->len, s->inj, s->inj_len);
+		o->len += s->inj_len;
+		o->elic = true;
+		s->inj_left--;
+	}
 
 	if (s->hs_done_pending && oref(o)) {
 		f.type = SHB_QUIC_FT_HANDSHAKE_DONE;
@@ -1362,6 +1391,11 @@ uint64_t ts_path_responses(const struct ts_server *s)
 	return s->path_responses;
 }
 
+uint64_t ts_path_response_frames(const struct ts_server *s)
+{
+	return s->path_resp_frames;
+}
+
 uint64_t ts_retired_cids(const struct ts_server *s, uint64_t *last_seq)
 {
 	*last_seq = s->retired_last;
@@ -1475,6 +1509,16 @@ void ts_new_cid(struct ts_server *s, uint64_t seq, uint64_t rpt)
 		rnd(c->token, 16);
 		return;
 	}
+}
+
+void ts_inject(struct ts_server *s, const uint8_t *frames, size_t len,
+	       uint32_t packets)
+{
+	if (len > sizeof(s->inj))
+		abort(); /* a test bug */
+	memcpy(s->inj, frames, len);
+	s->inj_len = len;
+	s->inj_left = packets;
 }
 
 void ts_path_challenge(struct ts_server *s)

@@ -41,6 +41,10 @@ struct ts_config {
 	 * 2 wrong initial_source_connection_id, 3 no retry_source_connection_id
 	 * after a Retry. */
 	int bad_cids;
+	/* Hostile ACKs in the application space (tests/hostile): 1
+	 * acknowledges a packet number far above any the client sent; 2
+	 * one range covering every packet number up to 2^62-1. */
+	int bad_ack;
 	/* Response length per request stream (bytes, then FIN) [13]. */
 	uint64_t response_len;
 	/* Do not answer requests automatically. */
@@ -92,6 +96,8 @@ bool ts_got_close(const struct ts_server *s, uint64_t *type, uint64_t *code,
 /* Bytes the client sent on its unidirectional stream `id`. */
 size_t ts_uni_bytes(const struct ts_server *s, uint64_t id);
 uint64_t ts_path_responses(const struct ts_server *s);
+/* Every PATH_RESPONSE frame received, whatever its data. */
+uint64_t ts_path_response_frames(const struct ts_server *s);
 uint64_t ts_retired_cids(const struct ts_server *s, uint64_t *last_seq);
 /* Packets received with a DCID of sequence `seq` (ours). */
 uint64_t ts_packets_to_cid(const struct ts_server *s, uint64_t seq);
@@ -117,6 +123,11 @@ void ts_grant(struct ts_server *s, uint64_t id, uint64_t stream_limit,
 /* NEW_CONNECTION_ID with sequence `seq` and retire_prior_to `rpt`. */
 void ts_new_cid(struct ts_server *s, uint64_t seq, uint64_t rpt);
 void ts_path_challenge(struct ts_server *s);
+/* Raw frame octets (at most 1100, well-formed or not) at the start of
+ * each of the next `packets` 1-RTT packets, never retransmitted: what a
+ * hostile server sends and this one would not. */
+void ts_inject(struct ts_server *s, const uint8_t *frames, size_t len,
+	       uint32_t packets);
 /* Starts a key update: our next packets use the next keys and phase. */
 void ts_key_update(struct ts_server *s);
 void ts_close(struct ts_server *s, bool app, uint64_t code, const char *reason);

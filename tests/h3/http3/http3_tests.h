@@ -15,8 +15,9 @@ extern CU_TestInfo shb_h3t_request_tests[];
 extern CU_TestInfo shb_h3t_response_tests[];
 extern CU_TestInfo shb_h3t_peer_tests[];
 
-/* A growing byte string; large enough for a 48 KB header section. */
-#define SHB_H3T_MAX (96 * 1024)
+/* A growing byte string; large enough for a field section a little
+ * over the 256 KiB cap. */
+#define SHB_H3T_MAX (320 * 1024)
 struct shb_h3t_buf {
 	uint8_t b[SHB_H3T_MAX];
 	size_t n;

@@ -177,6 +177,60 @@ static void test_control_errors(void)
 	}
 }
 
+/* SETTINGS: at most 64 identifiers, known, unknown or reserved. */
+static void test_settings_cap(void)
+{
+	struct shb_h3t_buf body;
+	struct shb_h3_peer p;
+	struct shb_h3_uni u;
+
+	for (int over = 0; over < 2; over++) {
+		shb_h3t_clear(&body);
+		shb_h3t_hex(&body, "06 4400"); /* MAX_FIELD_SECTION_SIZE */
+		for (uint64_t k = 1; k < 64 + (uint64_t)over; k++) {
+			shb_h3t_varint(&body, 0x1f * k + 0x21);
+			shb_h3t_varint(&body, k);
+		}
+		stream_hex("00");
+		shb_h3t_frame(&st, SHB_H3_FRAME_SETTINGS, body.b, body.n);
+		if (!over) {
+			expect(&p, &u, 0, SHB_H3_EV_SETTINGS, 0);
+			CU_ASSERT_EQUAL(p.max_field_section_size, 1024);
+			continue;
+		}
+		expect(&p, &u, 0, SHB_H3_PEER_ERROR, SHB_H3_EXCESSIVE_LOAD);
+		CU_ASSERT_STRING_EQUAL(p.detail, "more than 64 settings in "
+						 "SETTINGS (cap 64)");
+	}
+}
+
+/* Unknown and reserved frames are skipped by length, any number of
+ * them, and a huge one is read through without being kept. */
+static void test_unknown_frames_endless(void)
+{
+	struct shb_h3_peer p;
+	struct shb_h3_uni u;
+	static uint8_t junk[65536];
+
+	stream_hex("00 04 00");
+	for (int i = 0; i < 1500; i++)
+		shb_h3t_hex(&st, i % 2 ? "21 00" : "4040 01 aa");
+	shb_h3t_hex(&st, "07 01 08"); /* GOAWAY still read after them */
+	expect(&p, &u, 0, SHB_H3_EV_SETTINGS | SHB_H3_EV_GOAWAY, 0);
+	CU_ASSERT_EQUAL(p.goaway_id, 8);
+	/* A reserved frame of 2^62 - 1 octets, fed 64 KiB at a time. */
+	stream_hex("00 04 00 21 ffffffffffffffff");
+	shb_h3_peer_init(&p);
+	shb_h3_uni_init(&u);
+	CU_ASSERT_EQUAL(shb_h3_uni_feed(&p, &u, st.b, st.n, 0),
+			SHB_H3_EV_SETTINGS);
+	for (int i = 0; i < 256; i++)
+		CU_ASSERT_EQUAL(shb_h3_uni_feed(&p, &u, junk, sizeof(junk), 0),
+				0);
+	CU_ASSERT_EQUAL(p.frame_left,
+			UINT64_C(0x3fffffffffffffff) - 256 * sizeof(junk));
+}
+
 static void test_critical_closed(void)
 {
 	static const char *const streams[] = {"00", "00 04 00", "00 04 00 07",
@@ -325,16 +379,16 @@ static void test_local_streams(void)
 	struct shb_h3_uni u;
 
 	n = shb_h3_local_control(out, sizeof(out), 0);
-	CU_ASSERT(same(out, n, "00 04 09 0100 0700 06 80100000"));
+	CU_ASSERT(same(out, n, "00 04 09 0100 0700 06 80040000"));
 	/* Read back by our own peer reader. */
 	shb_h3_peer_init(&p);
 	shb_h3_uni_init(&u);
 	CU_ASSERT_EQUAL(shb_h3_uni_feed(&p, &u, out, n, 0), SHB_H3_EV_SETTINGS);
-	CU_ASSERT_EQUAL(p.max_field_section_size, 1 << 20);
+	CU_ASSERT_EQUAL(p.max_field_section_size, 256 << 10);
 	n = shb_h3_local_control(out, sizeof(out), 5);
-	CU_ASSERT(same(out, n, "00 04 0c 0100 0700 06 80100000 40bc 05"));
+	CU_ASSERT(same(out, n, "00 04 0c 0100 0700 06 80040000 40bc 05"));
 	n = shb_h3_local_control(out, sizeof(out), 4097);
-	CU_ASSERT(same(out, n, "00 04 0d 0100 0700 06 80100000 4040 5001"));
+	CU_ASSERT(same(out, n, "00 04 0d 0100 0700 06 80040000 4040 5001"));
 	n = shb_h3_local_control(out, sizeof(out), UINT32_MAX);
 	CU_ASSERT_EQUAL(n, 24);
 	shb_h3_peer_init(&p);
@@ -393,6 +447,8 @@ CU_TestInfo shb_h3t_peer_tests[] = {
 	{"second critical stream", test_second_critical_stream},
 	{"push stream", test_push_stream},
 	{"unknown streams drained", test_unknown_streams_drained},
+	{"at most 64 settings", test_settings_cap},
+	{"unknown control frames skipped", test_unknown_frames_endless},
 	{"QPACK encoder stream", test_encoder_stream},
 	{"QPACK decoder stream", test_decoder_stream},
 	{"our control and QPACK streams", test_local_streams},

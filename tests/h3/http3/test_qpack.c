@@ -13,6 +13,14 @@
 #include "qpack_static.h"
 
 static struct shb_h3t_buf sec;
+static struct shb_qpack_dec last; /* the bytewise decode of expect() */
+
+#define REQUEST_PSEUDO "request or unknown pseudo-header field in a response"
+#define PSEUDO_LATE "pseudo-header field after a regular field"
+#define UPPERCASE "uppercase letter in a field name"
+#define BAD_PADDING "Huffman string with bad padding"
+#define EOS_INSIDE "EOS symbol inside a Huffman string"
+#define SIZE_CAP "decoded field section above 262144 octets (cap 262144)"
 
 /* Decodes s[n] split in two at `cut`; returns the final rc. */
 static int decode_cut(const uint8_t *s, size_t n, size_t cut,
@@ -68,6 +76,28 @@ static void expect(int want_rc, unsigned want_status, uint32_t want_lines)
 	} else if (detail) {
 		CU_ASSERT_STRING_EQUAL(d.detail, detail);
 	}
+	last = d;
+}
+
+/* The section must fail with rc and exactly `why`, however split. */
+static void expect_fail(int rc, const char *why)
+{
+	struct shb_qpack_dec d;
+
+	for (size_t cut = 0; cut <= sec.n; cut++) {
+		CU_ASSERT_EQUAL(decode_cut(sec.b, sec.n, cut, &d), rc);
+		CU_ASSERT(d.detail && strcmp(d.detail, why) == 0);
+	}
+	CU_ASSERT_EQUAL(decode_bytewise(sec.b, sec.n, &d), rc);
+	CU_ASSERT(d.detail && strcmp(d.detail, why) == 0);
+	last = d;
+}
+
+/* Malformed: decoded to its end (all `lines`), then H3_MESSAGE_ERROR. */
+static void expect_malformed(const char *why, uint32_t lines)
+{
+	expect_fail(SHB_QPACK_DEC_E_MESSAGE, why);
+	CU_ASSERT_EQUAL(last.lines, lines);
 }
 
 static void section(const char *hex)
@@ -82,7 +112,8 @@ static void test_appendix_b1(void)
 {
 	/* B.1: a literal with a static name reference, no dynamic table. */
 	section("0000 510b 2f69 6e64 6578 2e68 746d 6c");
-	expect(SHB_QPACK_DEC_DONE, 0, 1);
+	/* It is a request's :path: read as a response, malformed. */
+	expect_malformed(REQUEST_PSEUDO, 1);
 }
 
 static void test_appendix_b_dynamic(void)
@@ -117,6 +148,8 @@ static void test_static_status_entries(void)
 				       (unsigned)(e->value[1] - '0') * 10 +
 				       (unsigned)(e->value[2] - '0'),
 			       1);
+		else if (e->name[0] == ':') /* request pseudo-headers */
+			expect_malformed(REQUEST_PSEUDO, 1);
 		else
 			expect(SHB_QPACK_DEC_DONE, 0, 1);
 	}
@@ -139,7 +172,7 @@ static void test_name_ref_status(void)
 	section("0000 5f30 82 1001");
 	expect(SHB_QPACK_DEC_DONE, 200, 1);
 	/* A non-status name reference is skipped whatever its value. */
-	section("0000 5f1d 03 343034 d9");
+	section("0000 d9 5f1d 03 343034");
 	expect(SHB_QPACK_DEC_DONE, 200, 2);
 	/* N=1 ("never index") changes nothing. */
 	section("0000 7f0a 03 323034");
@@ -167,13 +200,13 @@ static void test_literal_name_status(void)
 	sec.n -= 4;
 	shb_h3t_hex(&sec, "82 1001");
 	expect(SHB_QPACK_DEC_DONE, 200, 1);
-	/* Names that only look like ":status" are skipped. */
+	/* Names that only look like ":status" are unknown pseudo-headers. */
 	section("0000 26 3a7374617475 03 333032"); /* ":statu" */
-	expect(SHB_QPACK_DEC_DONE, 0, 1);
+	expect_malformed(REQUEST_PSEUDO, 1);
 	section("0000 2701 3a7374617475737a 03 333032"); /* ":statusz" */
-	expect(SHB_QPACK_DEC_DONE, 0, 1);
+	expect_malformed(REQUEST_PSEUDO, 1);
 	section("0000 2700 3a535441545553 03 333032"); /* ":STATUS" */
-	expect(SHB_QPACK_DEC_DONE, 0, 1);
+	expect_malformed(UPPERCASE, 1);
 }
 
 static void test_realistic_response(void)
@@ -247,8 +280,7 @@ static void test_malformed_status(void)
 		"0000 5f0a 03 616263",         /* not digits */
 		"0000 5f0a 00",                /* empty */
 		"0000 5f0a 09 32303020204f4b2020", /* "200  OK  " */
-		"0000 5f0a 82 1000",           /* Huffman padding not ones */
-		"0000 5f0a 84 10010101",       /* Huffman too long */
+		"0000 5f0a 84 10010101",       /* Huffman "2000..." */
 		"0000 2700 3a737461747573 03 323030 d9", /* two :status */
 	};
 
@@ -262,6 +294,8 @@ static void test_malformed_status(void)
 static void test_long_strings(void)
 {
 	static char big[3000];
+	static uint8_t huff[1000];
+	size_t hn;
 
 	memset(big, 'v', sizeof(big));
 	shb_h3t_clear(&sec);
@@ -270,11 +304,217 @@ static void test_long_strings(void)
 	shb_h3t_bytes(&sec, big, 2000);
 	shb_h3t_prefint(&sec, 7, 0x00, sizeof(big));
 	shb_h3t_bytes(&sec, big, sizeof(big));
-	shb_h3t_hex(&sec, "5f00"); /* :method name reference, long value */
-	shb_h3t_prefint(&sec, 7, 0x80, 1000);
-	shb_h3t_bytes(&sec, big, 1000);
-	shb_h3t_hex(&sec, "d9");
+	shb_h3t_hex(&sec, "52"); /* age name reference, long Huffman value */
+	hn = shb_huff_encode((const uint8_t *)big, 1000, huff, sizeof(huff));
+	shb_h3t_prefint(&sec, 7, 0x80, hn);
+	shb_h3t_bytes(&sec, huff, hn);
+	expect(SHB_QPACK_DEC_DONE, 0, 2);
+	CU_ASSERT_EQUAL(last.size, 2000 + sizeof(big) + 3 + 1000 + 2 * 32);
+}
+
+/* ---- Huffman strings, pseudo-headers, names, size ------------------------ */
+
+/* Appends a literal-name line, name and value each plain or Huffman. */
+static void literal(const char *name, int hname, const char *value,
+		    int hvalue)
+{
+	uint8_t h[256];
+	size_t n;
+
+	if (hname) {
+		n = shb_huff_encode((const uint8_t *)name, strlen(name), h,
+				    sizeof(h));
+		shb_h3t_prefint(&sec, 3, 0x28, n);
+		shb_h3t_bytes(&sec, h, n);
+	} else {
+		shb_h3t_prefint(&sec, 3, 0x20, strlen(name));
+		shb_h3t_str(&sec, name);
+	}
+	if (hvalue) {
+		n = shb_huff_encode((const uint8_t *)value, strlen(value), h,
+				    sizeof(h));
+		shb_h3t_prefint(&sec, 7, 0x80, n);
+		shb_h3t_bytes(&sec, h, n);
+	} else {
+		shb_h3t_prefint(&sec, 7, 0x00, strlen(value));
+		shb_h3t_str(&sec, value);
+	}
+}
+
+/* RFC 7541 Section 5.2 for every string, not only :status: EOS inside a
+ * string, padding over 7 bits or not all ones. */
+static void test_huffman_checked(void)
+{
+	/* 'a' is 00011 (5 bits): "1f" is 'a' + 3 one bits of padding. */
+	static const char *const bad_padding[] = {
+		"0000 d9 52 81 18",       /* value: padding 000 */
+		"0000 d9 52 82 1fff",     /* value: 11 bits of padding */
+		"0000 d9 52 81 00",       /* value: '0' + padding 000 */
+		"0000 5f0a 82 1000",      /* :status value, padding 0000 */
+		"0000 d9 29 18 00",       /* name: padding 000 */
+		"0000 d9 2a 1fff 00",     /* name: 11 bits of padding */
+	};
+	static const char *const eos[] = {
+		"0000 d9 52 84 ffffffff",  /* value: EOS (30 ones) */
+		"0000 d9 52 85 1fffffffff", /* value: 'a' then EOS */
+		"0000 d9 2c ffffffff 00",   /* name: EOS */
+	};
+
+	for (size_t i = 0; i < sizeof(bad_padding) / sizeof(bad_padding[0]);
+	     i++) {
+		section(bad_padding[i]);
+		expect_fail(SHB_QPACK_DEC_E_CONN, BAD_PADDING);
+	}
+	for (size_t i = 0; i < sizeof(eos) / sizeof(eos[0]); i++) {
+		section(eos[i]);
+		expect_fail(SHB_QPACK_DEC_E_CONN, EOS_INSIDE);
+	}
+	/* The same strings well padded pass. */
+	section("0000 d9 52 81 1f 29 1f 00");
 	expect(SHB_QPACK_DEC_DONE, 200, 3);
+	CU_ASSERT_EQUAL(last.size, 10 + 3 + 1 + 1 + 0 + 3 * 32);
+	/* A malformed section is still decoded: a QPACK error after the
+	 * problem wins (it is a connection error). */
+	section("0000 d9 d9 52 81 18");
+	expect_fail(SHB_QPACK_DEC_E_CONN, BAD_PADDING);
+}
+
+static void test_pseudo_headers(void)
+{
+	static const char *const request_pseudo[] = {
+		"0000 c0 d9",              /* :authority (static 0) */
+		"0000 d9 c1",              /* :path / */
+		"0000 d9 d1",              /* :method GET */
+		"0000 d9 d7",              /* :scheme https */
+		"0000 d9 50 01 61",        /* :authority a, name reference */
+		"0000 d9 5f00 03 474554",  /* :method GET, name reference */
+		"0000 d9 24 3a666f6f 00",  /* :foo (unknown) */
+		"0000 d9 21 3a 00",        /* ":" alone */
+	};
+
+	for (size_t i = 0;
+	     i < sizeof(request_pseudo) / sizeof(request_pseudo[0]); i++) {
+		section(request_pseudo[i]);
+		expect_malformed(REQUEST_PSEUDO, 2);
+	}
+	/* Huffman-coded ":path" and ":protocol" names. */
+	shb_h3t_clear(&sec);
+	shb_h3t_hex(&sec, "0000 d9");
+	literal(":path", 1, "/", 0);
+	literal(":protocol", 1, "websocket", 1);
+	expect_malformed(REQUEST_PSEUDO, 3);
+	/* :status after a regular field, indexed or literal. */
+	section("0000 f4 d9");
+	expect_malformed(PSEUDO_LATE, 2);
+	CU_ASSERT_EQUAL(last.status, 200);
+	section("0000 25 782d666f6f 03 626172 5f0a 03 343034");
+	expect_malformed(PSEUDO_LATE, 2);
+	shb_h3t_clear(&sec);
+	shb_h3t_hex(&sec, "0000 56 00"); /* date */
+	literal(":status", 1, "204", 1);
+	expect_malformed(PSEUDO_LATE, 2);
+	/* The first reason is the one reported. */
+	section("0000 f4 c1 d9 d9");
+	expect_malformed(PSEUDO_LATE, 4);
+	section("0000 d9 d9 c1");
+	expect_malformed("more than one :status", 3);
+	/* Only :status, once and first, is a well-formed response. */
+	section("0000 d9 f4 56 00");
+	expect(SHB_QPACK_DEC_DONE, 200, 3);
+	CU_ASSERT_EQUAL(last.pseudo, 1);
+	section("0000 f4 56 00");
+	expect(SHB_QPACK_DEC_DONE, 0, 2);
+	CU_ASSERT_EQUAL(last.pseudo, 0);
+}
+
+/* Field names are lower case (RFC 9114 Section 4.2); values may not be. */
+static void test_uppercase_names(void)
+{
+	static const char *const names[] = {"X-Foo", "x-foO", "Server", "A",
+					    "content-Length"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		for (int h = 0; h < 2; h++) {
+			shb_h3t_clear(&sec);
+			shb_h3t_hex(&sec, "0000 d9");
+			literal(names[i], h, "v", h);
+			expect_malformed(UPPERCASE, 2);
+		}
+	}
+	shb_h3t_clear(&sec);
+	shb_h3t_hex(&sec, "0000 d9");
+	literal("x-foo", 0, "BAR Baz", 0);
+	literal("x-bar", 1, "QUUX", 1);
+	shb_h3t_hex(&sec, "5f4d 03 4e4758"); /* server: NGX */
+	expect(SHB_QPACK_DEC_DONE, 200, 4);
+	/* Digits and symbols in names are not letters. */
+	shb_h3t_clear(&sec);
+	shb_h3t_hex(&sec, "0000 d9");
+	literal("x-0-_~[]@", 1, "v", 0);
+	literal("x-0-_~[]@", 0, "v", 0);
+	expect(SHB_QPACK_DEC_DONE, 200, 3);
+}
+
+/* Decoded size: name + value + 32 per line, at most 262144 octets. */
+static void test_size_cap(void)
+{
+	static uint8_t value[SHB_QPACK_DEC_MAX_SECTION];
+	/* :status 200 (42) then "age" + a plain value of vlen octets. */
+	size_t vlen = SHB_QPACK_DEC_MAX_SECTION - 42 - 35;
+	struct shb_qpack_dec d;
+
+	memset(value, 'v', sizeof(value));
+	for (int over = 0; over < 2; over++) {
+		int want = over ? SHB_QPACK_DEC_E_SIZE : SHB_QPACK_DEC_DONE;
+
+		shb_h3t_clear(&sec);
+		shb_h3t_hex(&sec, "0000 d9 52");
+		shb_h3t_prefint(&sec, 7, 0x00, vlen + (size_t)over);
+		shb_h3t_bytes(&sec, value, vlen + (size_t)over);
+		/* Every split would be quadratic here: a stride, the ends. */
+		for (size_t cut = 0; cut <= sec.n; cut += 4099) {
+			CU_ASSERT_EQUAL(decode_cut(sec.b, sec.n, cut, &d), want);
+		}
+		CU_ASSERT_EQUAL(decode_cut(sec.b, sec.n, sec.n - 1, &d), want);
+		CU_ASSERT_EQUAL(decode_bytewise(sec.b, sec.n, &d), want);
+		CU_ASSERT_EQUAL(d.lines, 2);
+		CU_ASSERT_EQUAL(d.size, SHB_QPACK_DEC_MAX_SECTION + (size_t)over);
+		if (over) {
+			CU_ASSERT_STRING_EQUAL(d.detail, SIZE_CAP);
+		} else {
+			CU_ASSERT_EQUAL(d.status, 200);
+		}
+	}
+	/* A bomb: one-octet static lines ("age: 0", 36 octets each) stop
+	 * at the line that crosses the cap, not at the section's end. */
+	shb_h3t_clear(&sec);
+	shb_h3t_hex(&sec, "0000 d9");
+	for (int i = 0; i < 10000; i++)
+		shb_h3t_hex(&sec, "c2");
+	for (size_t cut = 0; cut <= sec.n; cut += 7)
+		CU_ASSERT_EQUAL(decode_cut(sec.b, sec.n, cut, &d),
+				SHB_QPACK_DEC_E_SIZE);
+	CU_ASSERT_EQUAL(decode_bytewise(sec.b, sec.n, &d), SHB_QPACK_DEC_E_SIZE);
+	CU_ASSERT_STRING_EQUAL(d.detail, SIZE_CAP);
+	CU_ASSERT_EQUAL(d.lines, 1 + (SHB_QPACK_DEC_MAX_SECTION - 42) / 36 + 1);
+	/* Huffman strings count decoded octets: 'a' is 5 bits. */
+	shb_h3t_clear(&sec);
+	shb_h3t_hex(&sec, "0000 52");
+	{
+		static uint8_t h[SHB_QPACK_DEC_MAX_SECTION];
+		size_t hn;
+
+		memset(value, 'a', sizeof(value));
+		hn = shb_huff_encode(value, SHB_QPACK_DEC_MAX_SECTION - 35 + 1,
+				     h, sizeof(h));
+		CU_ASSERT_FATAL(hn > 0 && hn < SHB_QPACK_DEC_MAX_SECTION);
+		shb_h3t_prefint(&sec, 7, 0x80, hn);
+		shb_h3t_bytes(&sec, h, hn);
+	}
+	CU_ASSERT_EQUAL(decode_bytewise(sec.b, sec.n, &d), SHB_QPACK_DEC_E_SIZE);
+	CU_ASSERT_EQUAL(decode_cut(sec.b, sec.n, sec.n / 2, &d),
+			SHB_QPACK_DEC_E_SIZE);
+	CU_ASSERT_STRING_EQUAL(d.detail, SIZE_CAP);
 }
 
 /* ---- encoders ------------------------------------------------------------ */
@@ -344,7 +584,19 @@ static void test_round_trip(void)
 	CU_ASSERT_FATAL(!b.oom);
 	shb_h3t_clear(&sec);
 	shb_h3t_bytes(&sec, b.p, b.len);
-	expect(SHB_QPACK_DEC_DONE, 206, 4);
+	/* A request read as a response: decoded to the end, malformed. */
+	expect_malformed(REQUEST_PSEUDO, 4);
+	CU_ASSERT_EQUAL(last.status, 206);
+	b.len = 0;
+	shb_qpack_put_prefix(&b);
+	shb_qpack_put_static_name(&b, 24, "206", 3);
+	shb_qpack_put_literal(&b, "user-agent", 10, "shb", 3);
+	shb_qpack_put_static_name(&b, 4, "10", 2);
+	CU_ASSERT_FATAL(!b.oom);
+	shb_h3t_clear(&sec);
+	shb_h3t_bytes(&sec, b.p, b.len);
+	expect(SHB_QPACK_DEC_DONE, 206, 3);
+	CU_ASSERT_EQUAL(last.size, 10 + 10 + 3 + 14 + 2 + 3 * 32);
 	shb_qpack_buf_free(&b);
 }
 
@@ -358,6 +610,10 @@ CU_TestInfo shb_h3t_qpack_tests[] = {
 	{"dynamic and post-base rejected", test_rejected_representations},
 	{"malformed :status", test_malformed_status},
 	{"long strings skipped", test_long_strings},
+	{"every Huffman string checked", test_huffman_checked},
+	{"request, unknown and late pseudo-headers", test_pseudo_headers},
+	{"uppercase field names", test_uppercase_names},
+	{"decoded size capped at 256 KiB", test_size_cap},
 	{"line encoders", test_encoders},
 	{"encode then decode", test_round_trip},
 	CU_TEST_INFO_NULL,

@@ -29,7 +29,8 @@ static void expect_bytes(const struct shb_h3_request *r, const char *hex)
 	CU_ASSERT(r->len == n && memcmp(r->bytes, want, n) == 0);
 }
 
-/* The field section in r decodes as a well-formed section of `lines`. */
+/* The field section in r decodes to its end, `lines` lines; read as a
+ * response it is malformed (request pseudo-headers). */
 static void expect_decodable(const struct shb_h3_request *r, uint32_t lines)
 {
 	struct shb_h3_resp resp;
@@ -39,8 +40,11 @@ static void expect_decodable(const struct shb_h3_request *r, uint32_t lines)
 	shb_qpack_dec_begin(&d, hdr);
 	CU_ASSERT_EQUAL(shb_qpack_dec_feed(&d, r->bytes + r->headers_len - hdr,
 					   hdr),
-			SHB_QPACK_DEC_DONE);
+			SHB_QPACK_DEC_E_MESSAGE);
 	CU_ASSERT_EQUAL(d.lines, lines);
+	CU_ASSERT_EQUAL(d.left, 0);
+	CU_ASSERT_STRING_EQUAL(d.detail, "request or unknown pseudo-header "
+					 "field in a response");
 	/* Read as a response, a request has no :status. */
 	shb_h3_resp_init(&resp);
 	CU_ASSERT_EQUAL(shb_h3_resp_feed(&resp, r->bytes, r->len, 1),

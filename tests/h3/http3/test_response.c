@@ -63,13 +63,18 @@ static int feed_bytewise(struct shb_h3_resp *r)
 	return rc;
 }
 
+/* Split offsets tried by expect(): every one unless a test with a large
+ * message sets a stride (every Huffman octet is decoded, so all splits of
+ * a 48 KB section would take minutes in a debug build). */
+static size_t cut_stride = 1;
+
 /* `msg` must give `w` however it is delivered. */
 static void expect(const struct want *w)
 {
 	struct shb_h3_resp r;
 	int rc;
 
-	for (size_t cut = 0; cut <= msg.n; cut++) {
+	for (size_t cut = 0; cut <= msg.n; cut += cut_stride) {
 		rc = feed_two(&r, cut);
 		check(&r, rc, w);
 	}
@@ -253,36 +258,153 @@ static void test_large_header_section(void)
 	start();
 	shb_h3t_frame(&msg, SHB_H3_FRAME_HEADERS, sec.b, sec.n);
 	data("tail");
+	cut_stride = 61;
 	expect_done(200, 0, 4);
+	cut_stride = 1;
 }
 
-/* A HEADERS frame of exactly MAX_FIELD_SECTION_SIZE is accepted. */
+/* A HEADERS frame of exactly MAX_FIELD_SECTION_SIZE (256 KiB) octets is
+ * accepted when it decodes to no more than that: a Huffman value of NUL
+ * octets (13 bits each) is shorter decoded than encoded. */
 static void test_max_size_section(void)
 {
-	static uint8_t big[(1 << 20) + 16];
+	static uint8_t zeros[200000], huff[SHB_H3T_MAX];
+	const size_t max = (size_t)SHB_H3_LOCAL_MAX_FIELD_SECTION_SIZE;
 	struct shb_h3_resp r;
-	size_t n = 0, fill;
+	size_t hn;
 
-	n += shb_h3t_unhex(big, sizeof(big), "01 80100000 0000 d9 27");
-	/* payload: prefix 2, d9, 27 + 3 length octets, name, empty value */
-	fill = (1 << 20) - 8;
-	/* literal name of `fill` octets with an empty value */
-	big[n++] = 0x80 | ((fill - 7) & 0x7f);
-	big[n++] = 0x80 | (((fill - 7) >> 7) & 0x7f);
-	big[n++] = (uint8_t)((fill - 7) >> 14);
-	memset(big + n, 'n', fill);
-	n += fill;
-	big[n++] = 0x00;
-	CU_ASSERT_EQUAL_FATAL(n, 5 + (1 << 20));
+	hn = shb_huff_encode(zeros, 161000, huff, sizeof(huff));
+	shb_h3t_clear(&sec);
+	shb_h3t_hex(&sec, "0000 d9 52");
+	shb_h3t_prefint(&sec, 7, 0x80, hn);
+	shb_h3t_bytes(&sec, huff, hn);
+	while (sec.n < max)
+		shb_h3t_hex(&sec, "c2"); /* age: 0 */
+	CU_ASSERT_EQUAL_FATAL(sec.n, max);
+	start();
+	shb_h3t_frame(&msg, SHB_H3_FRAME_HEADERS, sec.b, sec.n);
+	CU_ASSERT_EQUAL_FATAL(msg.n, 5 + max);
 	shb_h3_resp_init(&r);
-	CU_ASSERT_EQUAL(shb_h3_resp_feed(&r, big, n, 1), SHB_H3_RESP_DONE);
+	CU_ASSERT_EQUAL(shb_h3_resp_feed(&r, msg.b, msg.n, 1), SHB_H3_RESP_DONE);
 	CU_ASSERT_EQUAL(r.status, 200);
-	CU_ASSERT_EQUAL(r.header_bytes, n);
+	CU_ASSERT_EQUAL(r.header_bytes, msg.n);
+	CU_ASSERT(r.qd.size <= max);
 	/* One octet more is refused at the frame header. */
-	shb_h3t_unhex(big, 5, "01 80100001");
+	shb_h3t_unhex(msg.b, 5, "01 80040001");
 	shb_h3_resp_init(&r);
-	CU_ASSERT_EQUAL(shb_h3_resp_feed(&r, big, 5, 0), SHB_H3_RESP_E_STREAM);
+	CU_ASSERT_EQUAL(shb_h3_resp_feed(&r, msg.b, 5, 0), SHB_H3_RESP_E_STREAM);
 	CU_ASSERT_EQUAL(r.error, SHB_H3_EXCESSIVE_LOAD);
+}
+
+/* A short frame that decodes above the cap (one-octet static lines of 36
+ * decoded octets each) is a connection error naming the cap. */
+static void test_decoded_size_cap(void)
+{
+	struct want done = {SHB_H3_RESP_DONE, 200, 0, 0, 0};
+	struct want err = {SHB_H3_RESP_E_CONN, 0, 0, 0, SHB_H3_EXCESSIVE_LOAD};
+	struct shb_h3_resp r;
+
+	shb_h3t_clear(&sec);
+	shb_h3t_hex(&sec, "0000 d9");
+	for (int i = 0; i < 7280; i++)
+		shb_h3t_hex(&sec, "c2"); /* age: 0 */
+	start();
+	shb_h3t_frame(&msg, SHB_H3_FRAME_HEADERS, sec.b, sec.n);
+	/* 42 + 7280 * 36 = 262122 octets. Every split would be quadratic
+	 * (7285 octets, each a line): a stride. */
+	for (size_t cut = 0; cut <= msg.n; cut += 97)
+		check(&r, feed_two(&r, cut), &done);
+	check(&r, feed_bytewise(&r), &done);
+	shb_h3t_hex(&sec, "c2"); /* one line more: 262158 octets */
+	start();
+	shb_h3t_frame(&msg, SHB_H3_FRAME_HEADERS, sec.b, sec.n);
+	for (size_t cut = 0; cut <= msg.n; cut += 97)
+		check(&r, feed_two(&r, cut), &err);
+	check(&r, feed_bytewise(&r), &err);
+	CU_ASSERT_STRING_EQUAL(r.detail, "decoded field section above 262144 "
+					 "octets (cap 262144)");
+}
+
+/* Up to 16 interim responses, then H3_EXCESSIVE_LOAD (a stream error). */
+static void test_interim_cap(void)
+{
+	struct shb_h3_resp r;
+
+	start();
+	for (int i = 0; i < 16; i++)
+		headers_hex(i % 2 ? "0000 d8" : "0000 ff00"); /* 103, 100 */
+	headers_hex("0000 d9");
+	data("ok");
+	expect_done(200, 16, 2);
+	start();
+	for (int i = 0; i < 17; i++)
+		headers_hex("0000 d8");
+	headers_hex("0000 d9");
+	expect_error(SHB_H3_RESP_E_STREAM, SHB_H3_EXCESSIVE_LOAD);
+	shb_h3_resp_init(&r);
+	CU_ASSERT_EQUAL(shb_h3_resp_feed(&r, msg.b, msg.n, 0),
+			SHB_H3_RESP_E_STREAM);
+	CU_ASSERT_STRING_EQUAL(r.detail, "more than 16 interim (1xx) "
+					 "responses (cap 16)");
+	CU_ASSERT_EQUAL(r.interim, 17);
+	/* 101 has no meaning in HTTP/3 (RFC 9114 Section 4.5). */
+	start();
+	headers_hex("0000 5f0a 03 313031");
+	headers_hex("0000 d9");
+	expect_error(SHB_H3_RESP_E_STREAM, SHB_H3_MESSAGE_ERROR);
+}
+
+/* Malformed sections (RFC 9114 Sections 4.1.2, 4.2, 4.3) are stream
+ * errors; bad Huffman anywhere is a connection error. */
+static void test_malformed_sections(void)
+{
+	static const char *const stream[] = {
+		"0000 d9 c1",              /* :path in a response */
+		"0000 d9 24 3a666f6f 00",  /* unknown pseudo-header */
+		"0000 f4 d9",              /* :status after a regular field */
+		"0000 d9 d9",              /* two :status */
+		"0000 d9 25 582d466f6f 00", /* uppercase name "X-Foo" */
+	};
+
+	for (size_t i = 0; i < sizeof(stream) / sizeof(stream[0]); i++) {
+		start();
+		headers_hex(stream[i]);
+		data("x");
+		expect_error(SHB_H3_RESP_E_STREAM, SHB_H3_MESSAGE_ERROR);
+	}
+	start(); /* in an interim response too */
+	headers_hex("0000 d8 c1");
+	headers_hex("0000 d9");
+	expect_error(SHB_H3_RESP_E_STREAM, SHB_H3_MESSAGE_ERROR);
+	start(); /* Huffman padding of a plain header's value */
+	headers_hex("0000 d9 52 81 18");
+	expect_error(SHB_H3_RESP_E_CONN, SHB_QPACK_DECOMPRESSION_FAILED);
+	start(); /* EOS inside a name */
+	headers_hex("0000 d9 2c ffffffff 00");
+	expect_error(SHB_H3_RESP_E_CONN, SHB_QPACK_DECOMPRESSION_FAILED);
+}
+
+/* No pseudo-header in trailers, :status or any other (Section 4.3). */
+static void test_trailer_pseudo(void)
+{
+	static const char *const trailers[] = {
+		"0000 d9",
+		"0000 56 00 c1",
+		"0000 5f0a 03 323030",
+	};
+	struct shb_h3_resp r;
+
+	for (size_t i = 0; i < sizeof(trailers) / sizeof(trailers[0]); i++) {
+		start();
+		headers_hex("0000 d9");
+		data("abc");
+		headers_hex(trailers[i]);
+		expect_error(SHB_H3_RESP_E_STREAM, SHB_H3_MESSAGE_ERROR);
+	}
+	shb_h3_resp_init(&r);
+	CU_ASSERT_EQUAL(shb_h3_resp_feed(&r, msg.b, msg.n, 1),
+			SHB_H3_RESP_E_STREAM);
+	CU_ASSERT_STRING_EQUAL(r.detail, "pseudo-header field in the trailers");
 }
 
 /* ---- errors -------------------------------------------------------------- */
@@ -408,7 +530,11 @@ CU_TestInfo shb_h3t_response_tests[] = {
 	{"unknown frames interleaved", test_unknown_frames_interleaved},
 	{"Huffman-coded :status", test_huffman_status},
 	{"48 KB header section", test_large_header_section},
-	{"1 MiB HEADERS boundary", test_max_size_section},
+	{"256 KiB HEADERS boundary", test_max_size_section},
+	{"decoded size above 256 KiB", test_decoded_size_cap},
+	{"at most 16 interim responses", test_interim_cap},
+	{"malformed field sections", test_malformed_sections},
+	{"pseudo-headers in trailers", test_trailer_pseudo},
 	{"frame order errors", test_frame_order_errors},
 	{"frames not allowed on a request stream", test_forbidden_frames},
 	{"FIN errors", test_fin_errors},

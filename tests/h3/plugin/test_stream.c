@@ -131,6 +131,68 @@ static void test_no_status(void)
 	h3p_close(&f);
 }
 
+/* Hostile responses: a 17th interim response and a request
+ * pseudo-header fail that request only, with a detail naming the cap or
+ * the rule; a section decoding above 256 KiB closes the connection. */
+static void test_hostile_sections(void)
+{
+	struct h3p_fx f;
+	uint8_t b[256];
+	size_t n = 0;
+	static const uint8_t path[] = {0x01, 0x04, 0x00, 0x00, 0xd9, 0xc1};
+
+	h3p_open_ready(&f, 3);
+	uint64_t a = h3p_issue(&f);
+	uint64_t c2 = h3p_issue(&f);
+	uint64_t c3 = h3p_issue(&f);
+	for (int i = 0; i < 17; i++)
+		n += h3p_headers_status_idx(b + n, 24); /* 103 */
+	fq_q_data(f.q, 0, b, n, 0);
+	fq_q_data(f.q, 4, path, sizeof(path), 1);
+	CU_ASSERT_EQUAL(h3p_recv(&f), SHB_OK);
+	const struct h3p_done *d = h3p_done_for(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	CU_ASSERT_EQUAL(d->res.outcome, SHB_REQ_PROTO_ERROR);
+	CU_ASSERT_EQUAL(d->res.err_code, SHB_H3_EXCESSIVE_LOAD);
+	CU_ASSERT_STRING_EQUAL(d->detail,
+			       "malformed HTTP/3 response: more than 16 interim "
+			       "(1xx) responses (cap 16) (H3_EXCESSIVE_LOAD "
+			       "(0x107))");
+	d = h3p_done_for(c2);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	CU_ASSERT_EQUAL(d->res.outcome, SHB_REQ_PROTO_ERROR);
+	CU_ASSERT_EQUAL(d->res.err_code, SHB_H3_MESSAGE_ERROR);
+	CU_ASSERT(strstr(d->detail, "request or unknown pseudo-header field "
+			 "in a response") != NULL);
+	CU_ASSERT_FALSE(f.q->closed_locally);
+	/* A QPACK bomb: 1-octet lines of 36 decoded octets each. */
+	static uint8_t bomb[16 + 8000];
+
+	n = 0;
+	bomb[n++] = 0x01;
+	bomb[n++] = 0x40 | ((8003 >> 8) & 0x3f);
+	bomb[n++] = 8003 & 0xff;
+	bomb[n++] = 0x00;
+	bomb[n++] = 0x00;
+	bomb[n++] = 0xd9;
+	memset(bomb + n, 0xc2, 8000); /* age: 0 */
+	n += 8000;
+	for (size_t off = 0; off < n; off += 1000)
+		fq_q_data(f.q, 8, bomb + off, n - off < 1000 ? n - off : 1000,
+			  0);
+	CU_ASSERT_EQUAL(h3p_recv(&f), SHB_OK);
+	CU_ASSERT(f.q->closed_locally);
+	CU_ASSERT_EQUAL(f.q->close_code, SHB_H3_EXCESSIVE_LOAD);
+	CU_ASSERT_PTR_NULL(h3p_done_for(c3)); /* the core fails it */
+	h3p_write(&f);
+	CU_ASSERT_EQUAL(h3p_write(&f), SHB_E_PROTO);
+	CU_ASSERT_STRING_EQUAL(f.vt->error_detail(f.c),
+			       "HTTP/3 error H3_EXCESSIVE_LOAD (0x107): response "
+			       "on stream 8: decoded field section above 262144 "
+			       "octets (cap 262144)");
+	h3p_close(&f);
+}
+
 /* A dynamic table reference cannot come from a server that respects
  * capacity 0: QPACK_DECOMPRESSION_FAILED closes the connection. Our
  * CONNECTION_CLOSE is written first, then the error is returned. */
@@ -379,5 +441,6 @@ CU_TestInfo shb_h3p_stream_tests[] = {
 	{"GOAWAY 0", test_goaway_zero},
 	{"server unidirectional streams", test_server_uni_streams},
 	{"field section limit", test_field_section_limit},
+	{"interim cap, pseudo-headers, QPACK bomb", test_hostile_sections},
 	CU_TEST_INFO_NULL,
 };
