@@ -73,6 +73,8 @@ struct shb_h2_module {
 	uint32_t debug;     /* host->log_enabled(SHB_LOG_DEBUG) at create */
 };
 
+#define SHB_H2_PEER_ENDED 64
+
 struct shb_h2_stream {
 	uint64_t cookie;
 	const struct shb_h2_request *req;
@@ -139,6 +141,11 @@ struct shb_h2_conn {
 	int64_t send_window;      /* connection window toward the peer */
 	int64_t recv_window;      /* connection window we granted */
 	uint32_t goaway_last_id;  /* from the peer's GOAWAY */
+	/* The last streams the peer ended (END_STREAM, or RST_STREAM with
+	 * the top bit set), so that DATA or HEADERS after that is caught
+	 * (RFC 9113 5.1); older ones are dropped like streams we ended. */
+	uint32_t peer_ended[SHB_H2_PEER_ENDED];
+	uint32_t peer_ended_next;
 	uint32_t goaway_code;
 
 	/* output: out[fill] fills while out[fill ^ 1] is being sent */

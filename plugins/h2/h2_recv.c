@@ -65,6 +65,41 @@ static int stream_error(struct shb_h2_conn *c, struct shb_h2_stream *s,
 	return rc;
 }
 
+/* The peer ended stream s: remembered for a while (see late_frame). A
+ * stream whose request body we still send is reset by us right after, and
+ * frames already on their way for it are then no fault of the peer. */
+static void peer_ended(struct shb_h2_conn *c, const struct shb_h2_stream *s,
+		       int reset)
+{
+	if (s->body_pending)
+		return;
+	c->peer_ended[c->peer_ended_next++ % SHB_H2_PEER_ENDED] =
+		s->id | (reset ? 0x80000000u : 0);
+}
+
+/* DATA or HEADERS on a stream the peer ended: after its END_STREAM a
+ * connection error, after its RST_STREAM a stream error (RFC 9113 5.1).
+ * Returns 1 when handled (rc in *rc), 0 for an id not remembered. */
+static int late_frame(struct shb_h2_conn *c, uint32_t id, int *rc)
+{
+	const char *type = shb_h2_frame_type_name(c->rd.fh.type);
+
+	for (uint32_t k = 0; k < SHB_H2_PEER_ENDED; k++) {
+		uint32_t e = c->peer_ended[k];
+		if (e == id) {
+			*rc = shb_h2_conn_error(c, SHB_H2_STREAM_CLOSED,
+						"%s on stream %u after its END_STREAM",
+						type, id);
+			return 1;
+		}
+		if (e == (id | 0x80000000u)) {
+			*rc = shb_h2_send_rst_stream(c, id, SHB_H2_STREAM_CLOSED);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* A frame on a stream id that is not open: frames for streams we ended
  * are dropped; anything on an id we never used is a protocol error. */
 static int unknown_stream(struct shb_h2_conn *c, uint32_t id)
@@ -102,8 +137,12 @@ static int begin_data(struct shb_h2_conn *c, const struct shb_h2_frame_header *h
 		c->recv_window = SHB_H2_RECV_WINDOW;
 	}
 	s = shb_h2_stream_find(c, h->stream_id);
-	if (!s)
+	if (!s) {
+		int rc;
+		if (late_frame(c, h->stream_id, &rc))
+			return rc;
 		return unknown_stream(c, h->stream_id);
+	}
 	if (!s->got_final)
 		return stream_error(c, s, SHB_H2_PROTOCOL_ERROR,
 				    "DATA before the response headers");
@@ -133,8 +172,11 @@ static int begin_headers(struct shb_h2_conn *c,
 					 "HEADERS on stream %u", h->stream_id);
 	s = shb_h2_stream_find(c, h->stream_id);
 	if (!s) {
-		int rc = unknown_stream(c, h->stream_id);
+		int rc;
 
+		if (late_frame(c, h->stream_id, &rc) && rc < 0)
+			return rc;
+		rc = unknown_stream(c, h->stream_id);
 		if (rc < 0)
 			return rc;
 	} else {
@@ -438,8 +480,10 @@ static int end_data(struct shb_h2_conn *c)
 {
 	struct shb_h2_stream *s = c->rd.st;
 
-	if (s && (c->rd.fh.flags & SHB_H2_FLAG_END_STREAM))
+	if (s && (c->rd.fh.flags & SHB_H2_FLAG_END_STREAM)) {
+		peer_ended(c, s, 0);
 		shb_h2_stream_finish(c, s, SHB_REQ_OK, 0, NULL);
+	}
 	return SHB_OK;
 }
 
@@ -465,6 +509,7 @@ static int block_done(struct shb_h2_conn *c, struct shb_h2_stream *s,
 		if (malformed)
 			return stream_error(c, s, SHB_H2_PROTOCOL_ERROR,
 					    malformed);
+		peer_ended(c, s, 0);
 		shb_h2_stream_finish(c, s, SHB_REQ_OK, 0, NULL);
 		return SHB_OK;
 	}
@@ -487,8 +532,10 @@ static int block_done(struct shb_h2_conn *c, struct shb_h2_stream *s,
 	}
 	s->got_final = 1;
 	s->status = (uint16_t)status;
-	if (end_stream)
+	if (end_stream) {
+		peer_ended(c, s, 0);
 		shb_h2_stream_finish(c, s, SHB_REQ_OK, 0, NULL);
+	}
 	return SHB_OK;
 }
 
@@ -536,6 +583,7 @@ static int end_rst_stream(struct shb_h2_conn *c)
 
 	if (!s)
 		return unknown_stream(c, id);
+	peer_ended(c, s, 1);
 	if (code == SHB_H2_REFUSED_STREAM) {
 		/* The peer did not process it: the core sends it again. */
 		shb_h2_stream_finish(c, s, SHB_REQ_REFUSED, code,

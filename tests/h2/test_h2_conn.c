@@ -460,6 +460,66 @@ static void test_settings_validation(void)
 	}
 }
 
+/* RFC 9113 5.1: DATA or HEADERS on a stream after the peer's END_STREAM
+ * is a connection error STREAM_CLOSED (the request itself was complete
+ * and counts ok); after the peer's RST_STREAM, a stream error. */
+static void late_frame_case(int reset, uint8_t type, const char *text)
+{
+	struct shb_h2_fx f;
+	struct shb_h2_bytes b = {0};
+	struct shb_h2_fx_frame fr[8];
+	size_t n;
+
+	shb_h2_fx_open(&f, 0, 4, NULL, 0, NULL, 0, 0);
+	shb_h2_fx_ready(&f);
+	uint64_t cookie = shb_h2_fx_issue(&f);
+	server_hello(&f);
+	f.sent.len = 0;
+	if (reset) {
+		shb_h2_srv_u32(&b, SHB_H2_RST_STREAM, 1, SHB_H2_CANCEL);
+	} else {
+		shb_h2_srv_status(&b, 1, SHB_H2_FLAG_END_HEADERS, 200);
+		shb_h2_srv_data(&b, 1, SHB_H2_FLAG_END_STREAM, "hi");
+	}
+	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p, b.len), (shb_ssize)b.len);
+	const struct shb_h2_test_done *d = shb_h2_fx_done(cookie);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	CU_ASSERT_EQUAL(d->res.outcome, reset ? SHB_REQ_RESET : SHB_REQ_OK);
+	b.len = 0;
+	if (type == SHB_H2_DATA)
+		shb_h2_srv_data(&b, 1, 0, "late");
+	else
+		shb_h2_srv_status(&b, 1, SHB_H2_FLAG_END_HEADERS | SHB_H2_FLAG_END_STREAM, 200);
+	shb_ssize r = shb_h2_fx_recv(&f, b.p, b.len);
+	shb_h2_fx_flush(&f, 0);
+	n = shb_h2_fx_frames(f.sent.p, f.sent.len, fr, 8);
+	CU_ASSERT_FATAL(n >= 1);
+	if (reset) {
+		/* The connection goes on; the stream is reset again. */
+		CU_ASSERT_EQUAL(r, (shb_ssize)b.len);
+		CU_ASSERT_EQUAL(fr[n - 1].h.type, SHB_H2_RST_STREAM);
+		CU_ASSERT_EQUAL(fr[n - 1].h.stream_id, 1);
+		CU_ASSERT_EQUAL(fr[n - 1].payload[3], SHB_H2_STREAM_CLOSED);
+		CU_ASSERT_NOT_EQUAL(f.vt->state(f.c) & SHB_CS_CLOSED, SHB_CS_CLOSED);
+	} else {
+		CU_ASSERT_EQUAL(r, SHB_E_PROTO);
+		CU_ASSERT_EQUAL(f.vt->state(f.c) & SHB_CS_CLOSED, SHB_CS_CLOSED);
+		CU_ASSERT_PTR_NOT_NULL(strstr(f.vt->error_detail(f.c), text));
+		CU_ASSERT_EQUAL(fr[n - 1].h.type, SHB_H2_GOAWAY);
+		CU_ASSERT_EQUAL(fr[n - 1].payload[7], SHB_H2_STREAM_CLOSED);
+	}
+	shb_h2_bytes_free(&b);
+	shb_h2_fx_close(&f);
+}
+
+static void test_late_frames(void)
+{
+	late_frame_case(0, SHB_H2_DATA, "DATA on stream 1 after its END_STREAM");
+	late_frame_case(0, SHB_H2_HEADERS, "HEADERS on stream 1 after its END_STREAM");
+	late_frame_case(1, SHB_H2_DATA, NULL);
+	late_frame_case(1, SHB_H2_HEADERS, NULL);
+}
+
 static void test_frame_errors(void)
 {
 	static uint8_t big[16385];
@@ -1848,6 +1908,7 @@ CU_TestInfo shb_h2_conn_tests[] = {
 	{"reader: one octet at a time", test_reader_bytewise},
 	{"SETTINGS validation", test_settings_validation},
 	{"frame errors", test_frame_errors},
+	{"frames after the peer ended a stream", test_late_frames},
 	{"CONTINUATION rules", test_continuation_rules},
 	{"first frame; HTTP/1 answer", test_first_frame_and_http1},
 	{"garbage gives a clean error", test_garbage},
