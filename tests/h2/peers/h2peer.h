@@ -39,6 +39,39 @@ enum shb_h2peer_mode {
 	SHB_H2PEER_GARBAGE,
 	SHB_H2PEER_PING,
 	SHB_H2PEER_STALL, /* every Nth request is never answered */
+	SHB_H2PEER_HOSTILE, /* one of enum shb_h2peer_hostile */
+};
+
+/* Hostile modes (tests/hostile): each breaks one rule of RFC 9113 or
+ * RFC 7541, or floods, on every connection. Named in h2peer_main.c. */
+enum shb_h2peer_hostile {
+	SHB_H2PEER_X_SETTINGS_FLOOD,  /* endless SETTINGS, input not read */
+	SHB_H2PEER_X_PING_FLOOD,      /* endless PINGs, input not read */
+	SHB_H2PEER_X_WINDOW_FLOOD,    /* endless WINDOW_UPDATE(0, 1) */
+	SHB_H2PEER_X_RST_FLOOD,       /* reset a stream, then endless
+				       * RST_STREAM on it, input not read */
+	SHB_H2PEER_X_WINDOW_OVERFLOW, /* connection window past 2^31-1 */
+	SHB_H2PEER_X_STREAM_WINDOW_OVERFLOW, /* a stream's, likewise */
+	SHB_H2PEER_X_DATA_STREAM0,    /* DATA on stream 0 */
+	SHB_H2PEER_X_HEADERS_STREAM0, /* HEADERS on stream 0 */
+	SHB_H2PEER_X_CLOSED_STREAM,   /* the answer, then DATA on it again */
+	SHB_H2PEER_X_IDLE_STREAM,     /* an answer on a stream never opened */
+	SHB_H2PEER_X_DATA_FIRST,      /* DATA before any HEADERS */
+	SHB_H2PEER_X_OVERSIZE,        /* a frame of 2^24-1 octets */
+	SHB_H2PEER_X_SETTINGS_BAD,    /* INITIAL_WINDOW_SIZE 2^31 */
+	SHB_H2PEER_X_SIZE_UPDATE,     /* table size update to 1 MiB */
+	SHB_H2PEER_X_BAD_INDEX,       /* index 70, the dynamic table empty */
+	SHB_H2PEER_X_HUFFMAN_EOS,     /* EOS inside a Huffman string */
+	SHB_H2PEER_X_HUFFMAN_PAD,     /* 11 bits of Huffman padding */
+	SHB_H2PEER_X_INT_OVERFLOW,    /* a prefixed integer of 12 octets */
+	SHB_H2PEER_X_HPACK_BOMB,      /* 4 KB entry, referenced 16000 times */
+	SHB_H2PEER_X_CONTINUATION_ENDLESS, /* CONTINUATION without end */
+	SHB_H2PEER_X_PSEUDO_LATE,     /* :status after a regular field */
+	SHB_H2PEER_X_REQUEST_PSEUDO,  /* :method in a response */
+	SHB_H2PEER_X_PUSH_PROMISE,    /* PUSH_PROMISE, push disabled */
+	SHB_H2PEER_X_GOAWAY_STORM,    /* GOAWAY(0) at once, then close */
+	SHB_H2PEER_X_GOAWAY_OPEN,     /* GOAWAY(0) at once, kept open */
+	SHB_H2PEER_X_REFUSE_ALL,      /* REFUSED_STREAM on every stream */
 };
 
 /* What a garbage connection sends once the SETTINGS exchange is over. */
@@ -51,6 +84,7 @@ enum shb_h2peer_garbage {
 struct shb_h2peer_config {
 	enum shb_h2peer_mode mode;
 	enum shb_h2peer_garbage garbage;
+	enum shb_h2peer_hostile hostile; /* mode SHB_H2PEER_HOSTILE */
 	uint64_t arg;          /* the mode's N (see usage in h2peer_main.c) */
 	int has_arg;           /* N was given */
 	uint32_t goaway_after; /* GOAWAY after this many answers, 0 never */
@@ -130,6 +164,8 @@ struct shb_h2peer_conn {
 	uint8_t goaway_sent;
 	uint8_t first_block_checked; /* table-size: first block after ACK */
 	uint8_t broken;       /* input no longer parsed (after a violation) */
+	uint8_t flooding;     /* hostile: output refilled whenever it drains */
+	uint32_t flood_id;    /* hostile: the stream a flood is about */
 
 	uint32_t client_max_frame; /* the client's SETTINGS_MAX_FRAME_SIZE */
 	uint32_t last_id;          /* highest stream id the client opened */
@@ -200,6 +236,11 @@ struct shb_h2peer_stream *shb_h2peer_stream_find(struct shb_h2peer_conn *c,
 /* Streams we have not ended yet. */
 uint32_t shb_h2peer_open_streams(const struct shb_h2peer_conn *c);
 void shb_h2peer_arm_timer(struct shb_h2peer_conn *c, uint32_t ms);
+/* Stops reading the client (hostile floods): nothing it sends is seen. */
+void shb_h2peer_stop_reading(struct shb_h2peer_conn *c);
+/* Queues one frame. */
+void shb_h2peer_frame(struct shb_h2peer_conn *c, uint32_t len, uint8_t type,
+		      uint8_t flags, uint32_t id, const void *payload);
 
 /* ---- h2peer_modes.c ---- */
 /* Fills the mode's config defaults; -1 on an argument it cannot use. */
@@ -220,7 +261,25 @@ void shb_h2peer_mode_request(struct shb_h2peer_conn *c,
 /* A PING ACK arrived with payload data[8]. */
 void shb_h2peer_mode_ping_ack(struct shb_h2peer_conn *c, const uint8_t *data);
 void shb_h2peer_mode_timer(struct shb_h2peer_conn *c);
+/* The output drained (hostile floods refill it). */
+void shb_h2peer_mode_writable(struct shb_h2peer_conn *c);
+/* The connection was accepted and our SETTINGS queued. */
+void shb_h2peer_mode_accepted(struct shb_h2peer_conn *c);
 /* A stream of ours ended: GOAWAY-after and closing decisions. */
 void shb_h2peer_mode_stream_done(struct shb_h2peer_conn *c, uint32_t id);
+
+/* ---- h2peer_hostile.c ---- */
+/* The block a response-breaking mode answers with, into p->big. */
+int shb_h2peer_hostile_setup(struct shb_h2peer *p);
+size_t shb_h2peer_hostile_settings(const struct shb_h2peer *p,
+				   struct shb_h2_setting_kv *kv, size_t max);
+void shb_h2peer_hostile_accepted(struct shb_h2peer_conn *c);
+void shb_h2peer_hostile_acked(struct shb_h2peer_conn *c);
+/* Returns 1 when the mode took the stream over. */
+int shb_h2peer_hostile_opened(struct shb_h2peer_conn *c,
+			      struct shb_h2peer_stream *s);
+void shb_h2peer_hostile_request(struct shb_h2peer_conn *c,
+				struct shb_h2peer_stream *s);
+void shb_h2peer_hostile_writable(struct shb_h2peer_conn *c);
 
 #endif

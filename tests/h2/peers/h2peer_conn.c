@@ -122,6 +122,12 @@ static void send_frame(struct shb_h2peer_conn *c, uint32_t len, uint8_t type,
 		shb_h2peer_send(c, payload, len);
 }
 
+void shb_h2peer_frame(struct shb_h2peer_conn *c, uint32_t len, uint8_t type,
+		      uint8_t flags, uint32_t id, const void *payload)
+{
+	send_frame(c, len, type, flags, id, payload);
+}
+
 void shb_h2peer_send_block(struct shb_h2peer_conn *c, uint32_t id,
 			   const struct shb_hpack_buf *block, size_t first_len,
 			   int end_stream)
@@ -240,6 +246,11 @@ void shb_h2peer_close(struct shb_h2peer_conn *c)
 	c->closing = 1;
 	if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
 		do_shutdown(c);
+}
+
+void shb_h2peer_stop_reading(struct shb_h2peer_conn *c)
+{
+	bufferevent_disable(c->bev, EV_READ);
 }
 
 void shb_h2peer_arm_timer(struct shb_h2peer_conn *c, uint32_t ms)
@@ -646,6 +657,8 @@ static void on_write(struct bufferevent *bev, void *arg)
 
 	if (c->closing && !c->shut)
 		do_shutdown(c);
+	else if (c->flooding && !c->closing)
+		shb_h2peer_mode_writable(c);
 }
 
 static void on_event(struct bufferevent *bev, short what, void *arg)
@@ -733,4 +746,5 @@ void shb_h2peer_accept(struct shb_h2peer *p, int fd)
 	c->garbage = p->cfg.mode == SHB_H2PEER_GARBAGE && c->index % 3 == 2;
 	/* Servers speak first: our SETTINGS go out before we read. */
 	send_settings(c);
+	shb_h2peer_mode_accepted(c);
 }

@@ -39,6 +39,36 @@ static const struct {
 	{ "stall", SHB_H2PEER_STALL },
 };
 
+/* Hostile modes (tests/hostile), in enum shb_h2peer_hostile order. */
+static const char *const hostile_names[] = {
+	[SHB_H2PEER_X_SETTINGS_FLOOD] = "settings-flood",
+	[SHB_H2PEER_X_PING_FLOOD] = "ping-flood",
+	[SHB_H2PEER_X_WINDOW_FLOOD] = "window-update-flood",
+	[SHB_H2PEER_X_RST_FLOOD] = "rst-flood",
+	[SHB_H2PEER_X_WINDOW_OVERFLOW] = "window-overflow",
+	[SHB_H2PEER_X_STREAM_WINDOW_OVERFLOW] = "stream-window-overflow",
+	[SHB_H2PEER_X_DATA_STREAM0] = "data-stream0",
+	[SHB_H2PEER_X_HEADERS_STREAM0] = "headers-stream0",
+	[SHB_H2PEER_X_CLOSED_STREAM] = "closed-stream",
+	[SHB_H2PEER_X_IDLE_STREAM] = "idle-stream",
+	[SHB_H2PEER_X_DATA_FIRST] = "data-first",
+	[SHB_H2PEER_X_OVERSIZE] = "oversize",
+	[SHB_H2PEER_X_SETTINGS_BAD] = "settings-bad",
+	[SHB_H2PEER_X_SIZE_UPDATE] = "size-update",
+	[SHB_H2PEER_X_BAD_INDEX] = "bad-index",
+	[SHB_H2PEER_X_HUFFMAN_EOS] = "huffman-eos",
+	[SHB_H2PEER_X_HUFFMAN_PAD] = "huffman-pad",
+	[SHB_H2PEER_X_INT_OVERFLOW] = "int-overflow",
+	[SHB_H2PEER_X_HPACK_BOMB] = "hpack-bomb",
+	[SHB_H2PEER_X_CONTINUATION_ENDLESS] = "continuation-endless",
+	[SHB_H2PEER_X_PSEUDO_LATE] = "pseudo-late",
+	[SHB_H2PEER_X_REQUEST_PSEUDO] = "request-pseudo",
+	[SHB_H2PEER_X_PUSH_PROMISE] = "push-promise",
+	[SHB_H2PEER_X_GOAWAY_STORM] = "goaway-storm",
+	[SHB_H2PEER_X_GOAWAY_OPEN] = "goaway-open",
+	[SHB_H2PEER_X_REFUSE_ALL] = "refuse-all",
+};
+
 static const char *const garbage_names[] = {
 	[SHB_H2PEER_G_OVERSIZE] = "oversize",
 	[SHB_H2PEER_G_SETTINGS_LEN] = "settings-len",
@@ -66,7 +96,11 @@ static void usage(FILE *out)
 		"  ping [N]               a PING before every Nth answer (1), which\n"
 		"                         waits for its ACK\n"
 		"  stall N                every Nth request is never answered (the\n"
-		"                         client must reset it; the others are)\n");
+		"                         client must reset it; the others are)\n"
+		"hostile modes (every connection; see h2peer.h):\n ");
+	for (size_t i = 0; i < sizeof(hostile_names) / sizeof(hostile_names[0]); i++)
+		fprintf(out, " %s", hostile_names[i]);
+	fprintf(out, "\n");
 }
 
 static int parse_u64(const char *s, uint64_t max, uint64_t *out)
@@ -102,6 +136,13 @@ static int parse_mode(const char *text, struct shb_h2peer_config *cfg)
 	for (size_t i = 0; i < sizeof(mode_names) / sizeof(mode_names[0]); i++) {
 		if (strcmp(name, mode_names[i].name) == 0) {
 			cfg->mode = mode_names[i].mode;
+			return 0;
+		}
+	}
+	for (size_t i = 0; i < sizeof(hostile_names) / sizeof(hostile_names[0]); i++) {
+		if (strcmp(name, hostile_names[i]) == 0) {
+			cfg->mode = SHB_H2PEER_HOSTILE;
+			cfg->hostile = (enum shb_h2peer_hostile)i;
 			return 0;
 		}
 	}

@@ -82,6 +82,12 @@ int shb_h2peer_mode_setup(struct shb_h2peer *p, char *err, size_t errlen)
 		if (!cfg->has_arg || cfg->arg == 0)
 			cfg->arg = 1;
 		break;
+	case SHB_H2PEER_HOSTILE:
+		if (shb_h2peer_hostile_setup(p) < 0) {
+			snprintf(err, errlen, "out of memory for the block");
+			return -1;
+		}
+		break;
 	default:
 		break;
 	}
@@ -108,6 +114,8 @@ size_t shb_h2peer_mode_settings(const struct shb_h2peer *p,
 	if (cfg->initial_window != SHB_H2_DEFAULT_WINDOW && n < max)
 		kv[n++] = (struct shb_h2_setting_kv){
 			SHB_H2_SET_INITIAL_WINDOW_SIZE, cfg->initial_window };
+	if (cfg->mode == SHB_H2PEER_HOSTILE)
+		n += shb_h2peer_hostile_settings(p, kv + n, max - n);
 	return n;
 }
 
@@ -190,6 +198,20 @@ void shb_h2peer_mode_timer(struct shb_h2peer_conn *c)
 void shb_h2peer_mode_acked(struct shb_h2peer_conn *c)
 {
 	maybe_garbage(c);
+	if (c->peer->cfg.mode == SHB_H2PEER_HOSTILE)
+		shb_h2peer_hostile_acked(c);
+}
+
+void shb_h2peer_mode_accepted(struct shb_h2peer_conn *c)
+{
+	if (c->peer->cfg.mode == SHB_H2PEER_HOSTILE)
+		shb_h2peer_hostile_accepted(c);
+}
+
+void shb_h2peer_mode_writable(struct shb_h2peer_conn *c)
+{
+	if (c->peer->cfg.mode == SHB_H2PEER_HOSTILE)
+		shb_h2peer_hostile_writable(c);
 }
 
 /* HPACK size updates: only the first block after the client ACKed a
@@ -234,6 +256,9 @@ void shb_h2peer_mode_opened(struct shb_h2peer_conn *c,
 			    size_t len)
 {
 	if (check_size_update(c, s, head, len))
+		return;
+	if (c->peer->cfg.mode == SHB_H2PEER_HOSTILE &&
+	    shb_h2peer_hostile_opened(c, s))
 		return;
 	if (c->peer->cfg.mode == SHB_H2PEER_REFUSE_FIRST_FLIGHT && !c->acked) {
 		shb_h2peer_reset(c, s, SHB_H2_REFUSED_STREAM);
@@ -292,6 +317,9 @@ void shb_h2peer_mode_request(struct shb_h2peer_conn *c,
 		break;
 	case SHB_H2PEER_CONTINUATION:
 		answer_big(c, s);
+		break;
+	case SHB_H2PEER_HOSTILE:
+		shb_h2peer_hostile_request(c, s);
 		break;
 	case SHB_H2PEER_RESET:
 		answer_or_reset(c, s);

@@ -1,0 +1,136 @@
+#!/bin/bash
+# Hostile HTTP/1.1 servers, over TCP and over TLS (shb-hostile-tls
+# relaying to the same scripted peer): malformed and endless responses,
+# framing that contradicts itself, slow-loris answers, resets, and TLS
+# handshakes that fail or never finish. Usage: h1.sh CASE.
+#
+# Bounds: runs of 6 requests on 2 connections end within 10 s (sanitizer
+# builds included) and stay under 64 MB of RSS; an endless response needs
+# --timeout, and the peer sending it for as long as shb reads must not
+# grow shb's memory. RFC 9112 decides what is malformed.
+# shellcheck disable=SC2154 # NAME_PORT: set by start_peer
+source "$(dirname "$0")/lib.sh"
+
+N=6
+RSS=64
+LIMIT=10
+
+# bad MODE KIND REGEX [SHB_ARGS...]: every one of N requests to a fresh
+# peer in MODE is an error of KIND whose sample matches REGEX.
+bad() {
+	local mode=$1 kind=$2 re=$3
+	shift 3
+	h1_peer p "$mode"
+	hrun r "$LIMIT" "$RSS" -c 2 -n "$N" "$@" "http://127.0.0.1:$p_PORT/"
+	expect_rc r 1
+	errors_are r "$kind" "$N"
+	sample_has r "$kind" "$re"
+	stop_server "$p_PID"
+}
+
+# bad_tls MODE KIND REGEX [SHB_ARGS...]: the same through TLS.
+bad_tls() {
+	local mode=$1 kind=$2 re=$3
+	shift 3
+	h1_peer p "$mode"
+	tls_front f relay "$p_PORT" http/1.1
+	hrun r "$LIMIT" "$RSS" -c 2 -n "$N" "$@" "https://127.0.0.1:$f_PORT/"
+	expect_rc r 1
+	errors_are r "$kind" "$N"
+	sample_has r "$kind" "$re"
+	kill_quiet "$f_PID"
+	stop_server "$p_PID"
+}
+
+# handshake MODE KIND REGEX: a TLS server that breaks the handshake.
+handshake() {
+	tls_front f "$1"
+	hrun r "$LIMIT" "$RSS" -c 2 -n 4 --connect-timeout 1s "https://127.0.0.1:$f_PORT/"
+	expect_rc r 1
+	errors_are r "$2" 4
+	sample_has r "$2" "$3"
+	kill_quiet "$f_PID"
+}
+
+HEAD_RE='head|header|line|too (long|large)|limit|exceed|cap'
+
+case_garbage_status() { bad garbage-status protocol 'status|HTTP'; }
+case_binary() { bad binary protocol 'status|HTTP|malformed|invalid'; }
+case_bad_code() { bad bad-code protocol 'status'; }
+case_endless_headers() { bad endless-headers protocol "$HEAD_RE"; }
+case_huge_header() { bad huge-header protocol "$HEAD_RE"; }
+case_huge_status() { bad huge-status protocol "$HEAD_RE|status"; }
+case_cl_conflict() { bad cl-conflict protocol 'content-length'; }
+case_cl_list() { bad cl-list protocol 'content-length'; }
+case_cl_huge() { bad cl-huge protocol 'content-length'; }
+case_cl_big_close() { bad cl-big-close read 'closed|reset|body'; }
+case_cl_negative() { bad cl-negative protocol 'content-length'; }
+case_cl_obsfold() { bad cl-obsfold protocol 'content-length|fold'; }
+case_chunk_bad() { bad chunk-bad protocol 'chunk'; }
+case_chunk_overflow() { bad chunk-overflow protocol 'chunk'; }
+case_chunk_ext_endless() { bad chunk-ext-endless protocol "chunk|$HEAD_RE"; }
+case_trailers_endless() { bad trailers-endless protocol "trailer|$HEAD_RE"; }
+case_bad_version() { bad bad-version protocol 'version|status'; }
+case_h2_preface() { bad h2-preface protocol 'status|HTTP'; }
+case_reset_body() { bad reset-body read 'reset|closed|body'; }
+case_reset_head() { bad reset-head read 'reset|closed'; }
+case_empty_reply() { bad empty-reply read 'closed|reset|response'; }
+
+# Bodies that never end: each request times out, memory stays flat while
+# the peer sends as fast as shb reads.
+case_chunk_endless() { bad chunk-endless timeout 'timeout|timed out' --timeout 500ms; }
+case_body_endless() { bad body-endless timeout 'timeout|timed out' --timeout 500ms; }
+
+# 100 Continue without end: bounded either by a cap on interim responses
+# (protocol) or by the request timeout, never a hang.
+case_flood_1xx() {
+	h1_peer p flood-1xx
+	hrun r "$LIMIT" "$RSS" -c 2 -n "$N" --timeout 1s "http://127.0.0.1:$p_PORT/"
+	expect_rc r 1
+	check r "requests.total == $N" 'requests.ok == 0' "requests.errors == $N"
+	local proto timeout
+	proto=$(get r errors.protocol)
+	timeout=$(get r errors.timeout)
+	((proto + timeout == N)) || fail "flood_1xx: errors are neither protocol nor timeout"
+	((proto == 0)) || sample_has r protocol '1xx|interim|informational|100|limit|cap'
+	((timeout == 0)) || sample_has r timeout 'timed out'
+	stop_server "$p_PID"
+}
+
+# A valid response at one byte per 100 ms (5 s in all): --timeout 1s ends
+# each request after 1 s, so 6 requests on 2 connections take about 3 s.
+case_slowloris() {
+	bad slowloris timeout 'timeout|timed out' --timeout 1s
+	faster r 6000
+}
+
+# The same without --timeout, for -z 2s: the run ends on time with
+# nothing completed (requests in flight at the end are not counted).
+case_slowloris_duration() {
+	h1_peer p slowloris
+	hrun r 6 "$RSS" -c 2 -z 2s "http://127.0.0.1:$p_PORT/"
+	expect_rc r 1
+	check r 'requests.total == 0' 'requests.ok == 0'
+	faster r 4000
+	stop_server "$p_PID"
+}
+
+# The same misbehaviours over TLS.
+case_tls_garbage_status() { bad_tls garbage-status protocol 'status|HTTP'; }
+case_tls_endless_headers() { bad_tls endless-headers protocol "$HEAD_RE"; }
+case_tls_cl_conflict() { bad_tls cl-conflict protocol 'content-length'; }
+case_tls_chunk_endless() { bad_tls chunk-endless timeout 'timeout|timed out' --timeout 500ms; }
+case_tls_slowloris() {
+	bad_tls slowloris timeout 'timeout|timed out' --timeout 1s
+	faster r 6000
+}
+case_tls_reset_body() { bad_tls reset-body read 'reset|closed|body|TLS'; }
+
+# Handshakes that fail or never finish.
+case_tls_plaintext() { handshake plaintext tls 'TLS|handshake|record|packet'; }
+case_tls_oversize() { handshake oversize tls 'TLS|record|handshake|size|length'; }
+case_tls_alert() { handshake alert tls 'alert|handshake'; }
+case_tls_stall() { handshake stall timeout 'handshake'; }
+case_tls_stall_mid() { handshake stall-mid timeout 'handshake'; }
+
+run_case "$@"

@@ -1,0 +1,107 @@
+#!/bin/bash
+# Hostile QUIC servers for shb --proto h3 (shb-hostile-quic on UDP): none
+# completes a handshake. Noise, tiny datagrams, Initials that cannot be
+# decrypted, a Retry with a wrong integrity tag, fake stateless resets and
+# Version Negotiation with the wrong connection IDs must all be ignored
+# (RFC 9000 5.2, 10.3, 17.2.1, 17.2.5; RFC 9001 5.8), so each attempt
+# ends at the handshake timeout; a Version Negotiation that lists only
+# versions other than 1 ends the attempt at once (RFC 9000 6.2).
+# Through shb-hostile-quicsrv (a real handshake): transport parameters
+# with wrong connection IDs, ACKs of packets never sent, and answers that
+# are not HTTP/3.
+# Usage: h3.sh CASE. Bounds: 2 attempts with --connect-timeout 1s end
+# within 10 s under 64 MB of RSS.
+# shellcheck disable=SC2154 # NAME_PORT: set by start_peer
+source "$(dirname "$0")/lib.sh"
+
+RSS=64
+LIMIT=10
+
+# ignored MODE: every attempt runs into the handshake timeout.
+ignored() {
+	quic_peer q "$1"
+	hrun r "$LIMIT" "$RSS" --proto h3 -c 1 -n 2 --connect-timeout 1s "https://127.0.0.1:$q_PORT/"
+	expect_rc r 1
+	errors_are r timeout 2
+	sample_has r timeout 'handshake'
+	stop_server "$q_PID"
+}
+
+case_garbage() { ignored garbage; }
+case_tiny() { ignored tiny; }
+case_initial_junk() { ignored initial-junk; }
+case_retry_badtag() { ignored retry-badtag; }
+case_reset() { ignored reset; }
+case_vn_badcid() { ignored vn-badcid; }
+case_amplify() { ignored amplify; }
+
+# Only unknown versions: the attempt is abandoned as soon as the Version
+# Negotiation arrives, well before the handshake timeout.
+case_vn() {
+	quic_peer q vn
+	hrun r "$LIMIT" "$RSS" --proto h3 -c 1 -n 2 --connect-timeout 5s "https://127.0.0.1:$q_PORT/"
+	expect_rc r 1
+	check r 'requests.total == 2' 'requests.ok == 0' 'requests.errors == 2' \
+		'errors.timeout == 0'
+	local kind=protocol
+	[[ $(get r errors.protocol) == 2 ]] || kind=connect
+	check r "errors.$kind == 2"
+	sample_has r "$kind" 'version'
+	faster r 2000
+	stop_server "$q_PID"
+}
+
+# A real handshake whose transport parameters are wrong (RFC 9000 7.3:
+# the connection IDs must match what was used; a missing or wrong one is
+# a TRANSPORT_PARAMETER_ERROR): every attempt fails at once, with the
+# transport parameters named.
+bad_tp() {
+	need SHB_QUICSRV
+	start_peer q "$SHB_QUICSRV" --mode "$1"
+	hrun r "$LIMIT" "$RSS" --proto h3 -c 1 -n 2 --connect-timeout 5s "https://127.0.0.1:$q_PORT/"
+	expect_rc r 1
+	check r 'requests.total == 2' 'requests.ok == 0' 'requests.errors == 2' \
+		'errors.timeout == 0'
+	local kind=protocol
+	[[ $(get r errors.protocol) == 2 ]] || kind=tls
+	check r "errors.$kind == 2"
+	sample_has r "$kind" 'transport param|connection.id|TRANSPORT_PARAMETER'
+	faster r 4000
+	stop_server "$q_PID"
+}
+case_bad_tp_odcid() { bad_tp bad-tp-odcid; }
+case_bad_tp_iscid() { bad_tp bad-tp-iscid; }
+case_bad_tp_retry() { bad_tp bad-tp-retry; }
+
+# A complete handshake, then bytes that are not HTTP/3 on every request
+# stream: each request is a protocol error (RFC 9114 7.1: a frame type
+# and length that cannot be parsed, or a response without HEADERS, is
+# H3_FRAME_ERROR / H3_MESSAGE_ERROR), and the run ends.
+case_raw_streams() {
+	need SHB_QUICSRV
+	start_peer q "$SHB_QUICSRV" --mode raw-streams
+	hrun r "$LIMIT" "$RSS" --proto h3 -c 1 -n 4 --connect-timeout 5s "https://127.0.0.1:$q_PORT/"
+	expect_rc r 1
+	errors_are r protocol 4
+	sample_has r protocol 'frame|HTTP/3|H3_'
+	stop_server "$q_PID"
+}
+
+# ACKs that acknowledge packets the client never sent (RFC 9000 13.1:
+# a connection error of type PROTOCOL_ERROR), one far above the largest
+# sent, one a single range from 0 to 2^62-1 (which must not cost a walk
+# over every number in it): every request fails at once.
+bad_ack() {
+	need SHB_QUICSRV
+	start_peer q "$SHB_QUICSRV" --mode "$1"
+	hrun r "$LIMIT" "$RSS" --proto h3 -c 1 -n 2 --connect-timeout 5s "https://127.0.0.1:$q_PORT/"
+	expect_rc r 1
+	errors_are r protocol 2
+	sample_has r protocol 'ACK|acknowledg'
+	faster r 4000
+	stop_server "$q_PID"
+}
+case_ack_unsent() { bad_ack ack-unsent; }
+case_ack_huge() { bad_ack ack-huge; }
+
+run_case "$@"
