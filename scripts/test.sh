@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every test: installs every package any test needs, builds, runs the unit
-# and end-to-end suites, then the unit suites again under AddressSanitizer
-# and UndefinedBehaviorSanitizer, then the interop suite against real
-# servers. Ends with one line "N passed, M failed, K skipped".
+# and end-to-end suites, then the unit and hostile-peer suites again under
+# AddressSanitizer and UndefinedBehaviorSanitizer, then the interop suite
+# against real servers. Ends with one line "N passed, M failed, K skipped".
 # A skipped test (exit 77: something it needs is missing) fails the run
 # unless tests/allowed-skips.txt lists it with a reason.
 set -euo pipefail
@@ -93,7 +93,8 @@ fi
 ninja -C build-asan >/dev/null
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	run_suite "unit tests under ASan+UBSan" build-asan --suite unit
+	run_suite "unit tests and the hostile-peer suite under ASan+UBSan" build-asan \
+	--suite unit --suite hostile
 
 # The interop suite: shb against every server Debian ships, over every
 # protocol each speaks. Setup installed them all: --no-install makes a
