@@ -160,6 +160,8 @@ static void revive(struct worker *w)
 			continue;
 		}
 		shb_conn_start(c);
+		if (atomic_load_explicit(&w->run->abort_run, memory_order_relaxed))
+			break; /* out of descriptors: no storm of failures */
 	}
 }
 
