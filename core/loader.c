@@ -674,13 +674,45 @@ static int pick(const struct kind *k, const struct shb_plugin_file *f,
 	return -1;
 }
 
+/* The protocols shb ships, and the Debian package holding each: when one
+ * is not found, the error says it is not installed rather than unknown,
+ * and where to get it. Keep in step with debian/control. */
+static const struct shipped {
+	const char *name;
+	const char *title;
+	const char *package;
+} shipped_protos[] = {
+	{ "h1", "HTTP/1.1", "shb" },
+	{ "h2", "HTTP/2", "shb-plugin-h2" },
+	{ "h3", "HTTP/3", "shb-plugin-h3" },
+};
+
+static const struct shipped *shipped(const struct kind *k, const char *name)
+{
+	if (k != &proto_kind)
+		return NULL;
+	for (size_t i = 0; i < sizeof shipped_protos / sizeof *shipped_protos;
+	     i++)
+		if (!strcmp(shipped_protos[i].name, name))
+			return &shipped_protos[i];
+	return NULL;
+}
+
 static void unknown(const struct shb_loader *l, const struct kind *k,
 		    const char *name, const char *file, char *err,
 		    size_t errlen)
 {
+	const struct shipped *s = shipped(k, name);
 	size_t pos = 0;
 
-	fmt(err, errlen, "unknown %s \"%s\": no %s in ", k->noun, name, file);
+	/* The package first: a long search path may be cut, it may not. */
+	if (s)
+		fmt(err, errlen,
+		    "the %s plugin is not installed (Debian package %s): "
+		    "no %s in ", s->title, s->package, file);
+	else
+		fmt(err, errlen, "unknown %s \"%s\": no %s in ", k->noun, name,
+		    file);
 	pos = err && errlen ? strlen(err) : 0;
 	if (l->dir_count == 0)
 		append(err, errlen, &pos, "(empty search path)");

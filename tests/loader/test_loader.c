@@ -479,6 +479,51 @@ static void test_loader_unknown(void)
 	unsetenv("SHB_PLUGIN_PATH");
 }
 
+/* A protocol shb ships is "not installed", with the package that has it;
+ * a reporter of the same name is still just unknown. */
+static void test_loader_not_installed(void)
+{
+	char want[P], err[P];
+	const char *dirs[] = { empty };
+	struct shb_loader l;
+	struct shb_proto_handle h;
+	struct shb_report_handle r;
+
+	open_loader(&l, dirs, 1);
+	CU_ASSERT_EQUAL_FATAL(l.dir_count, 2);
+	CU_ASSERT_EQUAL(shb_loader_proto(&l, "h3", &h, err, sizeof err), -1);
+	snprintf(want, sizeof want,
+		 "the HTTP/3 plugin is not installed (Debian package "
+		 "shb-plugin-h3): no shb-proto-h3.so in %s, %s", empty, sysdir);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	CU_ASSERT_EQUAL(shb_loader_proto(&l, "h2", &h, err, sizeof err), -1);
+	snprintf(want, sizeof want,
+		 "the HTTP/2 plugin is not installed (Debian package "
+		 "shb-plugin-h2): no shb-proto-h2.so in %s, %s", empty, sysdir);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	CU_ASSERT_EQUAL(shb_loader_proto(&l, "h1", &h, err, sizeof err), -1);
+	snprintf(want, sizeof want,
+		 "the HTTP/1.1 plugin is not installed (Debian package shb): "
+		 "no shb-proto-h1.so in %s, %s", empty, sysdir);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	CU_ASSERT_EQUAL(shb_loader_report(&l, "h3", &r, err, sizeof err), -1);
+	snprintf(want, sizeof want,
+		 "unknown reporter \"h3\": no shb-report-h3.so in %s, %s", empty,
+		 sysdir);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	/* Only exact names: "h3x" is no shipped protocol. */
+	CU_ASSERT_EQUAL(shb_loader_proto(&l, "h3x", &h, err, sizeof err), -1);
+	snprintf(want, sizeof want,
+		 "unknown protocol \"h3x\": no shb-proto-h3x.so in %s, %s", empty,
+		 sysdir);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	/* Cut to fit, the package is still named. */
+	CU_ASSERT_EQUAL(shb_loader_proto(&l, "h3", &h, err, 66), -1);
+	CU_ASSERT_STRING_EQUAL(err, "the HTTP/3 plugin is not installed "
+				    "(Debian package shb-plugin-h3)");
+	shb_loader_fini(&l);
+}
+
 static void test_loader_compiled_in_dir(void)
 {
 	char saved[P];
@@ -728,6 +773,7 @@ static CU_TestInfo loader_tests[] = {
 	{ "garbage", test_loader_garbage },
 	{ "bad_names", test_loader_bad_names },
 	{ "unknown", test_loader_unknown },
+	{ "not_installed", test_loader_not_installed },
 	{ "compiled_in_dir", test_loader_compiled_in_dir },
 	{ "search_order", test_loader_search_order },
 	{ "init_once", test_loader_init_once },
