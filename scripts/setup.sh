@@ -11,13 +11,15 @@ set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 pkgs=(gcc meson ninja-build pkgconf liburing-dev libgnutls28-dev libjansson-dev
-      libcunit1-dev libevent-dev)
+      libcunit1-dev libevent-dev bash-completion)
 bun=0
 for arg in "$@"; do
 	case "$arg" in
 	--with-test-servers)
 		pkgs+=(coreutils openssl nginx-light nghttp2-server caddy ngtcp2-server
 		       ngtcp2-client apache2 h2o haproxy lighttpd lighttpd-mod-openssl varnish)
+		# scripts/deb-check.sh: builds, lints and installs the packages.
+		pkgs+=(debhelper dpkg-dev fakeroot lintian)
 		# The fuzz smoke run in test.sh: clang and its libFuzzer runtime
 		# (only recommended by clang, and recommends are not installed).
 		pkgs+=(clang libclang-rt-14-dev)

@@ -111,6 +111,19 @@ case $rc in
 esac
 
 
+# ---- Debian packages (scripts/deb-check.sh): build from a copy of the
+# tree, lintian, install, run the installed shb, remove a plugin package,
+# purge. One test; 77 when it cannot install here (no root, no sudo).
+echo "== Debian packages"
+rc=0
+scripts/deb-check.sh --build "$root/build" || rc=$?
+case $rc in
+0) passed=$((passed + 1)) ;;
+77) skipped_test deb-check "packages cannot be installed here (needs root or sudo)" ;;
+*) failed=$((failed + 1)) ;;
+esac
+# ---- end of Debian packages
+
 for s in "${bad_skips[@]+"${bad_skips[@]}"}"; do
 	echo "skipped, and not listed in $allowed_file: $s" >&2
 done
