@@ -476,14 +476,21 @@ int shb_quic_recovery_on_ack_iter(struct shb_quic_recovery *r,
 		return SHB_QUIC_RECOVERY_E_FRAME;
 	if (first.hi >= st->next_pn)
 		return SHB_QUIC_RECOVERY_E_PROTOCOL;
-	if (st->largest_acked == SHB_QUIC_PN_NONE ||
-	    first.hi > st->largest_acked)
+	/* A new largest acknowledged is a packet newly acknowledged even
+	 * when it has no record: a PING probe sent with a full ring. With
+	 * nothing else acknowledged, ignoring it would leave a ring of lost
+	 * packets undetected and full for good, each PTO sending PINGs the
+	 * peer acknowledges. */
+	int raised = st->largest_acked == SHB_QUIC_PN_NONE ||
+		     first.hi > st->largest_acked;
+
+	if (raised)
 		st->largest_acked = first.hi;
 
 	int err = ack_ranges(r, space, first, next, it, &b);
 
 	shb_quic_sent_ring_pop_settled(&st->sent);
-	if (b.newly == 0)
+	if (b.newly == 0 && !raised)
 		return err;
 	if (b.largest_pn == first.hi && b.eliciting)
 		take_rtt_sample(r, space, &b, ack_delay_ns, now);

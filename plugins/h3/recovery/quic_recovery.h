@@ -54,7 +54,8 @@
  *    space; they may exceed the congestion window and use two ring slots
  *    kept in reserve for them; should even those be taken, a probe may
  *    still go out as an untracked PING, so a full ring never stops the PTO;
- *  - an ACK that newly acknowledges something resets pto_count and every
+ *  - an ACK that newly acknowledges something (a record, or a new largest
+ *    acknowledged: an untracked PING probe) resets pto_count and every
  *    owed probe, except an Initial ACK while the server has not
  *    acknowledged any Handshake packet (RFC 9002 6.2.1: a client not sure
  *    that its address was validated keeps backing off);
@@ -294,8 +295,10 @@ int shb_quic_recovery_ack_view(const struct shb_quic_recovery *r,
  * each), trims our ACK ranges for acknowledged packets that carried one,
  * updates the RTT, detects losses in the space (callback `lost` each),
  * updates the congestion window, resets the PTO backoff and re-arms the
- * timer. An ACK that acknowledges nothing new only raises the largest
- * acknowledged. Returns the number of packets newly acknowledged (>= 0),
+ * timer. A new Largest Acknowledged counts as newly acknowledging even
+ * when that packet has no record (a PING probe sent with a full ring);
+ * any other ACK that acknowledges no record anew changes nothing. Returns
+ * the number of records newly acknowledged (>= 0),
  * SHB_QUIC_RECOVERY_E_PROTOCOL (nothing changed), or
  * SHB_QUIC_RECOVERY_E_FRAME. An ACK in a discarded space returns 0. */
 int shb_quic_recovery_on_ack(struct shb_quic_recovery *r,

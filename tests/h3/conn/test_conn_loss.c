@@ -101,6 +101,56 @@ static void test_probes_small(void)
 	h_fini(&h);
 }
 
+static bool probe_sent(struct harness *h)
+{
+	return h->probe_trains > 0;
+}
+
+/* An upload fills the sent-packet ring and every datagram of it is lost,
+ * with the first PTO's probes, which take the ring's last two slots. The
+ * next probes can only be untracked PINGs; the server acknowledges them
+ * and nothing else. That ACK newly acknowledges packets recovery never
+ * recorded, and it must still count: packet-threshold loss of the whole
+ * ring, and the upload goes on. (Seen against ngtcp2's gtlsserver on a
+ * loaded machine: the stream stayed stuck until the request timeout,
+ * each PTO sending two PINGs the server acknowledged.) */
+static void test_full_ring_lost(void)
+{
+	static uint8_t body[800000];
+	struct harness h;
+	struct shb_quic_conn_stats st;
+	size_t len;
+	bool fin;
+
+	for (size_t i = 0; i < sizeof(body); i++)
+		body[i] = (uint8_t)(i * 13 + (i >> 9));
+	CU_ASSERT_FATAL(h_init(&h, NULL, NULL, 15) == 0);
+	CU_ASSERT_TRUE_FATAL(h_run(&h, h_cond_handshake, 5000 * H_MS));
+	CU_ASSERT_TRUE(h_run(&h, h_cond_quiet, 1000 * H_MS));
+	CU_ASSERT_EQUAL(h_request(&h, body, sizeof(body)), 0);
+	h.up.drop_all = true;
+	CU_ASSERT_TRUE_FATAL(h_run(&h, probe_sent, 5000 * H_MS));
+	shb_quic_conn_stats(h.c, &st);
+	CU_ASSERT_EQUAL(st.pto_count, 1);
+	CU_ASSERT_EQUAL(st.packets_lost, 0);
+	CU_ASSERT_EQUAL(shb_quic_recovery_ring_count(&h.c->rec, QC_APP),
+			QC_APP_RING);
+	h.up.drop_all = false;
+	CU_ASSERT_TRUE(h_run(&h, got_fin0, 20000 * H_MS));
+	const uint8_t *d = ts_stream_data(h.s, 0, &len, &fin);
+
+	CU_ASSERT_EQUAL(len, sizeof(body));
+	CU_ASSERT_TRUE(fin);
+	CU_ASSERT_TRUE(d && memcmp(d, body, sizeof(body)) == 0);
+	shb_quic_conn_stats(h.c, &st);
+	/* The whole ring was declared lost: no record was ever acknowledged
+	 * before the PINGs' ACK. */
+	CU_ASSERT_TRUE(st.packets_lost >= QC_APP_RING);
+	CU_ASSERT_EQUAL(h.closed, 0);
+	CU_ASSERT_EQUAL(h.bad_trains, 0);
+	h_fini(&h);
+}
+
 /* Handshake and a 1 MB response over an impaired path, for one seed. */
 static void impaired(uint64_t seed, uint32_t loss, uint32_t reorder,
 		     uint32_t dup, bool big_cert)
@@ -165,6 +215,8 @@ CU_TestInfo shb_test_conn_loss[] = {
 	{"server's first datagram lost", test_server_initial_lost},
 	{"server handshake datagrams lost", test_server_handshake_lost},
 	{"PTO probes are at most two datagrams", test_probes_small},
+	{"a lost full ring, then ACKs of untracked probes",
+	 test_full_ring_lost},
 	{"1 MB with reordering", test_reorder},
 	{"1 MB with duplication", test_duplicate},
 	{"1 MB with 10% loss", test_loss},

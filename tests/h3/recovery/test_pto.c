@@ -221,6 +221,54 @@ static void test_probe_ring_reserve(void)
 	rh_free(&h);
 }
 
+/* A full ring whose packets were all lost: the peer acknowledges only the
+ * untracked PING probes. That ACK has no record to mark, yet it raises
+ * the largest acknowledged: every record falls to the packet threshold,
+ * the ring empties and the backoff ends. */
+static void test_ack_of_untracked_probes(void)
+{
+	struct shb_quic_recovery_config cfg = {.ring_capacity = {0, 0, 6}};
+	struct shb_quic_sent_desc ping = {.ack_largest = SHB_QUIC_PN_NONE,
+					  .size = 30, .ack_eliciting = 1};
+	struct shb_quic_timeout to;
+
+	rh_init(&h, &cfg);
+	shb_quic_recovery_handshake_confirmed(&h.r, T0);
+	for (int i = 0; i < 4; i++)
+		rh_send(&h, APP, SZ, 1, T0, NULL);
+	CU_ASSERT_EQUAL(timeout(deadline(), &to), SHB_QUIC_TIMEOUT_PTO);
+	rh_send(&h, APP, SZ, 1, T0 + 2000 * MS, NULL);
+	rh_send(&h, APP, SZ, 1, T0 + 2000 * MS, NULL);
+	CU_ASSERT_EQUAL(timeout(deadline(), &to), SHB_QUIC_TIMEOUT_PTO);
+	for (int i = 0; i < 2; i++)
+		CU_ASSERT_EQUAL(shb_quic_recovery_on_sent(&h.r, APP, &ping, NULL,
+							  0, T0 + 9000 * MS),
+				SHB_QUIC_RECOVERY_NOT_RECORDED);
+	CU_ASSERT_EQUAL(shb_quic_recovery_pto_count(&h.r), 2);
+	CU_ASSERT_EQUAL(shb_quic_recovery_ring_count(&h.r, APP), 6);
+	CU_ASSERT_EQUAL(rh_count(&h, 0), 0);
+
+	/* Packets 6 and 7 were the PINGs: no record is acknowledged. */
+	CU_ASSERT_EQUAL(rh_ack(&h, APP, 6, 7, 0, T0 + 9100 * MS), 0);
+	CU_ASSERT_EQUAL(shb_quic_recovery_largest_acked(&h.r, APP), 7);
+	CU_ASSERT_EQUAL(rh_count(&h, RH_ACKED), 0);
+	CU_ASSERT_EQUAL(rh_count(&h, RH_LOST), 6);
+	for (uint64_t pn = 0; pn < 6; pn++)
+		CU_ASSERT_TRUE(rh_has(&h, RH_LOST, APP, pn));
+	CU_ASSERT_EQUAL(shb_quic_recovery_ring_count(&h.r, APP), 0);
+	CU_ASSERT_EQUAL(shb_quic_recovery_cc(&h.r)->bytes_in_flight, 0);
+	CU_ASSERT_EQUAL(shb_quic_recovery_pto_count(&h.r), 0);
+	CU_ASSERT_EQUAL(shb_quic_recovery_probes(&h.r, APP), 0);
+	CU_ASSERT_EQUAL(deadline(), SHB_QUIC_TIME_NONE);
+	CU_ASSERT_EQUAL(shb_quic_recovery_can_send(&h.r, APP, SZ, NULL),
+			SHB_QUIC_SEND_OK);
+
+	/* The same ACK again, or one below the largest, changes nothing. */
+	CU_ASSERT_EQUAL(rh_ack(&h, APP, 6, 7, 0, T0 + 9200 * MS), 0);
+	CU_ASSERT_EQUAL(rh_count(&h, 0), 6);
+	rh_free(&h);
+}
+
 /* Before the server acknowledged a Handshake packet, the client keeps a
  * PTO armed with nothing in flight (RFC 9002 6.2.2.1). */
 static void test_anti_deadlock(void)
@@ -457,6 +505,7 @@ CU_TestInfo shb_rec_pto_tests[] = {
 	{"earliest space wins", test_earliest_space},
 	{"probes past the congestion window", test_probe_past_window},
 	{"probes use the ring reserve, then PING", test_probe_ring_reserve},
+	{"an ACK of untracked probes alone", test_ack_of_untracked_probes},
 	{"anti-deadlock PTO before Handshake ACK", test_anti_deadlock},
 	{"ACK resets backoff and probes", test_backoff_reset},
 	{"discarding spaces", test_discard},
