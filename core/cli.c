@@ -8,6 +8,7 @@
  * line that names the option as the user typed it. */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -32,7 +33,8 @@ enum opt_id {
 	O_PARALLEL, O_REQUESTS, O_DURATION, O_THREADS, O_METHOD, O_HEADER,
 	O_DATA, O_DATA_BINARY, O_CONNECT_TIMEOUT, O_TIMEOUT, O_NO_KEEPALIVE,
 	O_BATCH_SIZE, O_BATCH_LINGER, O_PLUGIN_DIR, O_LIST_PLUGINS, O_VERIFY,
-	O_CACERT, O_QUIET, O_HELP, O_VERSION,
+	O_CACERT, O_QUIET, O_HELP, O_VERSION, O_SLO, O_WARMUP,
+	O_CONNECT_TO, O_RESOLVE, O_SNI, O_IPV4, O_IPV6, O_INSECURE,
 };
 
 struct opt_def {
@@ -52,6 +54,7 @@ static const struct opt_def opts[] = {
 	{"parallel", 'p', 1, O_PARALLEL},
 	{"requests", 'n', 1, O_REQUESTS},
 	{"duration", 'z', 1, O_DURATION},
+	{"warmup", 0, 1, O_WARMUP},
 	{"threads", 't', 1, O_THREADS},
 	{"method", 'm', 1, O_METHOD},
 	{NULL, 'X', 1, O_METHOD},
@@ -67,7 +70,14 @@ static const struct opt_def opts[] = {
 	{"list-plugins", 0, 0, O_LIST_PLUGINS},
 	{"verify", 0, 0, O_VERIFY},
 	{"cacert", 0, 1, O_CACERT},
+	{"insecure", 'k', 0, O_INSECURE},
+	{"sni", 0, 1, O_SNI},
+	{"connect-to", 0, 1, O_CONNECT_TO},
+	{"resolve", 0, 1, O_RESOLVE},
+	{"ipv4", '4', 0, O_IPV4},
+	{"ipv6", '6', 0, O_IPV6},
 	{"quiet", 'q', 0, O_QUIET},
+	{"slo", 0, 1, O_SLO},
 	{"help", 'h', 0, O_HELP},
 	{"version", 'V', 0, O_VERSION},
 };
@@ -637,6 +647,93 @@ static int proto_opt(struct cli *c, const char *name, const char *v)
 	return set_string(c, &c->cfg->proto, v);
 }
 
+/* Repeatable; every gate must hold. */
+static int slo_opt(struct cli *c, const char *name, const char *v)
+{
+	struct shb_config *cfg = c->cfg;
+	struct shb_slo slo;
+	char err[256];
+
+	if (shb_slo_parse(v, &slo, err, sizeof(err)) < 0)
+		return fail(c, "%s %s", name, err);
+	struct shb_slo *s = realloc(cfg->slos, (cfg->slo_count + 1) * sizeof(*s));
+	if (!s)
+		return fail(c, "out of memory");
+	cfg->slos = s;
+	s[cfg->slo_count++] = slo;
+	return 0;
+}
+
+/* SNI carries a DNS name only (RFC 6066 3): an address is refused. */
+static int sni_opt(struct cli *c, const char *name, const char *v)
+{
+	unsigned char a[16];
+	size_t n = strlen(v);
+
+	if (n == 0)
+		return fail(c, "%s: empty name", name);
+	if (n > 253)
+		return fail(c, "%s: a name is at most 253 characters, got %zu",
+			    name, n);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)v[i];
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '-' || ch == '.' ||
+		      ch == '_'))
+			return fail(c, "%s \"%s\": a host name holds only "
+				       "letters, digits, '-', '.' and '_'",
+				    name, quote(v).s);
+	}
+	if (inet_pton(AF_INET, v, a) == 1)
+		return fail(c, "%s %s: SNI holds a host name, never an "
+			       "address (RFC 6066)", name, v);
+	return set_string(c, &c->cfg->sni, v);
+}
+
+static int connect_to_opt(struct cli *c, const char *name, const char *v)
+{
+	struct shb_config *cfg = c->cfg;
+	struct shb_connect_to ct;
+
+	if (shb_connect_to_parse(name, v, &ct, c->err, c->errlen) < 0)
+		return -1;
+	struct shb_connect_to *a = realloc(cfg->connect_to,
+					   (cfg->connect_to_count + 1) * sizeof(*a));
+	if (!a) {
+		shb_connect_to_free(&ct);
+		return fail(c, "out of memory");
+	}
+	cfg->connect_to = a;
+	a[cfg->connect_to_count++] = ct;
+	return 0;
+}
+
+static int resolve_opt(struct cli *c, const char *name, const char *v)
+{
+	struct shb_config *cfg = c->cfg;
+	struct shb_resolve r;
+
+	if (shb_resolve_parse(name, v, &r, c->err, c->errlen) < 0)
+		return -1;
+	struct shb_resolve *a = realloc(cfg->resolve,
+					(cfg->resolve_count + 1) * sizeof(*a));
+	if (!a) {
+		shb_resolve_free(&r);
+		return fail(c, "out of memory");
+	}
+	cfg->resolve = a;
+	a[cfg->resolve_count++] = r;
+	return 0;
+}
+
+static int family_opt(struct cli *c, int family)
+{
+	if (c->cfg->family && c->cfg->family != family)
+		return fail(c, "-4/--ipv4 and -6/--ipv6 cannot be combined");
+	c->cfg->family = family;
+	return 0;
+}
+
 static int apply_flag(struct cli *c, enum opt_id id)
 {
 	struct shb_config *cfg = c->cfg;
@@ -648,6 +745,9 @@ static int apply_flag(struct cli *c, enum opt_id id)
 	case O_NO_KEEPALIVE: cfg->disable_keepalive = 1; return 0;
 	case O_LIST_PLUGINS: cfg->list_plugins = 1; return 0;
 	case O_VERIFY: cfg->verify = 1; return 0;
+	case O_INSECURE: return 0; /* not verifying is the default */
+	case O_IPV4: return family_opt(c, AF_INET);
+	case O_IPV6: return family_opt(c, AF_INET6);
 	case O_QUIET: cfg->quiet = 1; return 0;
 	case O_HELP: cfg->help = 1; return 0;
 	case O_VERSION: cfg->version = 1; return 0;
@@ -694,6 +794,11 @@ static int apply_value(struct cli *c, enum opt_id id, const char *name,
 				    &cfg->batch_linger_us);
 	case O_PLUGIN_DIR: return plugin_dir_opt(c, name, v);
 	case O_CACERT: return cacert_opt(c, name, v);
+	case O_SNI: return sni_opt(c, name, v);
+	case O_CONNECT_TO: return connect_to_opt(c, name, v);
+	case O_RESOLVE: return resolve_opt(c, name, v);
+	case O_SLO: return slo_opt(c, name, v);
+	case O_WARMUP: return duration_opt(c, name, v, 1, &cfg->warmup_ns);
 	default: return fail(c, "internal error: option %d", (int)id);
 	}
 }
@@ -715,6 +820,52 @@ static const struct opt_def *find_short(char ch)
 	return NULL;
 }
 
+/* Levenshtein distance of a[0..an) and b, for suggestions only: both
+ * are short (an <= 40, option names < 40). */
+static size_t edit_distance(const char *a, size_t an, const char *b)
+{
+	size_t bn = strlen(b), row[48];
+
+	if (bn >= sizeof(row) / sizeof(row[0]))
+		return SIZE_MAX;
+	for (size_t j = 0; j <= bn; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= an; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= bn; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[bn];
+}
+
+/* The known long option closest to a typo: at most 2 edits away, and
+ * fewer than half the name's length, so that "--x" suggests nothing. */
+static const char *nearest_long(const char *s, size_t n)
+{
+	const char *best = NULL;
+	size_t best_d = 3;
+
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		if (!opts[i].lng)
+			continue;
+		size_t d = edit_distance(s, n, opts[i].lng);
+		if (d < best_d && d * 2 < n) {
+			best = opts[i].lng;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
 /* argv[*i] is "--name" or "--name=value". */
 static int long_option(struct cli *c, int argc, char **argv, int *i)
 {
@@ -724,9 +875,14 @@ static int long_option(struct cli *c, int argc, char **argv, int *i)
 
 	snprintf(name, sizeof(name), "--%.*s", (int)(n < 40 ? n : 40), arg);
 	const struct opt_def *o = find_long(arg, n);
-	if (!o)
+	if (!o) {
+		const char *near = n <= 40 ? nearest_long(arg, n) : NULL;
+		if (near)
+			return fail(c, "unknown option %s (did you mean --%s?)",
+				    quote(name).s, near);
 		return fail(c, "unknown option %s%s", quote(name).s,
 			    n > 40 ? "..." : "");
+	}
 	if (!o->has_arg) {
 		if (arg[n] == '=')
 			return fail(c, "%s: takes no value", name);
@@ -916,6 +1072,9 @@ int shb_cli_parse(int argc, char **argv, struct shb_config *cfg, char *err,
 		return -1;
 	if (shb_url_parse(c.url, &cfg->url, err, errlen) < 0)
 		return -1;
+	if (cfg->sni && !cfg->url.tls)
+		return fail(&c, "--sni %s: SNI is sent only over TLS, and the URL "
+				"is http://; use https://", cfg->sni);
 	return 0;
 }
 
@@ -943,6 +1102,14 @@ void shb_config_free(struct shb_config *cfg)
 		free(cfg->plugin_dirs[i]);
 	free(cfg->plugin_dirs);
 	free(cfg->cacert);
+	free(cfg->sni);
+	for (size_t i = 0; cfg->connect_to && i < cfg->connect_to_count; i++)
+		shb_connect_to_free(&cfg->connect_to[i]);
+	free(cfg->connect_to);
+	for (size_t i = 0; cfg->resolve && i < cfg->resolve_count; i++)
+		shb_resolve_free(&cfg->resolve[i]);
+	free(cfg->resolve);
+	free(cfg->slos);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -969,6 +1136,9 @@ static const char usage_text[] =
 	"  -z, --duration D         run for a time "
 	"instead, e.g. 10s, 1m30s, 1.5s;\n"
 	"                           not with -n (default: off)\n"
+	"  --warmup D               send load for D first and leave it out of\n"
+	"                           every number; -n and -z count after it\n"
+	"                           (default: none)\n"
 	"  -t, --threads N          worker threads, 0 = "
 	"automatic (default: 0)\n"
 	"  --batch-size N           completions a worker waits for per pass,\n"
@@ -1018,6 +1188,26 @@ static const char usage_text[] =
 	"  --cacert FILE            verify against the CAs "
 	"in FILE (PEM); implies\n"
 	"                           --verify (default: none)\n"
+	"  -k, --insecure           accepted; not verifying is already the default\n"
+	"  --sni NAME               send NAME as SNI (h1, h2, h3) and, with\n"
+	"                           --verify, check the certificate against it\n"
+	"                           (default: the URL's host; none for an IP)\n"
+	"\n"
+	"Routing (curl's meanings; only entries matching the URL apply):\n"
+	"  --connect-to HOST:PORT:CONNECT-HOST:CONNECT-PORT\n"
+	"                           connect there instead for HOST:PORT; Host,\n"
+	"                           SNI and verification keep the URL's name;\n"
+	"                           empty parts: any, or the URL's; repeatable\n"
+	"  --resolve HOST:PORT:ADDR[,ADDR]...\n"
+	"                           use these addresses for HOST:PORT (* = any\n"
+	"                           host); repeatable, the last match wins\n"
+	"  -4, --ipv4               connect over IPv4 only\n"
+	"  -6, --ipv6               connect over IPv6 only\n"
+	"                           Every address is tried in order: a refused,\n"
+	"                           unreachable or timed-out connect moves that\n"
+	"                           connection to the next; one that worked is\n"
+	"                           kept. A run in which no connection ever\n"
+	"                           succeeds stops with exit 1.\n"
 	"\n"
 	"Plugins:\n"
 	"  --plugin-dir DIR         search DIR for plugins first; repeatable\n"
@@ -1033,6 +1223,9 @@ static const char usage_text[] =
 	"                           to a --report list (default: off)\n"
 	"  -q, --quiet              no live progress line "
 	"(default: progress shown)\n"
+	"  --slo EXPR               fail (exit 3) unless EXPR holds at the end;\n"
+	"                           repeatable: pNN<D (p99<5ms, p99.9<=20ms),\n"
+	"                           error_rate<PCT (1%), rps>N; also <=, >, >=\n"
 	"  -h, --help               print this help and exit\n"
 	"  -V, --version            print the version and exit\n"
 	"\n"
@@ -1049,7 +1242,8 @@ static const char usage_text[] =
 	"more descriptors than that is a usage error.\n"
 	"\n"
 	"Exit status: 0 run completed, 1 run failed or no request completed,\n"
-	"2 usage error.\n";
+	"2 usage error, 3 an --slo failed, 130 or 143 stopped by SIGINT or\n"
+	"SIGTERM (the report covers what ran until then).\n";
 
 void shb_cli_usage(FILE *out)
 {

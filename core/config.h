@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "route.h"
+#include "slo.h"
 #include "url.h"
 
 /* The largest request body (-d, --data-binary, all parts joined): a body
@@ -52,7 +54,16 @@ struct shb_config {
 	int list_plugins;
 	int verify;                  /* --verify */
 	char *cacert;                /* --cacert FILE */
+	char *sni;                   /* --sni NAME, or NULL */
+	struct shb_connect_to *connect_to; /* --connect-to, in order */
+	size_t connect_to_count;
+	struct shb_resolve *resolve; /* --resolve, in order */
+	size_t resolve_count;
+	int family;                  /* -4/-6: AF_INET/AF_INET6, else AF_UNSPEC */
 	int quiet;                   /* -q: no progress line */
+	uint64_t warmup_ns;          /* --warmup: load not measured, 0 = none */
+	struct shb_slo *slos;        /* --slo, in order */
+	size_t slo_count;
 	int help;
 	int version;
 };

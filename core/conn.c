@@ -2,6 +2,7 @@
  * becoming ready, failing, closing politely, and giving the slot back only
  * once the kernel holds nothing of it. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -39,6 +40,7 @@ void shb_conn_finish_close(struct shb_conn *c)
 	c->issued_here = 0;
 	shb_conn_note_outcome(c);
 	c->answered = 0;
+	c->established = 0;
 	c->st = C_IDLE;
 	w->nidle++;
 }
@@ -66,10 +68,25 @@ void shb_conn_begin_close(struct shb_conn *c)
 		shb_conn_finish_close(c);
 }
 
+/* Without SNI a server that picks its certificate by name may refuse
+ * the handshake (Caddy sends alert 80): say how to send one. */
+#define SNI_HINT " (no SNI was sent for an IP address: set one with " \
+		 "--sni NAME or use a host name)"
+
 void shb_conn_fail(struct shb_conn *c, unsigned kind, const char *msg)
 {
+	char hinted[SHB_SAMPLE_LEN];
+
 	if (c->st == C_CLOSING || c->st == C_IDLE)
 		return;
+	if (kind == SHB_ERRK_TLS && !c->established && c->w->run->sni_hint) {
+		/* The message is cut, never the hint. */
+		snprintf(hinted, sizeof(hinted), "%.*s" SNI_HINT,
+			 (int)(sizeof(hinted) - sizeof(SNI_HINT)), msg);
+		msg = hinted;
+	}
+	if (!c->established)
+		shb_conn_note_failure(c, msg);
 	shb_conn_fail_outstanding(c, kind, msg);
 	shb_conn_begin_close(c);
 }
@@ -153,8 +170,8 @@ void shb_conn_transport_ready(struct shb_conn *c)
 
 	memset(&info, 0, sizeof(info));
 	info.struct_size = sizeof(info);
-	info.peer = (const struct sockaddr *)&w->run->addr;
-	info.peer_len = w->run->addrlen;
+	info.peer = (const struct sockaddr *)&shb_conn_addr(c)->ss;
+	info.peer_len = shb_conn_addr(c)->len;
 	info.ts_connected = c->t_connect;
 	info.ts_handshake = w->now;
 	info.max_dgram = DGRAM_MAX;
@@ -180,6 +197,8 @@ void shb_conn_transport_ready(struct shb_conn *c)
 	}
 	w->nconnecting--;
 	c->st = C_READY;
+	if (!w->dgram)
+		shb_conn_established(c);
 	int r = w->vt->on_transport_ready(c->p, &info, w->now);
 	if (r < 0) {
 		shb_conn_plugin_fail(c, r, "protocol start failed");
@@ -202,5 +221,79 @@ void shb_conn_socket_failed(struct shb_conn *c, int err)
 		return;
 	}
 	snprintf(msg, sizeof(msg), "socket: %s", strerror(err));
-	shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
+	if (shb_conn_next_addr(c, err, msg))
+		shb_conn_begin_close(c);
+	else
+		shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
+}
+
+const struct shb_addr *shb_conn_addr(const struct shb_conn *c)
+{
+	return &c->w->run->addrs[c->ai];
+}
+
+/* Errors after which another address of the name may work: this one
+ * refuses, cannot be reached, does not answer, or is of a family this
+ * host lacks. */
+static int other_addr_may_work(int err)
+{
+	return err == ECONNREFUSED || err == ENETUNREACH ||
+	       err == EHOSTUNREACH || err == EADDRNOTAVAIL ||
+	       err == ETIMEDOUT || err == ECANCELED || err == EAFNOSUPPORT;
+}
+
+/* A connect failed with err: decides whether the slot moves to the next
+ * address when it closes. Returns 1 when that address was not tried yet
+ * in this round: the caller closes without an error, and the slot
+ * reconnects at once. Returns 0 when the failure is an error (the caller
+ * fails the connection): after a full round the slot still moves on, but
+ * backs off first. Once an address worked for a slot, it stays. */
+int shb_conn_next_addr(struct shb_conn *c, int err, const char *msg)
+{
+	struct worker *w = c->w;
+	uint32_t n = w->run->naddrs;
+
+	if (n < 2 || c->addr_kept || !other_addr_may_work(err))
+		return 0;
+	if ((uint32_t)c->ai_tried + 1 < n) {
+		c->ai_tried++;
+		c->move_addr = 1;
+		shb_conn_note_failure(c, msg);
+		if (shb_worker_debug_on(w)) {
+			char a[64], line[SHB_SAMPLE_LEN + 96];
+			shb_addr_text(shb_conn_addr(c), a, sizeof(a));
+			snprintf(line, sizeof(line), "%s: %.*s; trying the next "
+				 "address", a, SHB_SAMPLE_LEN - 1, msg);
+			w->run->host->log(SHB_LOG_DEBUG, "core", line);
+		}
+		return 1;
+	}
+	c->ai_tried = 0;
+	c->move_addr = 2;
+	return 0;
+}
+
+/* Remembered for the line that stops a run nothing ever got through to. */
+void shb_conn_note_failure(struct shb_conn *c, const char *msg)
+{
+	struct worker *w = c->w;
+	if (w->seen_connected)
+		return;
+	snprintf(w->last_fail, sizeof(w->last_fail), "%.*s",
+		 (int)sizeof(w->last_fail) - 1, msg);
+	w->last_fail_ai = c->ai;
+}
+
+/* The connection got through: the slot keeps its address, and the run
+ * no longer stops early. */
+void shb_conn_established(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	c->established = 1;
+	c->addr_kept = 1;
+	c->ai_tried = 0;
+	if (!w->seen_connected) {
+		w->seen_connected = 1;
+		atomic_store_explicit(&w->run->connected, 1, memory_order_relaxed);
+	}
 }

@@ -32,7 +32,8 @@ int shb_dgram_probe_gso(int family)
 void shb_dgram_start(struct shb_conn *c)
 {
 	struct worker *w = c->w;
-	const struct sockaddr *sa = (const struct sockaddr *)&w->run->addr;
+	const struct shb_addr *addr = shb_conn_addr(c);
+	const struct sockaddr *sa = (const struct sockaddr *)&addr->ss;
 	char msg[160];
 
 	w->nidle--;
@@ -56,9 +57,13 @@ void shb_dgram_start(struct shb_conn *c)
 	set_buf(c->fd, SO_RCVBUF, 4 << 20);
 	set_buf(c->fd, SO_SNDBUF, 4 << 20);
 	/* A UDP connect only sets the peer; no need to go through the ring. */
-	if (connect(c->fd, sa, w->run->addrlen) < 0) {
-		snprintf(msg, sizeof(msg), "connect: %s", strerror(errno));
-		shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
+	if (connect(c->fd, sa, addr->len) < 0) {
+		int e = errno;
+		snprintf(msg, sizeof(msg), "connect: %s", strerror(e));
+		if (shb_conn_next_addr(c, e, msg))
+			shb_conn_begin_close(c);
+		else
+			shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
 		return;
 	}
 	int r = io_uring_register_files_update(&w->u.ring, c->idx, &c->fd, 1);
@@ -116,6 +121,7 @@ void shb_dgram_on_recv(struct shb_conn *c, struct io_uring_cqe *cqe)
 		if (res > 0 && c->st == C_READY) {
 			w->stats->bytes_recv += (uint64_t)res;
 			c->got_data = 1;
+			c->addr_kept = 1; /* the peer answers here: stay */
 			if (c->nrx == RX_DGRAMS)
 				shb_dgram_deliver(c);
 			c->rx_bid[c->nrx] = (uint16_t)bid;
@@ -132,7 +138,12 @@ void shb_dgram_on_recv(struct shb_conn *c, struct io_uring_cqe *cqe)
 		char msg[160];
 		snprintf(msg, sizeof(msg), "recv: %s", strerror(-res));
 		shb_dgram_deliver(c);
-		shb_conn_fail(c, c->got_data ? SHB_ERRK_READ : SHB_ERRK_CONNECT, msg);
+		if (!c->got_data && shb_conn_next_addr(c, -res, msg)) {
+			shb_conn_requeue_outstanding(c);
+			shb_conn_begin_close(c);
+		} else {
+			shb_conn_fail(c, c->got_data ? SHB_ERRK_READ : SHB_ERRK_CONNECT, msg);
+		}
 	}
 	if (!more) {
 		c->recv_armed = 0;

@@ -18,7 +18,8 @@ void shb_conn_start(struct shb_conn *c)
 		shb_dgram_start(c);
 		return;
 	}
-	const struct sockaddr *sa = (const struct sockaddr *)&w->run->addr;
+	const struct shb_addr *addr = shb_conn_addr(c);
+	const struct sockaddr *sa = (const struct sockaddr *)&addr->ss;
 	char msg[160];
 	int one = 1;
 
@@ -53,7 +54,7 @@ void shb_conn_start(struct shb_conn *c)
 	if (io_uring_sq_space_left(&w->u.ring) < 2)
 		io_uring_submit(&w->u.ring); /* a link never straddles submits */
 	struct io_uring_sqe *sqe = shb_worker_sqe(w);
-	io_uring_prep_connect(sqe, (int)c->idx, sa, w->run->addrlen);
+	io_uring_prep_connect(sqe, (int)c->idx, sa, addr->len);
 	sqe->flags |= IOSQE_FIXED_FILE | IOSQE_IO_LINK;
 	sqe->user_data = shb_ud_make(OP_CONNECT, c->idx, c->gen);
 	sqe = shb_worker_sqe(w);
@@ -94,9 +95,14 @@ void shb_conn_on_connect(struct shb_conn *c, int res)
 				 (double)w->run->cfg->connect_timeout_ns / 1e9);
 		else
 			snprintf(msg, sizeof(msg), "connect: %s", strerror(-res));
-		shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
+		if (shb_conn_next_addr(c, -res, msg))
+			shb_conn_begin_close(c);
+		else
+			shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
 		return;
 	}
+	c->addr_kept = 1; /* this address works: the slot stays with it */
+	c->ai_tried = 0;
 	w->stats->conns_opened++;
 	shb_conn_arm_recv(c);
 	if (!w->run->use_tls) {

@@ -83,9 +83,12 @@ static int host_random_secure(void *buf, size_t len)
 	return SHB_OK;
 }
 
+struct shb_ext_run shb_ext_run_info = {.struct_size = sizeof(struct shb_ext_run)};
+
 static const void *host_get_extension(const char *id)
 {
-	(void)id;
+	if (id && strcmp(id, SHB_EXT_RUN_ID) == 0)
+		return &shb_ext_run_info;
 	return NULL;
 }
 

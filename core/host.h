@@ -8,4 +8,17 @@
 const struct shb_host *shb_core_host(void);
 int shb_debug_level(void);
 
+/* Core extension "shb.ext.run/1" (host->get_extension): facts about the run
+ * that ABI 1.1's struct shb_run_info does not carry, read by reporters in
+ * end(). Layout fixed: members are only appended, struct_size tells. */
+#define SHB_EXT_RUN_ID "shb.ext.run/1"
+struct shb_ext_run {
+	uint32_t struct_size;
+	uint32_t reserved0;
+	uint64_t warmup_ns;       /* --warmup, 0 without */
+	uint64_t warmup_requests; /* requests that ended during it, not counted */
+};
+/* Filled by main before the reporters' end(). */
+extern struct shb_ext_run shb_ext_run_info;
+
 #endif

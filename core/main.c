@@ -20,26 +20,47 @@
 
 #define EXIT_RUN_FAILED 1
 #define EXIT_USAGE 2
-#define EXIT_INTERRUPTED 130
+#define EXIT_SLO_FAILED 3
+#define EXIT_INTERRUPTED 130 /* 128 + SIGINT */
+#define EXIT_TERMINATED 143  /* 128 + SIGTERM */
+/* Signals this soon after the first one repeat it rather than insist. */
+#define SIGNAL_REPEAT_NS 1000000000ull
 
 atomic_int shb_interrupted;
+static atomic_int stop_signal;               /* the first SIGINT/SIGTERM */
+static _Atomic uint64_t first_signal_ns;     /* when it came */
 
-static void on_sigint(int sig)
+/* The first SIGINT or SIGTERM stops the load and the report of what was
+ * measured follows. timeout(1) signals the process and then its group,
+ * so a second signal within a second of the first is that same request;
+ * one later means "exit now". Only async-signal-safe calls here. */
+static void on_stop_signal(int sig)
 {
-	(void)sig;
-	atomic_store(&shb_interrupted, 1);
-	/* A second Ctrl-C kills the process at once. */
-	signal(SIGINT, SIG_DFL);
+	uint64_t now = shb_now_ns();
+	int none = 0;
+	if (atomic_compare_exchange_strong(&stop_signal, &none, sig)) {
+		atomic_store(&first_signal_ns, now);
+		atomic_store(&shb_interrupted, 1);
+		return;
+	}
+	uint64_t first = atomic_load(&first_signal_ns);
+	if (!first || now - first < SIGNAL_REPEAT_NS)
+		return;
+	signal(sig, SIG_DFL);
+	raise(sig); /* delivered when the handler returns */
 }
 
-static void install_sigint(void)
+static void install_stop_signals(void)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_sigint;
+	sa.sa_handler = on_stop_signal;
 	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
 	/* No SA_RESTART: a blocked io_uring_enter returns EINTR. */
 	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }
 
 /* ---- reporters ----------------------------------------------------------- */
@@ -153,7 +174,9 @@ static int prepare(struct shb_run *run, const struct shb_config *cfg,
 	rc.threads = run->threads;
 	rc.port = cfg->url.port;
 	rc.scheme = cfg->url.scheme;
-	rc.host = cfg->url.host;
+	/* QUIC takes SNI and the name it verifies from here (none for an IP
+	 * literal): --sni replaces both. */
+	rc.host = cfg->sni ? cfg->sni : cfg->url.host;
 	rc.authority = cfg->host_header ? cfg->host_header : cfg->url.authority;
 	rc.connect_timeout_ns = cfg->connect_timeout_ns;
 	rc.request_timeout_ns = cfg->timeout_ns;
@@ -198,6 +221,30 @@ static int prepare(struct shb_run *run, const struct shb_config *cfg,
 		run->prepared = NULL;
 		return -1;
 	}
+	return 0;
+}
+
+/* ---- addresses ------------------------------------------------------------ */
+
+/* Every address of the target after --connect-to, --resolve and -4/-6;
+ * the workers' connections walk them in order. */
+static int resolve_addrs(struct shb_run *run, const struct shb_config *cfg,
+			 char *err, size_t errlen)
+{
+	struct shb_route_spec rs = {
+		.host = cfg->url.host,
+		.port = cfg->url.port,
+		.family = cfg->family,
+		.connect_to = cfg->connect_to,
+		.connect_to_count = cfg->connect_to_count,
+		.resolve = cfg->resolve,
+		.resolve_count = cfg->resolve_count,
+	};
+	int n = shb_route_addrs(&rs, run->addrs, err, errlen);
+	if (n < 0)
+		return -1;
+	run->naddrs = (uint32_t)n;
+	run->sni_hint = cfg->url.tls && cfg->url.host_is_ip && !cfg->sni;
 	return 0;
 }
 
@@ -276,7 +323,14 @@ static void show_progress(const struct shb_run *run,
 		}
 		if (done == n)
 			break;
-		double t = (double)(shb_now_ns() - run->start_ns) / 1e9;
+		uint64_t now = shb_now_ns();
+		if (now < run->measure_ns) {
+			fprintf(stderr, "\r[warm-up, %.1fs left] not counted%22s",
+				(double)(run->measure_ns - now) / 1e9, "");
+			shown = 1;
+			continue;
+		}
+		double t = (double)(now - run->measure_ns) / 1e9;
 		fprintf(stderr, "\r[%6.1fs] %llu ok, %llu errors, %.0f req/s   ", t,
 			(unsigned long long)ok, (unsigned long long)errs, t > 0 ? (double)ok / t : 0.0);
 		shown = 1;
@@ -300,6 +354,7 @@ static int run_workers(struct shb_run *run, struct shb_worker_args *wa)
 			wa[i].budget = cfg->requests / t + (i < cfg->requests % t);
 	}
 	run->start_ns = shb_now_ns();
+	run->measure_ns = run->start_ns + cfg->warmup_ns;
 	uint32_t started = 0;
 	for (; started < t; started++) {
 		if (pthread_create(&tids[started], NULL, shb_worker_main, &wa[started])) {
@@ -323,6 +378,28 @@ static uint64_t wall_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* --slo, on the merged results: one line on stderr per gate that fails.
+ * Returns 1 if any failed. */
+static int check_slos(const struct shb_config *cfg,
+		      const struct shb_results *r, const struct shb_stats *s)
+{
+	struct shb_slo_data d = {
+		.ok = r->requests_ok,
+		.errors = r->requests_errors,
+		.elapsed_ns = r->elapsed_ns,
+		.latency = &s->latency,
+	};
+	int failed = 0;
+	for (size_t i = 0; i < cfg->slo_count; i++) {
+		char msg[256];
+		if (!shb_slo_check(&cfg->slos[i], &d, msg, sizeof(msg))) {
+			fprintf(stderr, "shb: SLO failed: %s\n", msg);
+			failed = 1;
+		}
+	}
+	return failed;
 }
 
 static int run_and_report(struct shb_run *run, struct reporter *reps,
@@ -359,12 +436,14 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 			fprintf(stderr, "shb: out of memory\n");
 			return EXIT_RUN_FAILED;
 		}
-	install_sigint();
+	/* Stays installed through the report, so that a repeated signal
+	 * cannot cut it short. */
+	install_stop_signals();
 	run_workers(run, wa);
-	signal(SIGINT, SIG_DFL);
 
 	int failed = 0;
 	uint64_t end = run->start_ns;
+	shb_ext_run_info.warmup_ns = cfg->warmup_ns;
 	for (uint32_t i = 0; i < run->threads; i++) {
 		if (wa[i].failed) {
 			if (!failed)
@@ -373,11 +452,14 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 		}
 		if (wa[i].end_ns > end)
 			end = wa[i].end_ns;
+		shb_ext_run_info.warmup_requests += wa[i].warmup_requests;
 		if (i)
 			shb_stats_merge(&wa[0].stats, &wa[i].stats);
 	}
+	/* The run's time starts after the warm-up (0 if stopped in it). */
+	uint64_t elapsed = end > run->measure_ns ? end - run->measure_ns : 0;
 	struct shb_results_buf rb;
-	shb_results_build(&rb, &wa[0].stats, &info, end - run->start_ns,
+	shb_results_build(&rb, &wa[0].stats, &info, elapsed,
 			  atomic_load(&shb_interrupted));
 	int rep_failed = 0;
 	for (size_t i = 0; i < nrep; i++)
@@ -387,14 +469,16 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 			rep_failed = 1;
 		}
 	uint64_t ok = rb.r.requests_ok;
+	int slo_failed = check_slos(cfg, &rb.r, &wa[0].stats);
 	for (uint32_t i = 0; i < run->threads; i++)
 		shb_stats_destroy(&wa[i].stats);
 	free(wa);
 	if (atomic_load(&shb_interrupted) && !failed)
-		return EXIT_INTERRUPTED;
+		return atomic_load(&stop_signal) == SIGTERM ? EXIT_TERMINATED :
+							       EXIT_INTERRUPTED;
 	if (failed || rep_failed || ok == 0)
 		return EXIT_RUN_FAILED;
-	return 0;
+	return slo_failed ? EXIT_SLO_FAILED : 0;
 }
 
 /* ---- main ------------------------------------------------------------------ */
@@ -455,7 +539,7 @@ int main(int argc, char **argv)
 		rc = fail_usage(err);
 		goto out;
 	}
-	if (shb_url_resolve(&cfg.url, &run.addr, &run.addrlen, err, sizeof(err)) < 0) {
+	if (resolve_addrs(&run, &cfg, err, sizeof(err)) < 0) {
 		rc = fail_usage(err);
 		goto out;
 	}
@@ -468,7 +552,7 @@ int main(int argc, char **argv)
 		run.use_tls = 1;
 		int verify = cfg.cacert ? 2 : cfg.verify ? 1 : 0;
 		if (shb_tls_ctx_init(&run.tls, verify, cfg.cacert,
-				     cfg.url.host,
+				     cfg.sni ? cfg.sni : cfg.url.host,
 				     proto.desc->alpn, err, sizeof(err)) < 0) {
 			rc = fail_usage(err);
 			goto out;

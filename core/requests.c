@@ -53,6 +53,10 @@ void shb_conn_fail_outstanding(struct shb_conn *c, unsigned kind, const char *ms
 		r->used = 0;
 		c->nused--;
 		c->answered = 1;
+		if (shb_worker_warmup_req(w, r->t_start)) {
+			w->args->warmup_requests++;
+			continue;
+		}
 		shb_worker_count_error(w, kind, msg);
 		shb_worker_finished_one(w);
 	}
@@ -102,6 +106,21 @@ static void requeue_refused(struct worker *w)
 	w->stats->retried++;
 }
 
+/* The connection never reached its server and the next address will be
+ * tried: what it carried goes back to be sent there, counted nowhere. */
+void shb_conn_requeue_outstanding(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	for (uint32_t i = 0; i < w->parallel && c->nused; i++) {
+		if (!c->reqs[i].used)
+			continue;
+		c->reqs[i].used = 0;
+		c->nused--;
+		w->nretry++;
+		w->issued--;
+	}
+}
+
 static unsigned outcome_kind(uint32_t outcome)
 {
 	switch (outcome) {
@@ -127,6 +146,12 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 	shb_conn_mark_dirty(c);
 	if (w->stopping)
 		return; /* in flight at the end: not counted */
+	if (shb_worker_warmup_req(w, r->t_start)) {
+		/* Sent during --warmup: left out, and a refusal not resent. */
+		w->args->warmup_requests += res->outcome != SHB_REQ_REFUSED;
+		c->answered = 1;
+		return;
+	}
 	switch (res->outcome) {
 	case SHB_REQ_OK: {
 		shb_tstamp done = res->ts_done ? res->ts_done : w->now;
@@ -135,6 +160,8 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 		shb_worker_finished_one(w);
 		c->answered = 1;
 		w->refuse_streak = 0;
+		if (!c->established)
+			shb_conn_established(c);
 		return;
 	}
 	case SHB_REQ_REFUSED:
@@ -170,6 +197,8 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 
 void shb_worker_conn_event(struct shb_conn *c, const struct shb_conn_event *ev)
 {
+	if (ev->kind == SHB_CEV_HANDSHAKE_DONE && !c->established)
+		shb_conn_established(c);
 	if (ev->kind == SHB_CEV_GOAWAY)
 		shb_worker_debugf(c->w, "peer GOAWAY, last accepted %s%ld", "", (long)ev->last_accepted);
 	shb_conn_mark_dirty(c);
@@ -183,6 +212,31 @@ static uint64_t next_rand(struct worker *w)
 	return w->rng;
 }
 
+/* Every slot of this worker failed GIVE_UP_FAILS times in a row and no
+ * connection of the run ever got through: retrying longer would only
+ * spin. The run stops with one line naming the address and the error. */
+static void give_up_if_hopeless(struct worker *w)
+{
+	char addr[64], others[48] = "", msg[sizeof(w->args->err)];
+
+	if (w->stopping || w->ngiving_up < w->nconns || w->seen_connected)
+		return;
+	if (shb_worker_count_mode(w) && w->done >= w->budget)
+		return; /* -n is used up anyway: its count stays exact */
+	if (atomic_load_explicit(&w->run->connected, memory_order_relaxed)) {
+		w->seen_connected = 1;
+		return;
+	}
+	shb_addr_text(&w->run->addrs[w->last_fail_ai], addr, sizeof(addr));
+	if (w->run->naddrs > 1)
+		snprintf(others, sizeof(others), " (nor %u other address%s)",
+			 w->run->naddrs - 1, w->run->naddrs > 2 ? "es" : "");
+	snprintf(msg, sizeof(msg), "no connection to %s%s ever succeeded: "
+		 "every connection failed %d times in a row, the last with: %s",
+		 addr, others, GIVE_UP_FAILS, w->last_fail);
+	shb_worker_fatal(w, msg);
+}
+
 /* A connection that ended without any request ending on it (connect or
  * TLS failure, GOAWAY before the first stream, everything refused) makes
  * its slot back off before connecting again, so a dead or refusing server
@@ -190,13 +244,26 @@ static uint64_t next_rand(struct worker *w)
 void shb_conn_note_outcome(struct shb_conn *c)
 {
 	struct worker *w = c->w;
+	uint8_t move = c->move_addr;
+
+	c->move_addr = 0;
+	if (move)
+		c->ai = (uint8_t)((c->ai + 1) % w->run->naddrs);
+	if (move == 1) {
+		c->retry_at = 0; /* an address not tried yet: at once */
+		return;
+	}
 	if (c->answered) {
+		if (c->fails >= GIVE_UP_FAILS)
+			w->ngiving_up--;
 		c->fails = 0;
 		c->retry_at = 0;
 		return;
 	}
-	if (c->fails < 63)
-		c->fails++;
+	if (c->fails < 63 && ++c->fails == GIVE_UP_FAILS) {
+		w->ngiving_up++;
+		give_up_if_hopeless(w);
+	}
 	uint64_t d = c->fails > 7 ? BACKOFF_MAX_NS : BACKOFF_BASE_NS << (c->fails - 1);
 	if (d > BACKOFF_MAX_NS)
 		d = BACKOFF_MAX_NS;
@@ -221,11 +288,16 @@ void shb_conn_expire_request(struct shb_conn *c, uint32_t k)
 		return;
 	}
 	uint64_t cookie = req_cookie(c, k);
+	int warmup = shb_worker_warmup_req(w, c->reqs[k].t_start);
 	c->reqs[k].used = 0;
 	c->nused--;
 	c->answered = 1;
-	shb_worker_count_error(w, SHB_ERRK_TIMEOUT, msg);
-	shb_worker_finished_one(w);
+	if (warmup) {
+		w->args->warmup_requests++;
+	} else {
+		shb_worker_count_error(w, SHB_ERRK_TIMEOUT, msg);
+		shb_worker_finished_one(w);
+	}
 	w->vt->cancel(c->p, cookie, w->now);
 	shb_conn_mark_dirty(c);
 }

@@ -18,12 +18,23 @@ struct shb_run {
 	const struct shb_host *host;
 	void *module;   /* from module_create; read-only during the run */
 	void *prepared; /* the request, compiled once */
-	struct sockaddr_storage addr;
-	socklen_t addrlen;
+	/* Where connections go, in order: a connection slot moves to the
+	 * next address when a connect fails (refused, unreachable, timed
+	 * out), and keeps one that worked. */
+	struct shb_addr addrs[SHB_MAX_ADDRS];
+	uint32_t naddrs;
+	/* TLS to an IP literal without --sni: no SNI goes out, and a failed
+	 * handshake says how to send one. */
+	int sni_hint;
+	/* Some connection got through (transport and TLS up, or a request
+	 * answered): until then a run whose every connection keeps failing
+	 * stops early. */
+	atomic_int connected;
 	int use_tls;
 	struct shb_tls_ctx tls;
 	uint32_t threads;
-	uint64_t start_ns;
+	uint64_t start_ns;   /* load starts (the warm-up first, if any) */
+	uint64_t measure_ns; /* start_ns + --warmup: counting starts */
 	atomic_int alpn_warned; /* one warning per run */
 	/* Set by a worker that hit a local fatal condition (its args->err
 	 * says which): every worker stops as if the run had ended. */
@@ -40,13 +51,14 @@ struct shb_worker_args {
 	uint64_t budget; /* requests to finish; 0 in duration mode */
 	struct shb_stats stats;
 	uint64_t end_ns; /* when its budget was done or the run was stopped */
+	uint64_t warmup_requests; /* ended during the warm-up: not in stats */
 	int failed;      /* the worker could not run, or hit a fatal local
 			  * condition; err says which */
 	/* Published once per loop pass with relaxed atomic stores, read by the
 	 * main thread for the progress line. */
 	uint64_t live_ok, live_errors;
 	int live_done; /* 1 once the worker has left its loop */
-	char err[256];
+	char err[512];
 };
 
 /* pthread entry: runs one worker until its budget is done, the -z deadline

@@ -14,6 +14,14 @@ void shb_stats_destroy(struct shb_stats *s)
 	shb_histo_destroy(&s->latency);
 }
 
+void shb_stats_reset(struct shb_stats *s)
+{
+	struct shb_histo h = s->latency;
+	memset(s, 0, sizeof(*s));
+	shb_histo_reset(&h);
+	s->latency = h;
+}
+
 void shb_stats_error(struct shb_stats *s, unsigned kind, const char *msg)
 {
 	if (kind >= SHB_ERRK_COUNT)

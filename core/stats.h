@@ -38,6 +38,8 @@ static inline void shb_stats_ok(struct shb_stats *s, uint32_t status,
 		s->status[status]++;
 	shb_histo_record(&s->latency, latency_ns);
 }
+/* Back to nothing recorded (the end of --warmup). */
+void shb_stats_reset(struct shb_stats *s);
 /* dst += src (samples: the first one seen wins). */
 void shb_stats_merge(struct shb_stats *dst, const struct shb_stats *src);
 

@@ -1,4 +1,4 @@
-/* Target URL parsing and name resolution.
+/* Target URL parsing.
  *
  * The parser is deliberately narrower than RFC 3986: a load generator only
  * needs http(s) origins and a request target, and every byte it accepts
@@ -8,8 +8,6 @@
 #include "url.h"
 
 #include <arpa/inet.h>
-#include <errno.h>
-#include <netdb.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -328,44 +326,4 @@ void shb_url_free(struct shb_url *u)
 	free(u->authority);
 	free(u->path);
 	memset(u, 0, sizeof(*u));
-}
-
-int shb_url_resolve(const struct shb_url *u, struct sockaddr_storage *addr,
-		    socklen_t *addrlen, char *err, size_t errlen)
-{
-	struct addrinfo hints, *res = NULL;
-	char port[8];
-
-	if (!u->host) {
-		snprintf(err, errlen, "cannot resolve: no host");
-		return -1;
-	}
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_protocol = IPPROTO_TCP;
-	/* No AI_ADDRCONFIG: it hides ::1 and even 127.0.0.1 on hosts whose
-	 * only interface is loopback, which is exactly where tests run. */
-	hints.ai_flags = AI_NUMERICSERV | (u->host_is_ip ? AI_NUMERICHOST : 0);
-	snprintf(port, sizeof(port), "%u", (unsigned)u->port);
-
-	int rc = getaddrinfo(u->host, port, &hints, &res);
-	if (rc != 0) {
-		const char *why = rc == EAI_SYSTEM ? strerror(errno)
-						   : gai_strerror(rc);
-		snprintf(err, errlen, "cannot resolve host \"%s\": %s",
-			 u->host, why);
-		return -1;
-	}
-	if (!res || res->ai_addrlen > sizeof(*addr)) {
-		snprintf(err, errlen, "cannot resolve host \"%s\": %s",
-			 u->host, "no usable address");
-		freeaddrinfo(res);
-		return -1;
-	}
-	memset(addr, 0, sizeof(*addr));
-	memcpy(addr, res->ai_addr, res->ai_addrlen);
-	*addrlen = res->ai_addrlen;
-	freeaddrinfo(res);
-	return 0;
 }

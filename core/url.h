@@ -1,4 +1,4 @@
-/* Target URL parsing and name resolution. */
+/* Target URL parsing (resolution: route.h). */
 #ifndef SHB_CORE_URL_H
 #define SHB_CORE_URL_H
 
@@ -24,10 +24,5 @@ struct shb_url {
  * anywhere. Returns 0, or -1 with one line (no newline) in err. */
 int shb_url_parse(const char *s, struct shb_url *u, char *err, size_t errlen);
 void shb_url_free(struct shb_url *u);
-
-/* Resolves u->host:u->port (getaddrinfo, TCP, first result). Returns 0, or
- * -1 with one line in err. */
-int shb_url_resolve(const struct shb_url *u, struct sockaddr_storage *addr,
-		    socklen_t *addrlen, char *err, size_t errlen);
 
 #endif

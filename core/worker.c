@@ -203,6 +203,8 @@ static uint64_t next_wait(struct worker *w)
 		wait = w->next_check - w->now;
 	if (w->revive_at > w->now && w->revive_at - w->now < wait)
 		wait = w->revive_at - w->now;
+	if (!w->measuring && w->run->measure_ns - w->now < wait)
+		wait = w->run->measure_ns - w->now;
 	if (w->ndeadlines) {
 		for (uint32_t i = 0; i < w->nconns; i++) {
 			struct shb_conn *c = &w->conns[i];
@@ -338,7 +340,7 @@ static int worker_setup(struct worker *w)
 	w->rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)a->index + 1) * 0xbf58476d1ce4e5b9ull;
 	w->dgram = w->desc->transport == SHB_TRANSPORT_DGRAM;
 	if (w->dgram)
-		w->gso = shb_dgram_probe_gso(w->run->addr.ss_family);
+		w->gso = shb_dgram_probe_gso(w->run->addrs[0].ss.ss_family);
 	if (w->desc->worker_size) {
 		w->pworker = calloc(1, w->desc->worker_size);
 		if (!w->pworker) {
@@ -405,11 +407,25 @@ static void arm_deadline(struct worker *w)
 	uint64_t d = w->run->cfg->duration_ns;
 	if (!d)
 		return;
+	if (w->run->measure_ns > w->now)
+		d += w->run->measure_ns - w->now; /* -z counts after --warmup */
 	w->deadline_ts.tv_sec = (long long)(d / 1000000000u);
 	w->deadline_ts.tv_nsec = (long long)(d % 1000000000u);
 	struct io_uring_sqe *sqe = shb_worker_sqe(w);
 	io_uring_prep_timeout(sqe, &w->deadline_ts, 0, 0);
 	sqe->user_data = UD_DEADLINE;
+}
+
+/* --warmup is over: what it recorded is dropped, the -n budget starts
+ * now, and its requests still in flight are left out when they end. */
+static void begin_measuring(struct worker *w)
+{
+	w->args->warmup_requests += w->stats->ok + w->stats->errors;
+	shb_stats_reset(w->stats);
+	w->measuring = 1;
+	w->budget = w->args->budget;
+	w->issued = 0;
+	w->done = 0;
 }
 
 static void run_loop(struct worker *w)
@@ -448,6 +464,8 @@ static void run_loop(struct worker *w)
 			break;
 		}
 		w->now = shb_now_ns();
+		if (!w->measuring && w->now >= w->run->measure_ns)
+			begin_measuring(w);
 		reap(w);
 		shb_buf_ring_publish(&w->br);
 		if (w->stopping)
@@ -485,7 +503,8 @@ void *shb_worker_main(void *arg)
 	w->vt = &a->run->proto->vt;
 	w->desc = a->run->proto->desc;
 	w->stats = &a->stats;
-	w->budget = a->budget;
+	w->measuring = a->run->cfg->warmup_ns == 0;
+	w->budget = w->measuring ? a->budget : 0; /* no -n during the warm-up */
 	w->parallel = a->run->cfg->parallel ? a->run->cfg->parallel : 1;
 	if (!(w->desc->flags & SHB_PROTO_MULTIPLEXED))
 		w->parallel = 1;

@@ -30,6 +30,10 @@ enum { OP_CONNECT = 0, OP_RECV = 1, OP_SEND = 2 };
 #define DGRAM_MAX 1200     /* QUIC: no PMTUD, every datagram <= 1200 bytes */
 #define GSO_SEGMENTS 64    /* kernel limit per UDP_SEGMENT send */
 #define RX_DGRAMS 64       /* datagrams held per connection per batch */
+/* A run in which no connection ever got through stops once every slot
+ * of a worker failed this many times in a row (each time after trying
+ * every address). */
+#define GIVE_UP_FAILS 5
 /* Refusals in a row (no response in between) resent before further ones
  * become errors: at least this many, and at least two full flights. */
 #define REFUSE_STREAK_MIN 16
@@ -81,6 +85,16 @@ struct shb_conn {
 	uint8_t answered;
 	uint8_t fails;       /* connections in a row on this slot that did not */
 	shb_tstamp retry_at; /* do not reconnect before (backoff) */
+	/* run->addrs[ai] is where this slot connects. A connect that fails
+	 * (refused, unreachable, timed out) moves it to the next address;
+	 * until every address failed once in a row (ai_tried) that attempt
+	 * is neither an error nor a reason to back off. addr_kept: one
+	 * connected, the slot stays with it. */
+	uint8_t ai, ai_tried, addr_kept;
+	uint8_t move_addr; /* at close: 1 move on quietly, 2 move on after an error */
+	/* Transport and TLS up (stream), or the protocol's handshake done or
+	 * a request answered (datagram): it got through. */
+	uint8_t established;
 	shb_tstamp t_connect;
 	shb_tstamp deadline;
 	/* plain send: vecs from pull_send, stable until the CQE */
@@ -132,6 +146,10 @@ struct worker {
 	uint64_t refuse_cap;    /* ... resent at most; errors beyond */
 	shb_tstamp revive_at;   /* earliest backoff end of an idle slot */
 	uint64_t rng;           /* xorshift state for backoff jitter */
+	uint32_t ngiving_up;    /* slots with fails >= GIVE_UP_FAILS */
+	int seen_connected;     /* run->connected is known to be set */
+	char last_fail[SHB_SAMPLE_LEN]; /* the last failed connection's error, */
+	uint32_t last_fail_ai;          /* ... and its address */
 	uint32_t nconnecting;
 	uint32_t nidle; /* conns in C_IDLE that may be revived */
 	uint32_t ndeadlines;
@@ -139,6 +157,10 @@ struct worker {
 	shb_tstamp next_check;
 	int stopping;
 	int deadline_hit;
+	/* Counting: off during --warmup, whose requests (those sent before
+	 * run->measure_ns) are left out of every statistic; meanwhile budget
+	 * is 0, so -n counts only what is sent after it. */
+	int measuring;
 	int dgram;  /* the protocol runs over UDP */
 	int gso;    /* UDP_SEGMENT works on this kernel */
 	unsigned want;
@@ -168,6 +190,12 @@ static inline void shb_worker_debugf(const struct worker *w, const char *fmt,
 	char line[256];
 	snprintf(line, sizeof(line), fmt, a, b);
 	w->run->host->log(SHB_LOG_DEBUG, "core", line);
+}
+
+/* A request sent during --warmup that ends after it: not counted. */
+static inline int shb_worker_warmup_req(const struct worker *w, shb_tstamp t_start)
+{
+	return w->measuring && t_start < w->run->measure_ns;
 }
 
 static inline int shb_worker_count_mode(const struct worker *w)
@@ -203,6 +231,7 @@ void shb_conn_mark_dirty(struct shb_conn *c);
 void shb_conn_fail_outstanding(struct shb_conn *c, unsigned kind, const char *msg);
 int shb_conn_issue(struct shb_conn *c);
 void shb_conn_note_outcome(struct shb_conn *c);
+void shb_conn_requeue_outstanding(struct shb_conn *c);
 void shb_conn_expire_request(struct shb_conn *c, uint32_t k);
 
 /* conn.c */
@@ -213,6 +242,10 @@ void shb_conn_plugin_fail(struct shb_conn *c, int code, const char *fallback);
 void shb_conn_close_politely(struct shb_conn *c);
 void shb_conn_transport_ready(struct shb_conn *c);
 void shb_conn_socket_failed(struct shb_conn *c, int err);
+const struct shb_addr *shb_conn_addr(const struct shb_conn *c);
+int shb_conn_next_addr(struct shb_conn *c, int err, const char *msg);
+void shb_conn_note_failure(struct shb_conn *c, const char *msg);
+void shb_conn_established(struct shb_conn *c);
 
 /* conn_stream.c */
 void shb_conn_start(struct shb_conn *c);

@@ -21,8 +21,10 @@ static const char *const head_cols[] = {
 	"latency_stddev_ns", "latency_max_ns",
 };
 
+/* Columns are only appended, so that rows of older runs still line up. */
 static const char *const tail_cols[] = {
 	"status_2xx", "status_3xx", "status_4xx", "status_5xx", "status_other",
+	"start_time", "shb_version", "warmup_ns", "warmup_requests",
 };
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -97,7 +99,8 @@ static void status_classes(const struct shb_results *r, uint64_t cls[5])
 
 static void summary_row(struct shb_rpt_out *o, const struct shb_run_info *run,
 			const struct shb_results *r, const struct shb_rpt_errors *e,
-			const struct shb_rpt_latency *l)
+			const struct shb_rpt_latency *l,
+			const struct shb_rpt_ext_run *x)
 {
 	struct row w = {o, 0};
 	field_str(&w, run->url);
@@ -128,6 +131,16 @@ static void summary_row(struct shb_rpt_out *o, const struct shb_run_info *run,
 	status_classes(r, cls);
 	for (int i = 0; i < 5; i++)
 		field_u64(&w, cls[i]);
+	char start[40];
+	field_str(&w, shb_rpt_start_time(start, sizeof(start), run));
+	field_str(&w, run->shb_version);
+	if (x) {
+		field_u64(&w, x->warmup_ns);
+		field_u64(&w, x->warmup_requests);
+	} else {
+		sep(&w);
+		sep(&w);
+	}
 	shb_rpt_puts(o, "\n");
 }
 
@@ -146,7 +159,7 @@ static int csv_end(void *rep, const struct shb_results *r)
 	shb_rpt_out_init(&o, c->out);
 	if (!(c->flags & OPT_NOHEADER))
 		header(&o);
-	summary_row(&o, run, r, &e, &lat);
+	summary_row(&o, run, r, &e, &lat, shb_rpt_ext_run(c->host));
 	return shb_rpt_flush(&o);
 }
 

@@ -102,10 +102,14 @@ static json_t *jstr(const char *s)
 	return v;
 }
 
-static void put_run(struct jb *b, json_t *doc, const struct shb_run_info *run)
+static void put_run(struct jb *b, json_t *doc, const struct shb_run_info *run,
+		    const struct shb_rpt_ext_run *x)
 {
+	char start[40];
 	put(b, doc, "schemaVersion", json_integer(JSON_SCHEMA_VERSION));
 	put(b, doc, "shbVersion", jstr(run->shb_version));
+	const char *st = shb_rpt_start_time(start, sizeof(start), run);
+	put(b, doc, "startTime", st ? jstr(st) : json_null());
 	put(b, doc, "url", jstr(run->url));
 	put(b, doc, "method", jstr(run->method));
 	put(b, doc, "protocol", jstr(run->proto_display));
@@ -119,6 +123,8 @@ static void put_run(struct jb *b, json_t *doc, const struct shb_run_info *run)
 	    run->requests_target ? jint(run->requests_target) : json_null());
 	put(b, doc, "durationTargetSeconds",
 	    run->duration_target_ns ? jsecs(run->duration_target_ns) : json_null());
+	put(b, doc, "warmupSeconds", x ? jsecs(x->warmup_ns) : json_null());
+	put(b, doc, "warmupRequests", x ? jint(x->warmup_requests) : json_null());
 }
 
 static void put_counts(struct jb *b, json_t *doc, const struct shb_results *r,
@@ -211,7 +217,7 @@ static int json_end(void *rep, const struct shb_results *r)
 
 	struct jb b = {0};
 	json_t *doc = json_object();
-	put_run(&b, doc, run);
+	put_run(&b, doc, run, shb_rpt_ext_run(j->host));
 	put_counts(&b, doc, r, &e);
 	put_statuses(&b, doc, r);
 	put_errors(&b, doc, &e);

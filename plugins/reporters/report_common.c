@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Written once by init, read-only afterwards (plugin.h allows this). */
 static const struct shb_host *rpt_host;
@@ -227,6 +228,33 @@ void shb_rpt_sum_errors(const struct shb_results *r, struct shb_rpt_errors *e)
 		if (!*sample)
 			*sample = ec->sample;
 	}
+}
+
+const char *shb_rpt_start_time(char *buf, size_t len,
+			       const struct shb_run_info *run)
+{
+	if (!run || !SHB_HAS(run, struct shb_run_info, start_unix_ns) ||
+	    !run->start_unix_ns)
+		return NULL;
+	time_t secs = (time_t)(run->start_unix_ns / 1000000000u);
+	unsigned ms = (unsigned)(run->start_unix_ns % 1000000000u / 1000000u);
+	struct tm tm;
+	if (!gmtime_r(&secs, &tm))
+		return NULL;
+	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03uZ",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec, ms);
+	return buf;
+}
+
+const struct shb_rpt_ext_run *shb_rpt_ext_run(const struct shb_host *host)
+{
+	if (!host || !host->get_extension)
+		return NULL;
+	const struct shb_rpt_ext_run *x = host->get_extension(SHB_RPT_EXT_RUN_ID);
+	if (!x || x->struct_size < sizeof(*x))
+		return NULL;
+	return x;
 }
 
 const char *shb_rpt_tls_verify_name(uint32_t v)

@@ -91,6 +91,25 @@ void shb_rpt_sum_errors(const struct shb_results *r, struct shb_rpt_errors *e);
 /* "none", "system", "cafile", or "unknown" for a mode a newer core added. */
 const char *shb_rpt_tls_verify_name(uint32_t v);
 
+/* When the run started, RFC 3339 in UTC to the millisecond
+ * ("2026-12-01T15:00:00.123Z"), in buf; NULL when the run info does not
+ * say (a core older than ABI 1.1, or 0). */
+const char *shb_rpt_start_time(char *buf, size_t len,
+			       const struct shb_run_info *run);
+
+/* The core's extension "shb.ext.run/1" (docs/reports.md): run facts that
+ * struct shb_run_info of ABI 1.1 does not carry. Only appended to. */
+#define SHB_RPT_EXT_RUN_ID "shb.ext.run/1"
+struct shb_rpt_ext_run {
+	uint32_t struct_size;
+	uint32_t reserved0;
+	uint64_t warmup_ns;       /* --warmup, 0 without */
+	uint64_t warmup_requests; /* requests that ended in it, not counted */
+};
+
+/* The extension, or NULL when the core does not offer it. */
+const struct shb_rpt_ext_run *shb_rpt_ext_run(const struct shb_host *host);
+
 /* ---- numbers ----------------------------------------------------------------- */
 
 /* n per second over elapsed_ns; 0 when nothing elapsed. */

@@ -65,6 +65,19 @@ static void print_run(struct shb_rpt_out *o, const struct shb_run_info *run)
 		line_str(o, "TLS verify:", shb_rpt_tls_verify_name(run->tls_verify));
 }
 
+/* --warmup: how long, and how many requests it ended, none counted below. */
+static void print_warmup(struct shb_rpt_out *o, const struct shb_rpt_ext_run *x)
+{
+	char secs[32];
+	if (!x || !x->warmup_ns)
+		return;
+	uint64_t ms = x->warmup_ns / 1000000 + (x->warmup_ns % 1000000 >= 500000);
+	label(o, "Warm-up:");
+	shb_rpt_printf(o, "%ss, %llu requests, not counted below\n",
+		       shb_rpt_fixed(secs, sizeof(secs), ms, 3),
+		       (unsigned long long)x->warmup_requests);
+}
+
 static void print_requests(struct shb_rpt_out *o, const struct shb_results *r,
 			   const struct shb_rpt_errors *e)
 {
@@ -197,6 +210,7 @@ static int text_end(void *rep, const struct shb_results *r)
 	struct shb_rpt_out o;
 	shb_rpt_out_init(&o, t->out);
 	print_run(&o, run);
+	print_warmup(&o, shb_rpt_ext_run(t->host));
 	print_requests(&o, r, &e);
 	print_transfer(&o, r);
 	print_statuses(&o, r);

@@ -13,8 +13,9 @@ check refused 'requests.ok == 0' 'errors.connect == 10' \
 [[ $ELAPSED_MS -lt 5000 ]] || fail "the run took ${ELAPSED_MS} ms"
 
 # For a duration, each connection slot backs off (10 ms doubling to 1 s,
-# jittered) after every failed attempt: 2 s cost a few attempts per slot,
-# not a storm of tens of thousands.
+# jittered) after every failed attempt, and a run nothing ever connected
+# to stops once every slot failed 5 times (route.sh checks the exact
+# counts): a few attempts per slot, not a storm of tens of thousands.
 run_shb dead -c 4 -z 2s "http://127.0.0.1:$port/"
 expect_rc dead 1
 check dead 'requests.ok == 0' 'errors.connect >= 16' 'errors.connect <= 80' \

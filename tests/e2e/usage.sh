@@ -39,6 +39,15 @@ usage_case "unreadable body file" -n 1 -d "@$E2E_TMP/missing" "$url"
 usage_case "non-numeric -c" -c many -n 1 "$url"
 usage_case "bad duration" -n 1 --timeout soon "$url"
 usage_case "unknown option" --no-such-option "$url"
+USAGE_WANT="unknown option --duraton (did you mean --duration?)" \
+	usage_case "mistyped option" --duraton 1s "$url"
+USAGE_WANT='--connect-to "a:1": expected HOST:PORT:CONNECT-HOST:CONNECT-PORT' \
+	usage_case "bad --connect-to" -n 1 --connect-to a:1 "$url"
+USAGE_WANT='--resolve "x:1:nowhere": "nowhere" is not an IPv4 or IPv6 address' \
+	usage_case "bad --resolve" -n 1 --resolve x:1:nowhere "$url"
+USAGE_WANT="SNI is sent only over TLS" usage_case "--sni over http" -n 1 --sni a.example "$url"
+USAGE_WANT="-4/--ipv4 and -6/--ipv6 cannot be combined" usage_case "-4 with -6" -n 1 -4 -6 "$url"
+USAGE_WANT="no IPv6 (-6) address" usage_case "-6 at an IPv4 address" -n 1 -6 "$url"
 
 # Bodies: endless devices are refused by name, endless or huge streams stop
 # at the 64 MiB cap, in well under the 20 s limit and without the memory.

@@ -60,11 +60,27 @@ static const struct shb_hist_ops hist_ops = {
 	.foreach_bucket = NULL,
 };
 
+/* The core's "shb.ext.run/1" (its layout as docs/reports.md gives it);
+ * a test may change it, or hide it as a core without it would. */
+static struct {
+	uint32_t struct_size, reserved0;
+	uint64_t warmup_ns, warmup_requests;
+} ext_run = {.struct_size = 24};
+static int ext_run_hidden;
+
+static const void *get_extension(const char *id)
+{
+	if (!ext_run_hidden && strcmp(id, "shb.ext.run/1") == 0)
+		return &ext_run;
+	return NULL;
+}
+
 static const struct shb_host host = {
 	.struct_size = sizeof(struct shb_host),
 	.abi_major = SHB_ABI_MAJOR,
 	.abi_minor = SHB_ABI_MINOR,
 	.version = "0.1.0",
+	.get_extension = get_extension,
 	.hist = &hist_ops,
 };
 
@@ -443,10 +459,10 @@ static void j_keys(json_t *root, const char *path, const char *const *keys)
 }
 
 static const char *const top_keys[] = {
-	"schemaVersion", "shbVersion", "url", "method", "protocol",
+	"schemaVersion", "shbVersion", "startTime", "url", "method", "protocol",
 	"protocolName", "threads", "connections", "parallel", "tls",
 	"tlsVerify", "requestsTarget", "durationTargetSeconds",
-	"durationSeconds", "interrupted", "requests", "requestsPerSec",
+	"warmupSeconds", "warmupRequests", "durationSeconds", "interrupted", "requests", "requestsPerSec",
 	"bytesReceived", "bytesReceivedPerSec", "bytesSent", "bytesSentPerSec",
 	"connectionsOpened", "statusCodes", "errors", "errorSamples",
 	"latencySeconds", NULL,
@@ -484,6 +500,8 @@ static void check_common_shape(json_t *root)
 	j_keys(root, "errors", error_keys);
 	j_int(root, "schemaVersion", 1);
 	j_str(root, "shbVersion", "0.1.0");
+	/* 1700000000 s after the epoch. */
+	j_str(root, "startTime", "2023-11-14T22:13:20.000Z");
 }
 
 static void check_latency(json_t *root, const struct shb_hist *h)
@@ -975,6 +993,57 @@ static void test_hostile_strings(void)
 	mem_free(&m);
 }
 
+/* --warmup reaches every reporter through the core's extension; without
+ * the extension (or without a start time) JSON says null, CSV leaves the
+ * fields empty and text prints no warm-up line. */
+static void test_warmup_and_start(void)
+{
+	struct membuf m = {0};
+	struct shb_run_info run = basic_run;
+	struct shb_results r = basic_results;
+	r.run = &run;
+	ext_run.warmup_ns = 2499500000ull; /* 2.4995 s: rounds half up */
+	ext_run.warmup_requests = 777;
+	run.start_unix_ns = 1764601200123999999ull;
+
+	CU_ASSERT_EQUAL(run_reporter(P_TEXT, NULL, &r, &m), SHB_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m.data);
+	CU_ASSERT_PTR_NOT_NULL(strstr(m.data, "Connections:   50\n"
+		"Warm-up:       2.500s, 777 requests, not counted below\n"
+		"Requests:      10000 "));
+	mem_free(&m);
+	json_t *root = run_json(&r, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	j_real(root, "warmupSeconds", 2.4995);
+	j_int(root, "warmupRequests", 777);
+	j_str(root, "startTime", "2025-12-01T15:00:00.123Z");
+	json_decref(root);
+	CU_ASSERT_EQUAL(run_reporter(P_CSV, "noheader", &r, &m), SHB_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m.data);
+	CU_ASSERT_PTR_NOT_NULL(strstr(m.data,
+		",2025-12-01T15:00:00.123Z,0.1.0,2499500000,777\n"));
+	mem_free(&m);
+
+	ext_run_hidden = 1;
+	run.start_unix_ns = 0;
+	CU_ASSERT_EQUAL(run_reporter(P_TEXT, NULL, &r, &m), SHB_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m.data);
+	CU_ASSERT_PTR_NULL(strstr(m.data, "Warm-up:"));
+	mem_free(&m);
+	root = run_json(&r, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	j_null(root, "warmupSeconds");
+	j_null(root, "warmupRequests");
+	j_null(root, "startTime");
+	json_decref(root);
+	CU_ASSERT_EQUAL(run_reporter(P_CSV, "noheader", &r, &m), SHB_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m.data);
+	CU_ASSERT_PTR_NOT_NULL(strstr(m.data, ",9980,0,10,0,0,,0.1.0,,\n"));
+	mem_free(&m);
+	ext_run_hidden = 0;
+	ext_run.warmup_ns = ext_run.warmup_requests = 0;
+}
+
 /* ---- registration ------------------------------------------------------------------------------ */
 
 static CU_TestInfo report_tests[] = {
@@ -998,6 +1067,7 @@ static CU_TestInfo report_tests[] = {
 	{"short writes", test_short_writes},
 	{"unknown kinds and modes", test_unknown_kinds_and_modes},
 	{"hostile strings", test_hostile_strings},
+	{"warm-up and start time", test_warmup_and_start},
 	CU_TEST_INFO_NULL,
 };
 

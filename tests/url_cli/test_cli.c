@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -879,6 +880,40 @@ static void test_duration_errors(void)
 	shb_config_free(&cfg);
 }
 
+/* --warmup and --slo: values kept in order, errors named by option. */
+static void test_warmup_and_slo(void)
+{
+	struct shb_config cfg;
+	char err[256];
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--warmup", "1.5s", "--slo",
+				    "p99.9<=20ms", "--slo=error_rate<1%", "-z",
+				    "10s", "--slo", "rps > 1000", URL), 0);
+	CU_ASSERT_EQUAL(cfg.warmup_ns, 1500000000ull);
+	CU_ASSERT_EQUAL_FATAL(cfg.slo_count, 3);
+	CU_ASSERT_EQUAL(cfg.slos[0].metric, SHB_SLO_PCT);
+	CU_ASSERT_EQUAL(cfg.slos[0].ppm, 999000);
+	CU_ASSERT_EQUAL(cfg.slos[0].op, SHB_SLO_LE);
+	CU_ASSERT_EQUAL(cfg.slos[1].metric, SHB_SLO_ERROR_RATE);
+	CU_ASSERT_EQUAL(cfg.slos[2].metric, SHB_SLO_RPS);
+	CU_ASSERT_EQUAL(cfg.slos[2].limit, 1000000000ull);
+	shb_config_free(&cfg);
+	/* No --warmup, no gate; --warmup 0 is none. */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--warmup", "0", URL), 0);
+	CU_ASSERT_EQUAL(cfg.warmup_ns, 0);
+	CU_ASSERT_EQUAL(cfg.slo_count, 0);
+	CU_ASSERT_PTR_NULL(cfg.slos);
+	shb_config_free(&cfg);
+
+	EXPECT_ERROR("--warmup: expected a duration like 10s, 1m30s, 500ms "
+		     "or 1.5s, got \"soon\"", "--warmup", "soon", URL);
+	EXPECT_ERROR("--warmup: missing value", URL, "--warmup");
+	EXPECT_ERROR("--slo \"p99<5\": the limit needs a unit (ns, us, ms, s, "
+		     "m or h), e.g. p99<5ms", "--slo", "p99<5ms", "--slo",
+		     "p99<5", URL);
+	EXPECT_ERROR("--slo \"\": empty expression (e.g. p99<5ms, error_rate<1% or "
+		     "rps>1000)", "--slo=", URL);
+}
+
 static void test_option_errors(void)
 {
 	EXPECT_ERROR("unknown option --foo", "--foo", URL);
@@ -1024,6 +1059,88 @@ static void test_config_free_safe(void)
 	shb_config_free(&cfg);
 }
 
+static void test_routing(void)
+{
+	struct shb_config cfg;
+	char err[256];
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--connect-to", "a:1:b:2",
+				    "--connect-to=::127.0.0.1:", "--resolve",
+				    "x:80:[::1],127.0.0.1", "-6", "--sni",
+				    "api.example", "-k", "https://a:1/"), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.connect_to_count, 2);
+	CU_ASSERT_STRING_EQUAL(cfg.connect_to[0].to_host, "b");
+	CU_ASSERT_EQUAL(cfg.connect_to[0].to_port, 2);
+	CU_ASSERT_STRING_EQUAL(cfg.connect_to[1].to_host, "127.0.0.1");
+	CU_ASSERT_EQUAL(cfg.connect_to[1].to_port, 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.resolve_count, 1);
+	CU_ASSERT_EQUAL(cfg.resolve[0].count, 2);
+	CU_ASSERT_EQUAL(cfg.family, AF_INET6);
+	CU_ASSERT_STRING_EQUAL(cfg.sni, "api.example");
+	/* -k changes nothing: not verifying is the default. */
+	CU_ASSERT_EQUAL(cfg.verify, 0);
+	shb_config_free(&cfg);
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-4", "--ipv4", "--insecure",
+				    URL), 0);
+	CU_ASSERT_EQUAL(cfg.family, AF_INET);
+	CU_ASSERT_EQUAL(cfg.connect_to_count, 0);
+	CU_ASSERT_PTR_NULL(cfg.sni);
+	shb_config_free(&cfg);
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, URL), 0);
+	CU_ASSERT_EQUAL(cfg.family, AF_UNSPEC);
+	shb_config_free(&cfg);
+}
+
+static void test_routing_errors(void)
+{
+	EXPECT_ERROR("-4/--ipv4 and -6/--ipv6 cannot be combined", "-4", "-6",
+		     URL);
+	EXPECT_ERROR("-4/--ipv4 and -6/--ipv6 cannot be combined", "--ipv6",
+		     "-q4", URL);
+	EXPECT_ERROR("--sni: empty name", "--sni", "", "https://a/");
+	EXPECT_ERROR("--sni \"a b\": a host name holds only letters, "
+		     "digits, '-', '.' and '_'", "--sni", "a b", "https://a/");
+	EXPECT_ERROR("--sni \"::1\": a host name holds only letters, "
+		     "digits, '-', '.' and '_'", "--sni=::1", "https://a/");
+	EXPECT_ERROR("--sni 10.0.0.1: SNI holds a host name, never an address "
+		     "(RFC 6066)", "--sni", "10.0.0.1", "https://a/");
+	char long_name[255];
+	memset(long_name, 'a', 254);
+	long_name[254] = '\0';
+	EXPECT_ERROR("--sni: a name is at most 253 characters, got 254",
+		     "--sni", long_name, "https://a/");
+	EXPECT_ERROR("--sni a.example: SNI is sent only over TLS, and the URL "
+		     "is http://; use https://", "--sni", "a.example", URL);
+	EXPECT_ERROR("--connect-to \"a:1\": expected HOST:PORT:CONNECT-HOST:"
+		     "CONNECT-PORT (empty parts: any host or port, or the "
+		     "URL's)", "--connect-to", "a:1", URL);
+	EXPECT_ERROR("--resolve \"a:1:b\": \"b\" is not an IPv4 or IPv6 "
+		     "address", "--resolve=a:1:b", URL);
+	EXPECT_ERROR("--connect-to: missing value", URL, "--connect-to");
+	EXPECT_ERROR("--insecure: takes no value", "--insecure=1", URL);
+}
+
+static void test_suggestions(void)
+{
+	EXPECT_ERROR("unknown option --duraton (did you mean --duration?)",
+		     "--duraton", "3s", URL);
+	EXPECT_ERROR("unknown option --conections (did you mean "
+		     "--connections?)", "--conections=5", URL);
+	EXPECT_ERROR("unknown option --hedaer (did you mean --header?)",
+		     "--hedaer", "a: b", URL);
+	EXPECT_ERROR("unknown option --http4 (did you mean --http2?)",
+		     "--http4", URL);
+	EXPECT_ERROR("unknown option --connectto (did you mean "
+		     "--connect-to?)", "--connectto", "a:1:b:2", URL);
+	EXPECT_ERROR("unknown option --snii (did you mean --sni?)", "--snii",
+		     "x", URL);
+	/* Too far from every option, or too short to guess. */
+	EXPECT_ERROR("unknown option --durxxxxn", "--durxxxxn", URL);
+	EXPECT_ERROR("unknown option --zz", "--zz", URL);
+	EXPECT_ERROR("unknown option --k", "--k", URL);
+}
+
 static void test_usage(void)
 {
 	static const char *const must[] = {
@@ -1044,7 +1161,12 @@ static void test_usage(void)
 		"at most 64 MiB in all", "-H Content-Length must equal",
 		"Transfer-Encoding is refused", "soft limit is raised",
 		"Exit status: 0 run completed, 1 run failed or no request "
-		"completed,\n2 usage error.\n",
+		"completed,\n2 usage error, 3 an --slo failed, 130 or 143 "
+		"stopped by SIGINT or\nSIGTERM (the report covers what ran "
+		"until then).\n", "--slo EXPR", "--warmup D",
+		"-k, --insecure", "--sni NAME", "Routing (curl's meanings",
+		"--connect-to HOST:PORT:CONNECT-HOST:CONNECT-PORT",
+		"--resolve HOST:PORT:ADDR[,ADDR]...", "-4, --ipv4", "-6, --ipv6",
 	};
 	char *buf = NULL;
 	size_t len = 0;
@@ -1088,11 +1210,15 @@ CU_TestInfo shb_cli_tests[] = {
 	{"double dash", test_double_dash},
 	{"number errors", test_number_errors},
 	{"duration errors", test_duration_errors},
+	{"--warmup and --slo", test_warmup_and_slo},
 	{"option errors", test_option_errors},
 	{"header errors", test_header_errors},
 	{"file errors", test_file_errors},
 	{"small error buffer", test_small_err_buffer},
 	{"config free is safe", test_config_free_safe},
 	{"usage text", test_usage},
+	{"routing options", test_routing},
+	{"routing option errors", test_routing_errors},
+	{"did you mean", test_suggestions},
 	CU_TEST_INFO_NULL,
 };

@@ -265,90 +265,11 @@ static void test_prefixes_and_mutations(void)
 	}
 }
 
-static void test_resolve_ipv4(void)
-{
-	struct shb_url u;
-	struct sockaddr_storage ss;
-	socklen_t len = 0;
-	char err[256];
-
-	CU_ASSERT_EQUAL_FATAL(shb_url_parse("http://127.0.0.1:8080/", &u, err,
-					    sizeof(err)), 0);
-	CU_ASSERT_EQUAL(shb_url_resolve(&u, &ss, &len, err, sizeof(err)), 0);
-	CU_ASSERT_EQUAL(ss.ss_family, AF_INET);
-	CU_ASSERT_EQUAL(len, sizeof(struct sockaddr_in));
-	const struct sockaddr_in *sin = (const struct sockaddr_in *)&ss;
-	CU_ASSERT_EQUAL(ntohs(sin->sin_port), 8080);
-	CU_ASSERT_EQUAL(ntohl(sin->sin_addr.s_addr), 0x7f000001u);
-	shb_url_free(&u);
-}
-
-static void test_resolve_ipv6(void)
-{
-	struct shb_url u;
-	struct sockaddr_storage ss;
-	socklen_t len = 0;
-	char err[256];
-
-	CU_ASSERT_EQUAL_FATAL(shb_url_parse("https://[::1]/", &u, err,
-					    sizeof(err)), 0);
-	CU_ASSERT_EQUAL(shb_url_resolve(&u, &ss, &len, err, sizeof(err)), 0);
-	CU_ASSERT_EQUAL(ss.ss_family, AF_INET6);
-	CU_ASSERT_EQUAL(len, sizeof(struct sockaddr_in6));
-	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)&ss;
-	CU_ASSERT_EQUAL(ntohs(sin6->sin6_port), 443);
-	CU_ASSERT(IN6_IS_ADDR_LOOPBACK(&sin6->sin6_addr));
-	shb_url_free(&u);
-}
-
-static void test_resolve_localhost(void)
-{
-	struct shb_url u;
-	struct sockaddr_storage ss;
-	socklen_t len = 0;
-	char err[256] = "";
-
-	CU_ASSERT_EQUAL_FATAL(shb_url_parse("http://localhost:9/", &u, err,
-					    sizeof(err)), 0);
-	CU_ASSERT_EQUAL(shb_url_resolve(&u, &ss, &len, err, sizeof(err)), 0);
-	CU_ASSERT(ss.ss_family == AF_INET || ss.ss_family == AF_INET6);
-	if (ss.ss_family == AF_INET)
-		CU_ASSERT_EQUAL(ntohs(((struct sockaddr_in *)&ss)->sin_port),
-				9);
-	if (ss.ss_family == AF_INET6)
-		CU_ASSERT_EQUAL(ntohs(((struct sockaddr_in6 *)&ss)->sin6_port),
-				9);
-	shb_url_free(&u);
-}
-
-static void test_resolve_failure_names_host(void)
-{
-	struct shb_url u;
-	struct sockaddr_storage ss;
-	socklen_t len = 0;
-	char err[256] = "";
-
-	/* .invalid is reserved (RFC 6761): it never resolves. */
-	CU_ASSERT_EQUAL_FATAL(shb_url_parse("http://no-such-host.invalid/", &u,
-					    err, sizeof(err)), 0);
-	CU_ASSERT_EQUAL(shb_url_resolve(&u, &ss, &len, err, sizeof(err)), -1);
-	static const char want[] = "cannot resolve host "
-				   "\"no-such-host.invalid\": ";
-	CU_ASSERT_EQUAL(strncmp(err, want, sizeof(want) - 1), 0);
-	CU_ASSERT(strlen(err) > sizeof(want) - 1);
-	CU_ASSERT_PTR_NULL(strchr(err, '\n'));
-	shb_url_free(&u);
-}
-
 CU_TestInfo shb_url_tests[] = {
 	{"good URLs", test_good_urls},
 	{"bad URLs with messages", test_bad_urls},
 	{"error escaping and truncation", test_error_escaping_and_truncation},
 	{"prefixes and mutations", test_prefixes_and_mutations},
-	{"resolve IPv4 literal", test_resolve_ipv4},
-	{"resolve IPv6 literal", test_resolve_ipv6},
-	{"resolve localhost", test_resolve_localhost},
-	{"resolve failure names the host", test_resolve_failure_names_host},
 	CU_TEST_INFO_NULL,
 };
 

@@ -11,6 +11,7 @@ CU_SuiteInfo shb_test_suites[] = {
 	{"url", NULL, NULL, NULL, NULL, shb_url_tests},
 	{"duration", NULL, NULL, NULL, NULL, shb_duration_tests},
 	{"cli", NULL, NULL, NULL, NULL, shb_cli_tests},
+	{"route", NULL, NULL, NULL, NULL, shb_route_tests},
 	CU_SUITE_INFO_NULL,
 };
 
