@@ -297,3 +297,29 @@ void shb_conn_established(struct shb_conn *c)
 		atomic_store_explicit(&w->run->connected, 1, memory_order_relaxed);
 	}
 }
+
+/* The slot's new socket goes into the registered file table (replacing
+ * the previous one drops its reference there) and the plugin constructs
+ * its connection. 0, or -1 with the connection failed. */
+int shb_conn_attach(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	char msg[160];
+	int r = io_uring_register_files_update(&w->u.ring, c->idx, &c->fd, 1);
+	if (r < 0) {
+		snprintf(msg, sizeof(msg), "register socket: %s", strerror(-r));
+		shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
+		return -1;
+	}
+	memset(c->p, 0, w->desc->conn_size);
+	r = w->vt->conn_init(w->run->module, w->pworker, c->p, c, w->now);
+	if (r < 0) {
+		snprintf(msg, sizeof(msg), "protocol conn_init failed: %s",
+			 w->run->host->strerror(r));
+		shb_conn_fail(c, SHB_ERRK_PROTOCOL, msg);
+		return -1;
+	}
+	c->plugin_live = 1;
+	c->deadline = SHB_TSTAMP_NONE;
+	return 0;
+}

@@ -66,22 +66,8 @@ void shb_dgram_start(struct shb_conn *c)
 			shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
 		return;
 	}
-	int r = io_uring_register_files_update(&w->u.ring, c->idx, &c->fd, 1);
-	if (r < 0) {
-		snprintf(msg, sizeof(msg), "register socket: %s", strerror(-r));
-		shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
+	if (shb_conn_attach(c) < 0)
 		return;
-	}
-	memset(c->p, 0, w->desc->conn_size);
-	r = w->vt->conn_init(w->run->module, w->pworker, c->p, c, w->now);
-	if (r < 0) {
-		snprintf(msg, sizeof(msg), "protocol conn_init failed: %s",
-			 w->run->host->strerror(r));
-		shb_conn_fail(c, SHB_ERRK_PROTOCOL, msg);
-		return;
-	}
-	c->plugin_live = 1;
-	c->deadline = SHB_TSTAMP_NONE;
 	w->stats->conns_opened++;
 	shb_conn_arm_recv(c);
 	shb_conn_transport_ready(c);

@@ -20,7 +20,6 @@ void shb_conn_start(struct shb_conn *c)
 	}
 	const struct shb_addr *addr = shb_conn_addr(c);
 	const struct sockaddr *sa = (const struct sockaddr *)&addr->ss;
-	char msg[160];
 	int one = 1;
 
 	w->nidle--;
@@ -33,24 +32,8 @@ void shb_conn_start(struct shb_conn *c)
 		return;
 	}
 	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	/* Replacing the slot's file also drops the previous socket's
-	 * reference held by the registered table. */
-	int r = io_uring_register_files_update(&w->u.ring, c->idx, &c->fd, 1);
-	if (r < 0) {
-		snprintf(msg, sizeof(msg), "register socket: %s", strerror(-r));
-		shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
+	if (shb_conn_attach(c) < 0)
 		return;
-	}
-	memset(c->p, 0, w->desc->conn_size);
-	r = w->vt->conn_init(w->run->module, w->pworker, c->p, c, w->now);
-	if (r < 0) {
-		snprintf(msg, sizeof(msg), "protocol conn_init failed: %s",
-			 w->run->host->strerror(r));
-		shb_conn_fail(c, SHB_ERRK_PROTOCOL, msg);
-		return;
-	}
-	c->plugin_live = 1;
-	c->deadline = SHB_TSTAMP_NONE;
 	if (io_uring_sq_space_left(&w->u.ring) < 2)
 		io_uring_submit(&w->u.ring); /* a link never straddles submits */
 	struct io_uring_sqe *sqe = shb_worker_sqe(w);

@@ -242,6 +242,7 @@ void shb_conn_plugin_fail(struct shb_conn *c, int code, const char *fallback);
 void shb_conn_close_politely(struct shb_conn *c);
 void shb_conn_transport_ready(struct shb_conn *c);
 void shb_conn_socket_failed(struct shb_conn *c, int err);
+int shb_conn_attach(struct shb_conn *c);
 const struct shb_addr *shb_conn_addr(const struct shb_conn *c);
 int shb_conn_next_addr(struct shb_conn *c, int err, const char *msg);
 void shb_conn_note_failure(struct shb_conn *c, const char *msg);

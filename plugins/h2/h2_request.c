@@ -9,41 +9,6 @@
 #include "h2_hpack.h"
 #include "http_fields.h"
 
-int shb_h2_header_dropped(const char *name)
-{
-	return strcasecmp(name, "host") == 0 ||
-	       strcasecmp(name, "content-length") == 0;
-}
-
-/* A connection-specific user header makes every request malformed
- * (RFC 9113 Section 8.2.2): refused before any traffic. */
-static int refuse_conn_specific(const struct shb_request *req, char *err,
-				size_t errlen)
-{
-	for (size_t i = 0; i < req->header_count; i++) {
-		const struct shb_kv *kv = &req->headers[i];
-		const char *bad;
-
-		if (!kv->key || !kv->value)
-			continue;
-		bad = shb_http_conn_specific(kv->key, kv->value);
-		if (!bad)
-			continue;
-		if (strcmp(bad, "TE") == 0)
-			snprintf(err, errlen,
-				 "h2: header '%s: %s' is not allowed in HTTP/2: "
-				 "TE may only be \"trailers\" (RFC 9113 8.2.2)",
-				 kv->key, kv->value);
-		else
-			snprintf(err, errlen,
-				 "h2: header '%s' is connection-specific and not "
-				 "allowed in HTTP/2 (RFC 9113 8.2.2)",
-				 kv->key);
-		return SHB_E_INVAL;
-	}
-	return SHB_OK;
-}
-
 static void field(struct shb_hpack_buf *b, const char *name, const char *value)
 {
 	shb_hpack_encode_field(b, name, strlen(name), value, strlen(value));
@@ -79,7 +44,7 @@ static int build_block(const struct shb_request *req, struct shb_hpack_buf *b)
 	for (size_t i = 0; i < req->header_count; i++) {
 		const struct shb_kv *kv = &req->headers[i];
 
-		if (!kv->key || !kv->value || shb_h2_header_dropped(kv->key))
+		if (!kv->key || !kv->value || shb_http_field_dropped(kv->key))
 			continue;
 		if (user_field(b, kv) < 0)
 			return -1;
@@ -104,7 +69,10 @@ int shb_h2_request_encode(const struct shb_request *req,
 		snprintf(err, errlen, "h2: incomplete request template");
 		return SHB_E_INVAL;
 	}
-	if (refuse_conn_specific(req, err, errlen) < 0)
+	/* A connection-specific user header makes every request malformed
+	 * (RFC 9113 Section 8.2.2): refused before any traffic. */
+	if (shb_http_refuse_conn_specific(req->headers, req->header_count, "h2",
+					  "HTTP/2", "RFC 9113 8.2.2", err, errlen) < 0)
 		return SHB_E_INVAL;
 	r = calloc(1, sizeof(*r));
 	if (!r || build_block(req, &b) < 0)

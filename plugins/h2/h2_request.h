@@ -28,9 +28,8 @@ int shb_h2_request_encode(const struct shb_request *req,
 
 void shb_h2_request_free(struct shb_h2_request *r);
 
-/* Non-zero when a user header `name` (any case) is not sent over HTTP/2:
- * host (the authority is :authority) and content-length (shb adds its
- * own). */
-int shb_h2_header_dropped(const char *name);
+/* User headers: host and content-length are left out
+ * (shb_http_field_dropped), connection-specific ones refused
+ * (shb_http_refuse_conn_specific), both in plugins/common/http_fields.h. */
 
 #endif

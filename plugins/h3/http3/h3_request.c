@@ -15,41 +15,6 @@
 /* RFC 9114 Section 4.2.2: each field costs its name, its value and 32. */
 #define FIELD_OVERHEAD 32
 
-int shb_h3_header_dropped(const char *name)
-{
-	return strcasecmp(name, "host") == 0 ||
-	       strcasecmp(name, "content-length") == 0;
-}
-
-/* A connection-specific user header makes every request malformed
- * (RFC 9114 Section 4.2): refused before any traffic. */
-static int refuse_conn_specific(const struct shb_request *req, char *err,
-				size_t errlen)
-{
-	for (size_t i = 0; i < req->header_count; i++) {
-		const struct shb_kv *kv = &req->headers[i];
-		const char *bad;
-
-		if (!kv->key || !kv->value)
-			continue;
-		bad = shb_http_conn_specific(kv->key, kv->value);
-		if (!bad)
-			continue;
-		if (strcmp(bad, "TE") == 0)
-			snprintf(err, errlen,
-				 "h3: header '%s: %s' is not allowed in HTTP/3: "
-				 "TE may only be \"trailers\" (RFC 9114 4.2)",
-				 kv->key, kv->value);
-		else
-			snprintf(err, errlen,
-				 "h3: header '%s' is connection-specific and not "
-				 "allowed in HTTP/3 (RFC 9114 4.2)",
-				 kv->key);
-		return SHB_E_INVAL;
-	}
-	return SHB_OK;
-}
-
 /* A field whose name is in the static table. */
 static void named(struct shb_qpack_buf *b, uint64_t *size, uint64_t index,
 		  const char *value)
@@ -74,7 +39,7 @@ static void build_section(const struct shb_request *req,
 		const struct shb_kv *kv = &req->headers[i];
 		size_t nlen, vlen;
 
-		if (!kv->key || !kv->value || shb_h3_header_dropped(kv->key))
+		if (!kv->key || !kv->value || shb_http_field_dropped(kv->key))
 			continue;
 		nlen = strlen(kv->key);
 		vlen = strlen(kv->value);
@@ -136,7 +101,10 @@ int shb_h3_request_encode(const struct shb_request *req,
 		snprintf(err, errlen, "h3: request body missing");
 		return SHB_E_INVAL;
 	}
-	if (refuse_conn_specific(req, err, errlen) < 0)
+	/* A connection-specific user header makes every request malformed
+	 * (RFC 9114 Section 4.2): refused before any traffic. */
+	if (shb_http_refuse_conn_specific(req->headers, req->header_count, "h3",
+					  "HTTP/3", "RFC 9114 4.2", err, errlen) < 0)
 		return SHB_E_INVAL;
 	r = calloc(1, sizeof(*r));
 	if (!r) {

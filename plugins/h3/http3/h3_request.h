@@ -13,7 +13,7 @@
  *   user headers    in order, names lower-cased, literals with literal
  *                   names; host and content-length dropped,
  *                   connection-specific ones refused (see
- *                   shb_h3_header_dropped)
+ *                   shb_http_field_dropped)
  *   content-length  when the request has a body: static indexed 4 for
  *                   "0", else a literal with static name reference 4
  *
@@ -54,12 +54,11 @@ int shb_h3_request_encode(const struct shb_request *req,
 /* Frees a request from shb_h3_request_encode; NULL is accepted. */
 void shb_h3_request_free(struct shb_h3_request *r);
 
-/* Non-zero when a user header `name` (any case) is not sent over HTTP/3:
- * host (the authority goes in :authority) and content-length (shb sends
- * its own for a body). The connection-specific fields of RFC 9114 Section
- * 4.2 (connection, keep-alive, proxy-connection, transfer-encoding,
- * upgrade, and te unless its value is "trailers") are not dropped but
- * refused: shb_h3_request_encode fails with one line naming the field. */
-int shb_h3_header_dropped(const char *name);
+/* User headers: host (the authority goes in :authority) and
+ * content-length (shb sends its own for a body) are left out
+ * (shb_http_field_dropped); the connection-specific fields of RFC 9114
+ * Section 4.2 are refused: shb_h3_request_encode fails with one line
+ * naming the field (shb_http_refuse_conn_specific). Both are in
+ * plugins/common/http_fields.h. */
 
 #endif

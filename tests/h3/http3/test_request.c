@@ -1,5 +1,6 @@
 /* Prepared requests: exact bytes of the HEADERS frame, the DATA frame
  * header and the body, and what is dropped. */
+#include "http_fields.h"
 #include "http3_tests.h"
 
 #include <stdlib.h>
@@ -229,12 +230,12 @@ static void test_refused(void)
 
 static void test_dropped(void)
 {
-	CU_ASSERT(shb_h3_header_dropped("host"));
-	CU_ASSERT(shb_h3_header_dropped("Content-Length"));
-	CU_ASSERT(!shb_h3_header_dropped("connection"));
-	CU_ASSERT(!shb_h3_header_dropped("te"));
-	CU_ASSERT(!shb_h3_header_dropped("accept"));
-	CU_ASSERT(!shb_h3_header_dropped("hosts"));
+	CU_ASSERT(shb_http_field_dropped("host"));
+	CU_ASSERT(shb_http_field_dropped("Content-Length"));
+	CU_ASSERT(!shb_http_field_dropped("connection"));
+	CU_ASSERT(!shb_http_field_dropped("te"));
+	CU_ASSERT(!shb_http_field_dropped("accept"));
+	CU_ASSERT(!shb_http_field_dropped("hosts"));
 }
 
 /* Connection-specific user headers (RFC 9114 Section 4.2) are refused
