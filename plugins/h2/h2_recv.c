@@ -555,6 +555,7 @@ static int end_header_fragment(struct shb_h2_conn *c)
 static int end_settings(struct shb_h2_conn *c)
 {
 	const struct shb_host *host = c->mod->host;
+	int rc;
 
 	if (c->rd.fh.flags & SHB_H2_FLAG_ACK) {
 		c->settings_acked = 1;
@@ -570,10 +571,15 @@ static int end_settings(struct shb_h2_conn *c)
 			host->conn_event(c->handle, &ev);
 		}
 	}
-	/* A larger initial window may unblock bodies. */
+	rc = shb_h2_send_settings_ack(c);
+	if (rc < 0)
+		return rc;
+	/* A new initial window may unblock bodies (the first SETTINGS
+	 * always does: no DATA goes before it). The DATA follows the ACK,
+	 * which tells the server its windows apply from there on. */
 	if (c->body_streams && shb_h2_pump(c) < 0)
 		return SHB_E_NOMEM;
-	return shb_h2_send_settings_ack(c);
+	return SHB_OK;
 }
 
 static int end_rst_stream(struct shb_h2_conn *c)

@@ -332,6 +332,12 @@ int shb_h2_pump(struct shb_h2_conn *c)
 	uint32_t nslots = c->slot_mask + 1;
 
 	c->pump_more = 0;
+	/* No DATA before the server's first SETTINGS: RFC 9113 lets us send
+	 * 64 KiB - 1 per stream until then, but a server that lowers its
+	 * initial window (Go's x/net with MaxUploadBufferPerStream) resets
+	 * a stream that did. end_settings pumps once it arrives. */
+	if (!c->got_settings)
+		return SHB_OK;
 	/* Round robin, so that one large body does not hold back the
 	 * others when the connection window is the limit. */
 	for (uint32_t i = 0; i < nslots && c->body_streams; i++) {

@@ -135,6 +135,8 @@ static void test_initial_window_decrease(void)
 
 	shb_h2_fx_open(&f, 0, 4, body, len, NULL, 0, 0);
 	shb_h2_fx_ready(&f);
+	shb_h2_srv_settings(&b, NULL, 0);
+	feed(&f, &b);
 	shb_h2_fx_issue(&f);
 	s = shb_h2_stream_find(f.c, 1);
 	CU_ASSERT_EQUAL(take_data(&f, 1, 16384, &got, &end), 4);
@@ -164,6 +166,59 @@ static void test_initial_window_decrease(void)
 		CU_ASSERT_PTR_NOT_NULL(strstr(f.vt->error_detail(f.c),
 					      "overflows the window of stream 1"));
 	}
+	shb_h2_bytes_free(&got);
+	shb_h2_bytes_free(&b);
+	shb_h2_fx_close(&f);
+	free(body);
+}
+
+/* A body issued before the server's first SETTINGS waits for it, then
+ * goes out under the window it sets: a server that lowers its initial
+ * window (Go's x/net) resets a stream that sent the default 65535. */
+static void test_body_waits_for_settings(void)
+{
+	const size_t len = 5000;
+	uint8_t *body = make_body(len);
+	struct shb_h2_fx f;
+	struct shb_h2_bytes got = {0}, b = {0};
+	struct shb_h2_fx_frame fr[8];
+	static const struct shb_h2_setting_kv small[] = {
+		{SHB_H2_SET_INITIAL_WINDOW_SIZE, 1024}};
+	int end = 0;
+
+	shb_h2_fx_open(&f, 0, 4, body, len, NULL, 0, 0);
+	shb_h2_fx_ready(&f);
+	shb_h2_fx_issue(&f);
+	/* HEADERS alone. */
+	shb_h2_fx_flush(&f, 0);
+	CU_ASSERT_EQUAL_FATAL(shb_h2_fx_frames(f.sent.p, f.sent.len, fr, 8), 1);
+	CU_ASSERT_EQUAL(fr[0].h.type, SHB_H2_HEADERS);
+	CU_ASSERT_EQUAL(fr[0].h.flags & SHB_H2_FLAG_END_STREAM, 0);
+	f.sent.len = 0;
+	CU_ASSERT_EQUAL(take_data(&f, 1, 16384, &got, &end), 0);
+	/* The server's SETTINGS: its ACK, then 1024 octets, no more. */
+	shb_h2_srv_settings(&b, small, 1);
+	feed(&f, &b);
+	shb_h2_fx_flush(&f, 0);
+	CU_ASSERT_EQUAL_FATAL(shb_h2_fx_frames(f.sent.p, f.sent.len, fr, 8), 2);
+	CU_ASSERT_EQUAL(fr[0].h.type, SHB_H2_SETTINGS);
+	CU_ASSERT_EQUAL(fr[0].h.flags, SHB_H2_FLAG_ACK);
+	CU_ASSERT_EQUAL(fr[1].h.type, SHB_H2_DATA);
+	CU_ASSERT_EQUAL(fr[1].h.length, 1024);
+	CU_ASSERT_EQUAL(fr[1].h.flags, 0);
+	shb_h2_bytes_add(&got, fr[1].payload, fr[1].h.length);
+	f.sent.len = 0;
+	CU_ASSERT_EQUAL(take_data(&f, 1, 16384, &got, &end), 0);
+	CU_ASSERT_EQUAL(got.len, 1024);
+	CU_ASSERT_EQUAL(shb_h2_stream_find(f.c, 1)->send_window, 0);
+	/* A WINDOW_UPDATE for the rest ends the body. */
+	shb_h2_srv_u32(&b, SHB_H2_WINDOW_UPDATE, 1, 10000);
+	feed(&f, &b);
+	CU_ASSERT_EQUAL(take_data(&f, 1, 16384, &got, &end), 1);
+	CU_ASSERT(end);
+	CU_ASSERT_EQUAL_FATAL(got.len, len);
+	CU_ASSERT_EQUAL(memcmp(got.p, body, len), 0);
+	CU_ASSERT_EQUAL(f.c->body_streams, 0);
 	shb_h2_bytes_free(&got);
 	shb_h2_bytes_free(&b);
 	shb_h2_fx_close(&f);
@@ -388,6 +443,7 @@ static void test_receive_windows(void)
 CU_TestInfo shb_h2_flow_tests[] = {
 	{"200 KB body against 64 KiB windows", test_body_small_windows},
 	{"initial window decrease", test_initial_window_decrease},
+	{"body waits for the first SETTINGS", test_body_waits_for_settings},
 	{"pump limit and max frame size", test_pump_limit_and_frame_size},
 	{"many bodies share the connection", test_many_bodies},
 	{"bodies ended by a response or a GOAWAY", test_bodies_end_early},
