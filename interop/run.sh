@@ -9,9 +9,13 @@ set -uo pipefail
 IOP_HOME=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$IOP_HOME/.." && pwd)
 
-all_servers="nginx caddy h2o nghttpd apache2 lighttpd haproxy varnish gtlsserver"
+all_servers="nginx caddy h2o nghttpd apache2 lighttpd haproxy varnish gtlsserver go node hypercorn"
 all_protos="h1 h1s h2c h2 h3"
 all_endpoints="/ /1m /bigheaders /close /echo"
+# The HTTP/2 cases that most often break clients, on servers that can be
+# configured for them (README.md): few concurrent streams, a small
+# initial window, GOAWAY every few requests.
+h2_cases="h2:streams h2:window h2:goaway"
 
 usage() {
 	cat <<EOF
@@ -111,7 +115,7 @@ fi
 if ((quick)); then
 	endpoints="/"
 else
-	endpoints=$all_endpoints
+	endpoints="$all_endpoints $h2_cases"
 fi
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -326,7 +330,7 @@ run_one() {
 	mkdir -p "$IOP_TMP/runs"
 	args=(--proto "${proto:0:2}" -c 10 -n 200)
 	case $proto in h2c | h2 | h3) args+=(-p 16) ;; esac
-	[[ $ep == /echo ]] && args+=(-d "@$post_file")
+	[[ $ep == /echo || $ep == h2:window ]] && args+=(-d "@$post_file")
 	# A stuck request becomes a timeout error with a sample in the
 	# report (a healthy run takes a few seconds at most); the outer
 	# timeout only catches a hung shb.
@@ -476,6 +480,11 @@ for s in "${server_list[@]}"; do
 		for ep in $endpoints; do
 			url=${IOP_URL["$p $ep"]:-}
 			if [[ -z $url ]]; then
+				# An HTTP/2 case is listed for h2c and h2 only, and
+				# only when the server says why it is left out.
+				if [[ $ep == h2:* ]]; then
+					[[ $p == h2* && -n ${IOP_NA["$p $ep"]:-${IOP_NA["* $ep"]:-}} ]] || continue
+				fi
 				why=${IOP_NA["$p $ep"]:-${IOP_NA["* $ep"]:-not configured}}
 				runs+=("$s${US}$p${US}$ep${US}n/a${US}$why${US}${US}")
 				continue
@@ -508,7 +517,7 @@ report() {
 	echo
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "- shb: $(run_shb --version 2>/dev/null | head -n 1) (protocol plugins: ${plugins:-none})"
-	echo "- mode: $( ((quick)) && echo "quick (GET / only)" || echo "full ($all_endpoints)")"
+	echo "- mode: $( ((quick)) && echo "quick (GET / only)" || echo "full ($all_endpoints; HTTP/2 cases: $h2_cases)")"
 	echo "- each run: -c 10 -n 200, -p 16 on h2c/h2/h3; pass = exit 0, 200 ok, 0 errors, only status 200"
 	echo
 	echo "## Matrix"

@@ -17,7 +17,8 @@ for arg in "$@"; do
 	case "$arg" in
 	--with-test-servers)
 		pkgs+=(coreutils openssl nginx-light nghttp2-server caddy ngtcp2-server
-		       ngtcp2-client apache2 h2o haproxy lighttpd lighttpd-mod-openssl varnish)
+		       ngtcp2-client apache2 h2o haproxy lighttpd lighttpd-mod-openssl varnish
+		       golang-go golang-golang-x-net-dev nodejs python3-hypercorn)
 		# scripts/deb-check.sh: builds, lints and installs the packages.
 		pkgs+=(debhelper dpkg-dev fakeroot lintian)
 		# The fuzz smoke run in test.sh: clang and its libFuzzer runtime
