@@ -77,7 +77,11 @@ void shb_conn_on_connect(struct shb_conn *c, int res)
 			snprintf(msg, sizeof(msg), "connect: timed out after %.3gs",
 				 (double)w->run->cfg->connect_timeout_ns / 1e9);
 		else
-			snprintf(msg, sizeof(msg), "connect: %s", strerror(-res));
+			snprintf(msg, sizeof(msg), "connect: %s%s", strerror(-res),
+				 /* This machine's local ports, not the server. */
+				 res == -EADDRNOTAVAIL ?
+				 " (out of local ports: use keep-alive, or widen "
+				 "net.ipv4.ip_local_port_range)" : "");
 		if (shb_conn_next_addr(c, -res, msg))
 			shb_conn_begin_close(c);
 		else
