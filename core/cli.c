@@ -6,6 +6,7 @@
  * options; long options take "--opt value" or "--opt=value"; short options
  * cluster ("-qj") and take attached values ("-c10"). Every error is one
  * line that names the option as the user typed it. */
+#include "quote.h"
 #include "config.h"
 
 #include <arpa/inet.h>
@@ -108,34 +109,6 @@ static int fail(struct cli *c, const char *fmt, ...)
 	return -1;
 }
 
-/* A user value made printable and short enough to quote in an error. */
-#define SHB_QUOTE_MAX 160
-
-struct quoted {
-	char s[SHB_QUOTE_MAX * 4 + 8];
-};
-
-static struct quoted quote(const char *v)
-{
-	struct quoted q;
-	size_t o = 0;
-	const unsigned char *p = (const unsigned char *)v;
-
-	for (size_t i = 0; p[i]; i++) {
-		if (i >= SHB_QUOTE_MAX) {
-			memcpy(q.s + o, "...", 3);
-			o += 3;
-			break;
-		}
-		if (p[i] < 0x20 || p[i] == 0x7f || p[i] == '"' || p[i] == '\\')
-			o += (size_t)snprintf(q.s + o, sizeof(q.s) - o,
-					      "\\x%02x", p[i]);
-		else
-			q.s[o++] = (char)p[i];
-	}
-	q.s[o] = '\0';
-	return q;
-}
 
 static char *dup_or_fail(struct cli *c, const char *s)
 {
@@ -186,7 +159,7 @@ static int number_opt(struct cli *c, const char *name, const char *v,
 			    "%s: expected a whole number from %llu to %llu, "
 			    "got \"%s\"",
 			    name, (unsigned long long)min,
-			    (unsigned long long)max, quote(v).s);
+			    (unsigned long long)max, shb_quote(v).s);
 	*out = x;
 	return 0;
 }
@@ -209,11 +182,11 @@ static int duration_opt(struct cli *c, const char *name, const char *v,
 		return fail(c,
 			    "%s: expected a duration like 10s, 1m30s, 500ms "
 			    "or 1.5s, got \"%s\"",
-			    name, quote(v).s);
+			    name, shb_quote(v).s);
 	if (*out == 0 && !allow_zero)
 		return fail(c, "%s: duration must be greater than 0, got "
 			       "\"%s\"",
-			    name, quote(v).s);
+			    name, shb_quote(v).s);
 	return 0;
 }
 
@@ -386,13 +359,13 @@ static int read_source(struct cli *c, const char *name, const char *v,
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			return fail(c, "%s: cannot read %s: %s", name,
-				    quote(v).s, strerror(errno));
+				    shb_quote(v).s, strerror(errno));
 		const char *kind = unreadable_kind(fd);
 		if (kind) {
 			close(fd);
 			return fail(c, "%s: cannot read %s: %s, not a file "
 				       "(use a regular file, a pipe or @-)",
-				    name, quote(v).s, kind);
+				    name, shb_quote(v).s, kind);
 		}
 	}
 	rc = read_capped(fd, max, buf, len);
@@ -400,11 +373,11 @@ static int read_source(struct cli *c, const char *name, const char *v,
 	if (!is_stdin)
 		close(fd);
 	if (rc < 0)
-		return fail(c, "%s: cannot read %s: %s", name, quote(v).s,
+		return fail(c, "%s: cannot read %s: %s", name, shb_quote(v).s,
 			    strerror(e));
 	if (rc > 0)
 		return fail(c, "%s: body from %s exceeds %s%s", name,
-			    is_stdin ? "stdin" : quote(path).s,
+			    is_stdin ? "stdin" : shb_quote(path).s,
 			    SHB_MAX_BODY_TEXT,
 			    c->cfg->has_body ? " (with the parts before it)"
 					     : "");
@@ -486,7 +459,7 @@ static int method_opt(struct cli *c, const char *name, const char *v)
 	if (!is_token(v))
 		return fail(c, "%s: invalid method \"%s\" (letters, digits "
 			       "and !#$%%&'*+-.^_`|~ only)",
-			    name, quote(v).s);
+			    name, shb_quote(v).s);
 	return set_string(c, &c->cfg->method, v);
 }
 
@@ -517,7 +490,7 @@ static int header_opt(struct cli *c, const char *name, const char *v)
 
 	if (!colon)
 		return fail(c, "%s: expected \"Name: Value\", got \"%s\"", name,
-			    quote(v).s);
+			    shb_quote(v).s);
 	size_t nlen = (size_t)(colon - v);
 	for (size_t i = 0; i < nlen; i++)
 		if (!is_tchar((unsigned char)v[i]))
@@ -552,7 +525,7 @@ static int header_opt(struct cli *c, const char *name, const char *v)
 bad_name:
 	return fail(c, "%s: invalid header name in \"%s\" (letters, digits "
 		       "and !#$%%&'*+-.^_`|~ only)",
-		    name, quote(v).s);
+		    name, shb_quote(v).s);
 }
 
 static int add_report(struct cli *c, const char *nm, size_t nlen,
@@ -588,11 +561,11 @@ static int report_opt(struct cli *c, const char *name, const char *v)
 		size_t nlen = colon ? (size_t)(colon - p) : n;
 		if (nlen == 0)
 			return fail(c, "%s: empty reporter name in \"%s\"",
-				    name, quote(v).s);
+				    name, shb_quote(v).s);
 		if (colon && colon + 1 == p + n)
-			return fail(c, "%s: empty file name after \"%.*s:\" "
+			return fail(c, "%s: empty file name after \"%s:\" "
 				       "in \"%s\"",
-				    name, (int)nlen, p, quote(v).s);
+				    name, shb_quote_n(p, nlen).s, shb_quote(v).s);
 		if (add_report(c, p, nlen, colon ? colon + 1 : NULL,
 			       colon ? n - nlen - 1 : 0) < 0)
 			return -1;
@@ -633,7 +606,7 @@ static int cacert_opt(struct cli *c, const char *name, const char *v)
 		errno = EISDIR;
 	}
 	if (fd < 0)
-		return fail(c, "%s: cannot read %s: %s", name, quote(v).s,
+		return fail(c, "%s: cannot read %s: %s", name, shb_quote(v).s,
 			    strerror(errno));
 	close(fd);
 	c->cfg->verify = 1;
@@ -682,7 +655,7 @@ static int sni_opt(struct cli *c, const char *name, const char *v)
 		      ch == '_'))
 			return fail(c, "%s \"%s\": a host name holds only "
 				       "letters, digits, '-', '.' and '_'",
-				    name, quote(v).s);
+				    name, shb_quote(v).s);
 	}
 	if (inet_pton(AF_INET, v, a) == 1)
 		return fail(c, "%s %s: SNI holds a host name, never an "
@@ -879,8 +852,8 @@ static int long_option(struct cli *c, int argc, char **argv, int *i)
 		const char *near = n <= 40 ? nearest_long(arg, n) : NULL;
 		if (near)
 			return fail(c, "unknown option %s (did you mean --%s?)",
-				    quote(name).s, near);
-		return fail(c, "unknown option %s%s", quote(name).s,
+				    shb_quote(name).s, near);
+		return fail(c, "unknown option %s%s", shb_quote(name).s,
 			    n > 40 ? "..." : "");
 	}
 	if (!o->has_arg) {
@@ -907,8 +880,8 @@ static int short_options(struct cli *c, int argc, char **argv, int *i)
 		if (!o) {
 			if (k > 1 || arg[2])
 				return fail(c, "unknown option %s in \"%s\"",
-					    quote(name).s, quote(arg).s);
-			return fail(c, "unknown option %s", quote(arg).s);
+					    shb_quote(name).s, shb_quote(arg).s);
+			return fail(c, "unknown option %s", shb_quote(arg).s);
 		}
 		if (!o->has_arg) {
 			if (apply_flag(c, o->id) < 0)
@@ -929,7 +902,7 @@ static int positional(struct cli *c, const char *arg)
 	if (c->url)
 		return fail(c, "unexpected argument \"%s\": only one URL may "
 			       "be given (already have \"%s\")",
-			    quote(arg).s, quote(c->url).s);
+			    shb_quote(arg).s, shb_quote(c->url).s);
 	c->url = arg;
 	return 0;
 }
@@ -980,14 +953,14 @@ static int check_framing(struct cli *c)
 			return fail(c, "-H '%s: %s': shb sends the body with "
 				       "a length, never chunked; remove this "
 				       "header",
-				    h->name, quote(h->value).s);
+				    h->name, shb_quote(h->value).s);
 		if (strcasecmp(h->name, "content-length") != 0)
 			continue;
 		if (cl)
 			return fail(c, "-H '%s: %s': Content-Length is given "
 				       "more than once; give it once or not "
 				       "at all",
-				    h->name, quote(h->value).s);
+				    h->name, shb_quote(h->value).s);
 		cl = h;
 	}
 	if (!cl)
@@ -995,11 +968,11 @@ static int check_framing(struct cli *c)
 	if (parse_u64(cl->value, &n) < 0)
 		return fail(c, "-H '%s: %s': Content-Length must be a "
 			       "decimal number of bytes",
-			    cl->name, quote(cl->value).s);
+			    cl->name, shb_quote(cl->value).s);
 	if (n != cfg->body_len)
 		return fail(c, "-H '%s: %s' disagrees with the body (%zu "
 			       "byte%s)",
-			    cl->name, quote(cl->value).s, cfg->body_len,
+			    cl->name, shb_quote(cl->value).s, cfg->body_len,
 			    cfg->body_len == 1 ? "" : "s");
 	return 0;
 }

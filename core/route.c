@@ -3,6 +3,7 @@
  * --connect-to changes where a connection goes, never the Host header,
  * SNI or the name the certificate is checked against; --resolve gives
  * the addresses of a name (after --connect-to, as in curl). */
+#include "quote.h"
 #include "route.h"
 
 #include <arpa/inet.h>
@@ -15,7 +16,6 @@
 #include <string.h>
 #include <strings.h>
 
-#define ECHO_MAX 120
 
 static int route_fail(char *err, size_t errlen, const char *name,
 		      const char *s, const char *fmt, ...)
@@ -25,26 +25,9 @@ static int route_fail(char *err, size_t errlen, const char *name,
 static int route_fail(char *err, size_t errlen, const char *name,
 		      const char *s, const char *fmt, ...)
 {
-	char echo[ECHO_MAX * 4 + 8];
-	size_t o = 0;
-	const unsigned char *p = (const unsigned char *)s;
-
 	if (!err || !errlen)
 		return -1;
-	for (size_t i = 0; p[i]; i++) {
-		if (i >= ECHO_MAX) {
-			memcpy(echo + o, "...", 3);
-			o += 3;
-			break;
-		}
-		if (p[i] < 0x20 || p[i] >= 0x7f || p[i] == '"' || p[i] == '\\')
-			o += (size_t)snprintf(echo + o, sizeof(echo) - o,
-					      "\\x%02x", p[i]);
-		else
-			echo[o++] = (char)p[i];
-	}
-	echo[o] = '\0';
-	int n = snprintf(err, errlen, "%s \"%s\": ", name, echo);
+	int n = snprintf(err, errlen, "%s \"%s\": ", name, shb_quote(s).s);
 	if (n < 0 || (size_t)n >= errlen)
 		return -1;
 	va_list ap;
@@ -101,7 +84,7 @@ static const char *host_field(const char *name, const char *s, const char *p,
 	if (h != p) {
 		if (n == 0 || inet_pton(AF_INET6, *host, &a6) != 1) {
 			route_fail(err, errlen, name, s,
-				   "invalid IPv6 address \"%s\"", *host);
+				   "invalid IPv6 address \"%s\"", shb_quote(*host).s);
 			return NULL;
 		}
 		return end;
@@ -144,8 +127,8 @@ static const char *port_field(const char *name, const char *s, const char *p,
 	}
 	if (v == 0 || v > 65535) {
 		route_fail(err, errlen, name, s,
-			   "port \"%.*s\" is not a number from 1 to 65535",
-			   (int)(n > 20 ? 20 : n), p);
+			   "port \"%s\" is not a number from 1 to 65535",
+			   shb_quote_n(p, n > 20 ? 20 : n).s);
 		return NULL;
 	}
 	*port = (uint16_t)v;
@@ -230,8 +213,8 @@ static int parse_addr(const char *name, const char *s, const char *a,
 	}
 bad:
 	return route_fail(err, errlen, name, s,
-			  "\"%.*s\" is not an IPv4 or IPv6 address",
-			  (int)(n > 60 ? 60 : n), a);
+			  "\"%s\" is not an IPv4 or IPv6 address",
+			  shb_quote_n(a, n > 60 ? 60 : n).s);
 }
 
 int shb_resolve_parse(const char *name, const char *s, struct shb_resolve *out,

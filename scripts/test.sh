@@ -110,6 +110,17 @@ case $rc in
 *) failed=$((failed + 1)) ;;
 esac
 
+# ---- fuzz smoke (tests/fuzz): every libFuzzer target briefly, from its
+# seeds, in its own clang build (build-fuzz). One test.
+echo "== fuzz smoke"
+if ! command -v clang >/dev/null; then
+	skipped_test fuzz-smoke "clang is not installed"
+elif scripts/fuzz.sh --smoke --build "$root/build-fuzz"; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+fi
+# ---- end of fuzz smoke
 
 # ---- Debian packages (scripts/deb-check.sh): build from a copy of the
 # tree, lintian, install, run the installed shb, remove a plugin package,

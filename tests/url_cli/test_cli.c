@@ -951,6 +951,10 @@ static void test_option_errors(void)
 		     ":f", URL);
 	EXPECT_ERROR("--report: empty file name after \"json:\" in "
 		     "\"text,json:\"", "--report", "text,json:", URL);
+	/* Found by fuzzing: the name was repeated raw, so a newline in it
+	 * broke the one-line message. */
+	EXPECT_ERROR("--report: empty file name after \"te\\x0axt:\" in "
+		     "\"te\\x0axt:\"", "--report", "te\nxt:", URL);
 	EXPECT_ERROR("missing URL (usage: shb [options] URL)",
 		     "-c", "5");
 	EXPECT_ERROR("unexpected argument \"http://b/\": only one URL may be "

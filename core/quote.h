@@ -1,0 +1,19 @@
+/* User text quoted in a one-line error: control bytes, quotes and
+ * backslashes escaped as \xHH and the length bounded, so that whatever a
+ * user (or a fuzzer) typed, the message stays one printable line. */
+#ifndef SHB_CORE_QUOTE_H
+#define SHB_CORE_QUOTE_H
+
+#include <stddef.h>
+
+#define SHB_QUOTE_MAX 160 /* input bytes shown; "..." after */
+
+struct shb_quoted {
+	char s[SHB_QUOTE_MAX * 4 + 8];
+};
+
+/* The first n bytes of v, or up to its NUL. */
+struct shb_quoted shb_quote_n(const char *v, size_t n);
+struct shb_quoted shb_quote(const char *v);
+
+#endif

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of tests/fuzz (clang, ASan+UBSan, -O2: four
+# times the executions of -O0) and runs each for a number of executions or
+# seconds, one after the other, from a copy of its seed corpus. Prints one
+# line per target with its execution count, then "N passed, M failed";
+# exits non-zero when a target failed.
+#
+#   scripts/fuzz.sh --smoke                  short run of every target (CI)
+#   scripts/fuzz.sh --runs 10000000 h1_scan  long run of one target
+#   scripts/fuzz.sh --seconds 600            every target for 10 minutes
+#
+# Options:
+#   --runs N       stop each target after N executions (default 100000)
+#   --seconds S    stop each target after S seconds (default: no limit)
+#   --smoke        --runs 20000 --seconds 3
+#   --build DIR    build directory (default build-fuzz)
+#   --keep DIR     grow DIR/<target> as the corpus instead of a temporary
+#                  copy (seeded from tests/fuzz/corpus/<target>)
+#   --list         print the target names and exit
+# A crashing input is saved as <artifacts>/<target>-crash-<hash>; see
+# tests/fuzz/README.md for reproducing it.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+targets_all=(h1_scan h2_frame h2_conn h2_hpack huffman qpack h3_response
+	h3_peer quic_header quic_frame quic_tp quic_ack url cli)
+runs=100000
+seconds=0
+build=$root/build-fuzz
+keep=
+targets=()
+
+usage() {
+	sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+	exit 2
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--runs) runs=${2:?}; shift 2 ;;
+	--seconds) seconds=${2:?}; shift 2 ;;
+	--smoke) runs=20000; seconds=3; shift ;;
+	--build) build=${2:?}; shift 2 ;;
+	--keep) keep=${2:?}; shift 2 ;;
+	--list) printf '%s\n' "${targets_all[@]}"; exit 0 ;;
+	-h|--help) usage ;;
+	-*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
+	*) targets+=("$1"); shift ;;
+	esac
+done
+[ ${#targets[@]} -gt 0 ] || targets=("${targets_all[@]}")
+for t in "${targets[@]}"; do
+	if [ ! -d "$root/tests/fuzz/corpus/$t" ]; then
+		echo "fuzz.sh: no target $t (see --list)" >&2
+		exit 2
+	fi
+done
+
+if ! command -v clang >/dev/null; then
+	echo "fuzz.sh: clang is needed (scripts/setup.sh installs it)" >&2
+	exit 2
+fi
+if [ ! -f "$build/build.ninja" ]; then
+	CC=clang meson setup "$build" "$root" -Dfuzz=enabled \
+		-Db_sanitize=address,undefined -Db_lundef=false \
+		--buildtype=debugoptimized >/dev/null
+fi
+ninja -C "$build" "${targets[@]/#/tests/fuzz/fuzz_}" >/dev/null
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+artifacts=${keep:-$build/fuzz-artifacts}
+mkdir -p "$artifacts"
+
+passed=0
+failed=0
+start=$SECONDS
+for t in "${targets[@]}"; do
+	corpus=$work/$t
+	if [ -n "$keep" ]; then
+		corpus=$keep/$t
+	fi
+	mkdir -p "$corpus"
+	cp -n "$root/tests/fuzz/corpus/$t"/* "$corpus"/
+	log=$work/$t.log
+	args=(-runs="$runs" -print_final_stats=1 -timeout=10 -max_len=4096
+		-artifact_prefix="$artifacts/$t-")
+	[ "$seconds" -gt 0 ] && args+=(-max_total_time="$seconds")
+	t0=$SECONDS
+	rc=0
+	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+	UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
+		"$build/tests/fuzz/fuzz_$t" "${args[@]}" "$corpus" >"$log" 2>&1 ||
+		rc=$?
+	execs=$(awk '/stat::number_of_executed_units:/ {print $2}' "$log")
+	if [ "$rc" -eq 0 ]; then
+		passed=$((passed + 1))
+		printf '%-12s %12s executions %5ss ok\n' "$t" "${execs:-?}" \
+			$((SECONDS - t0))
+	else
+		failed=$((failed + 1))
+		printf '%-12s %12s executions %5ss FAILED (exit %s)\n' "$t" \
+			"${execs:-?}" $((SECONDS - t0)) "$rc"
+		grep -E 'ERROR|check failed|SUMMARY|Test unit written' "$log" |
+			head -5 | sed 's/^/    /'
+	fi
+done
+echo "fuzz: ${#targets[@]} targets in $((SECONDS - start))s"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
