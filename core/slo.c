@@ -1,4 +1,5 @@
 /* --slo: parsing the gates, and checking them on the merged results. */
+#include "quote.h"
 #include "slo.h"
 
 #include <stdio.h>
@@ -150,7 +151,9 @@ int shb_slo_parse(const char *expr, struct shb_slo *slo, char *err,
 
 	memset(slo, 0, sizeof(*slo));
 	if (squeeze(expr, buf, sizeof(buf)) < 0) {
-		snprintf(err, errlen, "\"%.40s...\": too long", expr);
+		/* Quoted: the raw text may hold a newline (found by fuzzing). */
+		snprintf(err, errlen, "\"%s...\": too long",
+			 shb_quote_n(expr, 40).s);
 		return -1;
 	}
 	if (!buf[0]) {

@@ -116,6 +116,11 @@ static void test_parse_errors(void)
 	memset(longx, 'p', sizeof(longx) - 1);
 	longx[sizeof(longx) - 1] = '\0';
 	refused(longx, "\"pppppppppppppppppppppppppppppppppppppppp...\": too long");
+	/* ... also when the expression is too long to be squeezed. */
+	memset(longx, '\n', 20);
+	refused(longx, "\"\\x0a\\x0a\\x0a\\x0a\\x0a\\x0a\\x0a\\x0a\\x0a\\x0a"
+		"\\x0a\\x0a\\x0a\\x0a\\x0a\\x0a\\x0a\\x0a\\x0a\\x0a"
+		"pppppppppppppppppppp...\": too long");
 }
 
 /* check(EXPR, data): 1 or 0, and the message when it fails. */
