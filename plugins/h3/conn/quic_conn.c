@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <gnutls/crypto.h>
 
@@ -409,9 +411,23 @@ static void on_lost(void *ctx, enum shb_quic_pns space,
 
 /* ---- life cycle ---------------------------------------------------------- */
 
+static struct shb_quic_recovery_config recovery_config(
+	const struct shb_quic_conn_config *cfg)
+{
+	struct shb_quic_recovery_config rc = {0};
+
+	/* A client sends requests and ACKs: 512 packets in flight (600 KB
+	 * of upload) is plenty, and halves the recovery part's default. */
+	rc.ring_capacity[QC_APP] = QC_APP_RING;
+	rc.ref_capacity[QC_APP] = 4 * QC_APP_RING;
+	rc.initial_window = cfg->initial_window;
+	rc.max_datagram = cfg->max_dgram;
+	return rc;
+}
+
 struct layout {
 	size_t csend[QC_SPACES], crecv[QC_SPACES];
-	size_t streams, map, freel, sendq, uni, ro, total;
+	size_t streams, map, freel, sendq, uni, rec, rec_len, ro, total;
 	uint32_t nbidi, nslots, map_cap, nro;
 };
 
@@ -427,6 +443,7 @@ static void plan(const struct shb_quic_conn_config *cfg, struct layout *l)
 	static const uint32_t cr[QC_SPACES] = {
 		QC_CRECV_INITIAL, QC_CRECV_HANDSHAKE, QC_CRECV_APP};
 	size_t off = align16(sizeof(struct shb_quic_conn));
+	struct shb_quic_recovery_config rc;
 
 	l->nbidi = 2 * cfg->max_bidi_streams;
 	l->nslots = l->nbidi + SHB_QUIC_CONN_MAX_UNI + QC_PEER_UNI_SLOTS;
@@ -449,26 +466,17 @@ static void plan(const struct shb_quic_conn_config *cfg, struct layout *l)
 	off += align16(l->nslots * sizeof(uint32_t));
 	l->uni = off;
 	off += align16((size_t)SHB_QUIC_CONN_MAX_UNI * SHB_QUIC_CONN_UNI_BUF);
+	rc = recovery_config(cfg);
+	l->rec_len = shb_quic_recovery_mem_size(&rc);
+	l->rec = off;
+	off += align16(l->rec_len);
+	/* The pool last: give_back_reorder_pages() relies on it. */
 	/* Flow control keeps out-of-order bytes within the connection
 	 * window, so a pool of that size always holds them. */
 	l->nro = SHB_QUIC_RO_BLOCKS_FOR(cfg->conn_window) + QC_RO_SLACK;
 	l->ro = off;
 	off += align16(l->nro * sizeof(struct shb_quic_ro_block));
 	l->total = off;
-}
-
-static struct shb_quic_recovery_config recovery_config(
-	const struct shb_quic_conn_config *cfg)
-{
-	struct shb_quic_recovery_config rc = {0};
-
-	/* A client sends requests and ACKs: 512 packets in flight (600 KB
-	 * of upload) is plenty, and halves the recovery part's default. */
-	rc.ring_capacity[QC_APP] = QC_APP_RING;
-	rc.ref_capacity[QC_APP] = 4 * QC_APP_RING;
-	rc.initial_window = cfg->initial_window;
-	rc.max_datagram = cfg->max_dgram;
-	return rc;
 }
 
 /* Defaults for zero members and range checks of the sizes. */
@@ -507,16 +515,11 @@ size_t shb_quic_conn_memory(const struct shb_quic_conn_config *cfg)
 {
 	struct shb_quic_conn_config k = *cfg;
 	struct layout l;
-	size_t ring = 0;
 
 	if (apply_defaults(&k) < 0)
 		return 0;
 	plan(&k, &l);
-	/* The recovery rings: 32 + 32 + QC_APP_RING records, twice as many
-	 * references for the handshake spaces and four times for 1-RTT. */
-	ring = (32 + 32 + QC_APP_RING) * sizeof(struct shb_quic_sent) +
-	       (64 + 64 + 4 * QC_APP_RING) * sizeof(struct shb_quic_frame_ref);
-	return l.total + ring;
+	return l.total;
 }
 
 static int random_bytes(struct shb_quic_conn *c, void *buf, size_t len)
@@ -589,6 +592,25 @@ static int start_tls(struct shb_quic_conn *c)
 	return SHB_QUIC_CONN_OK;
 }
 
+/* The connection's memory is a private mapping, not the heap: its pages
+ * cost nothing until written (most of the reorder pool never is, see
+ * give_back_reorder_pages()) and go back to the kernel at close. calloc()
+ * would write every page of a reused heap block, and blocks this size
+ * come from the heap once glibc's dynamic mmap threshold has risen above
+ * them (at the first free). */
+static void *conn_map(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void conn_unmap(struct shb_quic_conn *c)
+{
+	munmap(c->mem, c->mem_len);
+}
+
 struct shb_quic_conn *shb_quic_conn_new(const struct shb_quic_conn_config *cfg,
 					uint64_t now, int *rcp)
 {
@@ -607,19 +629,27 @@ struct shb_quic_conn *shb_quic_conn_new(const struct shb_quic_conn_config *cfg,
 		goto fail;
 	plan(&k, &l);
 	rc = SHB_QUIC_CONN_E_NOMEM;
-	c = calloc(1, l.total);
+	c = conn_map(l.total);
 	if (!c)
 		goto fail;
+	/* The recovery rings and stream tables in memory now: written bit
+	 * by bit as they wrap or fill, they would make RSS creep for many
+	 * minutes. (CRYPTO buffers fill in the handshake; the reorder pool
+	 * is written only while it holds data.) */
+	memset((uint8_t *)c + l.streams, 0, l.uni - l.streams);
+	memset((uint8_t *)c + l.rec, 0, l.rec_len);
 	c->mem = c;
+	c->mem_len = l.total;
 	c->cfg = k;
 	c->now = now;
 	c->state = SHB_QUIC_CONN_HANDSHAKE;
 	carve(c, (uint8_t *)c, &l);
 	rcfg = recovery_config(&k);
 	rcbs = (struct shb_quic_recovery_cbs){on_acked, on_lost, c};
-	if (shb_quic_recovery_init(&c->rec, &rcfg, &rcbs) !=
+	if (shb_quic_recovery_init_in(&c->rec, &rcfg, &rcbs,
+				      (uint8_t *)c + l.rec, l.rec_len) !=
 	    SHB_QUIC_RECOVERY_OK) {
-		free(c);
+		conn_unmap(c);
 		goto fail;
 	}
 	rc = SHB_QUIC_CONN_E_TLS;
@@ -669,10 +699,35 @@ void shb_quic_conn_free(struct shb_quic_conn *c)
 	shb_quic_keys_deinit(&c->rx_prev);
 	shb_quic_keys_deinit(&c->tx_next);
 	shb_quic_recovery_free(&c->rec);
-	free(c->mem);
+	conn_unmap(c);
 }
 
 /* ---- I/O entry points ---------------------------------------------------- */
+
+/* Once the reorder pool is empty again after holding data (a loss), the
+ * whole pages it wrote go back to the kernel: a connection keeps no more
+ * memory than the out-of-order bytes it holds now, whatever it held
+ * before. One madvise() per loss episode; the pool is the end of the
+ * mapping, so rounding its end up to a page stays inside it. */
+static void give_back_reorder_pages(struct shb_quic_conn *c)
+{
+	static size_t page;
+	size_t used;
+	uintptr_t start, end, map_end;
+
+	if (c->ro.nfree != c->ro.n || !c->ro.fresh)
+		return;
+	used = shb_quic_ro_trim(&c->ro);
+	if (!page)
+		page = (size_t)sysconf(_SC_PAGESIZE);
+	start = ((uintptr_t)c->ro.b + page - 1) & ~(uintptr_t)(page - 1);
+	end = ((uintptr_t)c->ro.b + used + page - 1) & ~(uintptr_t)(page - 1);
+	map_end = (uintptr_t)c->mem + c->mem_len;
+	if (end > map_end)
+		end = map_end;
+	if (end > start)
+		(void)madvise((void *)start, end - start, MADV_DONTNEED);
+}
 
 static int after_call(struct shb_quic_conn *c)
 {
@@ -693,6 +748,7 @@ int shb_quic_conn_recv(struct shb_quic_conn *c, uint8_t *dgram, size_t len,
 	qc_rx_datagram(c, dgram, len, now);
 	if (!qc_ended(c))
 		qc_rx_replay_early(c, now);
+	give_back_reorder_pages(c);
 	return after_call(c);
 }
 

@@ -19,14 +19,20 @@
  *   shb_quic_conn_free(c);
  *
  * Sizes and memory: shb_quic_conn_new() makes every allocation the
- * connection will ever make (one block for the connection, the recovery
- * rings, and the ~28 KiB GnuTLS session); nothing is allocated per packet,
- * per stream or per request (the exceptions, once each: a Retry and each
- * key update create one AEAD handle, see quic_conn_rx.c). With max_bidi_streams = 100 and the default
- * windows one connection uses about 490 KiB plus the TLS session: the
- * reorder store sized by conn_window (290 KiB), the recovery rings (70
- * KiB), CRYPTO buffers (50 KiB), the stream table (0.6 KiB per request
- * stream). See shb_quic_conn_memory().
+ * connection will ever make (one private memory mapping for the
+ * connection and its recovery rings, and the ~28 KiB GnuTLS session);
+ * nothing is allocated per packet, per stream or per request (the
+ * exceptions, once each: a Retry and each key update create one AEAD
+ * handle, see quic_conn_rx.c). With max_bidi_streams = 100 and the
+ * default windows one connection reserves about 490 KiB plus the TLS
+ * session: the reorder store sized by conn_window (290 KiB), the
+ * recovery rings (78 KiB), CRYPTO buffers (50 KiB), the stream table
+ * (0.6 KiB per request stream). See shb_quic_conn_memory(). Pages cost
+ * memory once written: the reorder store's only while it holds
+ * out-of-order data (they go back to the kernel when it empties), so a
+ * connection without loss keeps about a third of it resident. The
+ * mapping is gone at shb_quic_conn_free(), so reconnects leave no holes
+ * in the heap.
  *
  * Threads: a connection belongs to one thread. The TLS context in the
  * config may be shared read-only by every thread.

@@ -280,7 +280,8 @@ struct shb_quic_conn {
 	char detail[160];
 
 	struct shb_quic_conn_stats stats;
-	void *mem; /* the single allocation besides recovery and TLS */
+	void *mem; /* the single mapping besides recovery and TLS */
+	size_t mem_len;
 };
 
 /* ---- quic_conn.c --------------------------------------------------------- */

@@ -3,15 +3,15 @@
 
 #include <string.h>
 
+/* Touches no block: see quic_reorder.h. */
 void shb_quic_ro_init(struct shb_quic_ro_pool *p, struct shb_quic_ro_block *b,
 		      uint32_t n)
 {
 	p->b = b;
 	p->n = n;
 	p->nfree = n;
-	p->free_head = n ? 1 : 0;
-	for (uint32_t i = 0; i < n; i++)
-		b[i].next = i + 1 < n ? i + 2 : 0;
+	p->free_head = 0;
+	p->fresh = 0;
 }
 
 static struct shb_quic_ro_block *blk(const struct shb_quic_ro_pool *p,
@@ -112,14 +112,18 @@ uint32_t shb_quic_ro_needed(const struct shb_quic_ro_pool *p,
 	return n;
 }
 
+/* A released block first (already written), else the lowest never
+ * handed out. */
 static uint32_t take(struct shb_quic_ro_pool *p)
 {
 	uint32_t idx = p->free_head;
 
-	if (idx) {
+	if (idx)
 		p->free_head = blk(p, idx)->next;
+	else if (p->fresh < p->n)
+		idx = ++p->fresh;
+	if (idx)
 		p->nfree--;
-	}
 	return idx;
 }
 
@@ -225,4 +229,15 @@ void shb_quic_ro_clear(struct shb_quic_ro_pool *p, struct shb_quic_ro_list *l)
 {
 	while (l->head)
 		shb_quic_ro_release(p, shb_quic_ro_detach(p, l));
+}
+
+size_t shb_quic_ro_trim(struct shb_quic_ro_pool *p)
+{
+	size_t used = (size_t)p->fresh * sizeof(struct shb_quic_ro_block);
+
+	if (p->nfree != p->n)
+		return 0;
+	p->free_head = 0;
+	p->fresh = 0;
+	return used;
 }

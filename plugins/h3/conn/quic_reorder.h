@@ -12,6 +12,11 @@
  * Nothing allocates: the caller gives the block array. The pool holds at
  * least its byte capacity minus one block's worth per separate run of
  * bytes. Plain data, one thread.
+ *
+ * Blocks are written only when first handed out, lowest index first, so
+ * the untouched part of a freshly mapped array costs no memory; once the
+ * pool is empty again, shb_quic_ro_trim() says how much of the array was
+ * written, for the caller to give those pages back.
  */
 #ifndef SHB_QUIC_REORDER_H
 #define SHB_QUIC_REORDER_H
@@ -33,7 +38,8 @@ struct shb_quic_ro_pool {
 	struct shb_quic_ro_block *b;
 	uint32_t n;
 	uint32_t free_head; /* index + 1, 0: none */
-	uint32_t nfree;
+	uint32_t nfree;     /* on the free list, plus never handed out */
+	uint32_t fresh;     /* blocks [fresh, n) never handed out */
 };
 
 /* One stream's held data: blocks sorted by offset, not overlapping. */
@@ -75,5 +81,11 @@ void shb_quic_ro_release(struct shb_quic_ro_pool *p, uint32_t idx);
 
 /* Gives every block of l back. */
 void shb_quic_ro_clear(struct shb_quic_ro_pool *p, struct shb_quic_ro_list *l);
+
+/* When no block is in use: the bytes at the start of the block array
+ * written since init or the last trim (0 if none), and the pool starts
+ * again from block 0 as if new, so the caller may drop those pages. While
+ * some block is in use: 0, nothing changes. */
+size_t shb_quic_ro_trim(struct shb_quic_ro_pool *p);
 
 #endif

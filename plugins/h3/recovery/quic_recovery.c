@@ -43,9 +43,10 @@ static void config_defaults(struct shb_quic_recovery_config *c)
 	}
 }
 
-int shb_quic_recovery_init(struct shb_quic_recovery *r,
-			   const struct shb_quic_recovery_config *cfg,
-			   const struct shb_quic_recovery_cbs *cbs)
+/* Copies and checks the config; the ring memory it needs, or 0. */
+static size_t setup(struct shb_quic_recovery *r,
+		    const struct shb_quic_recovery_config *cfg,
+		    const struct shb_quic_recovery_cbs *cbs)
 {
 	size_t recs = 0, refs = 0;
 
@@ -59,14 +60,47 @@ int shb_quic_recovery_init(struct shb_quic_recovery *r,
 		if (r->cfg.ring_capacity[i] < SHB_QUIC_PROBE_RESERVE + 2 ||
 		    r->cfg.ring_capacity[i] > (UINT32_C(1) << 24) ||
 		    r->cfg.ref_capacity[i] > (UINT32_C(1) << 26))
-			return SHB_QUIC_RECOVERY_E_INVALID;
+			return 0;
 		recs += r->cfg.ring_capacity[i];
 		refs += r->cfg.ref_capacity[i];
 	}
-	r->mem = calloc(1, recs * sizeof(struct shb_quic_sent) +
-				   refs * sizeof(struct shb_quic_frame_ref));
+	return recs * sizeof(struct shb_quic_sent) +
+	       refs * sizeof(struct shb_quic_frame_ref);
+}
+
+size_t shb_quic_recovery_mem_size(const struct shb_quic_recovery_config *cfg)
+{
+	struct shb_quic_recovery r;
+
+	return setup(&r, cfg, NULL);
+}
+
+int shb_quic_recovery_init(struct shb_quic_recovery *r,
+			   const struct shb_quic_recovery_config *cfg,
+			   const struct shb_quic_recovery_cbs *cbs)
+{
+	size_t len = setup(r, cfg, cbs);
+
+	if (!len)
+		return SHB_QUIC_RECOVERY_E_INVALID;
+	r->mem = calloc(1, len);
 	if (!r->mem)
 		return SHB_QUIC_RECOVERY_E_INVALID;
+	r->own_mem = 1;
+	shb_quic_recovery_reset(r);
+	return SHB_QUIC_RECOVERY_OK;
+}
+
+int shb_quic_recovery_init_in(struct shb_quic_recovery *r,
+			      const struct shb_quic_recovery_config *cfg,
+			      const struct shb_quic_recovery_cbs *cbs,
+			      void *mem, size_t len)
+{
+	size_t need = setup(r, cfg, cbs);
+
+	if (!need || !mem || len < need)
+		return SHB_QUIC_RECOVERY_E_INVALID;
+	r->mem = mem;
 	shb_quic_recovery_reset(r);
 	return SHB_QUIC_RECOVERY_OK;
 }
@@ -106,8 +140,10 @@ void shb_quic_recovery_reset(struct shb_quic_recovery *r)
 
 void shb_quic_recovery_free(struct shb_quic_recovery *r)
 {
-	free(r->mem);
+	if (r->own_mem)
+		free(r->mem);
 	r->mem = NULL;
+	r->own_mem = 0;
 }
 
 /* ---- timer ------------------------------------------------------------- */

@@ -212,6 +212,7 @@ struct shb_quic_recovery {
 	uint8_t has_hs_keys;
 	uint8_t hs_acked;  /* the server acknowledged a Handshake packet */
 	uint8_t confirmed; /* handshake confirmed (HANDSHAKE_DONE) */
+	uint8_t own_mem;   /* mem came from init(), not init_in() */
 	void *mem;
 };
 
@@ -223,11 +224,24 @@ int shb_quic_recovery_init(struct shb_quic_recovery *r,
 			   const struct shb_quic_recovery_config *cfg,
 			   const struct shb_quic_recovery_cbs *cbs);
 
+/* The bytes of ring memory init_in() needs for cfg (NULL: defaults), or
+ * 0 when cfg is invalid. */
+size_t shb_quic_recovery_mem_size(const struct shb_quic_recovery_config *cfg);
+
+/* As init(), but the rings live in the caller's mem[len] (at least
+ * mem_size() bytes, aligned for uint64_t), which free() leaves alone:
+ * lets a connection keep all its state in one block. */
+int shb_quic_recovery_init_in(struct shb_quic_recovery *r,
+			      const struct shb_quic_recovery_config *cfg,
+			      const struct shb_quic_recovery_cbs *cbs,
+			      void *mem, size_t len);
+
 /* Back to the state of a new connection, keeping the memory and the
  * callbacks. */
 void shb_quic_recovery_reset(struct shb_quic_recovery *r);
 
-/* Frees the rings; r may then be init()ed again. Safe on a zeroed struct. */
+/* Frees the rings (unless init_in()); r may then be init()ed again. Safe
+ * on a zeroed struct. */
 void shb_quic_recovery_free(struct shb_quic_recovery *r);
 
 /* ---- handshake progress ------------------------------------------------ */

@@ -4,6 +4,8 @@
  * floods of frames that owe an answer are answered from a fixed slot.
  * Also the cancellation of one request as the HTTP/3 plugin does it. */
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "conn_harness.h"
 #include "conn_tests.h"
@@ -134,20 +136,40 @@ static void test_stream_beyond_max_data(void)
 	h_fini(&h);
 }
 
+/* Resident pages wholly inside the reorder pool, and how many there are. */
+static size_t pool_pages_resident(const struct shb_quic_conn *c, size_t *all)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), n = 0;
+	uintptr_t start = (uintptr_t)c->ro.b, end;
+	unsigned char vec[512];
+
+	end = (start + c->ro.n * sizeof(*c->ro.b)) & ~(uintptr_t)(page - 1);
+	start = (start + page - 1) & ~(uintptr_t)(page - 1);
+	*all = (end - start) / page;
+	CU_ASSERT_FATAL(*all > 0 && *all <= sizeof(vec));
+	CU_ASSERT_FATAL(mincore((void *)start, end - start, vec) == 0);
+	for (size_t i = 0; i < *all; i++)
+		n += vec[i] & 1;
+	return n;
+}
+
 /* Many one-octet runs with gaps, each needing a reorder block: once the
  * fixed pool is full the packets are not acknowledged (the server must
- * send them again), nothing grows, and the stream still completes. */
+ * send them again), nothing grows, and the stream still completes. The
+ * pool's pages are in memory only while it holds data. */
 static void test_reorder_pool_bounded(void)
 {
 	struct harness h;
 	struct ts_config sc = {.no_auto_response = true};
 	struct shb_quic_conn_stats st;
 	uint32_t pool;
+	size_t all;
 
 	handshake(&h, &sc, 63);
 	CU_ASSERT_EQUAL(h_request(&h, req, 3), 0);
 	h_run(&h, h_cond_quiet, 1000 * H_MS);
 	pool = qc_ro_free(h.c);
+	CU_ASSERT_EQUAL(pool_pages_resident(h.c, &all), 0);
 	for (uint64_t round = 0; round * 100 < pool + 300; round++) {
 		struct fb f = {0};
 
@@ -161,6 +183,7 @@ static void test_reorder_pool_bounded(void)
 	CU_ASSERT_EQUAL(qc_ro_free(h.c), 0);
 	CU_ASSERT_TRUE(st.packets_unacked > 0);
 	CU_ASSERT_EQUAL(h_stream(&h, 0)->len, 0);
+	CU_ASSERT_EQUAL(pool_pages_resident(h.c, &all), all);
 	/* The real response fills every gap. */
 	ts_respond(h.s, 0, 5000);
 	h_run(&h, h_cond_quiet, 2000 * H_MS);
@@ -169,6 +192,7 @@ static void test_reorder_pool_bounded(void)
 	CU_ASSERT_TRUE(h_stream(&h, 0)->fin);
 	CU_ASSERT_EQUAL(h_stream(&h, 0)->bad_bytes, 0);
 	CU_ASSERT_EQUAL(qc_ro_free(h.c), pool);
+	CU_ASSERT_EQUAL(pool_pages_resident(h.c, &all), 0);
 	h_fini(&h);
 }
 

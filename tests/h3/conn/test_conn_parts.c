@@ -181,6 +181,51 @@ static void test_reorder_full(void)
 	CU_ASSERT_EQUAL(m.blocks, 1);
 }
 
+/* Blocks are written only when handed out, lowest first; trim gives the
+ * written span once the pool is empty, and then starts again at block 0. */
+static void test_reorder_trim(void)
+{
+	static struct shb_quic_ro_block blocks[16], marked;
+	static uint8_t in[4000];
+	struct shb_quic_ro_pool p;
+	struct shb_quic_ro_list l = {0}, m = {0};
+
+	fill(in, sizeof(in));
+	memset(blocks, 0xa5, sizeof(blocks));
+	memset(&marked, 0xa5, sizeof(marked));
+	shb_quic_ro_init(&p, blocks, 16);
+	for (int i = 0; i < 16; i++)
+		CU_ASSERT_EQUAL(memcmp(&blocks[i], &marked, sizeof(marked)), 0);
+	/* Two runs of two blocks each, in two lists; block 4 on is
+	 * untouched. */
+	CU_ASSERT_EQUAL(shb_quic_ro_insert(&p, &l, 100, in, 300), 0);
+	CU_ASSERT_EQUAL(shb_quic_ro_insert(&p, &m, 50, in, 400), 0);
+	CU_ASSERT_EQUAL(p.nfree, 12);
+	for (int i = 4; i < 16; i++)
+		CU_ASSERT_EQUAL(memcmp(&blocks[i], &marked, sizeof(marked)), 0);
+	CU_ASSERT_EQUAL(shb_quic_ro_trim(&p), 0);
+	shb_quic_ro_clear(&p, &l);
+	CU_ASSERT_EQUAL(shb_quic_ro_trim(&p), 0);
+	/* A released block is reused before a fresh one. */
+	CU_ASSERT_EQUAL(shb_quic_ro_insert(&p, &l, 900, in, 10), 0);
+	CU_ASSERT_EQUAL(p.fresh, 4);
+	shb_quic_ro_clear(&p, &l);
+	shb_quic_ro_clear(&p, &m);
+	CU_ASSERT_EQUAL(p.nfree, 16);
+	CU_ASSERT_EQUAL(shb_quic_ro_trim(&p), 4 * sizeof(struct shb_quic_ro_block));
+	CU_ASSERT_EQUAL(p.nfree, 16);
+	CU_ASSERT_EQUAL(shb_quic_ro_trim(&p), 0);
+	/* After a trim the pool starts again from block 0 and can still
+	 * hand out all 16 blocks. */
+	memset(blocks, 0xa5, sizeof(blocks));
+	CU_ASSERT_EQUAL(shb_quic_ro_insert(&p, &l, 10, in, 16 * 240 + 1), -1);
+	CU_ASSERT_EQUAL(shb_quic_ro_insert(&p, &l, 10, in, 16 * 240), 0);
+	CU_ASSERT_EQUAL(p.nfree, 0);
+	CU_ASSERT_PTR_EQUAL(shb_quic_ro_first(&p, &l), &blocks[0]);
+	CU_ASSERT_EQUAL(l.blocks, 16);
+	CU_ASSERT_EQUAL(memcmp(shb_quic_ro_first(&p, &l)->data, in, 240), 0);
+}
+
 /* The server's first datagram cut at every length, and with every 7th
  * byte flipped, before the real one: the client survives every damaged
  * copy (dropping what does not authenticate) and completes the
@@ -252,6 +297,7 @@ CU_TestInfo shb_test_conn_parts[] = {
 	{"CRYPTO reassembly random pieces", test_crecv_random},
 	{"reorder store rebuilds scrambled data", test_reorder_store},
 	{"reorder store out of blocks", test_reorder_full},
+	{"reorder store touches blocks lazily, trim", test_reorder_trim},
 	{"damaged server datagrams", test_damaged_datagrams},
 	{"garbage datagrams", test_garbage},
 	CU_TEST_INFO_NULL,

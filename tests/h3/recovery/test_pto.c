@@ -456,6 +456,35 @@ static void test_reset(void)
 	shb_quic_recovery_free(&r);
 }
 
+/* Rings in the caller's memory: the default sizes, refused when short,
+ * used in place and never freed by the recovery part (the sanitizers
+ * would report a free of static memory). */
+static void test_rings_in_caller_memory(void)
+{
+	static uint64_t mem[(128u << 10) / 8];
+	struct shb_quic_recovery r;
+	struct shb_quic_recovery_config bad = {.ring_capacity = {3, 0, 0}};
+	size_t need = shb_quic_recovery_mem_size(NULL);
+
+	/* 32 + 32 + 1024 records of 48 bytes, twice as many references of
+	 * 24 bytes. */
+	CU_ASSERT_EQUAL(sizeof(struct shb_quic_sent), 48);
+	CU_ASSERT_EQUAL(sizeof(struct shb_quic_frame_ref), 24);
+	CU_ASSERT_EQUAL(need, (32 + 32 + 1024) * 48 + 2 * (32 + 32 + 1024) * 24);
+	CU_ASSERT_EQUAL(shb_quic_recovery_mem_size(&bad), 0);
+	CU_ASSERT_EQUAL(shb_quic_recovery_init_in(&r, NULL, NULL, mem, need - 1),
+			SHB_QUIC_RECOVERY_E_INVALID);
+	CU_ASSERT_EQUAL(shb_quic_recovery_init_in(&r, &bad, NULL, mem, sizeof(mem)),
+			SHB_QUIC_RECOVERY_E_INVALID);
+	CU_ASSERT_FATAL(need <= sizeof(mem));
+	CU_ASSERT_EQUAL(shb_quic_recovery_init_in(&r, NULL, NULL, mem, need),
+			SHB_QUIC_RECOVERY_OK);
+	CU_ASSERT_PTR_EQUAL(r.mem, mem);
+	shb_quic_recovery_free(&r);
+	CU_ASSERT_PTR_NULL(r.mem);
+	shb_quic_recovery_free(&r);
+}
+
 /* foreach_outstanding lists what a probe could carry again. */
 struct seen {
 	uint32_t n;
@@ -499,6 +528,7 @@ static void test_foreach_outstanding(void)
 
 CU_TestInfo shb_rec_pto_tests[] = {
 	{"nothing armed", test_nothing_armed},
+	{"rings in the caller's memory", test_rings_in_caller_memory},
 	{"PTO timing, doubling, probes counted down",
 	 test_pto_doubling_and_probes},
 	{"application space after confirmation", test_app_space},
