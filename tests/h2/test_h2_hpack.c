@@ -415,11 +415,16 @@ static void test_request_rejects_incomplete(void)
 	CU_ASSERT_STRING_EQUAL(err, "h2: incomplete request template");
 }
 
+/* plugins/common's list, shared by h2 and h3 (tested here once). */
 static void test_dropped_headers(void)
 {
 	CU_ASSERT(shb_http_field_dropped("Host"));
+	CU_ASSERT(shb_http_field_dropped("host"));
 	CU_ASSERT(shb_http_field_dropped("content-LENGTH"));
+	CU_ASSERT(shb_http_field_dropped("Content-Length"));
 	CU_ASSERT(!shb_http_field_dropped("connection"));
+	CU_ASSERT(!shb_http_field_dropped("te"));
+	CU_ASSERT(!shb_http_field_dropped("accept"));
 	CU_ASSERT(!shb_http_field_dropped("hosts"));
 	CU_ASSERT(!shb_http_field_dropped("cookie"));
 }

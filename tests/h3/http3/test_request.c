@@ -1,6 +1,5 @@
 /* Prepared requests: exact bytes of the HEADERS frame, the DATA frame
  * header and the body, and what is dropped. */
-#include "http_fields.h"
 #include "http3_tests.h"
 
 #include <stdlib.h>
@@ -228,16 +227,6 @@ static void test_refused(void)
 	shb_h3_request_free(NULL);
 }
 
-static void test_dropped(void)
-{
-	CU_ASSERT(shb_http_field_dropped("host"));
-	CU_ASSERT(shb_http_field_dropped("Content-Length"));
-	CU_ASSERT(!shb_http_field_dropped("connection"));
-	CU_ASSERT(!shb_http_field_dropped("te"));
-	CU_ASSERT(!shb_http_field_dropped("accept"));
-	CU_ASSERT(!shb_http_field_dropped("hosts"));
-}
-
 /* Connection-specific user headers (RFC 9114 Section 4.2) are refused
  * with one line naming the header as the user wrote it. */
 static void test_conn_specific_refused(void)
@@ -279,7 +268,6 @@ CU_TestInfo shb_h3t_request_tests[] = {
 	{"methods and schemes", test_other_methods_and_schemes},
 	{"bodies", test_bodies},
 	{"refused requests", test_refused},
-	{"dropped headers", test_dropped},
 	{"connection-specific headers refused", test_conn_specific_refused},
 	CU_TEST_INFO_NULL,
 };
