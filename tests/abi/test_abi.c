@@ -1,15 +1,40 @@
 /* ABI checks that run: SHB_HAS against struct sizes written by older and
- * newer peers. (The frozen layout is checked at compile time by
- * layout_x86_64.c; the header_*.c files check each header stands alone.) */
+ * newer peers. (The frozen layouts are checked at compile time by
+ * layout_1_1_x86_64.c, against the 1.1 headers kept in v1.1/, and
+ * layout_1_2_x86_64.c; the header_*.c files check each header stands
+ * alone.) */
 #include <CUnit/CUnit.h>
 #include <stddef.h>
 #include <shb/shb.h>
 
 int shb_abi_layout_checked(void);
+int shb_abi_layout_1_1_checked(void);
 
 static void test_abi_layout_compiled(void)
 {
 	CU_ASSERT_EQUAL(shb_abi_layout_checked(), 1);
+	CU_ASSERT_EQUAL(shb_abi_layout_1_1_checked(), 1);
+}
+
+/* A 1.1 writer's struct_size ends before every 1.2 member. */
+static void test_abi_1_1_sizes_hide_1_2_members(void)
+{
+	struct shb_req_result r = {.struct_size = 64};
+	struct shb_proto_desc d = {.struct_size = 80};
+	struct shb_results s = {.struct_size = 128};
+	struct shb_run_info i = {.struct_size = 88};
+	struct shb_host h = {.struct_size = 96};
+
+	CU_ASSERT_TRUE(SHB_HAS(&r, struct shb_req_result, detail));
+	CU_ASSERT_FALSE(SHB_HAS(&r, struct shb_req_result, app_space));
+	CU_ASSERT_TRUE(SHB_HAS(&d, struct shb_proto_desc, vt));
+	CU_ASSERT_FALSE(SHB_HAS(&d, struct shb_proto_desc, scheme_defs));
+	CU_ASSERT_TRUE(SHB_HAS(&s, struct shb_results, latency));
+	CU_ASSERT_FALSE(SHB_HAS(&s, struct shb_results, latency_uncorrected));
+	CU_ASSERT_TRUE(SHB_HAS(&i, struct shb_run_info, start_unix_ns));
+	CU_ASSERT_FALSE(SHB_HAS(&i, struct shb_run_info, shard_index));
+	CU_ASSERT_TRUE(SHB_HAS(&h, struct shb_host, hist));
+	CU_ASSERT_FALSE(SHB_HAS(&h, struct shb_host, conn_origin));
 }
 
 static void test_abi_has_members(void)
@@ -29,12 +54,14 @@ static void test_abi_has_members(void)
 static void test_abi_version(void)
 {
 	CU_ASSERT_EQUAL(SHB_ABI_MAJOR, 1);
+	CU_ASSERT_EQUAL(SHB_ABI_MINOR, 2);
 	CU_ASSERT_TRUE(SHB_TARGET_ABI_MINOR <= SHB_ABI_MINOR);
 }
 
 static CU_TestInfo abi_tests[] = {
 	{"layout_compiled", test_abi_layout_compiled},
 	{"has_members", test_abi_has_members},
+	{"1_1_sizes_hide_1_2_members", test_abi_1_1_sizes_hide_1_2_members},
 	{"version", test_abi_version},
 	CU_TEST_INFO_NULL,
 };

@@ -44,7 +44,13 @@ struct shb_host {
 	 * a negative SHB_E_*. */
 	int (*random_secure)(void *buf, size_t len);
 	/* [any] An optional core feature by id ("shb.ext.<name>/<rev>"), or
-	 * NULL. v1.0 defines none. */
+	 * NULL. Since 1.2, [main] for any other id: the core answers with its
+	 * own extensions first, then asks every loaded plugin's
+	 * entry->get_extension, then loads the plugins of the search path it
+	 * has not loaded yet and asks them, in search order. A plugin loaded
+	 * that way stays loaded until the end of the run. The table returned
+	 * is valid until the caller's deinit(); call it from init() or
+	 * module_create and keep the pointer. */
 	const void *(*get_extension)(const char *id);
 
 	/* [conn] A request issued on `conn` ended. Only from inside a [conn]
@@ -60,6 +66,12 @@ struct shb_host {
 
 	/* [main] Histogram accessors for reporters. */
 	const struct shb_hist_ops *hist;
+
+	/* since 1.2 */
+	/* [conn] The origin `conn` serves (scheme, host, port, SNI name, the
+	 * prepared request of its first target). Core-owned, valid from
+	 * conn_init until module_destroy. */
+	const struct shb_origin *(*conn_origin)(struct shb_conn *conn);
 };
 
 #ifdef __cplusplus

@@ -60,6 +60,14 @@ struct shb_plugin_entry {
 	/* [main] Returns a factory for `factory_id` (SHB_FACTORY_*) or NULL. The
 	 * returned table is static, valid until deinit(). */
 	const void *(*get_factory)(const char *factory_id);
+
+	/* since 1.2 (the loader reads the entry through its ELF symbol size,
+	 * so a 1.1 entry simply ends before it) */
+	/* [main] An interface this plugin offers other plugins, by versioned id
+	 * ("org.shb.h2.session/1"), or NULL. Called only after init()
+	 * succeeded; the table returned is static and valid until deinit().
+	 * Other plugins reach it through host->get_extension(). May be NULL. */
+	const void *(*get_extension)(const char *id);
 };
 
 /* SHB_FACTORY_PROTOCOL: the protocols a plugin provides. */

@@ -64,12 +64,47 @@ struct shb_proto_desc {
 	size_t worker_size; /* bytes the core reserves per worker (>= 0) */
 	size_t conn_size;   /* bytes the core reserves per connection (> 0) */
 	const struct shb_proto_vtable *vt;
+
+	/* since 1.2; the core reads them only when SHB_HAS() says so, and
+	 * treats an absent member like NULL or 0. */
+	/* The URL schemes this protocol serves, with their default port and
+	 * whether they run over TLS; array ending with name == NULL, static.
+	 * The core accepts exactly these schemes for this protocol and reports
+	 * the URL as typed. NULL: "http" (80) and "https" (443, TLS), as in
+	 * 1.1; `schemes` above stays the list --list-plugins shows. */
+	const struct shb_scheme *scheme_defs;
+	/* The keys --proto-opt accepts; array ending with key == NULL,
+	 * static. The core refuses any other key with one line naming these,
+	 * before module_create. NULL: every key goes to module_create, which
+	 * validates alone. */
+	const struct shb_option_def *option_defs;
+	/* DGRAM: the largest datagram the module writes (QUIC without path
+	 * MTU discovery: 1200). The core sizes its buffers and sets
+	 * shb_transport_info.max_dgram from it. 0: 1200. */
+	uint32_t max_dgram;
+	/* DGRAM: the most datagrams the module fills per write_dgrams train
+	 * (UDP GSO segments). 0: the core's default (64). */
+	uint32_t max_train;
+};
+
+/* since 1.2. Fixed layout (no struct_size, frozen in tests/abi): arrays of
+ * these end with a NULL name (struct shb_option_def is in types.h). */
+enum shb_scheme_flags {
+	/* The scheme runs over TLS: with SHB_PROTO_CORE_TLS the core runs it,
+	 * on DGRAM the module does; either way SHB_RUN_TLS is set. */
+	SHB_SCHEME_TLS = 1u << 0,
+};
+
+struct shb_scheme {
+	const char *name;      /* lower case, RFC 3986 scheme: "wss" */
+	uint32_t default_port; /* 1..65535: the port when the URL has none */
+	uint32_t flags;        /* enum shb_scheme_flags */
 };
 
 /* ---- run configuration and requests -------------------------------------- */
 
 enum shb_run_flags {
-	SHB_RUN_TLS = 1u << 0,               /* scheme is https */
+	SHB_RUN_TLS = 1u << 0,               /* the scheme runs over TLS */
 	SHB_RUN_DISABLE_KEEPALIVE = 1u << 1, /* one request per connection */
 	SHB_RUN_DEBUG = 1u << 2,             /* SHB_DEBUG is set: trace */
 };
@@ -82,7 +117,8 @@ struct shb_run_config {
 	uint32_t parallel;    /* max requests in flight per connection (-p) */
 	uint32_t threads;
 	uint32_t port;
-	const char *scheme;    /* "http" / "https" */
+	const char *scheme;    /* as typed: "http", "https", or since 1.2
+				* any scheme of scheme_defs */
 	const char *host;      /* URL host without brackets (SNI for names) */
 	const char *authority; /* host[:port] as sent (Host / :authority) */
 	shb_tstamp connect_timeout_ns;
@@ -119,6 +155,59 @@ struct shb_request {
 	size_t body_len;
 };
 
+/* since 1.2: per-request variation (URL lists, templates, body lines).
+ * What one request changes relative to its template (the prepared request
+ * it is issued with); everything not named here is the template's. */
+enum shb_var_flags {
+	SHB_VAR_PATH = 1u << 0,    /* `path` replaces the template's path */
+	SHB_VAR_HEADERS = 1u << 1, /* `headers` replace some header values */
+	SHB_VAR_BODY = 1u << 2,    /* `body` replaces the body (a request
+				    * without a body in its template gets one) */
+};
+
+/* One header value that differs from the template: header number `index`
+ * of the template's shb_request.headers gets `value`. */
+struct shb_var_header {
+	uint32_t index;
+	uint32_t reserved0; /* 0 */
+	const char *value;  /* not NUL-terminated; no CR, LF or NUL */
+	size_t value_len;
+};
+
+/* [conn] Given to issue_var; borrowed for that call only: the module
+ * copies (or encodes at once) what it keeps. The core validated the
+ * expanded values as it validates a template. */
+struct shb_request_var {
+	uint32_t struct_size;
+	uint32_t flags; /* enum shb_var_flags */
+	const char *path; /* starts with '/'; not NUL-terminated */
+	size_t path_len;
+	const struct shb_var_header *headers; /* ascending by index */
+	size_t header_count;
+	const uint8_t *body;
+	size_t body_len;
+};
+
+/* since 1.2: the origin a connection serves (scheme, host and port of its
+ * target; several with a URL list). Core-owned, valid from conn_init until
+ * module_destroy, immutable. */
+struct shb_origin {
+	uint32_t struct_size;
+	uint32_t index;  /* 0 .. number of origins - 1; 0 with one URL */
+	uint32_t port;
+	uint32_t flags;  /* enum shb_scheme_flags of its scheme */
+	const char *scheme;    /* as typed */
+	const char *host;      /* without brackets */
+	const char *authority; /* host[:port] as sent */
+	/* The name for TLS SNI and certificate checks: --sni, else the host
+	 * name; NULL for an IP literal without --sni (RFC 6066: no SNI). */
+	const char *sni;
+	/* The prepared request (from prepare_request) of the origin's first
+	 * target: what a handshake protocol (a WebSocket upgrade) builds its
+	 * handshake from in on_transport_ready. */
+	const void *prepared;
+};
+
 /* ---- per-request results --------------------------------------------------- */
 
 enum shb_req_outcome {
@@ -141,6 +230,15 @@ enum shb_err_space {
 	SHB_ERRSPACE_ERRNO = 5,
 };
 
+/* since 1.2: application outcomes beside the HTTP status. Values from
+ * SHB_APPSPACE_PRIVATE up are a plugin's own and reported by number. */
+enum shb_app_space {
+	SHB_APPSPACE_NONE = 0,
+	SHB_APPSPACE_GRPC = 1,      /* app_code: grpc-status (0 OK) */
+	SHB_APPSPACE_WEBSOCKET = 2, /* app_code: close code (1000 normal) */
+	SHB_APPSPACE_PRIVATE = 0x10000,
+};
+
 /* [conn] Passed to host->req_done; borrowed for that call only. */
 struct shb_req_result {
 	uint32_t struct_size;
@@ -153,7 +251,24 @@ struct shb_req_result {
 	shb_tstamp ts_first_byte; /* `now` of the call that saw the first byte */
 	shb_tstamp ts_done;       /* `now` of the call that completed it */
 	const char *detail; /* NULL or a short UTF-8 reason, borrowed */
+
+	/* since 1.2: an application outcome (grpc-status, a WebSocket close
+	 * code) for outcome OK. With app_space NONE the 1.1 rules hold (an OK
+	 * result needs a status 100..999). Otherwise status may be 0 (a
+	 * protocol without HTTP status) and the request counts as ok only when
+	 * app_ok is 1; with app_ok 0 it is an error of kind
+	 * SHB_ERRK_APPLICATION whose sample is `detail`. Reports count every
+	 * (space, code) seen. */
+	uint32_t app_space; /* enum shb_app_space */
+	uint32_t app_ok;    /* 1: the application says success */
+	uint64_t app_code;
 };
+
+/* What the core reads of a result: outcome, status, err_space/err_code
+ * (errors by code in the report), rx_header_bytes and rx_body_bytes (bytes
+ * per request), ts_first_byte (time-to-first-byte histogram; NONE leaves
+ * the request out of it), detail (error samples) and, since 1.2, the app
+ * outcome. ts_done is not read: the core times requests itself. */
 
 /* ---- connection-level information ------------------------------------------ */
 
@@ -275,7 +390,9 @@ struct shb_proto_vtable {
 	shb_ssize (*write_dgrams)(void *conn, uint8_t *buf, size_t cap,
 				  size_t *segment_size, shb_tstamp now);
 
-	/* [conn] const. Earliest protocol deadline, or SHB_TSTAMP_NONE. */
+	/* [conn] const. Earliest protocol deadline, or SHB_TSTAMP_NONE.
+	 * Since 1.2 both may be NULL (together) in a plugin whose entry says
+	 * abi_minor >= 2: a protocol without timers. */
 	shb_tstamp (*next_deadline)(const void *conn);
 	/* [conn] Called with now >= the deadline; early calls are no-ops.
 	 * Returns SHB_OK or a negative SHB_E_* when the connection is broken. */
@@ -306,7 +423,28 @@ struct shb_proto_vtable {
 	 * write_dgrams once more if state() has WANT_WRITE, so that a last
 	 * frame (GOAWAY, CONNECTION_CLOSE) reaches the peer, then conn_fini. */
 	const char *(*error_detail)(const void *conn);
+
+	/* since 1.2 */
+	/* [conn] Like issue(), for a request that differs from its template
+	 * by `var` (borrowed for the call). The core calls it only in runs
+	 * with variation (URL lists with several paths per origin, templates,
+	 * body lines); a module without it (NULL, or built against 1.1) is
+	 * refused such a run with one line, before any traffic, and keeps
+	 * serving runs without variation. */
+	int (*issue_var)(void *conn, const void *prepared,
+			 const struct shb_request_var *var, uint64_t cookie,
+			 shb_tstamp now);
 };
+
+/* Optional members, by the minor the plugin's entry declares:
+ *   always: release_request, worker_init, worker_fini, cancel, shutdown,
+ *           error_detail; recv_dgrams and write_dgrams for STREAM;
+ *   >= 1.2: next_deadline with on_timer (both or neither), issue_var;
+ *           recv, recv_eof, pull_send and sent for DGRAM.
+ * Every other member is mandatory (module_create, module_destroy,
+ * prepare_request, conn_init, conn_fini, on_transport_ready, state,
+ * capacity, issue, and the transport's own I/O members); the loader refuses
+ * with one line naming the member. */
 
 #ifdef __cplusplus
 }

@@ -32,7 +32,9 @@ enum shb_report_flags {
 struct shb_report_vtable {
 	uint32_t struct_size;
 	/* [main] `out` and `host` outlive the reporter. `options` is NULL or
-	 * the reporter's option string (borrowed). On failure: a negative
+	 * the reporter's option string (borrowed): since 1.2 the --report-opt
+	 * items for this reporter in order, comma-separated, each "key" or
+	 * "key=value". On failure: a negative
 	 * SHB_E_* and one line in err[errlen]. */
 	int (*create)(const struct shb_host *host, const struct shb_ostream *out,
 		      const char *options, void **rep, char *err, size_t errlen);
@@ -51,6 +53,11 @@ struct shb_report_desc {
 	const char *name;    /* CLI name: "json" */
 	const char *summary; /* one line for --list-plugins */
 	const struct shb_report_vtable *vt;
+
+	/* since 1.2: the options create() accepts (--report-opt), array ending
+	 * with key == NULL, static. The core refuses any other key with one line
+	 * naming these, before create(). NULL: create() validates alone. */
+	const struct shb_option_def *option_defs;
 };
 
 #ifdef __cplusplus

@@ -21,7 +21,11 @@ enum shb_err_kind {
 	SHB_ERRK_WRITE = 3,    /* send error */
 	SHB_ERRK_TIMEOUT = 4,  /* --timeout, or a protocol timer */
 	SHB_ERRK_PROTOCOL = 5, /* malformed response, stream reset */
-	SHB_ERRK_COUNT = 6,
+	SHB_ERRK_COUNT = 6,    /* the kinds of `errors`: 1.1's six */
+	/* since 1.2; only in `errors_ex`, so that a reporter built against 1.1
+	 * never meets a kind it does not know */
+	SHB_ERRK_APPLICATION = 6, /* a response whose app outcome is failure */
+	SHB_ERRK_EX_COUNT = 7,    /* the kinds of `errors_ex` */
 };
 
 enum shb_tls_verify {
@@ -43,6 +47,54 @@ struct shb_error_count {
 	const char *sample; /* one message seen for this kind, or NULL */
 };
 
+/* since 1.2. Fixed layout (no struct_size; frozen in tests/abi). */
+
+/* Requests by application outcome (struct shb_req_result's app_*). */
+struct shb_app_count {
+	uint32_t space; /* enum shb_app_space (proto.h) */
+	uint32_t ok;    /* 1 when these were counted ok */
+	uint64_t code;
+	uint64_t count;
+};
+
+/* Errors by the code the protocol gave (err_space, err_code). */
+struct shb_code_count {
+	uint32_t kind;  /* enum shb_err_kind */
+	uint32_t space; /* enum shb_err_space (proto.h) */
+	uint64_t code;
+	uint64_t count;
+};
+
+/* One plugin file the run used: provenance, so that a report says which
+ * build produced it. */
+struct shb_plugin_info {
+	const char *path;     /* the file loaded, absolute */
+	const char *id;       /* entry id: "org.shb.proto.h1" */
+	const char *version;  /* entry version, or NULL */
+	const char *role;     /* "protocol" or "reporter" */
+	const char *name;     /* the descriptor's name: "h1", "json" */
+	uint32_t abi_minor;   /* the minor the plugin declared */
+	uint32_t reserved0;
+};
+
+/* One step of an open-loop schedule: the rate goes linearly from
+ * rate_from to rate_to over duration_ns (equal for a constant step).
+ * Rates are requests per second times 1000 (0.5/s is 500). */
+struct shb_stage {
+	uint64_t duration_ns;
+	uint64_t rate_from_milli;
+	uint64_t rate_to_milli;
+};
+
+/* One target of the run (a URL of a list, with its weight). */
+struct shb_target_info {
+	const char *label;  /* the label given, or the URL */
+	const char *url;    /* as typed */
+	const char *method;
+	uint32_t weight;    /* relative share of requests; 1 by default */
+	uint32_t origin;    /* index of its origin (struct shb_origin) */
+};
+
 /* Facts about the run, fixed before it starts. */
 struct shb_run_info {
 	uint32_t struct_size;
@@ -59,6 +111,23 @@ struct shb_run_info {
 	uint64_t requests_target;  /* -n, or 0 in duration mode */
 	uint64_t duration_target_ns; /* -z, or 0 in count mode */
 	uint64_t start_unix_ns;    /* wall clock at the start */
+
+	/* since 1.2 */
+	uint32_t shard_index;  /* --shard I/N: I (0-based); 0 without */
+	uint32_t shard_count;  /* N; 1 without --shard */
+	uint64_t rate_milli;   /* -R in requests/s x 1000; 0: closed loop */
+	const struct shb_stage *stages; /* the open-loop schedule, or NULL */
+	size_t stage_count;
+	uint64_t start_at_unix_ns; /* --start-at, 0 without */
+	uint64_t warmup_ns;        /* --warmup, 0 without */
+	uint64_t interval_ns;      /* time between sample() calls, 0: none */
+	const struct shb_target_info *targets; /* every target, in order */
+	size_t target_count;
+	const struct shb_plugin_info *plugins; /* every plugin the run uses */
+	size_t plugin_count;
+	const char *label;       /* the run's label (label=URL), or NULL */
+	const uint32_t *percentiles_ppm; /* --percentiles, ascending */
+	size_t percentile_count;
 };
 
 enum shb_results_kind {
@@ -85,6 +154,43 @@ struct shb_results {
 	const struct shb_error_count *errors; /* kinds with count > 0, by kind */
 	size_t error_count;
 	const struct shb_hist *latency; /* of OK requests; never NULL */
+
+	/* since 1.2. Histograms are never NULL (empty when not measured). A
+	 * SHB_RESULTS_INTERVAL result is a delta over one interval, never
+	 * cumulative: counts, bytes and histograms cover only that interval;
+	 * the TOTAL result covers the whole run after any warm-up. */
+	/* Under open loop (-R) `latency` runs from each request's intended
+	 * start and this one from its actual send; the same histogram
+	 * otherwise. */
+	const struct shb_hist *latency_uncorrected;
+	const struct shb_hist *connect;    /* connect() to connected, per conn */
+	const struct shb_hist *handshake;  /* TLS or QUIC handshake, per conn */
+	const struct shb_hist *first_byte; /* send to first response byte */
+	uint64_t interval_index;    /* INTERVAL: 0, 1, ... */
+	uint64_t interval_start_ns; /* INTERVAL: start, from load start */
+	uint64_t setup_ns;          /* from start to load start (connections
+				     * set up); elapsed_ns counts from load
+				     * start */
+	uint64_t requests_warmup;   /* ended during --warmup, not counted */
+	uint64_t requests_late;     /* open loop: started after their intended
+				     * time for want of a free connection or
+				     * stream */
+	uint64_t requests_unsent;   /* open loop: due but never started */
+	uint64_t schedule_lag_max_ns; /* open loop: the largest such delay */
+	uint64_t rx_header_bytes;   /* sums of what the protocol reported */
+	uint64_t rx_body_bytes;
+	const struct shb_app_count *app_outcomes; /* by space, code */
+	size_t app_outcome_count;
+	const struct shb_error_count *errors_ex; /* all kinds, by kind */
+	size_t error_ex_count;
+	const struct shb_code_count *error_codes; /* by kind, space, code */
+	size_t error_code_count;
+	/* With several targets, the same results per target (their own
+	 * `targets` empty), in the order of run->targets; else 0 and NULL. */
+	const struct shb_results *const *targets;
+	size_t target_count;
+	uint32_t target_index; /* in a per-target result: its index */
+	uint32_t reserved1;
 };
 
 #ifdef __cplusplus

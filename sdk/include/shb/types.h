@@ -38,6 +38,16 @@ struct shb_kv {
 	const char *value;
 };
 
+/* since 1.2: one option a protocol (--proto-opt) or reporter (--report-opt)
+ * accepts. Fixed layout (no struct_size, frozen in tests/abi); arrays of
+ * these are static and end with key == NULL. */
+struct shb_option_def {
+	const char *key;        /* "max-frame": KEY of KEY=VALUE */
+	const char *value_name; /* "BYTES" in --list-plugins; NULL: a flag
+				 * given as KEY alone */
+	const char *summary;    /* one line for --list-plugins */
+};
+
 /* Error codes returned by ABI calls. Protocol failures (RST codes, QUIC
  * codes, TLS alerts) are data in results, never return codes. */
 enum shb_err {

@@ -1,12 +1,28 @@
-/* The frozen layout of plugin ABI 1.1 (1.1 appended three members to
- * struct shb_run_config) on x86-64 (LP64). A change here breaks
- * every plugin built before it: only appending members (with a minor bump)
- * is allowed. Compiling this file is the test. */
+/* The layout of plugin ABI 1.2 on x86-64 (LP64), against the current
+ * headers. Every member that 1.1 had keeps the offset layout_1_1_x86_64.c
+ * freezes; 1.2 appended members to the protocol and reporter descriptors,
+ * the vtable, the plugin
+ * entry, the host table, struct shb_req_result, struct shb_run_info and
+ * struct shb_results, and added fixed-layout structs (shb_scheme,
+ * shb_option_def, shb_app_count, shb_code_count, shb_plugin_info,
+ * shb_stage, shb_target_info) and versioned ones (shb_request_var,
+ * shb_origin). A change here breaks every plugin built against 1.2.
+ * Compiling this file is the test. */
 #include <stddef.h>
 #include <shb/shb.h>
 
 #if defined(__x86_64__) && defined(__LP64__)
-_Static_assert(sizeof(struct shb_plugin_entry) == 80, "shb_plugin_entry size");
+_Static_assert(sizeof(struct shb_vec) == 16, "shb_vec size");
+_Static_assert(offsetof(struct shb_vec, base) == 0, "shb_vec.base");
+_Static_assert(offsetof(struct shb_vec, len) == 8, "shb_vec.len");
+_Static_assert(sizeof(struct shb_kv) == 16, "shb_kv size");
+_Static_assert(offsetof(struct shb_kv, key) == 0, "shb_kv.key");
+_Static_assert(offsetof(struct shb_kv, value) == 8, "shb_kv.value");
+_Static_assert(sizeof(struct shb_option_def) == 24, "shb_option_def size");
+_Static_assert(offsetof(struct shb_option_def, key) == 0, "shb_option_def.key");
+_Static_assert(offsetof(struct shb_option_def, value_name) == 8, "shb_option_def.value_name");
+_Static_assert(offsetof(struct shb_option_def, summary) == 16, "shb_option_def.summary");
+_Static_assert(sizeof(struct shb_plugin_entry) == 88, "shb_plugin_entry size");
 _Static_assert(offsetof(struct shb_plugin_entry, struct_size) == 0, "shb_plugin_entry.struct_size");
 _Static_assert(offsetof(struct shb_plugin_entry, abi_major) == 4, "shb_plugin_entry.abi_major");
 _Static_assert(offsetof(struct shb_plugin_entry, abi_minor) == 8, "shb_plugin_entry.abi_minor");
@@ -19,6 +35,7 @@ _Static_assert(offsetof(struct shb_plugin_entry, license) == 48, "shb_plugin_ent
 _Static_assert(offsetof(struct shb_plugin_entry, init) == 56, "shb_plugin_entry.init");
 _Static_assert(offsetof(struct shb_plugin_entry, deinit) == 64, "shb_plugin_entry.deinit");
 _Static_assert(offsetof(struct shb_plugin_entry, get_factory) == 72, "shb_plugin_entry.get_factory");
+_Static_assert(offsetof(struct shb_plugin_entry, get_extension) == 80, "shb_plugin_entry.get_extension");
 _Static_assert(sizeof(struct shb_proto_factory) == 16, "shb_proto_factory size");
 _Static_assert(offsetof(struct shb_proto_factory, struct_size) == 0, "shb_proto_factory.struct_size");
 _Static_assert(offsetof(struct shb_proto_factory, count) == 4, "shb_proto_factory.count");
@@ -36,7 +53,7 @@ _Static_assert(offsetof(struct shb_hist_ops, mean) == 32, "shb_hist_ops.mean");
 _Static_assert(offsetof(struct shb_hist_ops, stddev) == 40, "shb_hist_ops.stddev");
 _Static_assert(offsetof(struct shb_hist_ops, value_at_ppm) == 48, "shb_hist_ops.value_at_ppm");
 _Static_assert(offsetof(struct shb_hist_ops, foreach_bucket) == 56, "shb_hist_ops.foreach_bucket");
-_Static_assert(sizeof(struct shb_proto_desc) == 80, "shb_proto_desc size");
+_Static_assert(sizeof(struct shb_proto_desc) == 104, "shb_proto_desc size");
 _Static_assert(offsetof(struct shb_proto_desc, struct_size) == 0, "shb_proto_desc.struct_size");
 _Static_assert(offsetof(struct shb_proto_desc, transport) == 4, "shb_proto_desc.transport");
 _Static_assert(offsetof(struct shb_proto_desc, flags) == 8, "shb_proto_desc.flags");
@@ -49,6 +66,14 @@ _Static_assert(offsetof(struct shb_proto_desc, alpn) == 48, "shb_proto_desc.alpn
 _Static_assert(offsetof(struct shb_proto_desc, worker_size) == 56, "shb_proto_desc.worker_size");
 _Static_assert(offsetof(struct shb_proto_desc, conn_size) == 64, "shb_proto_desc.conn_size");
 _Static_assert(offsetof(struct shb_proto_desc, vt) == 72, "shb_proto_desc.vt");
+_Static_assert(offsetof(struct shb_proto_desc, scheme_defs) == 80, "shb_proto_desc.scheme_defs");
+_Static_assert(offsetof(struct shb_proto_desc, option_defs) == 88, "shb_proto_desc.option_defs");
+_Static_assert(offsetof(struct shb_proto_desc, max_dgram) == 96, "shb_proto_desc.max_dgram");
+_Static_assert(offsetof(struct shb_proto_desc, max_train) == 100, "shb_proto_desc.max_train");
+_Static_assert(sizeof(struct shb_scheme) == 16, "shb_scheme size");
+_Static_assert(offsetof(struct shb_scheme, name) == 0, "shb_scheme.name");
+_Static_assert(offsetof(struct shb_scheme, default_port) == 8, "shb_scheme.default_port");
+_Static_assert(offsetof(struct shb_scheme, flags) == 12, "shb_scheme.flags");
 _Static_assert(sizeof(struct shb_run_config) == 96, "shb_run_config size");
 _Static_assert(offsetof(struct shb_run_config, struct_size) == 0, "shb_run_config.struct_size");
 _Static_assert(offsetof(struct shb_run_config, flags) == 4, "shb_run_config.flags");
@@ -77,7 +102,31 @@ _Static_assert(offsetof(struct shb_request, headers) == 40, "shb_request.headers
 _Static_assert(offsetof(struct shb_request, header_count) == 48, "shb_request.header_count");
 _Static_assert(offsetof(struct shb_request, body) == 56, "shb_request.body");
 _Static_assert(offsetof(struct shb_request, body_len) == 64, "shb_request.body_len");
-_Static_assert(sizeof(struct shb_req_result) == 64, "shb_req_result size");
+_Static_assert(sizeof(struct shb_var_header) == 24, "shb_var_header size");
+_Static_assert(offsetof(struct shb_var_header, index) == 0, "shb_var_header.index");
+_Static_assert(offsetof(struct shb_var_header, reserved0) == 4, "shb_var_header.reserved0");
+_Static_assert(offsetof(struct shb_var_header, value) == 8, "shb_var_header.value");
+_Static_assert(offsetof(struct shb_var_header, value_len) == 16, "shb_var_header.value_len");
+_Static_assert(sizeof(struct shb_request_var) == 56, "shb_request_var size");
+_Static_assert(offsetof(struct shb_request_var, struct_size) == 0, "shb_request_var.struct_size");
+_Static_assert(offsetof(struct shb_request_var, flags) == 4, "shb_request_var.flags");
+_Static_assert(offsetof(struct shb_request_var, path) == 8, "shb_request_var.path");
+_Static_assert(offsetof(struct shb_request_var, path_len) == 16, "shb_request_var.path_len");
+_Static_assert(offsetof(struct shb_request_var, headers) == 24, "shb_request_var.headers");
+_Static_assert(offsetof(struct shb_request_var, header_count) == 32, "shb_request_var.header_count");
+_Static_assert(offsetof(struct shb_request_var, body) == 40, "shb_request_var.body");
+_Static_assert(offsetof(struct shb_request_var, body_len) == 48, "shb_request_var.body_len");
+_Static_assert(sizeof(struct shb_origin) == 56, "shb_origin size");
+_Static_assert(offsetof(struct shb_origin, struct_size) == 0, "shb_origin.struct_size");
+_Static_assert(offsetof(struct shb_origin, index) == 4, "shb_origin.index");
+_Static_assert(offsetof(struct shb_origin, port) == 8, "shb_origin.port");
+_Static_assert(offsetof(struct shb_origin, flags) == 12, "shb_origin.flags");
+_Static_assert(offsetof(struct shb_origin, scheme) == 16, "shb_origin.scheme");
+_Static_assert(offsetof(struct shb_origin, host) == 24, "shb_origin.host");
+_Static_assert(offsetof(struct shb_origin, authority) == 32, "shb_origin.authority");
+_Static_assert(offsetof(struct shb_origin, sni) == 40, "shb_origin.sni");
+_Static_assert(offsetof(struct shb_origin, prepared) == 48, "shb_origin.prepared");
+_Static_assert(sizeof(struct shb_req_result) == 80, "shb_req_result size");
 _Static_assert(offsetof(struct shb_req_result, struct_size) == 0, "shb_req_result.struct_size");
 _Static_assert(offsetof(struct shb_req_result, outcome) == 4, "shb_req_result.outcome");
 _Static_assert(offsetof(struct shb_req_result, status) == 8, "shb_req_result.status");
@@ -88,6 +137,9 @@ _Static_assert(offsetof(struct shb_req_result, rx_body_bytes) == 32, "shb_req_re
 _Static_assert(offsetof(struct shb_req_result, ts_first_byte) == 40, "shb_req_result.ts_first_byte");
 _Static_assert(offsetof(struct shb_req_result, ts_done) == 48, "shb_req_result.ts_done");
 _Static_assert(offsetof(struct shb_req_result, detail) == 56, "shb_req_result.detail");
+_Static_assert(offsetof(struct shb_req_result, app_space) == 64, "shb_req_result.app_space");
+_Static_assert(offsetof(struct shb_req_result, app_ok) == 68, "shb_req_result.app_ok");
+_Static_assert(offsetof(struct shb_req_result, app_code) == 72, "shb_req_result.app_code");
 _Static_assert(sizeof(struct shb_transport_info) == 48, "shb_transport_info size");
 _Static_assert(offsetof(struct shb_transport_info, struct_size) == 0, "shb_transport_info.struct_size");
 _Static_assert(offsetof(struct shb_transport_info, tls_version) == 4, "shb_transport_info.tls_version");
@@ -105,7 +157,7 @@ _Static_assert(offsetof(struct shb_conn_event, reserved0) == 12, "shb_conn_event
 _Static_assert(offsetof(struct shb_conn_event, err_code) == 16, "shb_conn_event.err_code");
 _Static_assert(offsetof(struct shb_conn_event, last_accepted) == 24, "shb_conn_event.last_accepted");
 _Static_assert(offsetof(struct shb_conn_event, detail) == 32, "shb_conn_event.detail");
-_Static_assert(sizeof(struct shb_proto_vtable) == 192, "shb_proto_vtable size");
+_Static_assert(sizeof(struct shb_proto_vtable) == 200, "shb_proto_vtable size");
 _Static_assert(offsetof(struct shb_proto_vtable, struct_size) == 0, "shb_proto_vtable.struct_size");
 _Static_assert(offsetof(struct shb_proto_vtable, module_create) == 8, "shb_proto_vtable.module_create");
 _Static_assert(offsetof(struct shb_proto_vtable, module_destroy) == 16, "shb_proto_vtable.module_destroy");
@@ -130,6 +182,7 @@ _Static_assert(offsetof(struct shb_proto_vtable, issue) == 160, "shb_proto_vtabl
 _Static_assert(offsetof(struct shb_proto_vtable, cancel) == 168, "shb_proto_vtable.cancel");
 _Static_assert(offsetof(struct shb_proto_vtable, shutdown) == 176, "shb_proto_vtable.shutdown");
 _Static_assert(offsetof(struct shb_proto_vtable, error_detail) == 184, "shb_proto_vtable.error_detail");
+_Static_assert(offsetof(struct shb_proto_vtable, issue_var) == 192, "shb_proto_vtable.issue_var");
 _Static_assert(sizeof(struct shb_status_count) == 16, "shb_status_count size");
 _Static_assert(offsetof(struct shb_status_count, code) == 0, "shb_status_count.code");
 _Static_assert(offsetof(struct shb_status_count, reserved0) == 4, "shb_status_count.reserved0");
@@ -139,7 +192,35 @@ _Static_assert(offsetof(struct shb_error_count, kind) == 0, "shb_error_count.kin
 _Static_assert(offsetof(struct shb_error_count, reserved0) == 4, "shb_error_count.reserved0");
 _Static_assert(offsetof(struct shb_error_count, count) == 8, "shb_error_count.count");
 _Static_assert(offsetof(struct shb_error_count, sample) == 16, "shb_error_count.sample");
-_Static_assert(sizeof(struct shb_run_info) == 88, "shb_run_info size");
+_Static_assert(sizeof(struct shb_app_count) == 24, "shb_app_count size");
+_Static_assert(offsetof(struct shb_app_count, space) == 0, "shb_app_count.space");
+_Static_assert(offsetof(struct shb_app_count, ok) == 4, "shb_app_count.ok");
+_Static_assert(offsetof(struct shb_app_count, code) == 8, "shb_app_count.code");
+_Static_assert(offsetof(struct shb_app_count, count) == 16, "shb_app_count.count");
+_Static_assert(sizeof(struct shb_code_count) == 24, "shb_code_count size");
+_Static_assert(offsetof(struct shb_code_count, kind) == 0, "shb_code_count.kind");
+_Static_assert(offsetof(struct shb_code_count, space) == 4, "shb_code_count.space");
+_Static_assert(offsetof(struct shb_code_count, code) == 8, "shb_code_count.code");
+_Static_assert(offsetof(struct shb_code_count, count) == 16, "shb_code_count.count");
+_Static_assert(sizeof(struct shb_plugin_info) == 48, "shb_plugin_info size");
+_Static_assert(offsetof(struct shb_plugin_info, path) == 0, "shb_plugin_info.path");
+_Static_assert(offsetof(struct shb_plugin_info, id) == 8, "shb_plugin_info.id");
+_Static_assert(offsetof(struct shb_plugin_info, version) == 16, "shb_plugin_info.version");
+_Static_assert(offsetof(struct shb_plugin_info, role) == 24, "shb_plugin_info.role");
+_Static_assert(offsetof(struct shb_plugin_info, name) == 32, "shb_plugin_info.name");
+_Static_assert(offsetof(struct shb_plugin_info, abi_minor) == 40, "shb_plugin_info.abi_minor");
+_Static_assert(offsetof(struct shb_plugin_info, reserved0) == 44, "shb_plugin_info.reserved0");
+_Static_assert(sizeof(struct shb_stage) == 24, "shb_stage size");
+_Static_assert(offsetof(struct shb_stage, duration_ns) == 0, "shb_stage.duration_ns");
+_Static_assert(offsetof(struct shb_stage, rate_from_milli) == 8, "shb_stage.rate_from_milli");
+_Static_assert(offsetof(struct shb_stage, rate_to_milli) == 16, "shb_stage.rate_to_milli");
+_Static_assert(sizeof(struct shb_target_info) == 32, "shb_target_info size");
+_Static_assert(offsetof(struct shb_target_info, label) == 0, "shb_target_info.label");
+_Static_assert(offsetof(struct shb_target_info, url) == 8, "shb_target_info.url");
+_Static_assert(offsetof(struct shb_target_info, method) == 16, "shb_target_info.method");
+_Static_assert(offsetof(struct shb_target_info, weight) == 24, "shb_target_info.weight");
+_Static_assert(offsetof(struct shb_target_info, origin) == 28, "shb_target_info.origin");
+_Static_assert(sizeof(struct shb_run_info) == 200, "shb_run_info size");
 _Static_assert(offsetof(struct shb_run_info, struct_size) == 0, "shb_run_info.struct_size");
 _Static_assert(offsetof(struct shb_run_info, threads) == 4, "shb_run_info.threads");
 _Static_assert(offsetof(struct shb_run_info, connections) == 8, "shb_run_info.connections");
@@ -154,7 +235,22 @@ _Static_assert(offsetof(struct shb_run_info, proto_display) == 56, "shb_run_info
 _Static_assert(offsetof(struct shb_run_info, requests_target) == 64, "shb_run_info.requests_target");
 _Static_assert(offsetof(struct shb_run_info, duration_target_ns) == 72, "shb_run_info.duration_target_ns");
 _Static_assert(offsetof(struct shb_run_info, start_unix_ns) == 80, "shb_run_info.start_unix_ns");
-_Static_assert(sizeof(struct shb_results) == 128, "shb_results size");
+_Static_assert(offsetof(struct shb_run_info, shard_index) == 88, "shb_run_info.shard_index");
+_Static_assert(offsetof(struct shb_run_info, shard_count) == 92, "shb_run_info.shard_count");
+_Static_assert(offsetof(struct shb_run_info, rate_milli) == 96, "shb_run_info.rate_milli");
+_Static_assert(offsetof(struct shb_run_info, stages) == 104, "shb_run_info.stages");
+_Static_assert(offsetof(struct shb_run_info, stage_count) == 112, "shb_run_info.stage_count");
+_Static_assert(offsetof(struct shb_run_info, start_at_unix_ns) == 120, "shb_run_info.start_at_unix_ns");
+_Static_assert(offsetof(struct shb_run_info, warmup_ns) == 128, "shb_run_info.warmup_ns");
+_Static_assert(offsetof(struct shb_run_info, interval_ns) == 136, "shb_run_info.interval_ns");
+_Static_assert(offsetof(struct shb_run_info, targets) == 144, "shb_run_info.targets");
+_Static_assert(offsetof(struct shb_run_info, target_count) == 152, "shb_run_info.target_count");
+_Static_assert(offsetof(struct shb_run_info, plugins) == 160, "shb_run_info.plugins");
+_Static_assert(offsetof(struct shb_run_info, plugin_count) == 168, "shb_run_info.plugin_count");
+_Static_assert(offsetof(struct shb_run_info, label) == 176, "shb_run_info.label");
+_Static_assert(offsetof(struct shb_run_info, percentiles_ppm) == 184, "shb_run_info.percentiles_ppm");
+_Static_assert(offsetof(struct shb_run_info, percentile_count) == 192, "shb_run_info.percentile_count");
+_Static_assert(sizeof(struct shb_results) == 304, "shb_results size");
 _Static_assert(offsetof(struct shb_results, struct_size) == 0, "shb_results.struct_size");
 _Static_assert(offsetof(struct shb_results, kind) == 4, "shb_results.kind");
 _Static_assert(offsetof(struct shb_results, interrupted) == 8, "shb_results.interrupted");
@@ -173,6 +269,29 @@ _Static_assert(offsetof(struct shb_results, status_count) == 96, "shb_results.st
 _Static_assert(offsetof(struct shb_results, errors) == 104, "shb_results.errors");
 _Static_assert(offsetof(struct shb_results, error_count) == 112, "shb_results.error_count");
 _Static_assert(offsetof(struct shb_results, latency) == 120, "shb_results.latency");
+_Static_assert(offsetof(struct shb_results, latency_uncorrected) == 128, "shb_results.latency_uncorrected");
+_Static_assert(offsetof(struct shb_results, connect) == 136, "shb_results.connect");
+_Static_assert(offsetof(struct shb_results, handshake) == 144, "shb_results.handshake");
+_Static_assert(offsetof(struct shb_results, first_byte) == 152, "shb_results.first_byte");
+_Static_assert(offsetof(struct shb_results, interval_index) == 160, "shb_results.interval_index");
+_Static_assert(offsetof(struct shb_results, interval_start_ns) == 168, "shb_results.interval_start_ns");
+_Static_assert(offsetof(struct shb_results, setup_ns) == 176, "shb_results.setup_ns");
+_Static_assert(offsetof(struct shb_results, requests_warmup) == 184, "shb_results.requests_warmup");
+_Static_assert(offsetof(struct shb_results, requests_late) == 192, "shb_results.requests_late");
+_Static_assert(offsetof(struct shb_results, requests_unsent) == 200, "shb_results.requests_unsent");
+_Static_assert(offsetof(struct shb_results, schedule_lag_max_ns) == 208, "shb_results.schedule_lag_max_ns");
+_Static_assert(offsetof(struct shb_results, rx_header_bytes) == 216, "shb_results.rx_header_bytes");
+_Static_assert(offsetof(struct shb_results, rx_body_bytes) == 224, "shb_results.rx_body_bytes");
+_Static_assert(offsetof(struct shb_results, app_outcomes) == 232, "shb_results.app_outcomes");
+_Static_assert(offsetof(struct shb_results, app_outcome_count) == 240, "shb_results.app_outcome_count");
+_Static_assert(offsetof(struct shb_results, errors_ex) == 248, "shb_results.errors_ex");
+_Static_assert(offsetof(struct shb_results, error_ex_count) == 256, "shb_results.error_ex_count");
+_Static_assert(offsetof(struct shb_results, error_codes) == 264, "shb_results.error_codes");
+_Static_assert(offsetof(struct shb_results, error_code_count) == 272, "shb_results.error_code_count");
+_Static_assert(offsetof(struct shb_results, targets) == 280, "shb_results.targets");
+_Static_assert(offsetof(struct shb_results, target_count) == 288, "shb_results.target_count");
+_Static_assert(offsetof(struct shb_results, target_index) == 296, "shb_results.target_index");
+_Static_assert(offsetof(struct shb_results, reserved1) == 300, "shb_results.reserved1");
 _Static_assert(sizeof(struct shb_ostream) == 24, "shb_ostream size");
 _Static_assert(offsetof(struct shb_ostream, struct_size) == 0, "shb_ostream.struct_size");
 _Static_assert(offsetof(struct shb_ostream, is_terminal) == 4, "shb_ostream.is_terminal");
@@ -185,13 +304,14 @@ _Static_assert(offsetof(struct shb_report_vtable, begin) == 16, "shb_report_vtab
 _Static_assert(offsetof(struct shb_report_vtable, sample) == 24, "shb_report_vtable.sample");
 _Static_assert(offsetof(struct shb_report_vtable, end) == 32, "shb_report_vtable.end");
 _Static_assert(offsetof(struct shb_report_vtable, destroy) == 40, "shb_report_vtable.destroy");
-_Static_assert(sizeof(struct shb_report_desc) == 32, "shb_report_desc size");
+_Static_assert(sizeof(struct shb_report_desc) == 40, "shb_report_desc size");
 _Static_assert(offsetof(struct shb_report_desc, struct_size) == 0, "shb_report_desc.struct_size");
 _Static_assert(offsetof(struct shb_report_desc, flags) == 4, "shb_report_desc.flags");
 _Static_assert(offsetof(struct shb_report_desc, name) == 8, "shb_report_desc.name");
 _Static_assert(offsetof(struct shb_report_desc, summary) == 16, "shb_report_desc.summary");
 _Static_assert(offsetof(struct shb_report_desc, vt) == 24, "shb_report_desc.vt");
-_Static_assert(sizeof(struct shb_host) == 96, "shb_host size");
+_Static_assert(offsetof(struct shb_report_desc, option_defs) == 32, "shb_report_desc.option_defs");
+_Static_assert(sizeof(struct shb_host) == 104, "shb_host size");
 _Static_assert(offsetof(struct shb_host, struct_size) == 0, "shb_host.struct_size");
 _Static_assert(offsetof(struct shb_host, abi_major) == 4, "shb_host.abi_major");
 _Static_assert(offsetof(struct shb_host, abi_minor) == 8, "shb_host.abi_minor");
@@ -206,19 +326,8 @@ _Static_assert(offsetof(struct shb_host, get_extension) == 64, "shb_host.get_ext
 _Static_assert(offsetof(struct shb_host, req_done) == 72, "shb_host.req_done");
 _Static_assert(offsetof(struct shb_host, conn_event) == 80, "shb_host.conn_event");
 _Static_assert(offsetof(struct shb_host, hist) == 88, "shb_host.hist");
-_Static_assert(sizeof(struct shb_vec) == 16, "shb_vec size");
-_Static_assert(offsetof(struct shb_vec, base) == 0, "shb_vec.base");
-_Static_assert(offsetof(struct shb_vec, len) == 8, "shb_vec.len");
-_Static_assert(sizeof(struct shb_kv) == 16, "shb_kv size");
-_Static_assert(offsetof(struct shb_kv, key) == 0, "shb_kv.key");
-_Static_assert(offsetof(struct shb_kv, value) == 8, "shb_kv.value");
+_Static_assert(offsetof(struct shb_host, conn_origin) == 96, "shb_host.conn_origin");
 #endif
-
-/* shb_vec must stay layout-compatible with struct iovec. */
-#include <sys/uio.h>
-_Static_assert(sizeof(struct shb_vec) == sizeof(struct iovec), "shb_vec size");
-_Static_assert(offsetof(struct shb_vec, base) == offsetof(struct iovec, iov_base), "shb_vec.base");
-_Static_assert(offsetof(struct shb_vec, len) == offsetof(struct iovec, iov_len), "shb_vec.len");
 
 int shb_abi_layout_checked(void);
 int shb_abi_layout_checked(void)
