@@ -64,7 +64,7 @@ struct shb_plugin_entry {
 	/* since 1.2 (the loader reads the entry through its ELF symbol size,
 	 * so a 1.1 entry simply ends before it) */
 	/* [main] An interface this plugin offers other plugins, by versioned id
-	 * ("org.shb.h2.session/1"), or NULL. Called only after init()
+	 * ("org.shb.h2.proto/1"), or NULL. Called only after init()
 	 * succeeded; the table returned is static and valid until deinit().
 	 * Other plugins reach it through host->get_extension(). May be NULL. */
 	const void *(*get_extension)(const char *id);

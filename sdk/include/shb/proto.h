@@ -124,7 +124,8 @@ struct shb_run_config {
 	shb_tstamp connect_timeout_ns;
 	shb_tstamp request_timeout_ns; /* 0: none */
 	const struct shb_kv *options;  /* --proto-opt key=value; may be NULL */
-	size_t option_count;
+	size_t option_count;           /* in the order given; a flag (KEY
+					* alone) has the value "" */
 	/* since 1.1: certificate verification for protocols that run their
 	 * own TLS (SHB_TRANSPORT_DGRAM / QUIC). The core applies the same
 	 * setting itself for SHB_PROTO_CORE_TLS. */
@@ -248,7 +249,8 @@ struct shb_req_result {
 	uint64_t err_code;
 	uint64_t rx_header_bytes; /* response head bytes (framing included) */
 	uint64_t rx_body_bytes;   /* response body bytes (payload) */
-	shb_tstamp ts_first_byte; /* `now` of the call that saw the first byte */
+	shb_tstamp ts_first_byte; /* `now` of the call that saw the first byte;
+				   * 0 or SHB_TSTAMP_NONE: not known */
 	shb_tstamp ts_done;       /* `now` of the call that completed it */
 	const char *detail; /* NULL or a short UTF-8 reason, borrowed */
 

@@ -71,7 +71,9 @@ struct shb_plugin_info {
 	const char *path;     /* the file loaded, absolute */
 	const char *id;       /* entry id: "org.shb.proto.h1" */
 	const char *version;  /* entry version, or NULL */
-	const char *role;     /* "protocol" or "reporter" */
+	const char *role;     /* "protocol", "reporter", or "extension" (a
+			       * plugin that answered host->get_extension;
+			       * name is then the id asked) */
 	const char *name;     /* the descriptor's name: "h1", "json" */
 	uint32_t abi_minor;   /* the minor the plugin declared */
 	uint32_t reserved0;
@@ -143,13 +145,18 @@ struct shb_results {
 	const struct shb_run_info *run;
 	uint64_t elapsed_ns;
 	uint64_t requests_total;  /* ok + errors */
-	uint64_t requests_ok;     /* complete responses, any status */
+	uint64_t requests_ok;     /* complete responses, any status (since
+				   * 1.2: except those whose app outcome
+				   * failed) */
 	uint64_t requests_errors;
 	uint64_t requests_retried; /* refused by the peer and resent */
 	uint64_t bytes_sent;       /* on the wire: TLS and framing included */
 	uint64_t bytes_received;
 	uint64_t connections_opened;
-	const struct shb_status_count *statuses; /* ascending by code */
+	const struct shb_status_count *statuses; /* ascending by code; every
+						  * response with a status,
+						  * application errors
+						  * included */
 	size_t status_count;
 	const struct shb_error_count *errors; /* kinds with count > 0, by kind */
 	size_t error_count;
@@ -165,21 +172,31 @@ struct shb_results {
 	const struct shb_hist *latency_uncorrected;
 	const struct shb_hist *connect;    /* connect() to connected, per conn */
 	const struct shb_hist *handshake;  /* TLS or QUIC handshake, per conn */
-	const struct shb_hist *first_byte; /* send to first response byte */
+	const struct shb_hist *first_byte; /* send to first response byte,
+					     * of requests counted ok */
 	uint64_t interval_index;    /* INTERVAL: 0, 1, ... */
 	uint64_t interval_start_ns; /* INTERVAL: start, from load start */
-	uint64_t setup_ns;          /* from start to load start (connections
-				     * set up); elapsed_ns counts from load
-				     * start */
+	/* From the start of the run to the start of load: every worker has
+	 * its first connections up (TCP, TLS and a datagram protocol's
+	 * handshake done) or failed, bounded by the connect timeout; no
+	 * request is sent before. elapsed_ns and every rate count from the
+	 * start of load after any --warmup, and so does -z. A run stopped
+	 * during set-up has elapsed_ns 0. */
+	uint64_t setup_ns;
 	uint64_t requests_warmup;   /* ended during --warmup, not counted */
 	uint64_t requests_late;     /* open loop: started after their intended
 				     * time for want of a free connection or
 				     * stream */
 	uint64_t requests_unsent;   /* open loop: due but never started */
 	uint64_t schedule_lag_max_ns; /* open loop: the largest such delay */
-	uint64_t rx_header_bytes;   /* sums of what the protocol reported */
+	uint64_t rx_header_bytes;   /* sums of what the protocol reported,
+				     * over the requests counted ok */
 	uint64_t rx_body_bytes;
-	const struct shb_app_count *app_outcomes; /* by space, code */
+	/* app_outcomes and error_codes hold at most 64 distinct entries; the
+	 * rest are counted in overflow entries (space 0, code UINT64_MAX).
+	 * error_codes takes RESET, PROTO_ERROR and REFUSED-counted-as-error
+	 * results with an error space, and CONN_ERROR events. */
+	const struct shb_app_count *app_outcomes; /* by space, code, ok */
 	size_t app_outcome_count;
 	const struct shb_error_count *errors_ex; /* all kinds, by kind */
 	size_t error_ex_count;
