@@ -10,7 +10,7 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-pkgs=(gcc meson ninja-build pkgconf liburing-dev libgnutls28-dev libjansson-dev
+pkgs=(gcc g++ meson ninja-build pkgconf liburing-dev libgnutls28-dev libjansson-dev
       libcunit1-dev libevent-dev bash-completion)
 bun=0
 for arg in "$@"; do
@@ -18,12 +18,19 @@ for arg in "$@"; do
 	--with-test-servers)
 		pkgs+=(coreutils openssl nginx-light nghttp2-server caddy ngtcp2-server
 		       ngtcp2-client apache2 h2o haproxy lighttpd lighttpd-mod-openssl varnish
-		       golang-go golang-golang-x-net-dev nodejs python3-hypercorn)
+		       golang-go golang-golang-x-net-dev nodejs python3-hypercorn
+		       trafficserver jetty9 default-jdk-headless)
 		# scripts/deb-check.sh: builds, lints and installs the packages.
 		pkgs+=(debhelper dpkg-dev fakeroot lintian)
 		# The fuzz smoke run in test.sh: clang and its libFuzzer runtime
 		# (only recommended by clang, and recommends are not installed).
 		pkgs+=(clang libclang-rt-14-dev)
+		# tests/report/check_schema.py: the JSON reports against the schema.
+		pkgs+=(python3-jsonschema)
+		# sdk/examples/websocket: its tests' echo server.
+		pkgs+=(python3-websockets)
+		# sdk/examples/grpc: its tests' gRPC server.
+		pkgs+=(python3-grpcio)
 		# bun (tests/h3/servers/bun.sh) comes from npm; npm from Debian
 		# unless some npm is already there (NodeSource's nodejs has one).
 		bun=1

@@ -2,6 +2,8 @@
  * values with the unit in the column name, fields quoted per RFC 4180
  * where needed. Option "noheader" leaves the header out, for appending
  * runs to one file. Columns are documented in docs/reports.md. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report_common.h"
@@ -27,7 +29,31 @@ static const char *const tail_cols[] = {
 	"start_time", "shb_version", "warmup_ns", "warmup_requests",
 };
 
+/* Since ABI 1.2, appended when the core's results carry 1.2 members (a
+ * 1.1 core's report keeps the columns above, unchanged). */
+static const char *const v12_cols[] = {
+	"label", "target_index", "shard_index", "shard_count", "rate_milli",
+	"setup_ns", "rx_header_bytes", "rx_body_bytes",
+	"rx_header_bytes_per_response", "rx_body_bytes_per_response",
+	"application_errors", "requests_late", "requests_unsent",
+	"schedule_lag_max_ns", "latency_uncorrected_mean_ns",
+	"latency_uncorrected_p50_ns", "latency_uncorrected_p90_ns",
+	"latency_uncorrected_p99_ns", "latency_uncorrected_max_ns",
+};
+/* Then count, mean, p50, p90, p99, max of each set-up histogram, then: */
+static const char *const setup_stats[] = {
+	"count", "mean_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns",
+};
+static const char *const v12_tail_cols[] = {
+	"app_outcomes", "error_codes", "stages", "plugins",
+};
+
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+static int has_v12(const struct shb_results *r)
+{
+	return SHB_RPT_HAS(r, struct shb_results, latency_uncorrected);
+}
 
 /* A row is built field by field; each field after the first gets a comma. */
 struct row {
@@ -75,15 +101,41 @@ static void field_lat(struct row *w, const struct shb_rpt_latency *l, uint64_t v
 		sep(w);
 }
 
-static void header(struct shb_rpt_out *o)
+/* A member the core's struct does not carry: an empty field. */
+static void field_opt(struct row *w, int has, uint64_t v)
+{
+	if (has)
+		field_u64(w, v);
+	else
+		sep(w);
+}
+
+static void header(struct shb_rpt_out *o, const struct shb_rpt_latency *l,
+		   int v12)
 {
 	struct row w = {o, 0};
+	char col[48], pct[16];
 	for (size_t i = 0; i < COUNT_OF(head_cols); i++)
 		field_str(&w, head_cols[i]);
-	for (size_t i = 0; i < SHB_RPT_PCT_COUNT; i++)
-		field_str(&w, shb_rpt_pcts[i].csv_col);
+	for (size_t i = 0; i < l->npct; i++) {
+		snprintf(col, sizeof(col), "latency_p%s_ns",
+			 shb_rpt_pct_label(pct, sizeof(pct), l->ppm[i], '_'));
+		field_str(&w, col);
+	}
 	for (size_t i = 0; i < COUNT_OF(tail_cols); i++)
 		field_str(&w, tail_cols[i]);
+	if (v12) {
+		for (size_t i = 0; i < COUNT_OF(v12_cols); i++)
+			field_str(&w, v12_cols[i]);
+		for (int h = 0; h < SHB_RPT_SETUP_COUNT; h++)
+			for (size_t i = 0; i < COUNT_OF(setup_stats); i++) {
+				snprintf(col, sizeof(col), "%s_%s",
+					 shb_rpt_setup_names[h], setup_stats[i]);
+				field_str(&w, col);
+			}
+		for (size_t i = 0; i < COUNT_OF(v12_tail_cols); i++)
+			field_str(&w, v12_tail_cols[i]);
+	}
 	shb_rpt_puts(o, "\n");
 }
 
@@ -97,14 +149,161 @@ static void status_classes(const struct shb_results *r, uint64_t cls[5])
 	}
 }
 
-static void summary_row(struct shb_rpt_out *o, const struct shb_run_info *run,
-			const struct shb_results *r, const struct shb_rpt_errors *e,
-			const struct shb_rpt_latency *l,
-			const struct shb_rpt_ext_run *x)
+/* The lists of 1.2 as one field each: items joined by ';', the parts of
+ * an item by ':' (docs/reports.md). */
+static void field_list(struct row *w, FILE *f, char **buf)
 {
+	/* *buf is only up to date after fclose. */
+	if (f && fclose(f) == 0 && *buf)
+		field_str(w, *buf);
+	else
+		sep(w);
+	free(*buf);
+}
+
+static void field_app_outcomes(struct row *w, const struct shb_results *r)
+{
+	char *buf = NULL, sp[32];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	const struct shb_app_count *a;
+	size_t n = shb_rpt_app_outcomes(r, &a);
+	for (size_t i = 0; f && i < n; i++)
+		fprintf(f, "%s%s:%llu:%s=%llu", i ? ";" : "",
+			shb_rpt_app_space(sp, sizeof(sp), a[i].space),
+			(unsigned long long)a[i].code, a[i].ok ? "ok" : "failed",
+			(unsigned long long)a[i].count);
+	field_list(w, f, &buf);
+}
+
+static void field_error_codes(struct row *w, const struct shb_results *r)
+{
+	char *buf = NULL, sp[32];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	const struct shb_code_count *c;
+	size_t n = shb_rpt_error_codes(r, &c);
+	for (size_t i = 0; f && i < n; i++)
+		fprintf(f, "%s%s:%s:%llu=%llu", i ? ";" : "",
+			shb_rpt_err_kind(c[i].kind),
+			shb_rpt_err_space(sp, sizeof(sp), c[i].space),
+			(unsigned long long)c[i].code,
+			(unsigned long long)c[i].count);
+	field_list(w, f, &buf);
+}
+
+static void field_stages(struct row *w, const struct shb_run_info *run)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	const struct shb_stage *st;
+	size_t n = shb_rpt_stages(run, &st);
+	for (size_t i = 0; f && i < n; i++)
+		fprintf(f, "%s%llu:%llu:%llu", i ? ";" : "",
+			(unsigned long long)st[i].duration_ns,
+			(unsigned long long)st[i].rate_from_milli,
+			(unsigned long long)st[i].rate_to_milli);
+	field_list(w, f, &buf);
+}
+
+static void field_plugins(struct row *w, const struct shb_run_info *run)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	const struct shb_plugin_info *p;
+	size_t n = shb_rpt_plugins(run, &p);
+	for (size_t i = 0; f && i < n; i++)
+		fprintf(f, "%s%s:%s:%s:%s:1.%u:%s", i ? ";" : "",
+			shb_rpt_str(p[i].role), shb_rpt_str(p[i].name),
+			shb_rpt_str(p[i].id), shb_rpt_str(p[i].version),
+			p[i].abi_minor, shb_rpt_str(p[i].path));
+	field_list(w, f, &buf);
+}
+
+static void field_per(struct row *w, int has, uint64_t total, uint64_t n)
+{
+	if (has && n)
+		field_u64(w, shb_rpt_scale(shb_rpt_per(total, n), 0));
+	else
+		sep(w);
+}
+
+/* The 1.2 columns of one row; `target` is the target's index, or -1 for
+ * the run's total row. */
+static void v12_fields(struct row *w, const struct shb_host *host,
+		       const struct shb_run_info *run,
+		       const struct shb_results *r, const char *label,
+		       long target)
+{
+	field_str(w, label);
+	if (target >= 0)
+		field_u64(w, (uint64_t)target);
+	else
+		sep(w);
+	int has = SHB_RPT_HAS(run, struct shb_run_info, shard_count);
+	field_opt(w, has, has ? run->shard_index : 0);
+	field_opt(w, has, has ? run->shard_count : 0);
+	has = SHB_RPT_HAS(run, struct shb_run_info, rate_milli);
+	field_opt(w, has, has ? run->rate_milli : 0);
+	has = SHB_RPT_HAS(r, struct shb_results, setup_ns);
+	field_opt(w, has, has ? r->setup_ns : 0);
+	has = SHB_RPT_HAS(r, struct shb_results, rx_body_bytes);
+	field_opt(w, has, has ? r->rx_header_bytes : 0);
+	field_opt(w, has, has ? r->rx_body_bytes : 0);
+	field_per(w, has, has ? r->rx_header_bytes : 0, r->requests_ok);
+	field_per(w, has, has ? r->rx_body_bytes : 0, r->requests_ok);
+	struct shb_rpt_errors e;
+	shb_rpt_sum_errors(r, &e);
+	field_opt(w, e.kinds > SHB_ERRK_APPLICATION, e.count[SHB_ERRK_APPLICATION]);
+	has = SHB_RPT_HAS(r, struct shb_results, schedule_lag_max_ns);
+	field_opt(w, has, has ? r->requests_late : 0);
+	field_opt(w, has, has ? r->requests_unsent : 0);
+	field_opt(w, has, has ? r->schedule_lag_max_ns : 0);
+
+	/* Uncorrected latency: only under open loop, where it differs. */
+	static const struct shb_rpt_pcts p3 = {3, {500000, 900000, 990000}};
+	struct shb_rpt_latency u;
+	shb_rpt_read_hist(host, shb_rpt_uncorrected(r), &p3, &u);
+	field_lat(w, &u, u.mean);
+	for (int i = 0; i < 3; i++)
+		field_lat(w, &u, u.pct[i]);
+	field_lat(w, &u, u.max);
+
+	struct shb_rpt_setup s;
+	shb_rpt_read_setup(host, r, &s);
+	for (int h = 0; h < SHB_RPT_SETUP_COUNT; h++) {
+		const struct shb_rpt_latency *l = &s.h[h];
+		field_u64(w, l->count);
+		field_lat(w, l, l->mean);
+		for (int i = 0; i < 3; i++)
+			field_lat(w, l, l->pct[i]);
+		field_lat(w, l, l->max);
+	}
+	field_app_outcomes(w, r);
+	field_error_codes(w, r);
+	field_stages(w, run);
+	field_plugins(w, run);
+}
+
+/* One row: the run's total (ti NULL) or one target's. */
+static void summary_row(struct shb_rpt_out *o, const struct shb_host *host,
+			const struct shb_run_info *run,
+			const struct shb_results *r,
+			const struct shb_target_info *ti, long target)
+{
+	struct shb_rpt_errors e;
+	struct shb_rpt_latency lat;
+	struct shb_rpt_warmup warm;
+	const struct shb_rpt_latency *l = &lat;
+	const struct shb_rpt_warmup *x = &warm;
+	shb_rpt_warmup_of(host, run, r, &warm);
+	shb_rpt_sum_errors(r, &e);
+	shb_rpt_read_latency(host, r, run, &lat);
 	struct row w = {o, 0};
-	field_str(&w, run->url);
-	field_str(&w, run->method);
+	field_str(&w, ti ? ti->url : run->url);
+	field_str(&w, ti ? ti->method : run->method);
 	field_str(&w, run->proto_display);
 	field_u64(&w, run->threads);
 	field_u64(&w, run->connections);
@@ -115,7 +314,7 @@ static void summary_row(struct shb_rpt_out *o, const struct shb_run_info *run,
 	field_u64(&w, r->requests_ok);
 	field_u64(&w, r->requests_errors);
 	for (int k = 0; k < SHB_ERRK_COUNT; k++)
-		field_u64(&w, e->count[k]);
+		field_u64(&w, e.count[k]);
 	field_u64(&w, r->requests_retried);
 	field_u64(&w, shb_rpt_scale(shb_rpt_per_sec(r->requests_ok, r->elapsed_ns), 0));
 	field_u64(&w, r->bytes_received);
@@ -125,7 +324,7 @@ static void summary_row(struct shb_rpt_out *o, const struct shb_run_info *run,
 	field_lat(&w, l, l->mean);
 	field_lat(&w, l, l->stddev);
 	field_lat(&w, l, l->max);
-	for (int i = 0; i < SHB_RPT_PCT_COUNT; i++)
+	for (size_t i = 0; i < l->npct; i++)
 		field_lat(&w, l, l->pct[i]);
 	uint64_t cls[5];
 	status_classes(r, cls);
@@ -134,12 +333,17 @@ static void summary_row(struct shb_rpt_out *o, const struct shb_run_info *run,
 	char start[40];
 	field_str(&w, shb_rpt_start_time(start, sizeof(start), run));
 	field_str(&w, run->shb_version);
-	if (x) {
-		field_u64(&w, x->warmup_ns);
-		field_u64(&w, x->warmup_requests);
+	if (x->known) {
+		field_u64(&w, x->ns);
+		field_u64(&w, x->requests);
 	} else {
 		sep(&w);
 		sep(&w);
+	}
+	if (has_v12(r)) {
+		const char *label = ti ? ti->label :
+			SHB_RPT_HAS(run, struct shb_run_info, label) ? run->label : NULL;
+		v12_fields(&w, host, run, r, label, target);
 	}
 	shb_rpt_puts(o, "\n");
 }
@@ -150,16 +354,23 @@ static int csv_end(void *rep, const struct shb_results *r)
 	const struct shb_run_info *run = shb_rpt_check(c, r);
 	if (!run)
 		return SHB_E_INVAL;
-	struct shb_rpt_errors e;
 	struct shb_rpt_latency lat;
-	shb_rpt_sum_errors(r, &e);
-	shb_rpt_read_latency(c->host, r, &lat);
+	shb_rpt_read_latency(c->host, r, run, &lat);
 
 	struct shb_rpt_out o;
 	shb_rpt_out_init(&o, c->out);
 	if (!(c->flags & OPT_NOHEADER))
-		header(&o);
-	summary_row(&o, run, r, &e, &lat, shb_rpt_ext_run(c->host));
+		header(&o, &lat, has_v12(r));
+	summary_row(&o, c->host, run, r, NULL, -1);
+	/* Several targets: a row each after the total, in run order. */
+	for (size_t i = 0; i < shb_rpt_target_count(r); i++) {
+		const struct shb_target_info *ti;
+		const struct shb_results *t = shb_rpt_target(r, run, i, &ti);
+		struct shb_target_info none = {0};
+		if (t)
+			summary_row(&o, c->host, run, t, ti ? ti : &none,
+				    (long)i);
+	}
 	return shb_rpt_flush(&o);
 }
 
@@ -180,12 +391,19 @@ static const struct shb_report_vtable csv_vt = {
 	.destroy = shb_rpt_destroy,
 };
 
+/* --report-opt csv.KEY: the core checks keys against these. */
+static const struct shb_option_def csv_option_defs[] = {
+	{"noheader", NULL, "leave the header row out (to append runs)"},
+	{NULL, NULL, NULL},
+};
+
 const struct shb_report_desc shb_rpt_module_desc = {
 	.struct_size = sizeof(struct shb_report_desc),
 	.flags = 0,
 	.name = "csv",
 	.summary = "CSV header and one summary row; option: noheader",
 	.vt = &csv_vt,
+	.option_defs = csv_option_defs,
 };
 
 SHB_PLUGIN_EXPORT const struct shb_plugin_entry shb_plugin_entry_v1 = {

@@ -103,7 +103,7 @@ static json_t *jstr(const char *s)
 }
 
 static void put_run(struct jb *b, json_t *doc, const struct shb_run_info *run,
-		    const struct shb_rpt_ext_run *x)
+		    const struct shb_rpt_warmup *w)
 {
 	char start[40];
 	put(b, doc, "schemaVersion", json_integer(JSON_SCHEMA_VERSION));
@@ -123,8 +123,8 @@ static void put_run(struct jb *b, json_t *doc, const struct shb_run_info *run,
 	    run->requests_target ? jint(run->requests_target) : json_null());
 	put(b, doc, "durationTargetSeconds",
 	    run->duration_target_ns ? jsecs(run->duration_target_ns) : json_null());
-	put(b, doc, "warmupSeconds", x ? jsecs(x->warmup_ns) : json_null());
-	put(b, doc, "warmupRequests", x ? jint(x->warmup_requests) : json_null());
+	put(b, doc, "warmupSeconds", w->known ? jsecs(w->ns) : json_null());
+	put(b, doc, "warmupRequests", w->known ? jint(w->requests) : json_null());
 }
 
 static void put_counts(struct jb *b, json_t *doc, const struct shb_results *r,
@@ -170,7 +170,7 @@ static void put_errors(struct jb *b, json_t *doc, const struct shb_rpt_errors *e
 {
 	json_t *counts = json_object();
 	json_t *samples = json_object();
-	for (int k = 0; k < SHB_ERRK_COUNT; k++) {
+	for (int k = 0; k < e->kinds; k++) {
 		put(b, counts, shb_rpt_err_names[k], jint(e->count[k]));
 		if (e->sample[k])
 			put(b, samples, shb_rpt_err_names[k], jstr(e->sample[k]));
@@ -179,10 +179,11 @@ static void put_errors(struct jb *b, json_t *doc, const struct shb_rpt_errors *e
 	put(b, doc, "errorSamples", samples);
 }
 
-static void put_latency(struct jb *b, json_t *doc, const struct shb_rpt_latency *l)
+static void put_latency(struct jb *b, json_t *doc, const char *key,
+			const struct shb_rpt_latency *l)
 {
 	if (l->count == 0) {
-		put(b, doc, "latencySeconds", json_null());
+		put(b, doc, key, json_null());
 		return;
 	}
 	json_t *lat = json_object();
@@ -191,10 +192,220 @@ static void put_latency(struct jb *b, json_t *doc, const struct shb_rpt_latency 
 	put(b, lat, "stddev", jsecs(l->stddev));
 	put(b, lat, "max", jsecs(l->max));
 	json_t *pct = json_object();
-	for (int i = 0; i < SHB_RPT_PCT_COUNT; i++)
-		put(b, pct, shb_rpt_pcts[i].json_key, jsecs(l->pct[i]));
+	for (size_t i = 0; i < l->npct; i++) {
+		char name[16];
+		name[0] = 'p';
+		shb_rpt_pct_label(name + 1, sizeof(name) - 1, l->ppm[i], '.');
+		put(b, pct, name, jsecs(l->pct[i]));
+	}
 	put(b, lat, "percentiles", pct);
-	put(b, doc, "latencySeconds", lat);
+	put(b, doc, key, lat);
+}
+
+/* ---- ABI 1.2 members: added only when the core's structs carry them ---- */
+
+static json_t *jper(uint64_t total, uint64_t n)
+{
+	return n ? json_real(shb_rpt_per(total, n)) : json_null();
+}
+
+/* A set-up histogram: count, mean, p50, p90, p99, max; null when empty. */
+static json_t *jsetup(const struct shb_rpt_latency *l)
+{
+	if (l->count == 0)
+		return json_null();
+	json_t *o = json_object();
+	struct jb b = {0};
+	put(&b, o, "count", jint(l->count));
+	put(&b, o, "mean", jsecs(l->mean));
+	put(&b, o, "p50", jsecs(l->pct[0]));
+	put(&b, o, "p90", jsecs(l->pct[1]));
+	put(&b, o, "p99", jsecs(l->pct[2]));
+	put(&b, o, "max", jsecs(l->max));
+	if (b.failed) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static void put_outcomes(struct jb *b, json_t *doc, const struct shb_results *r)
+{
+	char sp[32];
+	const struct shb_app_count *a;
+	size_t n = shb_rpt_app_outcomes(r, &a);
+	json_t *arr = json_array();
+	for (size_t i = 0; i < n && arr; i++) {
+		json_t *o = json_object();
+		put(b, o, "space", jstr(shb_rpt_app_space(sp, sizeof(sp), a[i].space)));
+		put(b, o, "code", jint(a[i].code));
+		put(b, o, "ok", json_boolean(a[i].ok));
+		put(b, o, "count", jint(a[i].count));
+		if (json_array_append_new(arr, o) != 0)
+			b->failed = 1;
+	}
+	put(b, doc, "appOutcomes", arr);
+
+	const struct shb_code_count *c;
+	n = shb_rpt_error_codes(r, &c);
+	arr = json_array();
+	for (size_t i = 0; i < n && arr; i++) {
+		json_t *o = json_object();
+		put(b, o, "kind", jstr(shb_rpt_err_kind(c[i].kind)));
+		put(b, o, "space", jstr(shb_rpt_err_space(sp, sizeof(sp), c[i].space)));
+		put(b, o, "code", jint(c[i].code));
+		put(b, o, "count", jint(c[i].count));
+		if (json_array_append_new(arr, o) != 0)
+			b->failed = 1;
+	}
+	put(b, doc, "errorCodes", arr);
+}
+
+/* The result members of 1.2, for the run and for each target alike. */
+static void put_results12(struct jb *b, json_t *doc, const struct shb_host *host,
+			  const struct shb_run_info *run,
+			  const struct shb_results *r)
+{
+	if (SHB_RPT_HAS(r, struct shb_results, setup_ns))
+		put(b, doc, "setupSeconds", jsecs(r->setup_ns));
+	if (SHB_RPT_HAS(r, struct shb_results, rx_body_bytes)) {
+		put(b, doc, "rxHeaderBytes", jint(r->rx_header_bytes));
+		put(b, doc, "rxBodyBytes", jint(r->rx_body_bytes));
+		put(b, doc, "rxHeaderBytesPerResponse",
+		    jper(r->rx_header_bytes, r->requests_ok));
+		put(b, doc, "rxBodyBytesPerResponse",
+		    jper(r->rx_body_bytes, r->requests_ok));
+	}
+	if (SHB_RPT_HAS(r, struct shb_results, error_code_count))
+		put_outcomes(b, doc, r);
+	if (SHB_RPT_HAS(r, struct shb_results, latency_uncorrected)) {
+		const struct shb_hist *h = shb_rpt_uncorrected(r);
+		struct shb_rpt_pcts p;
+		struct shb_rpt_latency l;
+		shb_rpt_pcts_of(run, &p);
+		shb_rpt_read_hist(host, h, &p, &l);
+		put_latency(b, doc, "latencyUncorrectedSeconds", &l);
+	}
+	if (SHB_RPT_HAS(r, struct shb_results, first_byte)) {
+		struct shb_rpt_setup s;
+		shb_rpt_read_setup(host, r, &s);
+		json_t *o = json_object();
+		put(b, o, "connect", jsetup(&s.h[SHB_RPT_SETUP_CONNECT]));
+		put(b, o, "handshake", jsetup(&s.h[SHB_RPT_SETUP_HANDSHAKE]));
+		put(b, o, "firstByte", jsetup(&s.h[SHB_RPT_SETUP_FIRST_BYTE]));
+		put(b, doc, "setupTimings", o);
+	}
+}
+
+/* -R, --stages and what the schedule could not keep; null in closed loop. */
+static json_t *jopen_loop(const struct shb_run_info *run,
+			  const struct shb_results *r)
+{
+	const struct shb_stage *st;
+	size_t n = shb_rpt_stages(run, &st);
+	if (!run->rate_milli && n == 0)
+		return json_null();
+	struct jb b = {0};
+	json_t *o = json_object();
+	put(&b, o, "rateTarget", run->rate_milli ?
+	    json_real((double)run->rate_milli / 1000.0) : json_null());
+	json_t *arr = json_array();
+	for (size_t i = 0; i < n && arr; i++) {
+		json_t *s = json_object();
+		put(&b, s, "durationSeconds", jsecs(st[i].duration_ns));
+		put(&b, s, "rateFrom", json_real((double)st[i].rate_from_milli / 1000.0));
+		put(&b, s, "rateTo", json_real((double)st[i].rate_to_milli / 1000.0));
+		if (json_array_append_new(arr, s) != 0)
+			b.failed = 1;
+	}
+	put(&b, o, "stages", arr);
+	if (SHB_RPT_HAS(r, struct shb_results, schedule_lag_max_ns)) {
+		put(&b, o, "requestsLate", jint(r->requests_late));
+		put(&b, o, "requestsUnsent", jint(r->requests_unsent));
+		put(&b, o, "scheduleLagMaxSeconds", jsecs(r->schedule_lag_max_ns));
+	}
+	if (b.failed) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* The run members of 1.2: label, shard, open loop, provenance. */
+static void put_run12(struct jb *b, json_t *doc, const struct shb_run_info *run,
+		      const struct shb_results *r)
+{
+	if (SHB_RPT_HAS(run, struct shb_run_info, label))
+		put(b, doc, "label", run->label ? jstr(run->label) : json_null());
+	if (SHB_RPT_HAS(run, struct shb_run_info, shard_count)) {
+		json_t *sh = json_null();
+		if (run->shard_count > 1) {
+			sh = json_object();
+			put(b, sh, "index", jint(run->shard_index));
+			put(b, sh, "count", jint(run->shard_count));
+		}
+		put(b, doc, "shard", sh);
+	}
+	if (SHB_RPT_HAS(run, struct shb_run_info, stage_count))
+		put(b, doc, "openLoop", jopen_loop(run, r));
+	if (SHB_RPT_HAS(run, struct shb_run_info, plugin_count)) {
+		const struct shb_plugin_info *p;
+		size_t n = shb_rpt_plugins(run, &p);
+		json_t *arr = json_array();
+		for (size_t i = 0; i < n && arr; i++) {
+			json_t *o = json_object();
+			put(b, o, "role", jstr(p[i].role));
+			put(b, o, "name", jstr(p[i].name));
+			put(b, o, "id", jstr(p[i].id));
+			put(b, o, "version", p[i].version ? jstr(p[i].version) : json_null());
+			put(b, o, "abiMinor", jint(p[i].abi_minor));
+			put(b, o, "path", jstr(p[i].path));
+			if (json_array_append_new(arr, o) != 0)
+				b->failed = 1;
+		}
+		put(b, doc, "plugins", arr);
+	}
+}
+
+/* Everything a result holds, for the run and for each target alike. */
+static void put_result(struct jb *b, json_t *doc, const struct shb_host *host,
+		       const struct shb_run_info *run,
+		       const struct shb_results *r)
+{
+	struct shb_rpt_errors e;
+	struct shb_rpt_latency lat;
+	shb_rpt_sum_errors(r, &e);
+	shb_rpt_read_latency(host, r, run, &lat);
+	put_counts(b, doc, r, &e);
+	put_statuses(b, doc, r);
+	put_errors(b, doc, &e);
+	put_latency(b, doc, "latencySeconds", &lat);
+	put_results12(b, doc, host, run, r);
+}
+
+/* Several targets: one object each, the target then its result. */
+static void put_targets(struct jb *b, json_t *doc, const struct shb_host *host,
+			const struct shb_run_info *run,
+			const struct shb_results *r)
+{
+	size_t n = shb_rpt_target_count(r);
+	json_t *arr = json_array();
+	for (size_t i = 0; i < n && arr; i++) {
+		const struct shb_target_info *ti;
+		const struct shb_results *t = shb_rpt_target(r, run, i, &ti);
+		if (!t)
+			continue;
+		json_t *o = json_object();
+		put(b, o, "index", jint(i));
+		put(b, o, "label", ti && ti->label ? jstr(ti->label) : json_null());
+		put(b, o, "url", jstr(ti ? ti->url : NULL));
+		put(b, o, "method", jstr(ti ? ti->method : NULL));
+		put(b, o, "weight", jint(ti ? ti->weight : 1));
+		put_result(b, o, host, run, t);
+		if (json_array_append_new(arr, o) != 0)
+			b->failed = 1;
+	}
+	put(b, doc, "targets", arr);
 }
 
 static int dump_cb(const char *buf, size_t size, void *data)
@@ -210,18 +421,16 @@ static int json_end(void *rep, const struct shb_results *r)
 	const struct shb_run_info *run = shb_rpt_check(j, r);
 	if (!run)
 		return SHB_E_INVAL;
-	struct shb_rpt_errors e;
-	struct shb_rpt_latency lat;
-	shb_rpt_sum_errors(r, &e);
-	shb_rpt_read_latency(j->host, r, &lat);
+	struct shb_rpt_warmup warm;
+	shb_rpt_warmup_of(j->host, run, r, &warm);
 
 	struct jb b = {0};
 	json_t *doc = json_object();
-	put_run(&b, doc, run, shb_rpt_ext_run(j->host));
-	put_counts(&b, doc, r, &e);
-	put_statuses(&b, doc, r);
-	put_errors(&b, doc, &e);
-	put_latency(&b, doc, &lat);
+	put_run(&b, doc, run, &warm);
+	put_result(&b, doc, j->host, run, r);
+	put_run12(&b, doc, run, r);
+	if (SHB_RPT_HAS(r, struct shb_results, target_count))
+		put_targets(&b, doc, j->host, run, r);
 	if (b.failed || !doc) {
 		json_decref(doc);
 		return SHB_E_NOMEM;
@@ -258,12 +467,19 @@ static const struct shb_report_vtable json_vt = {
 	.destroy = shb_rpt_destroy,
 };
 
+/* --report-opt json.KEY: the core checks keys against these. */
+static const struct shb_option_def json_option_defs[] = {
+	{"compact", NULL, "the document on one line (NDJSON)"},
+	{NULL, NULL, NULL},
+};
+
 const struct shb_report_desc shb_rpt_module_desc = {
 	.struct_size = sizeof(struct shb_report_desc),
 	.flags = 0,
 	.name = "json",
 	.summary = "JSON document (schemaVersion 1); option: compact",
 	.vt = &json_vt,
+	.option_defs = json_option_defs,
 };
 
 SHB_PLUGIN_EXPORT const struct shb_plugin_entry shb_plugin_entry_v1 = {

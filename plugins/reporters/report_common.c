@@ -10,20 +10,16 @@
 /* Written once by init, read-only afterwards (plugin.h allows this). */
 static const struct shb_host *rpt_host;
 
-const struct shb_rpt_pct shb_rpt_pcts[SHB_RPT_PCT_COUNT] = {
-	{100000, "10", "p10", "latency_p10_ns"},
-	{250000, "25", "p25", "latency_p25_ns"},
-	{500000, "50", "p50", "latency_p50_ns"},
-	{750000, "75", "p75", "latency_p75_ns"},
-	{900000, "90", "p90", "latency_p90_ns"},
-	{950000, "95", "p95", "latency_p95_ns"},
-	{990000, "99", "p99", "latency_p99_ns"},
-	{999000, "99.9", "p99.9", "latency_p99_9_ns"},
-	{999900, "99.99", "p99.99", "latency_p99_99_ns"},
+const uint32_t shb_rpt_default_ppm[SHB_RPT_PCT_COUNT] = {
+	100000, 250000, 500000, 750000, 900000, 950000, 990000, 999000, 999900,
 };
 
-const char *const shb_rpt_err_names[SHB_ERRK_COUNT] = {
-	"connect", "tls", "read", "write", "timeout", "protocol",
+const char *const shb_rpt_err_names[SHB_ERRK_EX_COUNT] = {
+	"connect", "tls", "read", "write", "timeout", "protocol", "application",
+};
+
+const char *const shb_rpt_setup_names[SHB_RPT_SETUP_COUNT] = {
+	"connect", "handshake", "first_byte",
 };
 
 /* ---- entry glue ------------------------------------------------------------ */
@@ -195,13 +191,48 @@ const char *shb_rpt_str(const char *s)
 
 /* ---- what the reporters print ------------------------------------------------ */
 
-void shb_rpt_read_latency(const struct shb_host *host,
-			  const struct shb_results *r,
-			  struct shb_rpt_latency *lat)
+void shb_rpt_pcts_of(const struct shb_run_info *run, struct shb_rpt_pcts *p)
+{
+	p->count = 0;
+	if (SHB_RPT_HAS(run, struct shb_run_info, percentile_count) &&
+	    run->percentiles_ppm) {
+		uint32_t last = 0;
+		for (size_t i = 0; i < run->percentile_count &&
+				   p->count < SHB_RPT_PCT_MAX; i++) {
+			uint32_t ppm = run->percentiles_ppm[i];
+			if (ppm > last && ppm <= 1000000)
+				p->ppm[p->count++] = last = ppm;
+		}
+	}
+	if (p->count)
+		return;
+	memcpy(p->ppm, shb_rpt_default_ppm, sizeof(shb_rpt_default_ppm));
+	p->count = SHB_RPT_PCT_COUNT;
+}
+
+char *shb_rpt_pct_label(char *buf, size_t len, uint32_t ppm, char dot)
+{
+	/* ppm / 10^4 is the percent: four decimals at most, trailing zeros
+	 * dropped ("10", "99.9", "99.999"). */
+	unsigned whole = ppm / 10000, frac = ppm % 10000, digits = 4;
+	while (frac && frac % 10 == 0) {
+		frac /= 10;
+		digits--;
+	}
+	if (frac)
+		snprintf(buf, len, "%u%c%0*u", whole, dot, (int)digits, frac);
+	else
+		snprintf(buf, len, "%u", whole);
+	return buf;
+}
+
+void shb_rpt_read_hist(const struct shb_host *host, const struct shb_hist *h,
+		       const struct shb_rpt_pcts *p, struct shb_rpt_latency *lat)
 {
 	const struct shb_hist_ops *ops = host->hist;
-	const struct shb_hist *h = r->latency;
 	memset(lat, 0, sizeof(*lat));
+	lat->npct = p->count;
+	memcpy(lat->ppm, p->ppm, p->count * sizeof(p->ppm[0]));
 	/* results.h promises a histogram; an absent one reads as empty. */
 	if (!h || (lat->count = ops->count(h)) == 0)
 		return;
@@ -209,18 +240,37 @@ void shb_rpt_read_latency(const struct shb_host *host,
 	lat->max = ops->max(h);
 	lat->mean = ops->mean(h);
 	lat->stddev = ops->stddev(h);
-	for (size_t i = 0; i < SHB_RPT_PCT_COUNT; i++)
-		lat->pct[i] = ops->value_at_ppm(h, shb_rpt_pcts[i].ppm);
+	for (size_t i = 0; i < p->count; i++)
+		lat->pct[i] = ops->value_at_ppm(h, p->ppm[i]);
+}
+
+void shb_rpt_read_latency(const struct shb_host *host,
+			  const struct shb_results *r,
+			  const struct shb_run_info *run,
+			  struct shb_rpt_latency *lat)
+{
+	struct shb_rpt_pcts p;
+	shb_rpt_pcts_of(run, &p);
+	shb_rpt_read_hist(host, r->latency, &p, lat);
 }
 
 void shb_rpt_sum_errors(const struct shb_results *r, struct shb_rpt_errors *e)
 {
+	const struct shb_error_count *list = r->errors;
+	size_t n = r->error_count;
 	memset(e, 0, sizeof(*e));
-	for (size_t i = 0; i < r->error_count; i++) {
-		const struct shb_error_count *ec = &r->errors[i];
+	e->kinds = SHB_ERRK_COUNT;
+	if (SHB_RPT_HAS(r, struct shb_results, error_ex_count) &&
+	    (r->errors_ex || r->error_ex_count == 0)) {
+		list = r->errors_ex;
+		n = r->error_ex_count;
+		e->kinds = SHB_ERRK_EX_COUNT;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct shb_error_count *ec = &list[i];
 		uint64_t *count = &e->other;
 		const char **sample = &e->other_sample;
-		if (ec->kind < SHB_ERRK_COUNT) {
+		if (ec->kind < (uint32_t)e->kinds) {
 			count = &e->count[ec->kind];
 			sample = &e->sample[ec->kind];
 		}
@@ -255,6 +305,157 @@ const struct shb_rpt_ext_run *shb_rpt_ext_run(const struct shb_host *host)
 	if (!x || x->struct_size < sizeof(*x))
 		return NULL;
 	return x;
+}
+
+/* ---- ABI 1.2 members -------------------------------------------------------- */
+
+void shb_rpt_warmup_of(const struct shb_host *host,
+		       const struct shb_run_info *run,
+		       const struct shb_results *r, struct shb_rpt_warmup *w)
+{
+	memset(w, 0, sizeof(*w));
+	if (SHB_RPT_HAS(run, struct shb_run_info, warmup_ns) &&
+	    SHB_RPT_HAS(r, struct shb_results, requests_warmup)) {
+		w->known = 1;
+		w->ns = run->warmup_ns;
+		w->requests = r->requests_warmup;
+		return;
+	}
+	/* A 1.1 core: the interim extension, if it has it. */
+	const struct shb_rpt_ext_run *x = shb_rpt_ext_run(host);
+	if (x) {
+		w->known = 1;
+		w->ns = x->warmup_ns;
+		w->requests = x->warmup_requests;
+	}
+}
+
+size_t shb_rpt_app_outcomes(const struct shb_results *r,
+			    const struct shb_app_count **out)
+{
+	*out = NULL;
+	if (!SHB_RPT_HAS(r, struct shb_results, app_outcome_count) ||
+	    !r->app_outcomes)
+		return 0;
+	*out = r->app_outcomes;
+	return r->app_outcome_count;
+}
+
+size_t shb_rpt_error_codes(const struct shb_results *r,
+			   const struct shb_code_count **out)
+{
+	*out = NULL;
+	if (!SHB_RPT_HAS(r, struct shb_results, error_code_count) ||
+	    !r->error_codes)
+		return 0;
+	*out = r->error_codes;
+	return r->error_code_count;
+}
+
+size_t shb_rpt_plugins(const struct shb_run_info *run,
+		       const struct shb_plugin_info **out)
+{
+	*out = NULL;
+	if (!SHB_RPT_HAS(run, struct shb_run_info, plugin_count) ||
+	    !run->plugins)
+		return 0;
+	*out = run->plugins;
+	return run->plugin_count;
+}
+
+size_t shb_rpt_stages(const struct shb_run_info *run,
+		      const struct shb_stage **out)
+{
+	*out = NULL;
+	if (!SHB_RPT_HAS(run, struct shb_run_info, stage_count) || !run->stages)
+		return 0;
+	*out = run->stages;
+	return run->stage_count;
+}
+
+size_t shb_rpt_target_count(const struct shb_results *r)
+{
+	if (!SHB_RPT_HAS(r, struct shb_results, target_count) || !r->targets)
+		return 0;
+	return r->target_count;
+}
+
+const struct shb_results *shb_rpt_target(const struct shb_results *r,
+					 const struct shb_run_info *run,
+					 size_t i,
+					 const struct shb_target_info **info)
+{
+	*info = NULL;
+	if (i >= shb_rpt_target_count(r))
+		return NULL;
+	const struct shb_results *t = r->targets[i];
+	/* The same checks as shb_rpt_check, so that a target reads safely. */
+	if (!t || !SHB_HAS(t, struct shb_results, latency) ||
+	    (t->status_count && !t->statuses) || (t->error_count && !t->errors))
+		return NULL;
+	if (SHB_RPT_HAS(run, struct shb_run_info, target_count) &&
+	    run->targets && i < run->target_count)
+		*info = &run->targets[i];
+	return t;
+}
+
+const struct shb_hist *shb_rpt_uncorrected(const struct shb_results *r)
+{
+	if (!SHB_RPT_HAS(r, struct shb_results, latency_uncorrected) ||
+	    r->latency_uncorrected == r->latency)
+		return NULL;
+	return r->latency_uncorrected;
+}
+
+void shb_rpt_read_setup(const struct shb_host *host,
+			const struct shb_results *r, struct shb_rpt_setup *s)
+{
+	static const struct shb_rpt_pcts p = {3, {500000, 900000, 990000}};
+	const struct shb_hist *h[SHB_RPT_SETUP_COUNT] = {NULL, NULL, NULL};
+	if (SHB_RPT_HAS(r, struct shb_results, first_byte)) {
+		h[SHB_RPT_SETUP_CONNECT] = r->connect;
+		h[SHB_RPT_SETUP_HANDSHAKE] = r->handshake;
+		h[SHB_RPT_SETUP_FIRST_BYTE] = r->first_byte;
+	}
+	s->any = 0;
+	for (int i = 0; i < SHB_RPT_SETUP_COUNT; i++) {
+		shb_rpt_read_hist(host, h[i], &p, &s->h[i]);
+		if (s->h[i].count)
+			s->any = 1;
+	}
+}
+
+const char *shb_rpt_app_space(char *buf, size_t len, uint32_t space)
+{
+	switch (space) {
+	case SHB_APPSPACE_NONE:
+		return "none";
+	case SHB_APPSPACE_GRPC:
+		return "grpc";
+	case SHB_APPSPACE_WEBSOCKET:
+		return "websocket";
+	}
+	if (space >= SHB_APPSPACE_PRIVATE)
+		snprintf(buf, len, "private:%u", space - SHB_APPSPACE_PRIVATE);
+	else
+		snprintf(buf, len, "unknown:%u", space);
+	return buf;
+}
+
+const char *shb_rpt_err_space(char *buf, size_t len, uint32_t space)
+{
+	static const char *const names[] = {
+		"none", "h2", "h3", "quic", "tls_alert", "errno",
+	};
+	if (space < sizeof(names) / sizeof(names[0]))
+		return names[space];
+	snprintf(buf, len, "unknown:%u", space);
+	return buf;
+}
+
+const char *shb_rpt_err_kind(uint32_t kind)
+{
+	return kind < SHB_ERRK_EX_COUNT ? shb_rpt_err_names[kind] : "other";
 }
 
 const char *shb_rpt_tls_verify_name(uint32_t v)
@@ -304,6 +505,22 @@ char *shb_rpt_fixed(char *buf, size_t len, uint64_t scaled, unsigned decimals)
 			 (unsigned long long)(scaled / div), (int)decimals,
 			 (unsigned long long)(scaled % div));
 	return buf;
+}
+
+double shb_rpt_per(uint64_t total, uint64_t n)
+{
+	return n ? (double)total / (double)n : 0.0;
+}
+
+char *shb_rpt_milli(char *buf, size_t len, uint64_t milli)
+{
+	unsigned decimals = 3;
+	uint64_t v = milli;
+	while (decimals && v % 10 == 0) {
+		v /= 10;
+		decimals--;
+	}
+	return shb_rpt_fixed(buf, len, v, decimals);
 }
 
 char *shb_rpt_ms(char *buf, size_t len, uint64_t ns)

@@ -53,38 +53,60 @@ const char *shb_rpt_str(const char *s);
 
 /* ---- what the reporters print ------------------------------------------------ */
 
+/* The percentiles reported: the run's --percentiles (ABI 1.2
+ * run->percentiles_ppm) when it gives any, else the nine of
+ * shb_rpt_default_ppm. At most SHB_RPT_PCT_MAX; entries that are not
+ * ascending within 1..1000000 are left out. */
 #define SHB_RPT_PCT_COUNT 9
+#define SHB_RPT_PCT_MAX 64
 
-struct shb_rpt_pct {
-	uint32_t ppm;
-	const char *label;    /* "99.9" (text: "99.9%") */
-	const char *json_key; /* "p99.9" */
-	const char *csv_col;  /* "latency_p99_9_ns" */
+extern const uint32_t shb_rpt_default_ppm[SHB_RPT_PCT_COUNT];
+
+struct shb_rpt_pcts {
+	size_t count;
+	uint32_t ppm[SHB_RPT_PCT_MAX];
 };
 
-extern const struct shb_rpt_pct shb_rpt_pcts[SHB_RPT_PCT_COUNT];
+void shb_rpt_pcts_of(const struct shb_run_info *run, struct shb_rpt_pcts *p);
 
-/* The latency histogram read once through host->hist. When count is 0 the
- * other members are 0 and must not be printed as measurements. */
+/* A percentile as a short decimal: 999000 ppm is "99.9" with dot '.',
+ * "99_9" with dot '_' (CSV column names). Returns buf. */
+char *shb_rpt_pct_label(char *buf, size_t len, uint32_t ppm, char dot);
+
+/* A histogram read once through host->hist, at the percentiles `p`. When
+ * count is 0 the other members are 0 and must not be printed as
+ * measurements. */
 struct shb_rpt_latency {
 	uint64_t count, min, max, mean, stddev;
-	uint64_t pct[SHB_RPT_PCT_COUNT];
+	size_t npct;
+	uint32_t ppm[SHB_RPT_PCT_MAX];
+	uint64_t pct[SHB_RPT_PCT_MAX];
 };
 
+/* r->latency at the run's percentiles. */
 void shb_rpt_read_latency(const struct shb_host *host,
 			  const struct shb_results *r,
+			  const struct shb_run_info *run,
 			  struct shb_rpt_latency *lat);
 
-/* Error counts by kind. Kinds a newer core may add land in `other` so
- * that the listed counts never silently exceed their sum. */
+/* Any histogram (NULL reads as empty) at the percentiles `p`. */
+void shb_rpt_read_hist(const struct shb_host *host, const struct shb_hist *h,
+		       const struct shb_rpt_pcts *p, struct shb_rpt_latency *lat);
+
+/* Error counts by kind: from errors_ex when the core gives it (ABI 1.2:
+ * the seven kinds, `application` included; kinds = SHB_ERRK_EX_COUNT),
+ * else from errors (kinds = SHB_ERRK_COUNT). Kinds a newer core may add
+ * land in `other` so that the listed counts never silently exceed their
+ * sum. */
 struct shb_rpt_errors {
-	uint64_t count[SHB_ERRK_COUNT];
-	const char *sample[SHB_ERRK_COUNT]; /* first non-NULL sample */
+	int kinds;
+	uint64_t count[SHB_ERRK_EX_COUNT];
+	const char *sample[SHB_ERRK_EX_COUNT]; /* first non-NULL sample */
 	uint64_t other;
 	const char *other_sample;
 };
 
-extern const char *const shb_rpt_err_names[SHB_ERRK_COUNT];
+extern const char *const shb_rpt_err_names[SHB_ERRK_EX_COUNT];
 
 void shb_rpt_sum_errors(const struct shb_results *r, struct shb_rpt_errors *e);
 
@@ -110,6 +132,70 @@ struct shb_rpt_ext_run {
 /* The extension, or NULL when the core does not offer it. */
 const struct shb_rpt_ext_run *shb_rpt_ext_run(const struct shb_host *host);
 
+/* ---- ABI 1.2 members -------------------------------------------------------- */
+
+/* Every member added in 1.2 is read only when the writer's struct_size
+ * covers it and, for arrays, when the pointer is set; otherwise it reads
+ * as absent (0, NULL), which is what a 1.1 core's smaller structs give. */
+#define SHB_RPT_HAS(p, type, member) ((p) && SHB_HAS(p, type, member))
+
+/* The warm-up: from run->warmup_ns and r->requests_warmup (1.2), else
+ * from the extension "shb.ext.run/1"; known is 0 when neither says. */
+struct shb_rpt_warmup {
+	int known;
+	uint64_t ns, requests;
+};
+
+void shb_rpt_warmup_of(const struct shb_host *host,
+		       const struct shb_run_info *run,
+		       const struct shb_results *r, struct shb_rpt_warmup *w);
+
+/* Arrays of the results and run info; each returns the count and sets
+ * *out, or 0 (and NULL) when absent. */
+size_t shb_rpt_app_outcomes(const struct shb_results *r,
+			    const struct shb_app_count **out);
+size_t shb_rpt_error_codes(const struct shb_results *r,
+			   const struct shb_code_count **out);
+size_t shb_rpt_plugins(const struct shb_run_info *run,
+		       const struct shb_plugin_info **out);
+size_t shb_rpt_stages(const struct shb_run_info *run,
+		      const struct shb_stage **out);
+
+/* Per-target results: the count of usable ones (each a complete result
+ * with a latency histogram); *info is NULL past run->target_count. */
+size_t shb_rpt_target_count(const struct shb_results *r);
+const struct shb_results *shb_rpt_target(const struct shb_results *r,
+					 const struct shb_run_info *run,
+					 size_t i,
+					 const struct shb_target_info **info);
+
+/* r->latency_uncorrected when it is a histogram of its own (open loop),
+ * else NULL. */
+const struct shb_hist *shb_rpt_uncorrected(const struct shb_results *r);
+
+/* The set-up histograms, each at p50/p90/p99; any is 0 when all three
+ * are empty or absent. */
+enum { SHB_RPT_SETUP_CONNECT, SHB_RPT_SETUP_HANDSHAKE, SHB_RPT_SETUP_FIRST_BYTE,
+       SHB_RPT_SETUP_COUNT };
+struct shb_rpt_setup {
+	int any;
+	struct shb_rpt_latency h[SHB_RPT_SETUP_COUNT];
+};
+
+extern const char *const shb_rpt_setup_names[SHB_RPT_SETUP_COUNT];
+
+void shb_rpt_read_setup(const struct shb_host *host,
+			const struct shb_results *r, struct shb_rpt_setup *s);
+
+/* Names for spaces and kinds: "grpc", "websocket", "none", "private:N"
+ * (N counted from SHB_APPSPACE_PRIVATE), else "unknown:N"; error spaces
+ * "none", "h2", "h3", "quic", "tls_alert", "errno", else "unknown:N";
+ * error kinds as shb_rpt_err_names, else "other". Return buf or a
+ * constant. */
+const char *shb_rpt_app_space(char *buf, size_t len, uint32_t space);
+const char *shb_rpt_err_space(char *buf, size_t len, uint32_t space);
+const char *shb_rpt_err_kind(uint32_t kind);
+
 /* ---- numbers ----------------------------------------------------------------- */
 
 /* n per second over elapsed_ns; 0 when nothing elapsed. */
@@ -121,6 +207,13 @@ uint64_t shb_rpt_scale(double v, unsigned decimals);
 /* Writes `scaled` / 10^decimals with exactly `decimals` fraction digits
  * ("1.234"), independent of the C locale. Returns buf. */
 char *shb_rpt_fixed(char *buf, size_t len, uint64_t scaled, unsigned decimals);
+
+/* total / n, 0 when n is 0. */
+double shb_rpt_per(uint64_t total, uint64_t n);
+
+/* A rate in requests/s x 1000 as requests/s, without trailing zeros:
+ * 1000000 is "1000", 500 is "0.5". Returns buf. */
+char *shb_rpt_milli(char *buf, size_t len, uint64_t milli);
 
 /* Nanoseconds as milliseconds with three decimals, rounded half up. */
 char *shb_rpt_ms(char *buf, size_t len, uint64_t ns);

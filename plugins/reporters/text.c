@@ -1,5 +1,6 @@
 /* The "text" reporter: a human-readable summary in the layout users know
  * from wrk and oha. Everything is printed at end(); see docs/reports.md. */
+#include <stdio.h>
 #include <string.h>
 
 #include "report_common.h"
@@ -26,7 +27,9 @@ static void put_clean(struct shb_rpt_out *o, const char *s)
 
 static void label(struct shb_rpt_out *o, const char *name)
 {
-	shb_rpt_printf(o, "%-*s", LABEL_WIDTH, name);
+	/* A label as wide as the column still gets a space after it. */
+	shb_rpt_printf(o, "%-*s%s", LABEL_WIDTH, name,
+		       strlen(name) >= LABEL_WIDTH ? " " : "");
 }
 
 static void line_str(struct shb_rpt_out *o, const char *name, const char *v)
@@ -52,9 +55,17 @@ static int digits(uint64_t v)
 	return n;
 }
 
+/* The run's label (label=URL, ABI 1.2), when it has one. */
+static const char *run_label(const struct shb_run_info *run)
+{
+	return SHB_RPT_HAS(run, struct shb_run_info, label) ? run->label : NULL;
+}
+
 static void print_run(struct shb_rpt_out *o, const struct shb_run_info *run)
 {
 	line_str(o, "URL:", run->url);
+	if (run_label(run))
+		line_str(o, "Label:", run_label(run));
 	line_str(o, "Protocol:", run->proto_display);
 	line_str(o, "Method:", run->method);
 	line_u64(o, "Threads:", run->threads);
@@ -65,17 +76,48 @@ static void print_run(struct shb_rpt_out *o, const struct shb_run_info *run)
 		line_str(o, "TLS verify:", shb_rpt_tls_verify_name(run->tls_verify));
 }
 
+/* --shard, -R and --stages (ABI 1.2): only when given. */
+static void print_schedule(struct shb_rpt_out *o, const struct shb_run_info *run)
+{
+	char a[32], b[32], d[32];
+	if (SHB_RPT_HAS(run, struct shb_run_info, shard_count) &&
+	    run->shard_count > 1) {
+		label(o, "Shard:");
+		shb_rpt_printf(o, "%u/%u\n", run->shard_index, run->shard_count);
+	}
+	if (SHB_RPT_HAS(run, struct shb_run_info, rate_milli) && run->rate_milli) {
+		label(o, "Rate:");
+		shb_rpt_printf(o, "%s/s (open loop)\n",
+			       shb_rpt_milli(a, sizeof(a), run->rate_milli));
+	}
+	const struct shb_stage *st;
+	size_t n = shb_rpt_stages(run, &st);
+	for (size_t i = 0; i < n; i++) {
+		label(o, i == 0 ? "Stages:" : "");
+		uint64_t ms = st[i].duration_ns / 1000000 +
+			      (st[i].duration_ns % 1000000 >= 500000);
+		shb_rpt_printf(o, "%ss ", shb_rpt_fixed(d, sizeof(d), ms, 3));
+		if (st[i].rate_from_milli == st[i].rate_to_milli)
+			shb_rpt_printf(o, "at %s/s\n",
+				       shb_rpt_milli(a, sizeof(a), st[i].rate_from_milli));
+		else
+			shb_rpt_printf(o, "%s/s -> %s/s\n",
+				       shb_rpt_milli(a, sizeof(a), st[i].rate_from_milli),
+				       shb_rpt_milli(b, sizeof(b), st[i].rate_to_milli));
+	}
+}
+
 /* --warmup: how long, and how many requests it ended, none counted below. */
-static void print_warmup(struct shb_rpt_out *o, const struct shb_rpt_ext_run *x)
+static void print_warmup(struct shb_rpt_out *o, const struct shb_rpt_warmup *w)
 {
 	char secs[32];
-	if (!x || !x->warmup_ns)
+	if (!w->known || !w->ns)
 		return;
-	uint64_t ms = x->warmup_ns / 1000000 + (x->warmup_ns % 1000000 >= 500000);
+	uint64_t ms = w->ns / 1000000 + (w->ns % 1000000 >= 500000);
 	label(o, "Warm-up:");
 	shb_rpt_printf(o, "%ss, %llu requests, not counted below\n",
 		       shb_rpt_fixed(secs, sizeof(secs), ms, 3),
-		       (unsigned long long)x->warmup_requests);
+		       (unsigned long long)w->requests);
 }
 
 static void print_requests(struct shb_rpt_out *o, const struct shb_results *r,
@@ -101,10 +143,55 @@ static void print_requests(struct shb_rpt_out *o, const struct shb_results *r,
 								   r->elapsed_ns), 1), 1));
 }
 
+/* -R or --stages (ABI 1.2). */
+static int open_loop(const struct shb_run_info *run)
+{
+	const struct shb_stage *st;
+	return (SHB_RPT_HAS(run, struct shb_run_info, rate_milli) &&
+		run->rate_milli) || shb_rpt_stages(run, &st) > 0;
+}
+
+/* ABI 1.2: the connection set-up before the load (not in the time
+ * above), and what open loop could not send on time. */
+static void print_setup_and_lag(struct shb_rpt_out *o,
+				const struct shb_run_info *run,
+				const struct shb_results *r)
+{
+	char secs[32], lag[32];
+	if (SHB_RPT_HAS(r, struct shb_results, setup_ns) && r->setup_ns) {
+		uint64_t ms = r->setup_ns / 1000000 + (r->setup_ns % 1000000 >= 500000);
+		label(o, "Set-up:");
+		shb_rpt_printf(o, "%ss before the load, not in the time above\n",
+			       shb_rpt_fixed(secs, sizeof(secs), ms, 3));
+	}
+	if (SHB_RPT_HAS(r, struct shb_results, schedule_lag_max_ns) &&
+	    open_loop(run)) {
+		label(o, "Schedule:");
+		shb_rpt_printf(o, "%llu late, %llu unsent, largest lag %s ms\n",
+			       (unsigned long long)r->requests_late,
+			       (unsigned long long)r->requests_unsent,
+			       shb_rpt_ms(lag, sizeof(lag), r->schedule_lag_max_ns));
+	}
+}
+
 static char *mb_per_sec(char *buf, size_t len, uint64_t bytes, uint64_t ns)
 {
 	double mb = shb_rpt_per_sec(bytes, ns) / (1024.0 * 1024.0);
 	return shb_rpt_fixed(buf, len, shb_rpt_scale(mb, 2), 2);
+}
+
+/* Header and body bytes per complete response, one decimal (ABI 1.2). */
+static int per_response(const struct shb_results *r, char *hdr, char *body,
+			size_t len)
+{
+	if (!SHB_RPT_HAS(r, struct shb_results, rx_body_bytes) ||
+	    r->requests_ok == 0 || (!r->rx_header_bytes && !r->rx_body_bytes))
+		return 0;
+	shb_rpt_fixed(hdr, len, shb_rpt_scale(shb_rpt_per(r->rx_header_bytes,
+							  r->requests_ok), 1), 1);
+	shb_rpt_fixed(body, len, shb_rpt_scale(shb_rpt_per(r->rx_body_bytes,
+							   r->requests_ok), 1), 1);
+	return 1;
 }
 
 static void print_transfer(struct shb_rpt_out *o, const struct shb_results *r)
@@ -116,6 +203,10 @@ static void print_transfer(struct shb_rpt_out *o, const struct shb_results *r)
 		       (unsigned long long)r->bytes_received,
 		       mb_per_sec(tx, sizeof(tx), r->bytes_sent, r->elapsed_ns),
 		       (unsigned long long)r->bytes_sent);
+	if (per_response(r, rx, tx, sizeof(rx))) {
+		label(o, "Per response:");
+		shb_rpt_printf(o, "%s header bytes, %s body bytes\n", rx, tx);
+	}
 	shb_rpt_printf(o, "Connections opened: %llu\n",
 		       (unsigned long long)r->connections_opened);
 	if (r->requests_retried)
@@ -140,10 +231,41 @@ static void print_statuses(struct shb_rpt_out *o, const struct shb_results *r)
 			       (unsigned long long)r->statuses[i].count);
 }
 
-static void error_line(struct shb_rpt_out *o, const char *kind, int w,
+static const char *app_name(char *buf, size_t len, const struct shb_app_count *a)
+{
+	char sp[32];
+	snprintf(buf, len, "[%s %llu]", shb_rpt_app_space(sp, sizeof(sp), a->space),
+		 (unsigned long long)a->code);
+	return buf;
+}
+
+/* ABI 1.2: application outcomes (grpc-status, WebSocket close codes) as
+ * "[grpc 14]  10 failed", aligned like the status codes. */
+static void print_app_outcomes(struct shb_rpt_out *o, const struct shb_results *r)
+{
+	const struct shb_app_count *a;
+	size_t n = shb_rpt_app_outcomes(r, &a);
+	char name[64];
+	int nw = 1, w = 1;
+	for (size_t i = 0; i < n; i++) {
+		if ((int)strlen(app_name(name, sizeof(name), &a[i])) > nw)
+			nw = (int)strlen(name);
+		if (digits(a[i].count) > w)
+			w = digits(a[i].count);
+	}
+	if (n)
+		shb_rpt_puts(o, "App outcomes:\n");
+	for (size_t i = 0; i < n; i++)
+		shb_rpt_printf(o, "  %-*s %*llu %s\n", nw,
+			       app_name(name, sizeof(name), &a[i]), w,
+			       (unsigned long long)a[i].count,
+			       a[i].ok ? "ok" : "failed");
+}
+
+static void error_line(struct shb_rpt_out *o, const char *kind, int kw, int w,
 		       uint64_t count, const char *sample)
 {
-	shb_rpt_printf(o, "  %-10s%*llu", kind, w, (unsigned long long)count);
+	shb_rpt_printf(o, "  %-*s%*llu", kw, kind, w, (unsigned long long)count);
 	if (sample) {
 		shb_rpt_puts(o, "  ");
 		put_clean(o, sample);
@@ -153,47 +275,208 @@ static void error_line(struct shb_rpt_out *o, const char *kind, int w,
 
 static void print_errors(struct shb_rpt_out *o, const struct shb_rpt_errors *e)
 {
-	int w = 0;
-	for (int k = 0; k < SHB_ERRK_COUNT; k++)
-		if (e->count[k] && digits(e->count[k]) > w)
+	int w = 0, kw = 10; /* "protocol" and two spaces */
+	for (int k = 0; k < e->kinds; k++) {
+		if (!e->count[k])
+			continue;
+		if (digits(e->count[k]) > w)
 			w = digits(e->count[k]);
+		if ((int)strlen(shb_rpt_err_names[k]) + 2 > kw)
+			kw = (int)strlen(shb_rpt_err_names[k]) + 2;
+	}
 	if (e->other && digits(e->other) > w)
 		w = digits(e->other);
 	if (w == 0)
 		return;
 	shb_rpt_puts(o, "Errors:\n");
-	for (int k = 0; k < SHB_ERRK_COUNT; k++)
+	for (int k = 0; k < e->kinds; k++)
 		if (e->count[k])
-			error_line(o, shb_rpt_err_names[k], w, e->count[k],
+			error_line(o, shb_rpt_err_names[k], kw, w, e->count[k],
 				   e->sample[k]);
 	if (e->other)
-		error_line(o, "other", w, e->other, e->other_sample);
+		error_line(o, "other", kw, w, e->other, e->other_sample);
 }
 
-static void print_latency(struct shb_rpt_out *o, const struct shb_rpt_latency *l)
+static const char *code_name(char *buf, size_t len, const struct shb_code_count *c)
 {
-	char a[32], b[32], c[32], d[32];
+	char sp[32];
+	snprintf(buf, len, "%-12s%s:%llu", shb_rpt_err_kind(c->kind),
+		 shb_rpt_err_space(sp, sizeof(sp), c->space),
+		 (unsigned long long)c->code);
+	return buf;
+}
+
+/* ABI 1.2: errors by the code the protocol gave, "protocol  h2:8  5". */
+static void print_error_codes(struct shb_rpt_out *o, const struct shb_results *r)
+{
+	const struct shb_code_count *c;
+	size_t n = shb_rpt_error_codes(r, &c);
+	char name[64];
+	int nw = 1, w = 1;
+	for (size_t i = 0; i < n; i++) {
+		if ((int)strlen(code_name(name, sizeof(name), &c[i])) > nw)
+			nw = (int)strlen(name);
+		if (digits(c[i].count) > w)
+			w = digits(c[i].count);
+	}
+	if (n)
+		shb_rpt_puts(o, "Error codes:\n");
+	for (size_t i = 0; i < n; i++)
+		shb_rpt_printf(o, "  %-*s  %*llu\n", nw,
+			       code_name(name, sizeof(name), &c[i]), w,
+			       (unsigned long long)c[i].count);
+}
+
+static void print_latency(struct shb_rpt_out *o, const struct shb_rpt_latency *l,
+			  const char *what)
+{
+	char a[32], b[32], c[32], d[32], head[64];
 	if (l->count == 0) {
-		shb_rpt_puts(o, "Latency: no completed requests\n");
+		shb_rpt_printf(o, "%s: no completed requests\n", what);
 		return;
 	}
-	label(o, "Latency (ms):");
+	snprintf(head, sizeof(head), "%s (ms):", what);
+	label(o, head);
 	shb_rpt_printf(o, "min %s, mean %s, stddev %s, max %s\n",
 		       shb_rpt_ms(a, sizeof(a), l->min),
 		       shb_rpt_ms(b, sizeof(b), l->mean),
 		       shb_rpt_ms(c, sizeof(c), l->stddev),
 		       shb_rpt_ms(d, sizeof(d), l->max));
-	char vals[SHB_RPT_PCT_COUNT][32];
-	int w = 0;
-	for (int i = 0; i < SHB_RPT_PCT_COUNT; i++) {
+	char vals[SHB_RPT_PCT_MAX][32], names[SHB_RPT_PCT_MAX][16];
+	int w = 0, nw = 5; /* "99.99" */
+	for (size_t i = 0; i < l->npct; i++) {
 		shb_rpt_ms(vals[i], sizeof(vals[i]), l->pct[i]);
+		shb_rpt_pct_label(names[i], sizeof(names[i]), l->ppm[i], '.');
 		if ((int)strlen(vals[i]) > w)
 			w = (int)strlen(vals[i]);
+		if ((int)strlen(names[i]) > nw)
+			nw = (int)strlen(names[i]);
 	}
-	shb_rpt_puts(o, "Latency distribution:\n");
-	for (int i = 0; i < SHB_RPT_PCT_COUNT; i++)
-		shb_rpt_printf(o, "  %5s%% in %*s ms\n", shb_rpt_pcts[i].label,
-			       w, vals[i]);
+	shb_rpt_printf(o, "%s distribution:\n", what);
+	for (size_t i = 0; i < l->npct; i++)
+		shb_rpt_printf(o, "  %*s%% in %*s ms\n", nw, names[i], w, vals[i]);
+}
+
+/* ABI 1.2, open loop: latency from the actual send, beside the corrected
+ * one above (measured from each request's intended start). */
+static void print_uncorrected(struct shb_rpt_out *o, const struct shb_host *host,
+			      const struct shb_run_info *run,
+			      const struct shb_results *r)
+{
+	const struct shb_hist *h = shb_rpt_uncorrected(r);
+	if (!h)
+		return;
+	struct shb_rpt_pcts p;
+	struct shb_rpt_latency l;
+	shb_rpt_pcts_of(run, &p);
+	shb_rpt_read_hist(host, h, &p, &l);
+	print_latency(o, &l, "Uncorrected latency");
+}
+
+/* ABI 1.2: connect, handshake and first-byte times, a table of the ones
+ * that were measured. */
+static void print_setup_timings(struct shb_rpt_out *o,
+				const struct shb_rpt_setup *s)
+{
+	static const char *const rows[SHB_RPT_SETUP_COUNT] = {
+		"connect", "handshake", "first byte",
+	};
+	if (!s->any)
+		return;
+	char v[5][32];
+	int cw = 5, w = 4; /* "count", "mean" */
+	for (int i = 0; i < SHB_RPT_SETUP_COUNT; i++) {
+		const struct shb_rpt_latency *l = &s->h[i];
+		if (!l->count)
+			continue;
+		if (digits(l->count) > cw)
+			cw = digits(l->count);
+		uint64_t vals[5] = {l->mean, l->pct[0], l->pct[1], l->pct[2], l->max};
+		for (int k = 0; k < 5; k++)
+			if ((int)strlen(shb_rpt_ms(v[k], sizeof(v[k]), vals[k])) > w)
+				w = (int)strlen(v[k]);
+	}
+	shb_rpt_printf(o, "Set-up (ms):   %*s  %*s  %*s  %*s  %*s  %*s\n", cw,
+		       "count", w, "mean", w, "p50", w, "p90", w, "p99", w, "max");
+	for (int i = 0; i < SHB_RPT_SETUP_COUNT; i++) {
+		const struct shb_rpt_latency *l = &s->h[i];
+		if (!l->count)
+			continue;
+		uint64_t vals[5] = {l->mean, l->pct[0], l->pct[1], l->pct[2], l->max};
+		shb_rpt_printf(o, "  %-12s %*llu", rows[i], cw,
+			       (unsigned long long)l->count);
+		for (int k = 0; k < 5; k++)
+			shb_rpt_printf(o, "  %*s", w,
+				       shb_rpt_ms(v[k], sizeof(v[k]), vals[k]));
+		shb_rpt_puts(o, "\n");
+	}
+}
+
+/* ABI 1.2, several targets: one line each, "[0] label url: ..." with
+ * the numbers to compare them by. */
+static void print_targets(struct shb_rpt_out *o, const struct shb_host *host,
+			  const struct shb_run_info *run,
+			  const struct shb_results *r)
+{
+	size_t n = shb_rpt_target_count(r);
+	if (n == 0)
+		return;
+	shb_rpt_puts(o, "Targets:\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct shb_target_info *ti;
+		const struct shb_results *t = shb_rpt_target(r, run, i, &ti);
+		if (!t)
+			continue;
+		struct shb_rpt_pcts p = {3, {500000, 900000, 990000}};
+		struct shb_rpt_latency l;
+		char rate[32], a[32], b[32], c[32], hdr[32], body[32];
+		shb_rpt_read_hist(host, t->latency, &p, &l);
+		shb_rpt_printf(o, "  [%zu] ", i);
+		if (ti && ti->label && (!ti->url || strcmp(ti->label, ti->url) != 0)) {
+			put_clean(o, ti->label);
+			shb_rpt_puts(o, " ");
+		}
+		put_clean(o, shb_rpt_str(ti ? ti->url : NULL));
+		shb_rpt_printf(o, ": %llu ok, %llu errors, %s req/s",
+			       (unsigned long long)t->requests_ok,
+			       (unsigned long long)t->requests_errors,
+			       shb_rpt_fixed(rate, sizeof(rate),
+					     shb_rpt_scale(shb_rpt_per_sec(t->requests_ok,
+									   t->elapsed_ns), 1), 1));
+		if (l.count)
+			shb_rpt_printf(o, ", p50 %s p90 %s p99 %s ms",
+				       shb_rpt_ms(a, sizeof(a), l.pct[0]),
+				       shb_rpt_ms(b, sizeof(b), l.pct[1]),
+				       shb_rpt_ms(c, sizeof(c), l.pct[2]));
+		if (per_response(t, hdr, body, sizeof(hdr)))
+			shb_rpt_printf(o, ", %s + %s bytes/response", hdr, body);
+		shb_rpt_puts(o, "\n");
+	}
+}
+
+/* ABI 1.2 provenance: which plugin files the run used. */
+static void print_plugins(struct shb_rpt_out *o, const struct shb_run_info *run)
+{
+	const struct shb_plugin_info *p;
+	size_t n = shb_rpt_plugins(run, &p);
+	if (n == 0)
+		return;
+	shb_rpt_puts(o, "Plugins:\n");
+	for (size_t i = 0; i < n; i++) {
+		shb_rpt_puts(o, "  ");
+		put_clean(o, shb_rpt_str(p[i].role));
+		shb_rpt_puts(o, " ");
+		put_clean(o, shb_rpt_str(p[i].name));
+		shb_rpt_puts(o, ": ");
+		put_clean(o, shb_rpt_str(p[i].id));
+		if (p[i].version) {
+			shb_rpt_puts(o, " ");
+			put_clean(o, p[i].version);
+		}
+		shb_rpt_printf(o, " (ABI 1.%u) ", p[i].abi_minor);
+		put_clean(o, shb_rpt_str(p[i].path));
+		shb_rpt_puts(o, "\n");
+	}
 }
 
 static int text_end(void *rep, const struct shb_results *r)
@@ -204,18 +487,30 @@ static int text_end(void *rep, const struct shb_results *r)
 		return SHB_E_INVAL;
 	struct shb_rpt_errors e;
 	struct shb_rpt_latency lat;
+	struct shb_rpt_warmup warm;
+	struct shb_rpt_setup setup;
 	shb_rpt_sum_errors(r, &e);
-	shb_rpt_read_latency(t->host, r, &lat);
+	shb_rpt_read_latency(t->host, r, run, &lat);
+	shb_rpt_warmup_of(t->host, run, r, &warm);
+	shb_rpt_read_setup(t->host, r, &setup);
 
 	struct shb_rpt_out o;
 	shb_rpt_out_init(&o, t->out);
 	print_run(&o, run);
-	print_warmup(&o, shb_rpt_ext_run(t->host));
+	print_schedule(&o, run);
+	print_warmup(&o, &warm);
 	print_requests(&o, r, &e);
+	print_setup_and_lag(&o, run, r);
 	print_transfer(&o, r);
 	print_statuses(&o, r);
+	print_app_outcomes(&o, r);
 	print_errors(&o, &e);
-	print_latency(&o, &lat);
+	print_error_codes(&o, r);
+	print_latency(&o, &lat, "Latency");
+	print_uncorrected(&o, t->host, run, r);
+	print_setup_timings(&o, &setup);
+	print_targets(&o, t->host, run, r);
+	print_plugins(&o, run);
 	return shb_rpt_flush(&o);
 }
 
@@ -236,12 +531,18 @@ static const struct shb_report_vtable text_vt = {
 	.destroy = shb_rpt_destroy,
 };
 
+/* The text reporter takes no options: the core refuses every key. */
+static const struct shb_option_def text_option_defs[] = {
+	{NULL, NULL, NULL},
+};
+
 const struct shb_report_desc shb_rpt_module_desc = {
 	.struct_size = sizeof(struct shb_report_desc),
 	.flags = 0,
 	.name = "text",
 	.summary = "human-readable summary (wrk/oha style)",
 	.vt = &text_vt,
+	.option_defs = text_option_defs,
 };
 
 SHB_PLUGIN_EXPORT const struct shb_plugin_entry shb_plugin_entry_v1 = {

@@ -26,10 +26,13 @@ static const uint32_t pct_ppm[PCTS] = {100000, 250000, 500000, 750000, 900000,
 static const char *const pct_key[PCTS] = {"p10", "p25", "p50", "p75", "p90",
 					  "p95", "p99", "p99.9", "p99.99"};
 
-/* The core's histogram is opaque to plugins; this test is the core here. */
+/* The core's histogram is opaque to plugins; this test is the core here.
+ * xppm/xval: percentiles beyond the nine, for --percentiles runs. */
 struct shb_hist {
 	uint64_t count, min, max, mean, stddev;
 	uint64_t pct[PCTS];
+	uint32_t xppm[2];
+	uint64_t xval[2];
 };
 
 static int bad_ppm_asked;
@@ -45,6 +48,9 @@ static uint64_t h_value_at_ppm(const struct shb_hist *h, uint32_t ppm)
 	for (int i = 0; i < PCTS; i++)
 		if (pct_ppm[i] == ppm)
 			return h->pct[i];
+	for (int i = 0; i < 2; i++)
+		if (h->xppm[i] && h->xppm[i] == ppm)
+			return h->xval[i];
 	bad_ppm_asked = 1;
 	return UINT64_MAX;
 }
@@ -86,9 +92,19 @@ static const struct shb_host host = {
 
 /* ---- fixtures ------------------------------------------------------------------ */
 
+/* basic, allkinds and empty are what a 1.1 core hands over: its smaller
+ * structs end before every 1.2 member, and their goldens are the 1.1
+ * reporters' output, byte for byte. */
+#define RESULTS_1_1_SIZE 128
+#define RUN_INFO_1_1_SIZE 88
+_Static_assert(offsetof(struct shb_results, latency_uncorrected) ==
+	       RESULTS_1_1_SIZE, "1.1 results end at latency_uncorrected");
+_Static_assert(offsetof(struct shb_run_info, shard_index) == RUN_INFO_1_1_SIZE,
+	       "1.1 run info ends at shard_index");
+
 /* basic: a plain HTTP/1.1 run with a few connect and read errors. */
 static const struct shb_run_info basic_run = {
-	.struct_size = sizeof(struct shb_run_info),
+	.struct_size = RUN_INFO_1_1_SIZE,
 	.threads = 2, .connections = 50, .parallel = 1,
 	.tls = 0, .tls_verify = SHB_TLS_VERIFY_NONE,
 	.shb_version = "0.1.0", .url = "http://127.0.0.1:8080/",
@@ -113,7 +129,7 @@ static const struct shb_hist basic_hist = {
 		2500000, 3100000},
 };
 static const struct shb_results basic_results = {
-	.struct_size = sizeof(struct shb_results),
+	.struct_size = RESULTS_1_1_SIZE,
 	.kind = SHB_RESULTS_TOTAL, .interrupted = 0, .run = &basic_run,
 	.elapsed_ns = 1234000000, .requests_total = 10000,
 	.requests_ok = 9990, .requests_errors = 10, .requests_retried = 0,
@@ -127,7 +143,7 @@ static const struct shb_results basic_results = {
 /* allkinds: https with a CA file, interrupted, retries, a 999 status and
  * errors of all six kinds (one without a sample, one with a control char). */
 static const struct shb_run_info all_run = {
-	.struct_size = sizeof(struct shb_run_info),
+	.struct_size = RUN_INFO_1_1_SIZE,
 	.threads = 4, .connections = 8, .parallel = 16,
 	.tls = 1, .tls_verify = SHB_TLS_VERIFY_CAFILE,
 	.shb_version = "0.1.0", .url = "https://example.test:8443/a?b=c",
@@ -159,7 +175,7 @@ static const struct shb_hist all_hist = {
 		250000000, 900000000, 1234567890},
 };
 static const struct shb_results all_results = {
-	.struct_size = sizeof(struct shb_results),
+	.struct_size = RESULTS_1_1_SIZE,
 	.kind = SHB_RESULTS_TOTAL, .interrupted = 1, .run = &all_run,
 	.elapsed_ns = 7654321098ull, .requests_total = 50150,
 	.requests_ok = 50129, .requests_errors = 21, .requests_retried = 42,
@@ -172,7 +188,7 @@ static const struct shb_results all_results = {
 
 /* empty: the server is down, nothing completed, no latency samples. */
 static const struct shb_run_info empty_run = {
-	.struct_size = sizeof(struct shb_run_info),
+	.struct_size = RUN_INFO_1_1_SIZE,
 	.threads = 1, .connections = 5, .parallel = 1,
 	.tls = 0, .tls_verify = SHB_TLS_VERIFY_NONE,
 	.shb_version = "0.1.0", .url = "http://10.0.0.1:9/",
@@ -186,13 +202,220 @@ static const struct shb_error_count empty_errors[] = {
 };
 static const struct shb_hist empty_hist = {0};
 static const struct shb_results empty_results = {
-	.struct_size = sizeof(struct shb_results),
+	.struct_size = RESULTS_1_1_SIZE,
 	.kind = SHB_RESULTS_TOTAL, .run = &empty_run,
 	.elapsed_ns = 12000000, .requests_total = 5, .requests_ok = 0,
 	.requests_errors = 5,
 	.statuses = NULL, .status_count = 0,
 	.errors = empty_errors, .error_count = 1,
 	.latency = &empty_hist,
+};
+
+/* v12basic: the basic run from a 1.2 core in closed loop: provenance,
+ * set-up timings, bytes per response, the warm-up in the run info, errors
+ * by code; latency_uncorrected is the same histogram as latency. */
+static const struct shb_plugin_info v12_plugins[] = {
+	{.path = "/opt/shb/lib/shb/shb-proto-h1.so", .id = "org.shb.proto.h1",
+	 .version = "0.1.0", .role = "protocol", .name = "h1", .abi_minor = 2},
+	{.path = "/opt/shb/lib/shb/shb-report-json.so",
+	 .id = "org.shb.report.json", .version = NULL, .role = "reporter",
+	 .name = "json", .abi_minor = 1},
+};
+static const struct shb_run_info v12basic_run = {
+	.struct_size = sizeof(struct shb_run_info),
+	.threads = 2, .connections = 50, .parallel = 1,
+	.tls = 0, .tls_verify = SHB_TLS_VERIFY_NONE,
+	.shb_version = "0.1.0", .url = "http://127.0.0.1:8080/",
+	.method = "GET", .proto_name = "h1", .proto_display = "HTTP/1.1",
+	.requests_target = 10000, .duration_target_ns = 0,
+	.start_unix_ns = 1700000000000000000ull,
+	.shard_index = 0, .shard_count = 1,
+	.warmup_ns = 1500000000ull,
+	.plugins = v12_plugins, .plugin_count = 2,
+};
+static const struct shb_error_count v12basic_errors_ex[] = {
+	{.kind = SHB_ERRK_CONNECT, .count = 3,
+	 .sample = "connect: Connection refused"},
+	{.kind = SHB_ERRK_READ, .count = 7,
+	 .sample = "connection closed mid-response"},
+};
+static const struct shb_code_count v12basic_codes[] = {
+	{.kind = SHB_ERRK_CONNECT, .space = SHB_ERRSPACE_ERRNO, .code = 111,
+	 .count = 3},
+	{.kind = SHB_ERRK_READ, .space = SHB_ERRSPACE_ERRNO, .code = 104,
+	 .count = 7},
+};
+static const struct shb_hist connect_hist = {
+	.count = 60, .min = 40000, .max = 900000, .mean = 120000,
+	.stddev = 50000,
+	.pct = {50000, 60000, 100000, 150000, 300000, 400000, 800000, 900000,
+		900000},
+};
+static const struct shb_hist first_byte_hist = {
+	.count = 9990, .min = 60000, .max = 3000000, .mean = 230000,
+	.stddev = 90000,
+	.pct = {70000, 110000, 190000, 280000, 430000, 580000, 1100000,
+		2400000, 3000000},
+};
+static const struct shb_results v12basic_results = {
+	.struct_size = sizeof(struct shb_results),
+	.kind = SHB_RESULTS_TOTAL, .interrupted = 0, .run = &v12basic_run,
+	.elapsed_ns = 1234000000, .requests_total = 10000,
+	.requests_ok = 9990, .requests_errors = 10, .requests_retried = 0,
+	.bytes_sent = 560000, .bytes_received = 1523456,
+	.connections_opened = 60,
+	.statuses = basic_statuses, .status_count = 2,
+	.errors = basic_errors, .error_count = 2,
+	.latency = &basic_hist,
+	.latency_uncorrected = &basic_hist,
+	.connect = &connect_hist, .handshake = &empty_hist,
+	.first_byte = &first_byte_hist,
+	.setup_ns = 52345678, .requests_warmup = 4321,
+	.rx_header_bytes = 1038960, .rx_body_bytes = 119880,
+	.errors_ex = v12basic_errors_ex, .error_ex_count = 2,
+	.error_codes = v12basic_codes, .error_code_count = 2,
+};
+
+/* v12full: everything 1.2 adds at once. An open-loop gRPC run over two
+ * labelled targets with stages, shard 1 of 3, --percentiles with a
+ * 99.999th, application outcomes and errors, a TLS handshake and an
+ * uncorrected latency of its own. */
+static const struct shb_stage v12_stages[] = {
+	{.duration_ns = 10000000000ull, .rate_from_milli = 500,
+	 .rate_to_milli = 2000000},
+	{.duration_ns = 30000000000ull, .rate_from_milli = 2000000,
+	 .rate_to_milli = 2000000},
+};
+static const struct shb_target_info v12_targets[] = {
+	{.label = "bun", .url = "https://a.test/rpc", .method = "POST",
+	 .weight = 1, .origin = 0},
+	{.label = "https://b.test/rpc", .url = "https://b.test/rpc",
+	 .method = "POST", .weight = 3, .origin = 1},
+};
+static const uint32_t v12_ppm[] = {500000, 900000, 990000, 999000, 999990};
+static const struct shb_run_info v12full_run = {
+	.struct_size = sizeof(struct shb_run_info),
+	.threads = 2, .connections = 8, .parallel = 4,
+	.tls = 1, .tls_verify = SHB_TLS_VERIFY_SYSTEM,
+	.shb_version = "0.1.0", .url = "https://a.test/rpc",
+	.method = "POST", .proto_name = "grpc", .proto_display = "gRPC",
+	.requests_target = 0, .duration_target_ns = 40000000000ull,
+	.start_unix_ns = 1700000000000000000ull,
+	.shard_index = 1, .shard_count = 3,
+	.rate_milli = 2000000, .stages = v12_stages, .stage_count = 2,
+	.warmup_ns = 0,
+	.targets = v12_targets, .target_count = 2,
+	.plugins = v12_plugins, .plugin_count = 1,
+	.label = "compare",
+	.percentiles_ppm = v12_ppm, .percentile_count = 5,
+};
+static const struct shb_hist corrected_hist = {
+	.count = 70000, .min = 900000, .max = 250000000, .mean = 3000000,
+	.stddev = 9000000,
+	.pct = {1000000, 1200000, 1500000, 2000000, 4000000, 6000000,
+		40000000, 200000000, 240000000},
+	.xppm = {999990}, .xval = {249000000},
+};
+static const struct shb_hist uncorrected_hist = {
+	.count = 70000, .min = 900000, .max = 30000000, .mean = 1600000,
+	.stddev = 800000,
+	.pct = {1000000, 1100000, 1400000, 1700000, 2200000, 2600000,
+		5000000, 20000000, 29000000},
+	.xppm = {999990}, .xval = {29900000},
+};
+static const struct shb_hist handshake_hist = {
+	.count = 8, .min = 2000000, .max = 4500000, .mean = 3000000,
+	.stddev = 800000,
+	.pct = {2000000, 2500000, 2900000, 3100000, 4000000, 4500000,
+		4500000, 4500000, 4500000},
+};
+static const struct shb_status_count v12_statuses[] = {
+	{.code = 200, .count = 70010},
+};
+static const struct shb_status_count t0_statuses[] = {
+	{.code = 200, .count = 17500},
+};
+static const struct shb_status_count t1_statuses[] = {
+	{.code = 200, .count = 52510},
+};
+static const struct shb_error_count v12full_errors[] = {
+	{.kind = SHB_ERRK_TIMEOUT, .count = 2, .sample = "request timed out"},
+};
+static const struct shb_error_count v12full_errors_ex[] = {
+	{.kind = SHB_ERRK_TIMEOUT, .count = 2, .sample = "request timed out"},
+	{.kind = SHB_ERRK_APPLICATION, .count = 10,
+	 .sample = "grpc-status 14: unavailable"},
+};
+static const struct shb_app_count v12_apps[] = {
+	{.space = SHB_APPSPACE_GRPC, .ok = 1, .code = 0, .count = 70000},
+	{.space = SHB_APPSPACE_GRPC, .ok = 0, .code = 14, .count = 10},
+	{.space = SHB_APPSPACE_PRIVATE + 3, .ok = 1, .code = 7, .count = 0},
+};
+static const struct shb_code_count v12full_codes[] = {
+	{.kind = SHB_ERRK_TIMEOUT, .space = SHB_ERRSPACE_NONE, .code = 0,
+	 .count = 2},
+	{.kind = SHB_ERRK_APPLICATION, .space = SHB_ERRSPACE_H2, .code = 8,
+	 .count = 10},
+};
+/* The two targets: bun all ok, b.test with the errors. */
+static const struct shb_app_count t0_apps[] = {
+	{.space = SHB_APPSPACE_GRPC, .ok = 1, .code = 0, .count = 17500},
+};
+static const struct shb_results t0_results = {
+	.struct_size = sizeof(struct shb_results),
+	.kind = SHB_RESULTS_TOTAL, .run = &v12full_run,
+	.elapsed_ns = 20000000000ull, .requests_total = 17500,
+	.requests_ok = 17500, .bytes_sent = 2000000, .bytes_received = 3500000,
+	.connections_opened = 4,
+	.statuses = t0_statuses, .status_count = 1,
+	.latency = &uncorrected_hist, .latency_uncorrected = &uncorrected_hist,
+	.connect = &connect_hist, .handshake = &handshake_hist,
+	.first_byte = &first_byte_hist,
+	.setup_ns = 10000000, .rx_header_bytes = 1750000, .rx_body_bytes = 875000,
+	.app_outcomes = t0_apps, .app_outcome_count = 1,
+	.target_index = 0,
+};
+static const struct shb_results t1_results = {
+	.struct_size = sizeof(struct shb_results),
+	.kind = SHB_RESULTS_TOTAL, .run = &v12full_run,
+	.elapsed_ns = 20000000000ull, .requests_total = 52522,
+	.requests_ok = 52510, .requests_errors = 12, .bytes_sent = 6000000,
+	.bytes_received = 10500000, .connections_opened = 4,
+	.statuses = t1_statuses, .status_count = 1,
+	.errors = v12full_errors, .error_count = 1,
+	.latency = &corrected_hist, .latency_uncorrected = &uncorrected_hist,
+	.connect = &connect_hist, .handshake = &handshake_hist,
+	.first_byte = &first_byte_hist,
+	.setup_ns = 12000000, .rx_header_bytes = 5251000, .rx_body_bytes = 0,
+	.app_outcomes = v12_apps, .app_outcome_count = 2,
+	.errors_ex = v12full_errors_ex, .error_ex_count = 2,
+	.error_codes = v12full_codes, .error_code_count = 2,
+	.target_index = 1,
+};
+static const struct shb_results *const v12_target_results[] = {
+	&t0_results, &t1_results,
+};
+static const struct shb_results v12full_results = {
+	.struct_size = sizeof(struct shb_results),
+	.kind = SHB_RESULTS_TOTAL, .interrupted = 0, .run = &v12full_run,
+	.elapsed_ns = 40000000000ull, .requests_total = 70022,
+	.requests_ok = 70010, .requests_errors = 12, .requests_retried = 0,
+	.bytes_sent = 8000000, .bytes_received = 14000000,
+	.connections_opened = 8,
+	.statuses = v12_statuses, .status_count = 1,
+	.errors = v12full_errors, .error_count = 1,
+	.latency = &corrected_hist,
+	.latency_uncorrected = &uncorrected_hist,
+	.connect = &connect_hist, .handshake = &handshake_hist,
+	.first_byte = &first_byte_hist,
+	.setup_ns = 22000000, .requests_warmup = 0,
+	.requests_late = 41, .requests_unsent = 3,
+	.schedule_lag_max_ns = 180000000,
+	.rx_header_bytes = 7001000, .rx_body_bytes = 875000,
+	.app_outcomes = v12_apps, .app_outcome_count = 3,
+	.errors_ex = v12full_errors_ex, .error_ex_count = 2,
+	.error_codes = v12full_codes, .error_code_count = 2,
+	.targets = v12_target_results, .target_count = 2,
 };
 
 /* ---- a memory ostream ------------------------------------------------------------ */
@@ -584,7 +807,7 @@ static void test_entry_and_init(void)
 static void test_only_entry_exported(void)
 {
 	static const char *const hidden[] = {
-		"shb_rpt_init", "shb_rpt_pcts", "shb_rpt_printf",
+		"shb_rpt_init", "shb_rpt_default_ppm", "shb_rpt_printf",
 		"shb_rpt_module_desc", "shb_rpt_get_factory", NULL,
 	};
 	for (int i = 0; i < P_COUNT; i++)
@@ -1044,6 +1267,303 @@ static void test_warmup_and_start(void)
 	ext_run.warmup_ns = ext_run.warmup_requests = 0;
 }
 
+/* ---- tests: ABI 1.2 members ------------------------------------------------------------------ */
+
+static void test_text_v12basic(void) { golden_case(P_TEXT, &v12basic_results, "v12basic.txt"); }
+static void test_text_v12full(void) { golden_case(P_TEXT, &v12full_results, "v12full.txt"); }
+static void test_csv_v12basic(void) { golden_case(P_CSV, &v12basic_results, "v12basic.csv"); }
+static void test_csv_v12full(void) { golden_case(P_CSV, &v12full_results, "v12full.csv"); }
+
+/* An address that faults when read: a reporter that touched a 1.2 member
+ * of a 1.1-sized struct would crash instead of passing. */
+#define POISON ((void *)(uintptr_t)0x18)
+
+/* A 1.1 core's structs followed by garbage where 1.2 members would be:
+ * the output is the 1.1 golden, byte for byte, in all three formats. */
+static void test_v11_sizes_hide_v12(void)
+{
+	struct shb_run_info run = basic_run;
+	run.shard_index = 5;
+	run.shard_count = 9;
+	run.rate_milli = 77;
+	run.stages = POISON;
+	run.stage_count = 3;
+	run.warmup_ns = 123;
+	run.targets = POISON;
+	run.target_count = 2;
+	run.plugins = POISON;
+	run.plugin_count = 2;
+	run.label = POISON;
+	run.percentiles_ppm = POISON;
+	run.percentile_count = 4;
+	struct shb_results r = basic_results;
+	r.run = &run;
+	r.latency_uncorrected = POISON;
+	r.connect = r.handshake = r.first_byte = POISON;
+	r.setup_ns = 99;
+	r.requests_warmup = 98;
+	r.requests_late = 97;
+	r.rx_header_bytes = r.rx_body_bytes = 96;
+	r.app_outcomes = POISON;
+	r.app_outcome_count = 2;
+	r.errors_ex = POISON;
+	r.error_ex_count = 2;
+	r.error_codes = POISON;
+	r.error_code_count = 2;
+	r.targets = POISON;
+	r.target_count = 2;
+	CU_ASSERT_EQUAL(run.struct_size, RUN_INFO_1_1_SIZE);
+	CU_ASSERT_EQUAL(r.struct_size, RESULTS_1_1_SIZE);
+	golden_case(P_TEXT, &r, "basic.txt");
+	golden_case(P_CSV, &r, "basic.csv");
+	golden_case(P_JSON, &r, "basic.json");
+}
+
+/* A 1.2 core with a NULL array and a non-zero count (a broken writer):
+ * the member reads as absent, nothing crashes. */
+static void test_v12_null_arrays(void)
+{
+	struct shb_run_info run = v12full_run;
+	run.stages = NULL;
+	run.plugins = NULL;
+	run.targets = NULL;
+	run.percentiles_ppm = NULL;
+	struct shb_results r = v12full_results;
+	r.run = &run;
+	r.app_outcomes = NULL;
+	r.error_codes = NULL;
+	r.targets = NULL;
+	for (int i = 0; i < P_COUNT; i++) {
+		struct membuf m = {0};
+		CU_ASSERT_EQUAL(run_reporter(i, NULL, &r, &m), SHB_OK);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(m.data);
+		CU_ASSERT_PTR_NULL(strstr(m.data, "Targets:"));
+		CU_ASSERT_PTR_NULL(strstr(m.data, "private:3"));
+		mem_free(&m);
+	}
+	json_t *root = run_json(&r, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	CU_ASSERT_EQUAL(json_array_size(jpath(root, "targets")), 0);
+	CU_ASSERT_EQUAL(json_array_size(jpath(root, "plugins")), 0);
+	CU_ASSERT_EQUAL(json_array_size(jpath(root, "appOutcomes")), 0);
+	/* the fixed nine again */
+	j_real(root, "latencySeconds/percentiles/p10", 0.001);
+	json_decref(root);
+}
+
+static const char *const v12_top_keys[] = {
+	"schemaVersion", "shbVersion", "startTime", "url", "method", "protocol",
+	"protocolName", "threads", "connections", "parallel", "tls",
+	"tlsVerify", "requestsTarget", "durationTargetSeconds",
+	"warmupSeconds", "warmupRequests", "durationSeconds", "interrupted",
+	"requests", "requestsPerSec", "bytesReceived", "bytesReceivedPerSec",
+	"bytesSent", "bytesSentPerSec", "connectionsOpened", "statusCodes",
+	"errors", "errorSamples", "latencySeconds",
+	"setupSeconds", "rxHeaderBytes", "rxBodyBytes",
+	"rxHeaderBytesPerResponse", "rxBodyBytesPerResponse", "appOutcomes",
+	"errorCodes", "latencyUncorrectedSeconds", "setupTimings",
+	"label", "shard", "openLoop", "plugins", "targets", NULL,
+};
+static const char *const v12_error_keys[] = {
+	"connect", "tls", "read", "write", "timeout", "protocol",
+	"application", NULL,
+};
+
+static void test_json_v12basic(void)
+{
+	json_t *root = run_json(&v12basic_results, "v12basic.json");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	j_keys(root, NULL, v12_top_keys);
+	j_keys(root, "errors", v12_error_keys);
+	j_int(root, "errors/application", 0);
+	/* the warm-up from the run info, not the extension */
+	j_real(root, "warmupSeconds", 1.5);
+	j_int(root, "warmupRequests", 4321);
+	j_real(root, "setupSeconds", 0.052345678);
+	j_int(root, "rxHeaderBytes", 1038960);
+	j_int(root, "rxBodyBytes", 119880);
+	j_real(root, "rxHeaderBytesPerResponse", 104.0);
+	j_real(root, "rxBodyBytesPerResponse", 12.0);
+	CU_ASSERT_EQUAL(json_array_size(jpath(root, "appOutcomes")), 0);
+	json_t *codes = jpath(root, "errorCodes");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(codes), 2);
+	json_t *c = json_array_get(codes, 1);
+	j_str(c, "kind", "read");
+	j_str(c, "space", "errno");
+	j_int(c, "code", 104);
+	j_int(c, "count", 7);
+	/* closed loop: one histogram, no uncorrected one */
+	j_null(root, "latencyUncorrectedSeconds");
+	static const char *const setup_keys[] = {"connect", "handshake",
+						 "firstByte", NULL};
+	static const char *const hsum_keys[] = {"count", "mean", "p50", "p90",
+						"p99", "max", NULL};
+	j_keys(root, "setupTimings", setup_keys);
+	j_keys(root, "setupTimings/connect", hsum_keys);
+	j_int(root, "setupTimings/connect/count", 60);
+	j_real(root, "setupTimings/connect/mean", 0.00012);
+	j_real(root, "setupTimings/connect/p50", 0.0001);
+	j_real(root, "setupTimings/connect/p90", 0.0003);
+	j_real(root, "setupTimings/connect/p99", 0.0008);
+	j_real(root, "setupTimings/connect/max", 0.0009);
+	j_null(root, "setupTimings/handshake");
+	j_int(root, "setupTimings/firstByte/count", 9990);
+	j_null(root, "label");
+	j_null(root, "shard");
+	j_null(root, "openLoop");
+	json_t *pl = jpath(root, "plugins");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(pl), 2);
+	static const char *const plugin_keys[] = {"role", "name", "id",
+						  "version", "abiMinor", "path",
+						  NULL};
+	j_keys(json_array_get(pl, 0), NULL, plugin_keys);
+	j_str(json_array_get(pl, 0), "path", "/opt/shb/lib/shb/shb-proto-h1.so");
+	j_str(json_array_get(pl, 0), "id", "org.shb.proto.h1");
+	j_str(json_array_get(pl, 0), "version", "0.1.0");
+	j_str(json_array_get(pl, 0), "role", "protocol");
+	j_str(json_array_get(pl, 0), "name", "h1");
+	j_int(json_array_get(pl, 0), "abiMinor", 2);
+	j_null(json_array_get(pl, 1), "version");
+	j_int(json_array_get(pl, 1), "abiMinor", 1);
+	CU_ASSERT_EQUAL(json_array_size(jpath(root, "targets")), 0);
+	check_latency(root, &basic_hist);
+	json_decref(root);
+	CU_ASSERT_FALSE(bad_ppm_asked);
+}
+
+static void test_json_v12full(void)
+{
+	json_t *root = run_json(&v12full_results, "v12full.json");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	j_keys(root, NULL, v12_top_keys);
+	j_str(root, "label", "compare");
+	j_int(root, "shard/index", 1);
+	j_int(root, "shard/count", 3);
+	j_real(root, "openLoop/rateTarget", 2000.0);
+	json_t *st = jpath(root, "openLoop/stages");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(st), 2);
+	j_real(json_array_get(st, 0), "durationSeconds", 10.0);
+	j_real(json_array_get(st, 0), "rateFrom", 0.5);
+	j_real(json_array_get(st, 0), "rateTo", 2000.0);
+	j_int(root, "openLoop/requestsLate", 41);
+	j_int(root, "openLoop/requestsUnsent", 3);
+	j_real(root, "openLoop/scheduleLagMaxSeconds", 0.18);
+	/* the run's percentiles, not the nine */
+	static const char *const pk[] = {"p50", "p90", "p99", "p99.9",
+					 "p99.999", NULL};
+	j_keys(root, "latencySeconds/percentiles", pk);
+	j_real(root, "latencySeconds/percentiles/p99.999", 0.249);
+	j_keys(root, "latencyUncorrectedSeconds/percentiles", pk);
+	j_real(root, "latencyUncorrectedSeconds/percentiles/p99", 0.005);
+	j_real(root, "latencyUncorrectedSeconds/percentiles/p99.999", 0.0299);
+	j_real(root, "latencyUncorrectedSeconds/max", 0.03);
+	/* errors_ex: the application kind, with its sample */
+	j_keys(root, "errors", v12_error_keys);
+	j_int(root, "errors/timeout", 2);
+	j_int(root, "errors/application", 10);
+	j_str(root, "errorSamples/application", "grpc-status 14: unavailable");
+	json_t *apps = jpath(root, "appOutcomes");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(apps), 3);
+	static const char *const app_keys[] = {"space", "code", "ok", "count",
+					       NULL};
+	j_keys(json_array_get(apps, 1), NULL, app_keys);
+	j_str(json_array_get(apps, 1), "space", "grpc");
+	j_int(json_array_get(apps, 1), "code", 14);
+	j_bool(json_array_get(apps, 1), "ok", 0);
+	j_int(json_array_get(apps, 1), "count", 10);
+	j_str(json_array_get(apps, 2), "space", "private:3");
+	j_str(json_array_get(jpath(root, "errorCodes"), 1), "kind", "application");
+	j_str(json_array_get(jpath(root, "errorCodes"), 1), "space", "h2");
+	j_int(root, "setupTimings/handshake/count", 8);
+	j_real(root, "setupTimings/handshake/p99", 0.0045);
+	/* per target: the same fields as the run, after the target's own */
+	json_t *tg = jpath(root, "targets");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(tg), 2);
+	json_t *t0 = json_array_get(tg, 0), *t1 = json_array_get(tg, 1);
+	static const char *const target_keys[] = {
+		"index", "label", "url", "method", "weight",
+		"durationSeconds", "interrupted", "requests", "requestsPerSec",
+		"bytesReceived", "bytesReceivedPerSec", "bytesSent",
+		"bytesSentPerSec", "connectionsOpened", "statusCodes", "errors",
+		"errorSamples", "latencySeconds", "setupSeconds",
+		"rxHeaderBytes", "rxBodyBytes", "rxHeaderBytesPerResponse",
+		"rxBodyBytesPerResponse", "appOutcomes", "errorCodes",
+		"latencyUncorrectedSeconds", "setupTimings", NULL,
+	};
+	j_keys(t0, NULL, target_keys);
+	j_int(t0, "index", 0);
+	j_str(t0, "label", "bun");
+	j_str(t0, "url", "https://a.test/rpc");
+	j_int(t0, "weight", 1);
+	j_int(t0, "requests/ok", 17500);
+	j_real(t0, "rxHeaderBytesPerResponse", 100.0);
+	j_real(t0, "rxBodyBytesPerResponse", 50.0);
+	j_null(t0, "latencyUncorrectedSeconds");
+	/* t0 has no errors_ex array but a 1.2 size: seven kinds, all 0 */
+	j_keys(t0, "errors", v12_error_keys);
+	j_int(t1, "index", 1);
+	j_str(t1, "url", "https://b.test/rpc");
+	j_int(t1, "weight", 3);
+	j_int(t1, "errors/application", 10);
+	j_real(t1, "latencySeconds/percentiles/p99.999", 0.249);
+	j_real(t1, "latencyUncorrectedSeconds/percentiles/p99.999", 0.0299);
+	json_decref(root);
+	CU_ASSERT_FALSE(bad_ppm_asked);
+}
+
+/* From a 1.2 core, the warm-up comes from the run info and the results,
+ * even where the extension says otherwise. */
+static void test_v12_warmup(void)
+{
+	ext_run.warmup_ns = 9000000000ull;
+	ext_run.warmup_requests = 9;
+	struct membuf m = {0};
+	CU_ASSERT_EQUAL(run_reporter(P_TEXT, NULL, &v12basic_results, &m), SHB_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m.data);
+	CU_ASSERT_PTR_NOT_NULL(strstr(m.data,
+		"Warm-up:       1.500s, 4321 requests, not counted below\n"));
+	mem_free(&m);
+	CU_ASSERT_EQUAL(run_reporter(P_CSV, "noheader", &v12basic_results, &m), SHB_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m.data);
+	CU_ASSERT_PTR_NOT_NULL(strstr(m.data, ",0.1.0,1500000000,4321,"));
+	mem_free(&m);
+	ext_run.warmup_ns = ext_run.warmup_requests = 0;
+}
+
+/* --percentiles as the core hands it over; out-of-range and unsorted
+ * entries are left out rather than asked of the histogram. */
+static void test_v12_percentile_list(void)
+{
+	static const uint32_t ppm[] = {0, 500000, 400000, 999000, 999000,
+				       1000001, 999990};
+	struct shb_run_info run = v12full_run;
+	run.percentiles_ppm = ppm;
+	run.percentile_count = 7;
+	struct shb_results r = v12full_results;
+	r.run = &run;
+	r.targets = NULL;
+	r.target_count = 0;
+	json_t *root = run_json(&r, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	static const char *const pk[] = {"p50", "p99.9", "p99.999", NULL};
+	j_keys(root, "latencySeconds/percentiles", pk);
+	json_decref(root);
+	struct membuf m = {0};
+	CU_ASSERT_EQUAL(run_reporter(P_CSV, NULL, &r, &m), SHB_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m.data);
+	CU_ASSERT_PTR_NOT_NULL(strstr(m.data, ",latency_max_ns,latency_p50_ns,"
+				      "latency_p99_9_ns,latency_p99_999_ns,status_2xx,"));
+	mem_free(&m);
+	CU_ASSERT_EQUAL(run_reporter(P_TEXT, NULL, &r, &m), SHB_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m.data);
+	CU_ASSERT_PTR_NOT_NULL(strstr(m.data, "Latency distribution:\n"
+				      "      50% in   1.500 ms\n"
+				      "    99.9% in 200.000 ms\n"
+				      "  99.999% in 249.000 ms\n"));
+	mem_free(&m);
+	CU_ASSERT_FALSE(bad_ppm_asked);
+}
+
 /* ---- registration ------------------------------------------------------------------------------ */
 
 static CU_TestInfo report_tests[] = {
@@ -1068,6 +1588,16 @@ static CU_TestInfo report_tests[] = {
 	{"unknown kinds and modes", test_unknown_kinds_and_modes},
 	{"hostile strings", test_hostile_strings},
 	{"warm-up and start time", test_warmup_and_start},
+	{"1.1 sizes hide the 1.2 members (1.1 goldens)", test_v11_sizes_hide_v12},
+	{"text v12basic (golden)", test_text_v12basic},
+	{"text v12full (golden)", test_text_v12full},
+	{"csv v12basic (golden)", test_csv_v12basic},
+	{"csv v12full (golden)", test_csv_v12full},
+	{"json v12basic (fields, golden)", test_json_v12basic},
+	{"json v12full (fields, golden)", test_json_v12full},
+	{"1.2 NULL arrays read as absent", test_v12_null_arrays},
+	{"1.2 warm-up over the extension", test_v12_warmup},
+	{"1.2 percentile list", test_v12_percentile_list},
 	CU_TEST_INFO_NULL,
 };
 
