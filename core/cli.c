@@ -8,6 +8,7 @@
  * line that names the option as the user typed it. */
 #include "quote.h"
 #include "config.h"
+#include "plugin_opts.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -36,6 +37,7 @@ enum opt_id {
 	O_BATCH_SIZE, O_BATCH_LINGER, O_PLUGIN_DIR, O_LIST_PLUGINS, O_VERIFY,
 	O_CACERT, O_QUIET, O_HELP, O_VERSION, O_SLO, O_WARMUP,
 	O_CONNECT_TO, O_RESOLVE, O_SNI, O_IPV4, O_IPV6, O_INSECURE,
+	O_PROTO_OPT, O_REPORT_OPT,
 };
 
 struct opt_def {
@@ -47,9 +49,11 @@ struct opt_def {
 
 static const struct opt_def opts[] = {
 	{"proto", 0, 1, O_PROTO},
+	{"proto-opt", 0, 1, O_PROTO_OPT},
 	{"http2", 0, 0, O_HTTP2},
 	{"http3", 0, 0, O_HTTP3},
 	{"report", 0, 1, O_REPORT},
+	{"report-opt", 0, 1, O_REPORT_OPT},
 	{"json", 'j', 0, O_JSON},
 	{"connections", 'c', 1, O_CONNECTIONS},
 	{"parallel", 'p', 1, O_PARALLEL},
@@ -617,7 +621,32 @@ static int proto_opt(struct cli *c, const char *name, const char *v)
 {
 	if (!*v)
 		return fail(c, "%s: empty protocol name", name);
+	c->cfg->proto_given = 1;
 	return set_string(c, &c->cfg->proto, v);
+}
+
+/* --proto-opt and --report-opt: repeatable, kept in order. The keys are
+ * checked against the plugin once it is loaded. */
+static int plugin_opt(struct cli *c, const char *name, const char *v,
+		      int reporter)
+{
+	struct shb_config *cfg = c->cfg;
+	struct shb_plugin_opt o;
+	struct shb_plugin_opt **list = reporter ? &cfg->report_opts
+						: &cfg->proto_opts;
+	size_t *count = reporter ? &cfg->report_opt_count
+				 : &cfg->proto_opt_count;
+
+	if (shb_plugin_opt_parse(name, v, reporter, &o, c->err, c->errlen) < 0)
+		return -1;
+	struct shb_plugin_opt *a = realloc(*list, (*count + 1) * sizeof(*a));
+	if (!a) {
+		shb_plugin_opt_free(&o);
+		return fail(c, "out of memory");
+	}
+	*list = a;
+	a[(*count)++] = o;
+	return 0;
 }
 
 /* Repeatable; every gate must hold. */
@@ -712,8 +741,8 @@ static int apply_flag(struct cli *c, enum opt_id id)
 	struct shb_config *cfg = c->cfg;
 
 	switch (id) {
-	case O_HTTP2: return set_string(c, &cfg->proto, "h2");
-	case O_HTTP3: return set_string(c, &cfg->proto, "h3");
+	case O_HTTP2: cfg->proto_given = 1; return set_string(c, &cfg->proto, "h2");
+	case O_HTTP3: cfg->proto_given = 1; return set_string(c, &cfg->proto, "h3");
 	case O_JSON: c->json = 1; return 0;
 	case O_NO_KEEPALIVE: cfg->disable_keepalive = 1; return 0;
 	case O_LIST_PLUGINS: cfg->list_plugins = 1; return 0;
@@ -736,6 +765,8 @@ static int apply_value(struct cli *c, enum opt_id id, const char *name,
 	switch (id) {
 	case O_PROTO: return proto_opt(c, name, v);
 	case O_REPORT: return report_opt(c, name, v);
+	case O_PROTO_OPT: return plugin_opt(c, name, v, 0);
+	case O_REPORT_OPT: return plugin_opt(c, name, v, 1);
 	case O_CONNECTIONS:
 		return number_opt32(c, name, v, 1, SHB_MAX_CONNECTIONS,
 				    &cfg->connections);
@@ -1043,11 +1074,34 @@ int shb_cli_parse(int argc, char **argv, struct shb_config *cfg, char *err,
 	}
 	if (set_string(&c, &cfg->url_text, c.url) < 0)
 		return -1;
-	if (shb_url_parse(c.url, &cfg->url, err, errlen) < 0)
+	if (shb_url_parse_any(c.url, &cfg->url, err, errlen) < 0)
 		return -1;
-	if (cfg->sni && !cfg->url.tls)
-		return fail(&c, "--sni %s: SNI is sent only over TLS, and the URL "
-				"is http://; use https://", cfg->sni);
+	/* http and https are settled now, as every protocol without
+	 * scheme_defs serves them; other schemes wait for the protocol. */
+	if (shb_url_find_scheme(NULL, cfg->url.scheme))
+		return shb_cli_set_scheme(cfg, NULL, NULL, err, errlen);
+	return 0;
+}
+
+int shb_cli_set_scheme(struct shb_config *cfg,
+		       const struct shb_scheme *schemes, const char *proto,
+		       char *err, size_t errlen)
+{
+	if (shb_url_set_scheme(&cfg->url, cfg->url_text, schemes, proto, err,
+			       errlen) < 0)
+		return -1;
+	if (cfg->sni && !cfg->url.tls) {
+		if (strcmp(cfg->url.scheme, "http") == 0)
+			snprintf(err, errlen,
+				 "--sni %s: SNI is sent only over TLS, and the "
+				 "URL is http://; use https://", cfg->sni);
+		else
+			snprintf(err, errlen,
+				 "--sni %s: SNI is sent only over TLS, and "
+				 "%s:// does not run over TLS", cfg->sni,
+				 cfg->url.scheme);
+		return -1;
+	}
 	return 0;
 }
 
@@ -1058,6 +1112,12 @@ void shb_config_free(struct shb_config *cfg)
 	free(cfg->url_text);
 	shb_url_free(&cfg->url);
 	free(cfg->proto);
+	for (size_t i = 0; cfg->proto_opts && i < cfg->proto_opt_count; i++)
+		shb_plugin_opt_free(&cfg->proto_opts[i]);
+	free(cfg->proto_opts);
+	for (size_t i = 0; cfg->report_opts && i < cfg->report_opt_count; i++)
+		shb_plugin_opt_free(&cfg->report_opts[i]);
+	free(cfg->report_opts);
 	for (size_t i = 0; cfg->reports && i < cfg->report_count; i++) {
 		free(cfg->reports[i].name);
 		free(cfg->reports[i].path);
@@ -1088,15 +1148,21 @@ void shb_config_free(struct shb_config *cfg)
 
 static const char usage_text[] =
 	"Usage: shb [options] URL\n"
-	"Sends HTTP requests to URL (http:// or https://) "
-	"and reports latency,\n"
-	"throughput and errors.\n"
+	"Sends HTTP requests to URL (http:// or https://, or a scheme a protocol\n"
+	"plugin serves, such as ws://) and reports latency, throughput and errors.\n"
 	"\n"
 	"Target:\n"
 	"  --proto NAME|PATH        protocol plugin, by "
 	"name or .so path (default: h1)\n"
 	"  --http2                  same as --proto h2\n"
 	"  --http3                  same as --proto h3\n"
+	"                           Without --proto, a URL whose scheme is not\n"
+	"                           http or https picks the first protocol plugin\n"
+	"                           in the search path that serves the scheme.\n"
+	"  --proto-opt KEY[=VALUE]  an option for the protocol (KEY alone for a\n"
+	"                           flag); repeatable, passed in order; a key the\n"
+	"                           protocol does not declare is refused\n"
+	"                           (default: none)\n"
 	"\n"
 	"Load:\n"
 	"  -c, --connections N      concurrent "
@@ -1191,6 +1257,10 @@ static const char usage_text[] =
 	"Output:\n"
 	"  --report LIST            reporters, comma-separated, each NAME or\n"
 	"                           NAME:FILE (default: text to stdout)\n"
+	"  --report-opt NAME.KEY[=VALUE]\n"
+	"                           option KEY for reporter NAME, e.g.\n"
+	"                           json.compact or csv.noheader; repeatable; NAME\n"
+	"                           must be in the run's reports (default: none)\n"
 	"  -j, --json               JSON report to stdout: "
 	"--report json, or added\n"
 	"                           to a --report list (default: off)\n"

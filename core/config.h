@@ -26,10 +26,26 @@ struct shb_report_spec {
 	char *path; /* output file, or NULL for stdout */
 };
 
+/* One --proto-opt KEY[=VALUE] or --report-opt NAME.KEY[=VALUE]. */
+struct shb_plugin_opt {
+	char *text;   /* the option's value as typed, for messages */
+	char *plugin; /* --report-opt: the reporter's NAME; NULL otherwise */
+	char *key;
+	char *value;  /* NULL for KEY alone (a flag) */
+};
+
 struct shb_config {
 	char *url_text;         /* the URL as typed */
-	struct shb_url url;     /* parsed */
+	/* Parsed; for a scheme other than http and https, the scheme's TLS
+	 * flag, default port and authority are set only once the protocol
+	 * is known (shb_proto_pick). */
+	struct shb_url url;
 	char *proto;            /* --proto NAME|PATH; default "h1" */
+	int proto_given;        /* --proto, --http2 or --http3 was given */
+	struct shb_plugin_opt *proto_opts;  /* --proto-opt, in order */
+	size_t proto_opt_count;
+	struct shb_plugin_opt *report_opts; /* --report-opt, in order */
+	size_t report_opt_count;
 	struct shb_report_spec *reports; /* --report LIST; default text */
 	size_t report_count;
 	uint32_t connections;   /* -c, default 50 */
@@ -76,6 +92,14 @@ struct shb_config {
 int shb_cli_parse(int argc, char **argv, struct shb_config *cfg, char *err,
 		  size_t errlen);
 void shb_config_free(struct shb_config *cfg);
+
+/* Settles cfg->url's scheme against `schemes` (NULL: http and https, as
+ * for a protocol without scheme_defs) of protocol `proto` (NULL: none
+ * chosen yet): TLS, default port, authority, and --sni only over TLS.
+ * Returns 0, or -1 with one line in err. */
+int shb_cli_set_scheme(struct shb_config *cfg,
+		       const struct shb_scheme *schemes, const char *proto,
+		       char *err, size_t errlen);
 void shb_cli_usage(FILE *out);
 
 /* Parses "10s", "1m30s", "500ms", "2h", "1.5s", a bare number = seconds.

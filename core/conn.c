@@ -125,7 +125,7 @@ static void last_words(struct shb_conn *c, int bye)
 		return;
 	if (w->dgram) {
 		size_t seg = 0;
-		shb_ssize n = w->vt->write_dgrams(c->p, c->dgram_buf, DGRAM_MAX, &seg, w->now);
+		shb_ssize n = w->vt->write_dgrams(c->p, c->dgram_buf, w->dgram_max, &seg, w->now);
 		if (n > 0)
 			(void)send(c->fd, c->dgram_buf, (size_t)n, MSG_DONTWAIT);
 		return;
@@ -156,7 +156,8 @@ void shb_conn_close_politely(struct shb_conn *c)
 {
 	struct worker *w = c->w;
 	if (c->st == C_READY && !c->send_busy && c->plugin_live) {
-		w->vt->shutdown(c->p, SHB_SHUT_GRACEFUL, w->now);
+		if (w->vt->shutdown) /* optional: nothing to say first */
+			w->vt->shutdown(c->p, SHB_SHUT_GRACEFUL, w->now);
 		last_words(c, 1);
 	}
 	shb_conn_begin_close(c);
@@ -172,10 +173,12 @@ void shb_conn_transport_ready(struct shb_conn *c)
 	info.struct_size = sizeof(info);
 	info.peer = (const struct sockaddr *)&shb_conn_addr(c)->ss;
 	info.peer_len = shb_conn_addr(c)->len;
-	info.ts_connected = c->t_connect;
+	info.ts_connected = c->t_connected;
 	info.ts_handshake = w->now;
-	info.max_dgram = DGRAM_MAX;
+	info.max_dgram = w->dgram ? w->dgram_max : 0;
 	if (c->tls_live) {
+		/* The core's TLS handshake, from TCP connected to done. */
+		shb_histo_record(&w->stats->handshake, w->now - c->t_connected);
 		shb_tls_alpn(&c->tls, alpn, sizeof(alpn));
 		info.tls_version = shb_tls_version(&c->tls);
 		info.alpn = alpn[0] ? alpn : NULL;
@@ -296,6 +299,44 @@ void shb_conn_established(struct shb_conn *c)
 		w->seen_connected = 1;
 		atomic_store_explicit(&w->run->connected, 1, memory_order_relaxed);
 	}
+}
+
+/* The protocol says its handshake is done (SHB_CEV_HANDSHAKE_DONE). Over
+ * UDP that is the connection's set-up (QUIC): timed from the socket being
+ * ready, once per connection. Over TCP the core timed its own TLS
+ * handshake, and a protocol's later one (HTTP/2 SETTINGS) is not timed. */
+void shb_conn_handshake_done(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	if (!w->dgram || c->hs_timed || w->stopping)
+		return;
+	c->hs_timed = 1;
+	shb_histo_record(&w->stats->handshake,
+			 w->now > c->t_connected ? w->now - c->t_connected : 0);
+}
+
+/* host->conn_origin: one origin per run today, the URL's. */
+const struct shb_origin *shb_worker_conn_origin(struct shb_conn *c)
+{
+	return &c->w->run->origin;
+}
+
+void shb_run_set_origin(struct shb_run *run)
+{
+	const struct shb_config *cfg = run->cfg;
+	struct shb_origin *o = &run->origin;
+
+	memset(o, 0, sizeof(*o));
+	o->struct_size = sizeof(*o);
+	o->index = 0;
+	o->port = cfg->url.port;
+	o->flags = cfg->url.tls ? SHB_SCHEME_TLS : 0;
+	o->scheme = cfg->url.scheme;
+	o->host = cfg->url.host;
+	o->authority = cfg->host_header ? cfg->host_header : cfg->url.authority;
+	/* RFC 6066: no SNI for an IP literal unless --sni names one. */
+	o->sni = cfg->sni ? cfg->sni : cfg->url.host_is_ip ? NULL : cfg->url.host;
+	o->prepared = run->prepared;
 }
 
 /* The slot's new socket goes into the registered file table (replacing

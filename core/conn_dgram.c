@@ -43,7 +43,7 @@ void shb_dgram_start(struct shb_conn *c)
 	c->nrx = 0;
 	c->got_data = 0;
 	if (!c->dgram_buf) {
-		c->dgram_buf = malloc((size_t)(w->gso ? GSO_SEGMENTS : 1) * DGRAM_MAX);
+		c->dgram_buf = malloc((size_t)w->dgram_train * w->dgram_max);
 		if (!c->dgram_buf) {
 			shb_conn_fail(c, SHB_ERRK_CONNECT, "out of memory");
 			return;
@@ -69,6 +69,11 @@ void shb_dgram_start(struct shb_conn *c)
 	if (shb_conn_attach(c) < 0)
 		return;
 	w->stats->conns_opened++;
+	/* No connect exchange over UDP (the connect histogram stays empty):
+	 * the set-up a datagram protocol does is its handshake, timed from
+	 * here to its SHB_CEV_HANDSHAKE_DONE. */
+	c->t_connected = w->now;
+	c->hs_timed = 0;
 	shb_conn_arm_recv(c);
 	shb_conn_transport_ready(c);
 }
@@ -171,7 +176,7 @@ void shb_dgram_flush(struct shb_conn *c)
 {
 	struct worker *w = c->w;
 	size_t seg = 0;
-	size_t cap = (size_t)(w->gso ? GSO_SEGMENTS : 1) * DGRAM_MAX;
+	size_t cap = (size_t)w->dgram_train * w->dgram_max;
 	shb_ssize n = w->vt->write_dgrams(c->p, c->dgram_buf, cap, &seg, w->now);
 	if (n < 0) {
 		shb_conn_plugin_fail(c, (int)n, "protocol error");
@@ -179,7 +184,7 @@ void shb_dgram_flush(struct shb_conn *c)
 	}
 	if (n == 0)
 		return;
-	if (seg == 0 || seg > DGRAM_MAX || (size_t)n > cap) {
+	if (seg == 0 || seg > w->dgram_max || (size_t)n > cap) {
 		shb_conn_fail(c, SHB_ERRK_PROTOCOL, "protocol wrote an invalid datagram train");
 		return;
 	}

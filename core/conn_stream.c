@@ -91,6 +91,8 @@ void shb_conn_on_connect(struct shb_conn *c, int res)
 	c->addr_kept = 1; /* this address works: the slot stays with it */
 	c->ai_tried = 0;
 	w->stats->conns_opened++;
+	c->t_connected = w->now;
+	shb_histo_record(&w->stats->connect, w->now - c->t_connect);
 	shb_conn_arm_recv(c);
 	if (!w->run->use_tls) {
 		shb_conn_transport_ready(c);

@@ -1,6 +1,7 @@
 #include "host.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,11 +86,28 @@ static int host_random_secure(void *buf, size_t len)
 
 struct shb_ext_run shb_ext_run_info = {.struct_size = sizeof(struct shb_ext_run)};
 
+static const void *(*ext_source)(void *ctx, const char *id);
+static void *ext_ctx;
+static pthread_t main_thread;
+
+void shb_host_set_extensions(const void *(*fn)(void *ctx, const char *id),
+			     void *ctx)
+{
+	ext_source = fn;
+	ext_ctx = ctx;
+}
+
+/* The core's own ids from any thread; plugins' ids on the main thread
+ * only, because answering them may load and init plugins. */
 static const void *host_get_extension(const char *id)
 {
-	if (id && strcmp(id, SHB_EXT_RUN_ID) == 0)
+	if (!id)
+		return NULL;
+	if (strcmp(id, SHB_EXT_RUN_ID) == 0)
 		return &shb_ext_run_info;
-	return NULL;
+	if (!ext_source || !pthread_equal(pthread_self(), main_thread))
+		return NULL;
+	return ext_source(ext_ctx, id);
 }
 
 static const struct shb_host host = {
@@ -106,10 +124,12 @@ static const struct shb_host host = {
 	.req_done = shb_worker_req_done,
 	.conn_event = shb_worker_conn_event,
 	.hist = &shb_histo_ops,
+	.conn_origin = shb_worker_conn_origin,
 };
 
 const struct shb_host *shb_core_host(void)
 {
+	main_thread = pthread_self();
 	shb_debug_level();
 	return &host;
 }

@@ -4,8 +4,17 @@
 
 #include <shb/host.h>
 
-/* Reads SHB_DEBUG once (0 quiet, 1 debug, 2 trace) and returns the table. */
+/* [main] Reads SHB_DEBUG once (0 quiet, 1 debug, 2 trace) and returns the
+ * table. The calling thread becomes the main thread of get_extension. */
 const struct shb_host *shb_core_host(void);
+
+/* [main] Where host->get_extension sends ids the core does not answer
+ * itself (the loader: shb_loader_extension), or NULL for nowhere. Those
+ * calls are answered on the main thread only: from any other thread
+ * (a worker) get_extension answers the core's own ids and returns NULL
+ * for the rest, since answering may load and init plugins. */
+void shb_host_set_extensions(const void *(*fn)(void *ctx, const char *id),
+			     void *ctx);
 int shb_debug_level(void);
 
 /* Core extension "shb.ext.run/1" (host->get_extension): facts about the run

@@ -8,13 +8,21 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "shb_build_config.h"
 
@@ -25,6 +33,11 @@
  * keeps --list-plugins finite. */
 #define LOADER_MAX_DESCS 256u
 #define REASON_MAX 512
+/* Bounds of the 1.2 descriptor tables (ARCHITECTURE.md "Bounds"). */
+#define LOADER_MAX_SCHEMES 16u
+#define LOADER_MAX_OPTIONS 64u
+/* The largest UDP payload over IPv4 (65535 - 8 - 20). */
+#define LOADER_MAX_DGRAM 65527u
 
 /* Stands in for a refusal text we could not allocate; never freed. */
 static char refused_oom[] = "out of memory";
@@ -116,6 +129,8 @@ void shb_loader_init(struct shb_loader *l, const struct shb_host *host,
 
 	memset(l, 0, sizeof *l);
 	l->host = host;
+	l->warn = stderr;
+	l->stage_fd = -1;
 	for (size_t i = 0; i < dir_count && !rc; i++)
 		if (plugin_dirs[i])
 			rc = dir_add(l, plugin_dirs[i], strlen(plugin_dirs[i]));
@@ -132,11 +147,25 @@ void shb_loader_fini(struct shb_loader *l)
 {
 	struct shb_plugin_file *f, *next;
 
-	/* Newest first, so a plugin is deinited before those loaded earlier. */
+	/* Last initialised first: a plugin that took another's extension in
+	 * its init() is deinited before the one that offers it. */
+	l->closing = 1;
+	for (size_t i = l->order_count; i-- > 0;)
+		if (l->order[i]->entry->deinit)
+			l->order[i]->entry->deinit();
+	free(l->order);
+	for (size_t i = 0; i < l->used_count; i++) {
+		free((char *)l->used[i].path);
+		free((char *)l->used[i].id);
+		free((char *)l->used[i].version);
+		free((char *)l->used[i].name);
+	}
+	free(l->used);
+	for (size_t i = 0; i < l->snapshot_count; i++)
+		free(l->snapshots[i]);
+	free(l->snapshots);
 	for (f = l->files; f; f = next) {
 		next = f->next;
-		if (f->inited && f->entry->deinit)
-			f->entry->deinit();
 		if (f->refused != refused_oom)
 			free(f->refused);
 		free(f->path);
@@ -199,8 +228,8 @@ static unsigned other_major(void *dl)
 	return 0;
 }
 
-static const struct shb_plugin_entry *entry_check(void *dl, char *why,
-						  size_t n)
+static const struct shb_plugin_entry *entry_check(void *dl, size_t *sizep,
+						  char *why, size_t n)
 {
 	const struct shb_plugin_entry *e = dlsym(dl, SHB_PLUGIN_ENTRY_SYMBOL);
 	size_t size;
@@ -243,6 +272,7 @@ static const struct shb_plugin_entry *entry_check(void *dl, char *why,
 		    e->init ? "get_factory" : "init");
 		return NULL;
 	}
+	*sizep = size;
 	return e;
 too_short:
 	fmt(why, n, "entry struct too short (%zu bytes)", size);
@@ -263,25 +293,59 @@ static const char *err_text(const struct shb_host *h, int code, char *buf,
 	return s;
 }
 
+/* --list-plugins children tell their parent which step they are in, so
+ * that a crash can be attributed (see list_probe). */
+static void stage(const struct shb_loader *l, char c)
+{
+	if (l->stage_fd >= 0 && write(l->stage_fd, &c, 1) != 1)
+		return;
+}
+
+/* Puts an initialised file into the deinit order (see loader.h). */
+static int order_add(struct shb_loader *l, struct shb_plugin_file *f)
+{
+	struct shb_plugin_file **o =
+		realloc(l->order, (l->order_count + 1) * sizeof *o);
+
+	if (!o)
+		return -1;
+	l->order = o;
+	if (l->init_depth == 0 && l->ext_loading && l->order_count) {
+		/* Loaded for an extension after every init: deinit last. */
+		memmove(o + 1, o, l->order_count * sizeof *o);
+		o[0] = f;
+	} else {
+		o[l->order_count] = f;
+	}
+	l->order_count++;
+	return 0;
+}
+
 static void file_load(struct shb_loader *l, struct shb_plugin_file *f)
 {
 	char why[REASON_MAX], code[32];
 	const struct shb_plugin_entry *e;
+	size_t size = 0;
 	int rc;
 
 	dlerror();
+	stage(l, 'o');
 	f->dl = dlopen(f->path, RTLD_NOW | RTLD_LOCAL);
 	if (!f->dl) {
 		fmt(why, sizeof why, "dlopen failed: %s", dl_reason(f->path));
 		refuse(f, why);
 		return;
 	}
-	e = entry_check(f->dl, why, sizeof why);
+	e = entry_check(f->dl, &size, why, sizeof why);
 	if (!e) {
 		refuse(f, why);
 		return;
 	}
+	stage(l, 'i');
+	l->init_depth++;
 	rc = e->init(l->host);
+	l->init_depth--;
+	stage(l, 'f');
 	if (rc != SHB_OK) {
 		fmt(why, sizeof why, "init failed: %s",
 		    err_text(l->host, rc, code, sizeof code));
@@ -289,7 +353,16 @@ static void file_load(struct shb_loader *l, struct shb_plugin_file *f)
 		return;
 	}
 	f->entry = e;
+	f->entry_size = size;
 	f->inited = 1;
+	if (order_add(l, f)) {
+		/* Without a place in the order it would never be deinited. */
+		if (e->deinit)
+			e->deinit();
+		f->inited = 0;
+		f->entry = NULL;
+		refuse(f, "out of memory");
+	}
 }
 
 /* Returns 0 with *out set (the file may be refused), or -1 with errno set
@@ -340,11 +413,14 @@ struct kind {
 	int (*count)(const struct shb_plugin_file *f, uint32_t *count,
 		     char *why, size_t n);
 	const void *(*get)(const struct shb_plugin_file *f, uint32_t i);
-	int (*check)(const void *desc, char *why, size_t n);
+	/* minor: the abi_minor the plugin's entry declares */
+	int (*check)(const void *desc, uint32_t minor, char *why, size_t n);
 	const char *(*name)(const void *desc);
 	const char *(*summary)(const void *desc);
 	void (*fill)(void *out, const void *desc,
 		     const struct shb_plugin_file *f);
+	/* --list-plugins: the lines under the descriptor's own */
+	void (*details)(const void *desc, FILE *out);
 };
 
 /* Both factory structs share this layout; they are read member by member
@@ -407,8 +483,8 @@ static const void *proto_get(const struct shb_plugin_file *f, uint32_t i)
 	return fa->get(i);
 }
 
-static int proto_vt_check(const struct shb_proto_desc *d, char *why,
-			  size_t n)
+static int proto_vt_check(const struct shb_proto_desc *d, uint32_t minor,
+			  char *why, size_t n)
 {
 	const struct shb_proto_vtable *vt = d->vt;
 
@@ -423,8 +499,16 @@ static int proto_vt_check(const struct shb_proto_desc *d, char *why,
 	NEED(vt, conn_init, "protocol");
 	NEED(vt, conn_fini, "protocol");
 	NEED(vt, on_transport_ready, "protocol");
-	NEED(vt, next_deadline, "protocol");
-	NEED(vt, on_timer, "protocol");
+	if (minor < 2) {
+		NEED(vt, next_deadline, "protocol");
+		NEED(vt, on_timer, "protocol");
+	} else if (!vt->next_deadline != !vt->on_timer) {
+		/* Since 1.2 a protocol without timers leaves out both. */
+		fmt(why, n, "protocol vtable has %s without %s (both or neither)",
+		    vt->on_timer ? "on_timer" : "next_deadline",
+		    vt->on_timer ? "next_deadline" : "on_timer");
+		return -1;
+	}
 	NEED(vt, state, "protocol");
 	NEED(vt, capacity, "protocol");
 	NEED(vt, issue, "protocol");
@@ -440,7 +524,130 @@ static int proto_vt_check(const struct shb_proto_desc *d, char *why,
 	return 0;
 }
 
-static int proto_check(const void *desc, char *why, size_t n)
+/* Plugin strings go to a terminal: control bytes become '?'. */
+static const char *clean(const char *s, char *buf, size_t n)
+{
+	size_t i = 0;
+
+	if (!s)
+		s = "";
+	for (; s[i] && i + 1 < n; i++)
+		buf[i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '?'
+								       : s[i];
+	buf[i] = '\0';
+	return buf;
+}
+
+/* RFC 3986 scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), and lower
+ * case: the core compares schemes bytewise. */
+static int scheme_ok(const char *s)
+{
+	if (!(*s >= 'a' && *s <= 'z'))
+		return 0;
+	for (s++; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		      *s == '+' || *s == '-' || *s == '.'))
+			return 0;
+	return 1;
+}
+
+static int option_key_ok(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		      *s == '.' || *s == '_' || *s == '-'))
+			return 0;
+	return 1;
+}
+
+static int schemes_check(const struct shb_scheme *s, char *why, size_t n)
+{
+	char a[64];
+	uint32_t i;
+
+	for (i = 0; s[i].name; i++) {
+		if (i == LOADER_MAX_SCHEMES) {
+			fmt(why, n, "protocol descriptor lists more than %u "
+			    "schemes", LOADER_MAX_SCHEMES);
+			return -1;
+		}
+		clean(s[i].name, a, sizeof a);
+		if (!scheme_ok(s[i].name)) {
+			fmt(why, n, "protocol descriptor has a bad scheme \"%s\" "
+			    "(lower case letter, then [a-z0-9+.-])", a);
+			return -1;
+		}
+		if (s[i].default_port < 1 || s[i].default_port > 65535) {
+			fmt(why, n, "protocol descriptor has scheme \"%s\" with "
+			    "default port %u (1..65535)", a,
+			    (unsigned)s[i].default_port);
+			return -1;
+		}
+		for (uint32_t j = 0; j < i; j++) {
+			if (!strcmp(s[j].name, s[i].name)) {
+				fmt(why, n, "protocol descriptor lists scheme "
+				    "\"%s\" twice", a);
+				return -1;
+			}
+		}
+	}
+	if (i == 0) {
+		fmt(why, n, "protocol descriptor has an empty scheme_defs");
+		return -1;
+	}
+	return 0;
+}
+
+static int options_check(const char *noun, const struct shb_option_def *o,
+			 char *why, size_t n)
+{
+	char a[64];
+
+	for (uint32_t i = 0; o[i].key; i++) {
+		if (i == LOADER_MAX_OPTIONS) {
+			fmt(why, n, "%s descriptor lists more than %u options",
+			    noun, LOADER_MAX_OPTIONS);
+			return -1;
+		}
+		clean(o[i].key, a, sizeof a);
+		if (!option_key_ok(o[i].key)) {
+			fmt(why, n, "%s descriptor has a bad option key \"%s\" "
+			    "(non-empty, [a-z0-9._-])", noun, a);
+			return -1;
+		}
+		for (uint32_t j = 0; j < i; j++) {
+			if (!strcmp(o[j].key, o[i].key)) {
+				fmt(why, n, "%s descriptor lists option \"%s\" "
+				    "twice", noun, a);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The 1.2 members, each only when the descriptor's size covers it. */
+static int proto_desc12_check(const struct shb_proto_desc *d, char *why,
+			      size_t n)
+{
+	if (SHB_HAS(d, struct shb_proto_desc, scheme_defs) && d->scheme_defs &&
+	    schemes_check(d->scheme_defs, why, n))
+		return -1;
+	if (SHB_HAS(d, struct shb_proto_desc, option_defs) && d->option_defs &&
+	    options_check("protocol", d->option_defs, why, n))
+		return -1;
+	if (SHB_HAS(d, struct shb_proto_desc, max_dgram) &&
+	    d->max_dgram > LOADER_MAX_DGRAM) {
+		fmt(why, n, "protocol descriptor has max_dgram %u (at most %u)",
+		    (unsigned)d->max_dgram, LOADER_MAX_DGRAM);
+		return -1;
+	}
+	return 0;
+}
+
+static int proto_check(const void *desc, uint32_t minor, char *why, size_t n)
 {
 	const struct shb_proto_desc *d = desc;
 
@@ -465,13 +672,13 @@ static int proto_check(const void *desc, char *why, size_t n)
 	}
 	if (!d->vt)
 		return lacks("protocol", "vt", why, n);
-	if (proto_vt_check(d, why, n))
+	if (proto_vt_check(d, minor, why, n))
 		return -1;
 	if (d->conn_size == 0) {
 		fmt(why, n, "protocol descriptor has conn_size 0");
 		return -1;
 	}
-	return 0;
+	return proto_desc12_check(d, why, n);
 }
 
 static const char *proto_name(const void *desc)
@@ -525,6 +732,7 @@ static void proto_fill(void *out, const void *desc,
 	COPY(cancel);
 	COPY(shutdown);
 	COPY(error_detail);
+	COPY(issue_var);
 #undef COPY
 }
 
@@ -553,7 +761,7 @@ static const void *report_get(const struct shb_plugin_file *f, uint32_t i)
 	return fa->get(i);
 }
 
-static int report_check(const void *desc, char *why, size_t n)
+static int report_check(const void *desc, uint32_t minor, char *why, size_t n)
 {
 	const struct shb_report_desc *d = desc;
 	const struct shb_report_vtable *vt;
@@ -586,6 +794,9 @@ static int report_check(const void *desc, char *why, size_t n)
 	/* The core would call sample() for such a reporter. */
 	if ((d->flags & SHB_REPORT_WANTS_INTERVALS) && !vt->sample)
 		return lacks("reporter", "sample", why, n);
+	if (SHB_HAS(d, struct shb_report_desc, option_defs) && d->option_defs &&
+	    options_check("reporter", d->option_defs, why, n))
+		return -1;
 	return 0;
 }
 
@@ -625,14 +836,17 @@ static void report_fill(void *out, const void *desc,
 
 #undef NEED
 
+static void proto_details(const void *desc, FILE *out);
+static void report_details(const void *desc, FILE *out);
+
 static const struct kind proto_kind = {
 	"protocol", "shb-proto-", proto_count, proto_get,
-	proto_check, proto_name, proto_summary, proto_fill,
+	proto_check, proto_name, proto_summary, proto_fill, proto_details,
 };
 
 static const struct kind report_kind = {
 	"reporter", "shb-report-", report_count, report_get,
-	report_check, report_name, report_summary, report_fill,
+	report_check, report_name, report_summary, report_fill, report_details,
 };
 
 /* Selects `name` (NULL: the first descriptor) in f and fills out. Returns 0,
@@ -651,7 +865,7 @@ static int pick(const struct kind *k, const struct shb_plugin_file *f,
 		return -1;
 	for (uint32_t i = 0; i < count; i++) {
 		const void *d = k->get(f, i);
-		int r = k->check(d, why, n);
+		int r = k->check(d, f->entry->abi_minor, why, n);
 
 		if (r == -2 && name) {
 			if (!unreadable[0])
@@ -740,10 +954,101 @@ static int find_path(struct shb_loader *l, const struct kind *k,
 	return 0;
 }
 
+/* The files of one search-path directory, in list order. */
+static int so_names(const char *dir, char ***names, size_t *count);
+
+/* Files of the right name passed over in the first pass of find(): each
+ * becomes a warning line once something else is used. */
+struct passed {
+	char *lines[8];
+	size_t count;
+	size_t more; /* not kept: "and N more" */
+};
+
+static void passed_add(struct passed *p, const char *path, const char *why)
+{
+	char *line;
+
+	if (p->count == sizeof p->lines / sizeof p->lines[0] ||
+	    asprintf(&line, "%s: %s", path, why) < 0) {
+		p->more++;
+		return;
+	}
+	p->lines[p->count++] = line;
+}
+
+static void passed_warn(const struct shb_loader *l, struct passed *p,
+			const char *used)
+{
+	for (size_t i = 0; i < p->count; i++) {
+		if (used && l->warn)
+			fprintf(l->warn, "shb: warning: skipped %s; using %s\n",
+				p->lines[i], used);
+		free(p->lines[i]);
+	}
+	if (used && l->warn && p->more)
+		fprintf(l->warn, "shb: warning: skipped %zu more files of "
+			"that name; using %s\n", p->more, used);
+	p->count = p->more = 0;
+}
+
+/* Second pass: every *.so of the search path, by descriptor name or entry
+ * id. Returns 0 with out filled, or -1. */
+static int find_desc(struct shb_loader *l, const struct kind *k,
+		     const char *name, void *out, const char **used)
+{
+	char why[REASON_MAX];
+	int found = -1;
+
+	for (size_t i = 0; i < l->dir_count && found; i++) {
+		char **names;
+		size_t count;
+
+		if (so_names(l->dirs[i], &names, &count))
+			continue;
+		for (size_t j = 0; j < count; j++) {
+			struct shb_plugin_file *f;
+			char *path = found ? join(l->dirs[i], names[j]) : NULL;
+
+			if (path && !file_open(l, path, &f) && !f->refused &&
+			    (!pick(k, f, name, out, why, sizeof why) ||
+			     (!strcmp(f->entry->id, name) &&
+			      !pick(k, f, NULL, out, why, sizeof why)))) {
+				*used = f->path;
+				found = 0;
+			}
+			free(path);
+			free(names[j]);
+		}
+		free(names);
+	}
+	return found;
+}
+
+/* First pass, one directory: 0 when `path` provides `name` (out filled),
+ * 1 when there is no such file, -1 when it was passed over (why set). */
+static int find_file(struct shb_loader *l, const struct kind *k,
+		     const char *path, const char *name, void *out, char *why,
+		     size_t n)
+{
+	struct shb_plugin_file *f;
+
+	if (file_open(l, path, &f)) {
+		/* A missing file is the normal case. */
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 1;
+		fmt(why, n, "%s", strerror(errno));
+		return -1;
+	}
+	return pick(k, f, name, out, why, n) ? -1 : 0;
+}
+
 static int find(struct shb_loader *l, const struct kind *k, const char *name,
 		void *out, char *err, size_t errlen)
 {
 	char why[REASON_MAX], *file;
+	struct passed passed = { 0 };
+	const char *used = NULL;
 	int have_err = 0;
 
 	if (l->failed) {
@@ -761,72 +1066,181 @@ static int find(struct shb_loader *l, const struct kind *k, const char *name,
 		return -1;
 	}
 	for (size_t i = 0; i < l->dir_count; i++) {
-		struct shb_plugin_file *f;
 		char *path = join(l->dirs[i], file);
+		int r = path ? find_file(l, k, path, name, out, why, sizeof why)
+			     : -1;
 
-		if (!path) {
-			fmt(err, errlen, "out of memory");
-			free(file);
-			return -1;
-		}
-		if (file_open(l, path, &f)) {
-			/* A missing file is the normal case; anything else is
-			 * worth reporting if nothing later loads. */
-			if (errno != ENOENT && errno != ENOTDIR && !have_err) {
-				fmt(err, errlen, "%s: %s", path, strerror(errno));
-				have_err = 1;
-			}
-		} else if (!pick(k, f, name, out, why, sizeof why)) {
+		if (r == 0) {
+			passed_warn(l, &passed, path);
 			free(path);
 			free(file);
 			return 0;
-		} else if (!have_err) {
-			fmt(err, errlen, "%s: %s", path, why);
+		}
+		if (!path)
+			fmt(why, sizeof why, "out of memory");
+		if (r < 0) {
+			if (!have_err)
+				fmt(err, errlen, "%s: %s", path ? path : file,
+				    why);
 			have_err = 1;
+			passed_add(&passed, path ? path : file, why);
 		}
 		free(path);
 	}
+	if (!find_desc(l, k, name, out, &used)) {
+		passed_warn(l, &passed, used);
+		free(file);
+		return 0;
+	}
+	passed_warn(l, &passed, NULL);
 	if (!have_err)
 		unknown(l, k, name, file, err, errlen);
 	free(file);
 	return -1;
 }
 
+/* ---- provenance ------------------------------------------------------------ */
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+/* Records that the run uses (f, role, name), once. Out of memory only
+ * loses the record. */
+static void used_add(struct shb_loader *l, const struct shb_plugin_file *f,
+		     const char *role, const char *name)
+{
+	struct shb_plugin_info *u;
+	char *abs;
+
+	for (size_t i = 0; i < l->used_count; i++)
+		if (l->used[i].role == role && !strcmp(l->used[i].name, name) &&
+		    !strcmp(l->used[i].id, f->entry->id))
+			return;
+	u = realloc(l->used, (l->used_count + 1) * sizeof *u);
+	if (!u)
+		return;
+	l->used = u;
+	u += l->used_count;
+	memset(u, 0, sizeof *u);
+	/* Absolute and without symlinks: the file that really ran. */
+	abs = realpath(f->path, NULL);
+	u->path = abs ? abs : strdup(f->path);
+	u->id = strdup(f->entry->id);
+	u->version = dup_or_null(f->entry->version);
+	u->role = role; /* static */
+	u->name = strdup(name);
+	u->abi_minor = f->entry->abi_minor;
+	if (!u->path || !u->id || !u->name ||
+	    (f->entry->version && !u->version)) {
+		free((char *)u->path);
+		free((char *)u->id);
+		free((char *)u->version);
+		free((char *)u->name);
+		return;
+	}
+	l->used_count++;
+}
+
+const struct shb_plugin_info *shb_loader_plugins(struct shb_loader *l,
+						 size_t *count)
+{
+	struct shb_plugin_info **s, *copy;
+
+	*count = 0;
+	if (!l->used_count)
+		return NULL;
+	s = realloc(l->snapshots, (l->snapshot_count + 1) * sizeof *s);
+	if (!s)
+		return NULL;
+	l->snapshots = s;
+	copy = malloc(l->used_count * sizeof *copy);
+	if (!copy)
+		return NULL;
+	memcpy(copy, l->used, l->used_count * sizeof *copy);
+	s[l->snapshot_count++] = copy;
+	*count = l->used_count;
+	return copy;
+}
+
 int shb_loader_proto(struct shb_loader *l, const char *name_or_path,
 		     struct shb_proto_handle *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof *out);
-	return find(l, &proto_kind, name_or_path, out, err, errlen);
+	if (find(l, &proto_kind, name_or_path, out, err, errlen))
+		return -1;
+	used_add(l, out->file, "protocol", out->desc->name);
+	return 0;
 }
 
 int shb_loader_report(struct shb_loader *l, const char *name_or_path,
 		      struct shb_report_handle *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof *out);
-	return find(l, &report_kind, name_or_path, out, err, errlen);
+	if (find(l, &report_kind, name_or_path, out, err, errlen))
+		return -1;
+	used_add(l, out->file, "reporter", out->desc->name);
+	return 0;
+}
+
+/* ---- extensions ---------------------------------------------------------------- */
+
+static const void *ask(struct shb_loader *l, struct shb_plugin_file *f,
+		       const char *id)
+{
+	const void *ext;
+
+	if (!f->inited || f->asked == l->ext_round ||
+	    f->entry_size < SHB_END_OF(struct shb_plugin_entry, get_extension) ||
+	    !f->entry->get_extension)
+		return NULL;
+	f->asked = l->ext_round;
+	ext = f->entry->get_extension(id);
+	if (ext)
+		used_add(l, f, "extension", id);
+	return ext;
+}
+
+const void *shb_loader_extension(void *loader, const char *id)
+{
+	struct shb_loader *l = loader;
+	const void *ext = NULL;
+
+	if (!l || !id || l->closing || l->failed)
+		return NULL;
+	l->ext_round++;
+	for (size_t i = 0; i < l->order_count && !ext; i++)
+		ext = ask(l, l->order[i], id);
+	l->ext_loading++;
+	for (size_t i = 0; i < l->dir_count && !ext; i++) {
+		char **names;
+		size_t count;
+
+		if (so_names(l->dirs[i], &names, &count))
+			continue;
+		for (size_t j = 0; j < count; j++) {
+			struct shb_plugin_file *f;
+			char *path = ext ? NULL : join(l->dirs[i], names[j]);
+
+			if (path && !file_open(l, path, &f))
+				ext = ask(l, f, id);
+			free(path);
+			free(names[j]);
+		}
+		free(names);
+	}
+	l->ext_loading--;
+	return ext;
 }
 
 /* ---- --list-plugins ------------------------------------------------------- */
 
 struct seen {
-	const char **ids; /* plugin-owned strings, valid until fini */
+	char **ids;
 	char **paths;
 	size_t count;
 };
-
-/* Plugin strings go to a terminal: control bytes become '?'. */
-static const char *clean(const char *s, char *buf, size_t n)
-{
-	size_t i = 0;
-
-	if (!s)
-		s = "";
-	for (; s[i] && i + 1 < n; i++)
-		buf[i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '?'
-								       : s[i];
-	buf[i] = '\0';
-	return buf;
-}
 
 static const char *seen_path(const struct seen *s, const char *id)
 {
@@ -838,9 +1252,8 @@ static const char *seen_path(const struct seen *s, const char *id)
 
 static void seen_add(struct seen *s, const char *id, const char *path)
 {
-	const char **ids = realloc(s->ids, (s->count + 1) * sizeof *ids);
+	char **ids = realloc(s->ids, (s->count + 1) * sizeof *ids);
 	char **paths;
-	char *p;
 
 	if (!ids)
 		return;
@@ -849,19 +1262,63 @@ static void seen_add(struct seen *s, const char *id, const char *path)
 	if (!paths)
 		return;
 	s->paths = paths;
-	p = strdup(path);
-	if (!p)
+	ids[s->count] = strdup(id);
+	paths[s->count] = strdup(path);
+	if (!ids[s->count] || !paths[s->count]) {
+		free(ids[s->count]);
+		free(paths[s->count]);
 		return;
-	ids[s->count] = id;
-	paths[s->count++] = p;
+	}
+	s->count++;
 }
 
 static void seen_free(struct seen *s)
 {
-	for (size_t i = 0; i < s->count; i++)
+	for (size_t i = 0; i < s->count; i++) {
+		free(s->ids[i]);
 		free(s->paths[i]);
+	}
 	free(s->ids);
 	free(s->paths);
+}
+
+static void list_options(const struct shb_option_def *o, FILE *out)
+{
+	char key[64], val[64], text[256];
+
+	for (uint32_t i = 0; o && o[i].key; i++)
+		fprintf(out, "    option %s%s%s  %s\n",
+			clean(o[i].key, key, sizeof key),
+			o[i].value_name ? "=" : "",
+			o[i].value_name ? clean(o[i].value_name, val, sizeof val)
+					: "",
+			clean(o[i].summary, text, sizeof text));
+}
+
+/* The 1.2 tables of a descriptor that passed its checks. */
+static void proto_details(const void *desc, FILE *out)
+{
+	const struct shb_proto_desc *d = desc;
+	const struct shb_scheme *s = NULL;
+	char name[64];
+
+	if (SHB_HAS(d, struct shb_proto_desc, scheme_defs))
+		s = d->scheme_defs;
+	for (uint32_t i = 0; s && s[i].name; i++)
+		fprintf(out, "    scheme %s %u%s\n",
+			clean(s[i].name, name, sizeof name),
+			(unsigned)s[i].default_port,
+			(s[i].flags & SHB_SCHEME_TLS) ? " tls" : "");
+	if (SHB_HAS(d, struct shb_proto_desc, option_defs))
+		list_options(d->option_defs, out);
+}
+
+static void report_details(const void *desc, FILE *out)
+{
+	const struct shb_report_desc *d = desc;
+
+	if (SHB_HAS(d, struct shb_report_desc, option_defs))
+		list_options(d->option_defs, out);
 }
 
 /* Prints one line per descriptor of kind k; returns 1 if any is refused. */
@@ -878,7 +1335,7 @@ static int list_descs(const struct kind *k, const struct shb_plugin_file *f,
 	}
 	for (uint32_t i = 0; i < count; i++) {
 		const void *d = k->get(f, i);
-		int r = k->check(d, why, sizeof why);
+		int r = k->check(d, f->entry->abi_minor, why, sizeof why);
 
 		if (r == -2)
 			snprintf(name, sizeof name, "#%u", (unsigned)i);
@@ -891,46 +1348,306 @@ static int list_descs(const struct kind *k, const struct shb_plugin_file *f,
 		} else {
 			fprintf(out, "  %-8s %-12s %s\n", k->noun, name,
 				clean(k->summary(d), text, sizeof text));
+			k->details(d, out);
 		}
 		(*provided)++;
 	}
 	return bad;
 }
 
-static int list_file(struct shb_loader *l, FILE *out, const char *path,
-		     struct seen *seen)
+/* Reads exactly n bytes at off; 0 or -1. */
+static int read_at(int fd, void *buf, size_t n, uint64_t off)
+{
+	ssize_t r;
+
+	if (off > (uint64_t)INT64_MAX)
+		return -1;
+	r = pread(fd, buf, n, (off_t)off);
+	return r == (ssize_t)n ? 0 : -1;
+}
+
+/* Writes into buf the names of the dynamic symbols `path` exports besides
+ * the entry symbol (comma-separated, cut to fit); returns how many. The
+ * file is read, not mapped, and every offset is checked against its size:
+ * a native-class ELF with a SHT_DYNSYM section, or 0. */
+static unsigned extra_symbols(const char *path, char *buf, size_t n)
+{
+	ElfW(Ehdr) eh;
+	ElfW(Shdr) sym, str;
+	struct stat st;
+	char *names = NULL;
+	unsigned extra = 0;
+	size_t pos = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	buf[0] = '\0';
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) || read_at(fd, &eh, sizeof eh, 0) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
+	    eh.e_shentsize != sizeof sym)
+		goto out;
+	for (unsigned i = 0; i < eh.e_shnum; i++) {
+		if (read_at(fd, &sym, sizeof sym,
+			    eh.e_shoff + (uint64_t)i * sizeof sym))
+			goto out;
+		if (sym.sh_type == SHT_DYNSYM)
+			break;
+		sym.sh_type = SHT_NULL;
+	}
+	if (sym.sh_type != SHT_DYNSYM || sym.sh_link >= eh.e_shnum ||
+	    sym.sh_entsize != sizeof(ElfW(Sym)) ||
+	    read_at(fd, &str, sizeof str,
+		    eh.e_shoff + (uint64_t)sym.sh_link * sizeof str) ||
+	    str.sh_size == 0 || str.sh_size > (uint64_t)st.st_size ||
+	    sym.sh_size > (uint64_t)st.st_size)
+		goto out;
+	names = malloc(str.sh_size + 1);
+	if (!names || read_at(fd, names, str.sh_size, str.sh_offset))
+		goto out;
+	names[str.sh_size] = '\0';
+	for (uint64_t i = 1; i < sym.sh_size / sizeof(ElfW(Sym)); i++) {
+		ElfW(Sym) s;
+		unsigned bind, vis;
+
+		if (read_at(fd, &s, sizeof s, sym.sh_offset + i * sizeof s))
+			break;
+		bind = ELF64_ST_BIND(s.st_info);
+		vis = ELF64_ST_VISIBILITY(s.st_other);
+		/* Defined, visible from outside, not a section, a file or a
+		 * version node (an absolute symbol of value 0). */
+		if (s.st_shndx == SHN_UNDEF || s.st_name >= str.sh_size ||
+		    (bind != STB_GLOBAL && bind != STB_WEAK &&
+		     bind != STB_GNU_UNIQUE) ||
+		    (vis != STV_DEFAULT && vis != STV_PROTECTED) ||
+		    ELF64_ST_TYPE(s.st_info) == STT_SECTION ||
+		    ELF64_ST_TYPE(s.st_info) == STT_FILE ||
+		    (s.st_shndx == SHN_ABS && s.st_value == 0) ||
+		    !names[s.st_name] ||
+		    !strcmp(names + s.st_name, SHB_PLUGIN_ENTRY_SYMBOL))
+			continue;
+		if (extra++)
+			append(buf, n, &pos, ", ");
+		append(buf, n, &pos, names + s.st_name);
+	}
+out:
+	free(names);
+	close(fd);
+	return extra;
+}
+
+/* A child record (see list_probe): 'R', the entry id (empty for a refused
+ * file), NUL, the file's line without its newline, NUL, the lines after
+ * it. The child's exit status is 1 when anything was refused. */
+static int list_child(struct shb_loader *l, const char *path, FILE *out)
 {
 	const struct shb_plugin_entry *e;
 	struct shb_plugin_file *f;
-	char id[128], version[64];
-	const char *first;
+	char id[128], version[64], syms[512];
 	int bad = 0, provided = 0;
 
 	if (file_open(l, path, &f)) {
-		fprintf(out, "%s: REFUSED: %s\n", path, strerror(errno));
+		fprintf(out, "R%c%s: REFUSED: %s%c", 0, path, strerror(errno), 0);
 		return 1;
 	}
 	if (f->refused) {
-		fprintf(out, "%s: REFUSED: %s\n", path, f->refused);
+		fprintf(out, "R%c%s: REFUSED: %s%c", 0, path, f->refused, 0);
 		return 1;
 	}
 	e = f->entry;
-	fprintf(out, "%s: %s %s, ABI %u.%u", path, clean(e->id, id, sizeof id),
+	fprintf(out, "R%s%c%s: %s %s, ABI %u.%u%c", e->id, 0, path,
+		clean(e->id, id, sizeof id),
 		e->version ? clean(e->version, version, sizeof version)
 			   : "(no version)",
-		(unsigned)e->abi_major, (unsigned)e->abi_minor);
-	first = seen_path(seen, e->id);
-	if (first)
-		fprintf(out, ", shadowed by %s", first);
-	else
-		seen_add(seen, e->id, path);
-	fputc('\n', out);
+		(unsigned)e->abi_major, (unsigned)e->abi_minor, 0);
+	if (extra_symbols(path, syms, sizeof syms))
+		fprintf(out, "  WARNING: also exports %s (a plugin exports "
+			"only %s)\n", syms, SHB_PLUGIN_ENTRY_SYMBOL);
 	bad |= list_descs(&proto_kind, f, out, &provided);
 	bad |= list_descs(&report_kind, f, out, &provided);
 	if (!bad && !provided) {
 		fprintf(out, "  REFUSED: provides no protocol and no reporter\n");
 		bad = 1;
 	}
+	return bad;
+}
+
+static void write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+/* What a probe child sent: stage bytes, then maybe a record. */
+struct probe {
+	char *buf;
+	size_t len;
+	char stage;
+	const char *record; /* after 'R', or NULL */
+};
+
+#define PROBE_MAX (1u << 20)
+#define PROBE_TIMEOUT_MS 10000
+
+/* Reads everything until EOF or the time limit. Returns 0 at EOF, -1 on
+ * timeout. */
+static int probe_read(int fd, struct probe *p)
+{
+	uint64_t deadline = 0;
+	struct timespec ts;
+	char chunk[4096];
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	deadline = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000 +
+		   PROBE_TIMEOUT_MS;
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		uint64_t now;
+		ssize_t r;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		now = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+		if (now >= deadline)
+			return -1;
+		r = poll(&pfd, 1, (int)(deadline - now));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r == 0 ? -1 : 0;
+		r = read(fd, chunk, sizeof chunk);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return 0;
+		for (ssize_t i = 0; i < r; i++) {
+			/* Stage bytes come before the record. */
+			if (!p->record && chunk[i] != 'R') {
+				p->stage = chunk[i];
+				continue;
+			}
+			if (p->len + 1 >= PROBE_MAX)
+				continue;
+			if (!p->buf && !(p->buf = malloc(PROBE_MAX)))
+				return 0;
+			p->buf[p->len++] = chunk[i];
+			p->record = p->buf + 1;
+		}
+	}
+}
+
+static const char *stage_name(char c)
+{
+	switch (c) {
+	case 'o': return "dlopen (its constructors)";
+	case 'i': return "init()";
+	case 'f': return "get_factory() or a descriptor";
+	default: return "the loader";
+	}
+}
+
+/* Prints one file's listing: the child's record, or why there is none.
+ * Returns 1 when the file counts as refused. */
+static int list_print(FILE *out, const char *path, struct probe *p,
+		      int status, int timed_out, struct seen *seen)
+{
+	const char *id, *line, *rest, *end;
+	const char *first;
+
+	if (timed_out) {
+		fprintf(out, "%s: REFUSED: did not finish within %d s, in %s\n",
+			path, PROBE_TIMEOUT_MS / 1000, stage_name(p->stage));
+		return 1;
+	}
+	if (WIFSIGNALED(status)) {
+		fprintf(out, "%s: REFUSED: crashed (signal %d) in %s\n", path,
+			WTERMSIG(status), stage_name(p->stage));
+		return 1;
+	}
+	end = p->buf ? p->buf + p->len : NULL;
+	id = p->record;
+	line = id ? memchr(id, '\0', (size_t)(end - id)) : NULL;
+	rest = line ? memchr(line + 1, '\0', (size_t)(end - line - 1)) : NULL;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) > 1 || !rest) {
+		fprintf(out, "%s: REFUSED: exited (status %d) in %s\n", path,
+			WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+			stage_name(p->stage));
+		return 1;
+	}
+	line++;
+	rest++;
+	fputs(line, out);
+	if (*id) {
+		first = seen_path(seen, id);
+		if (first)
+			fprintf(out, ", shadowed by %s", first);
+		else
+			seen_add(seen, id, path);
+	}
+	fputc('\n', out);
+	fwrite(rest, 1, (size_t)(end - rest), out);
+	return WEXITSTATUS(status);
+}
+
+/* One file, probed in a child process: a plugin that crashes or hangs in
+ * dlopen, init() or its factories takes only the child down. */
+static int list_probe(struct shb_loader *l, FILE *out, const char *path,
+		      struct seen *seen)
+{
+	struct probe p = { 0 };
+	int fds[2], status = 0, timed_out, bad;
+	pid_t pid;
+
+	fflush(out);
+	fflush(stderr);
+	if (pipe2(fds, O_CLOEXEC)) {
+		fprintf(out, "%s: REFUSED: cannot probe: %s\n", path,
+			strerror(errno));
+		return 1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		fprintf(out, "%s: REFUSED: cannot probe: %s\n", path,
+			strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return 1;
+	}
+	if (pid == 0) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m;
+		int rc;
+
+		close(fds[0]);
+		l->stage_fd = fds[1];
+		m = open_memstream(&text, &len);
+		if (!m)
+			_exit(3);
+		rc = list_child(l, path, m);
+		if (fclose(m))
+			_exit(3);
+		write_all(fds[1], text, len);
+		/* No exit handlers, no stdio flush: they are the parent's. */
+		_exit(rc);
+	}
+	close(fds[1]);
+	timed_out = probe_read(fds[0], &p);
+	close(fds[0]);
+	if (timed_out)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	bad = list_print(out, path, &p, status, timed_out, seen);
+	free(p.buf);
 	return bad;
 }
 
@@ -999,7 +1716,7 @@ int shb_loader_list(struct shb_loader *l, FILE *out)
 			char *path = join(l->dirs[i], names[j]);
 
 			if (path)
-				refused += list_file(l, out, path, &seen);
+				refused += list_probe(l, out, path, &seen);
 			free(path);
 			free(names[j]);
 			files++;

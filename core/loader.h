@@ -4,9 +4,19 @@
  * shb-report-json.so): each --plugin-dir in order, then each entry of
  * SHB_PLUGIN_PATH (colon-separated), then the compiled-in SHB_PLUGINDIR,
  * which SHB_PLUGIN_SYSTEM_PATH (colon-separated) replaces when it is set.
- * Both variables are read with secure_getenv. The first file that exists
- * and validates wins; when every file found was refused, the error is the
- * first refusal. A name containing '/' is a path to a .so.
+ * Both variables are read with secure_getenv. A name containing '/' is a
+ * path to a .so: that file or nothing (a refusal is the error).
+ *
+ * A short name is looked up in two passes. First by file name: the first
+ * file of that name that exists, validates and provides a descriptor of
+ * that name wins. When none does, by descriptor: every *.so of the search
+ * path (each directory sorted by name) is loaded in order and the first
+ * descriptor named NAME wins, or the first descriptor of the kind in a
+ * plugin whose entry id is NAME. Every file of the right name that was
+ * passed over gets one warning line on `warn` (stderr) naming it and why,
+ * so that a broken build in --plugin-dir never yields silently to an
+ * installed copy. When nothing is found the error is the first such
+ * refusal, else "unknown protocol".
  *
  * A plugin is refused, with one line naming the file and the reason, when
  * dlopen fails, the entry symbol is missing, its struct is short, the ABI
@@ -28,7 +38,9 @@ struct shb_plugin_file {
 	char *path; /* as first opened */
 	void *dl;   /* NULL when dlopen failed */
 	const struct shb_plugin_entry *entry; /* set once init() succeeded */
+	size_t entry_size; /* bytes of the entry we may read (ELF size) */
 	int inited;
+	unsigned asked; /* get_extension round that last asked it */
 	char *refused; /* why the file is unusable (no path prefix), or NULL */
 	dev_t dev;
 	ino_t ino;
@@ -39,10 +51,28 @@ struct shb_plugin_file {
 
 struct shb_loader {
 	const struct shb_host *host; /* non-NULL; handed to every init() */
+	FILE *warn; /* warning lines; stderr after init, tests may redirect */
 	char **dirs; /* the search path, resolved at init */
 	size_t dir_count;
 	struct shb_plugin_file *files; /* every plugin loaded so far (list) */
 	size_t file_count;
+	/* Initialised files in deinit order: fini walks it from the end. A
+	 * plugin whose init() is running when another one's init() completes
+	 * (it asked for an extension) comes after it, so it is deinited
+	 * first; one loaded for an extension outside any init() goes to the
+	 * front and is deinited last. */
+	struct shb_plugin_file **order;
+	size_t order_count;
+	unsigned init_depth; /* init() calls running (nested via extensions) */
+	unsigned ext_round;  /* get_extension calls so far */
+	unsigned ext_loading; /* loading the search path for an extension */
+	int closing;         /* fini is deiniting: no more loads */
+	/* Provenance: what the run used (shb_loader_plugins). */
+	struct shb_plugin_info *used;
+	size_t used_count;
+	struct shb_plugin_info **snapshots; /* arrays handed out, freed at fini */
+	size_t snapshot_count;
+	int stage_fd; /* --list-plugins child: progress bytes, else -1 */
 	int failed; /* init ran out of memory: every lookup then fails */
 };
 
@@ -60,10 +90,11 @@ struct shb_report_handle {
 	const struct shb_plugin_file *file;
 };
 
+/* [main] All of the loader is main-thread only. */
 void shb_loader_init(struct shb_loader *l, const struct shb_host *host,
 		     char *const *plugin_dirs, size_t dir_count);
-/* Calls deinit on every initialised plugin. dlclose is skipped on purpose:
- * it keeps atexit handlers and TLS libraries safe. */
+/* Calls deinit on every initialised plugin (see `order`). dlclose is
+ * skipped on purpose: it keeps atexit handlers and TLS libraries safe. */
 void shb_loader_fini(struct shb_loader *l);
 
 /* Returns 0 and fills *out, or -1 with one line (no newline) in err,
@@ -78,12 +109,37 @@ int shb_loader_report(struct shb_loader *l, const char *name_or_path,
 /* --list-plugins: every *.so in the search path (each directory sorted by
  * name), one line per file:
  *   PATH: ID VERSION, ABI M.N[, shadowed by EARLIER-PATH]
- * followed by one indented line per protocol and reporter it provides
- * ("  protocol NAME  SUMMARY", or "  protocol NAME  REFUSED: REASON"), or
+ * then "  WARNING: also exports SYM, SYM" when the file's .dynsym exports
+ * more than the entry symbol, then one indented line per protocol and
+ * reporter it provides ("  protocol NAME  SUMMARY", or
+ * "  protocol NAME  REFUSED: REASON"), each followed by its 1.2 scheme_defs
+ * ("    scheme NAME PORT[ tls]") and option_defs
+ * ("    option KEY[=VALUE]  SUMMARY"); or
  *   PATH: REFUSED: REASON
- * A file whose id an earlier file already provided is shadowed. Loading a
- * file runs its init(), exactly as for a run. Returns the number of refused
- * files (a file with any refused descriptor counts). */
+ * A file whose id an earlier file already provided is shadowed. Each file
+ * is probed in a child process (dlopen and init run there, exactly as for
+ * a run; the loader itself loads nothing), so a plugin that crashes is
+ * listed as "REFUSED: crashed (signal N) in STEP" and the listing goes on;
+ * one that takes over 10 s is killed. Returns the number of refused files
+ * (a file with any refused descriptor counts). */
 int shb_loader_list(struct shb_loader *l, FILE *out);
+
+/* [main] host->get_extension for ids the core does not answer itself:
+ * asks every initialised plugin's entry->get_extension in init order, then
+ * loads (and inits) the search path's plugins not loaded yet, in order,
+ * asking each, until one answers. Plugins loaded so stay until
+ * shb_loader_fini. NULL when nobody offers `id`, or during fini. The
+ * signature suits shb_host_set_extensions (host.h): `loader` is a struct
+ * shb_loader. */
+const void *shb_loader_extension(void *loader, const char *id);
+
+/* [main] Provenance: one entry per plugin the run used (each protocol or
+ * reporter found, and each plugin that answered an extension, role
+ * "extension" with the id asked as name), in the order they were first
+ * found. The array and its strings are loader-owned and stay valid, never
+ * changing, until shb_loader_fini; a later lookup does not show in an
+ * array already returned. *count is set; NULL when nothing was used. */
+const struct shb_plugin_info *shb_loader_plugins(struct shb_loader *l,
+						 size_t *count);
 
 #endif

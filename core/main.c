@@ -14,6 +14,8 @@
 #include "config.h"
 #include "host.h"
 #include "loader.h"
+#include "plugin_opts.h"
+#include "proto_pick.h"
 #include "results.h"
 #include "run.h"
 #include "shb_build_config.h"
@@ -72,6 +74,7 @@ struct reporter {
 	struct shb_ostream os;
 	void *rep;
 	const char *name;
+	char *opts; /* the --report-opt string for create(), or NULL */
 };
 
 static shb_ssize file_write(void *ctx, const void *buf, size_t len)
@@ -82,16 +85,42 @@ static shb_ssize file_write(void *ctx, const void *buf, size_t len)
 	return (shb_ssize)len;
 }
 
+/* Loads every reporter and checks its --report-opt items before any
+ * report file is created, so that a usage error truncates nothing. */
+static int load_reporters(const struct shb_config *cfg, struct shb_loader *l,
+			  struct reporter *reps, char *err, size_t errlen)
+{
+	unsigned char *used = calloc(cfg->report_opt_count + 1, 1);
+	int rc = 0;
+
+	if (!used) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < cfg->report_count && rc == 0; i++) {
+		const struct shb_report_spec *s = &cfg->reports[i];
+		struct reporter *r = &reps[i];
+		r->name = s->name;
+		if (shb_loader_report(l, s->name, &r->h, err, errlen) < 0 ||
+		    shb_report_opts(cfg, s->name, r->h.desc, &r->opts, used, err,
+				    errlen) < 0)
+			rc = -1;
+	}
+	if (rc == 0)
+		rc = shb_report_opts_unused(cfg, used, err, errlen);
+	free(used);
+	return rc;
+}
+
 static int open_reporters(const struct shb_config *cfg, struct shb_loader *l,
 			  const struct shb_host *host, struct reporter *reps,
 			  char *err, size_t errlen)
 {
+	if (load_reporters(cfg, l, reps, err, errlen) < 0)
+		return -1;
 	for (size_t i = 0; i < cfg->report_count; i++) {
 		const struct shb_report_spec *s = &cfg->reports[i];
 		struct reporter *r = &reps[i];
-		r->name = s->name;
-		if (shb_loader_report(l, s->name, &r->h, err, errlen) < 0)
-			return -1;
 		if (s->path) {
 			r->f = fopen(s->path, "w");
 			if (!r->f) {
@@ -108,7 +137,7 @@ static int open_reporters(const struct shb_config *cfg, struct shb_loader *l,
 		r->os.ctx = r->f;
 		r->os.write = file_write;
 		char rerr[256] = "";
-		if (r->h.vt.create(host, &r->os, NULL, &r->rep, rerr, sizeof(rerr)) < 0) {
+		if (r->h.vt.create(host, &r->os, r->opts, &r->rep, rerr, sizeof(rerr)) < 0) {
 			snprintf(err, errlen, "reporter %s: %s", s->name,
 				 rerr[0] ? rerr : "could not be created");
 			r->rep = NULL;
@@ -124,6 +153,7 @@ static void close_reporters(struct reporter *reps, size_t n)
 		struct reporter *r = &reps[i];
 		if (r->rep)
 			r->h.vt.destroy(r->rep);
+		free(r->opts);
 		if (r->own_file && r->f)
 			fclose(r->f);
 		else if (r->f)
@@ -136,14 +166,6 @@ static void close_reporters(struct reporter *reps, size_t n)
 static int check_proto(const struct shb_config *cfg,
 		       const struct shb_proto_desc *d, char *err, size_t errlen)
 {
-	int scheme_ok = 0;
-	for (const char *const *s = d->schemes; s && *s; s++)
-		scheme_ok |= strcmp(*s, cfg->url.scheme) == 0;
-	if (!scheme_ok) {
-		snprintf(err, errlen, "protocol %s does not support %s:// URLs",
-			 d->name, cfg->url.scheme);
-		return -1;
-	}
 	if (cfg->parallel > 1 && !(d->flags & SHB_PROTO_MULTIPLEXED)) {
 		snprintf(err, errlen, "-p %u: protocol %s sends one request at a time "
 			 "per connection (use --proto h2 or h3 for -p)",
@@ -184,9 +206,16 @@ static int prepare(struct shb_run *run, const struct shb_config *cfg,
 			cfg->cacert ? SHB_TLS_VERIFY_CAFILE :
 			cfg->verify ? SHB_TLS_VERIFY_SYSTEM : SHB_TLS_VERIFY_NONE;
 	rc.cafile = cfg->cacert;
+	struct shb_kv *opts;
+	if (shb_proto_opts(cfg, p->desc, &opts, err, errlen) < 0)
+		return -1;
+	rc.options = opts;
+	rc.option_count = cfg->proto_opt_count;
 
 	char perr[256] = "";
-	if (p->vt.module_create(run->host, &rc, &run->module, perr, sizeof(perr)) < 0) {
+	int created = p->vt.module_create(run->host, &rc, &run->module, perr, sizeof(perr));
+	free(opts);
+	if (created < 0) {
 		snprintf(err, errlen, "protocol %s: %s", p->desc->name,
 			 perr[0] ? perr : "cannot start");
 		run->module = NULL;
@@ -324,13 +353,22 @@ static void show_progress(const struct shb_run *run,
 		if (done == n)
 			break;
 		uint64_t now = shb_now_ns();
-		if (now < run->measure_ns) {
-			fprintf(stderr, "\r[warm-up, %.1fs left] not counted%22s",
-				(double)(run->measure_ns - now) / 1e9, "");
+		uint64_t load = atomic_load(&run->load_ns);
+		uint64_t measure = load + run->cfg->warmup_ns;
+		if (!load) {
+			fprintf(stderr, "\r[%6.1fs] setting up %u connections%14s",
+				(double)(now - run->start_ns) / 1e9,
+				run->cfg->connections, "");
 			shown = 1;
 			continue;
 		}
-		double t = (double)(now - run->measure_ns) / 1e9;
+		if (now < measure) {
+			fprintf(stderr, "\r[warm-up, %.1fs left] not counted%22s",
+				(double)(measure - now) / 1e9, "");
+			shown = 1;
+			continue;
+		}
+		double t = (double)(now - measure) / 1e9;
 		fprintf(stderr, "\r[%6.1fs] %llu ok, %llu errors, %.0f req/s   ", t,
 			(unsigned long long)ok, (unsigned long long)errs, t > 0 ? (double)ok / t : 0.0);
 		shown = 1;
@@ -353,8 +391,11 @@ static int run_workers(struct shb_run *run, struct shb_worker_args *wa)
 		if (!cfg->duration_ns)
 			wa[i].budget = cfg->requests / t + (i < cfg->requests % t);
 	}
+	/* The workers set up their connections first; the last one done
+	 * starts the load (run->load_ns). */
+	atomic_store(&run->setup_left, t);
+	atomic_store(&run->load_ns, 0);
 	run->start_ns = shb_now_ns();
-	run->measure_ns = run->start_ns + cfg->warmup_ns;
 	uint32_t started = 0;
 	for (; started < t; started++) {
 		if (pthread_create(&tids[started], NULL, shb_worker_main, &wa[started])) {
@@ -425,6 +466,9 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 	info.requests_target = cfg->duration_ns ? 0 : cfg->requests;
 	info.duration_target_ns = cfg->duration_ns;
 	info.start_unix_ns = wall_ns();
+	info.plugins = shb_loader_plugins(run->loader, &info.plugin_count);
+	struct shb_target_info target;
+	shb_results_run_info(&info, &target, cfg);
 	for (size_t i = 0; i < nrep; i++)
 		reps[i].h.vt.begin(reps[i].rep, &info);
 
@@ -456,11 +500,16 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 		if (i)
 			shb_stats_merge(&wa[0].stats, &wa[i].stats);
 	}
-	/* The run's time starts after the warm-up (0 if stopped in it). */
-	uint64_t elapsed = end > run->measure_ns ? end - run->measure_ns : 0;
+	/* The run's time starts with the load, after the warm-up (0 if
+	 * stopped before); the set-up is what came before the load. */
+	uint64_t load = atomic_load(&run->load_ns);
+	uint64_t measure = load ? load + cfg->warmup_ns : UINT64_MAX;
+	uint64_t elapsed = end > measure ? end - measure : 0;
 	struct shb_results_buf rb;
 	shb_results_build(&rb, &wa[0].stats, &info, elapsed,
 			  atomic_load(&shb_interrupted));
+	rb.r.setup_ns = (load ? load : end) - run->start_ns;
+	rb.r.requests_warmup = shb_ext_run_info.warmup_requests;
 	int rep_failed = 0;
 	for (size_t i = 0; i < nrep; i++)
 		if (reps[i].h.vt.end(reps[i].rep, &rb.r) < 0) {
@@ -514,11 +563,14 @@ int main(int argc, char **argv)
 	const struct shb_host *host = shb_core_host();
 	struct shb_loader loader;
 	shb_loader_init(&loader, host, cfg.plugin_dirs, cfg.plugin_dir_count);
+	shb_host_set_extensions(shb_loader_extension, &loader);
 	if (cfg.list_plugins) {
-		shb_loader_list(&loader, stdout);
+		/* Exit 1 when any file was refused or crashed. */
+		rc = shb_loader_list(&loader, stdout) ? 1 : 0;
 		shb_loader_fini(&loader);
+		shb_host_set_extensions(NULL, NULL);
 		shb_config_free(&cfg);
-		return 0;
+		return rc;
 	}
 
 	struct shb_proto_handle proto;
@@ -527,12 +579,13 @@ int main(int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	run.cfg = &cfg;
 	run.host = host;
+	run.loader = &loader;
 	run.proto = &proto;
 	if (!reps) {
 		rc = fail_usage("out of memory");
 		goto out;
 	}
-	if (shb_loader_proto(&loader, cfg.proto, &proto, err, sizeof(err)) < 0 ||
+	if (shb_proto_pick(&loader, &cfg, &proto, err, sizeof(err)) < 0 ||
 	    check_proto(&cfg, proto.desc, err, sizeof(err)) < 0 ||
 	    fit_fd_limit(&cfg, pick_threads(&cfg), err, sizeof(err)) < 0 ||
 	    open_reporters(&cfg, &loader, host, reps, err, sizeof(err)) < 0) {
@@ -548,6 +601,7 @@ int main(int argc, char **argv)
 		rc = fail_usage(err);
 		goto out;
 	}
+	shb_run_set_origin(&run);
 	if (cfg.url.tls && proto.desc->transport == SHB_TRANSPORT_STREAM) {
 		run.use_tls = 1;
 		int verify = cfg.cacert ? 2 : cfg.verify ? 1 : 0;
@@ -562,7 +616,7 @@ int main(int argc, char **argv)
 out:
 	if (reps)
 		close_reporters(reps, cfg.report_count);
-	if (run.prepared)
+	if (run.prepared && proto.vt.release_request) /* optional */
 		proto.vt.release_request(run.module, run.prepared);
 	if (run.module)
 		proto.vt.module_destroy(run.module);
@@ -570,6 +624,7 @@ out:
 		shb_tls_ctx_free(&run.tls);
 	free(reps);
 	shb_loader_fini(&loader);
+	shb_host_set_extensions(NULL, NULL);
 	shb_config_free(&cfg);
 	return rc;
 }

@@ -130,6 +130,15 @@ static unsigned outcome_kind(uint32_t outcome)
 	}
 }
 
+/* A request the plugin reported as failed: an error with its bytes and,
+ * for a reset or malformed response, its code. */
+static void count_failed(struct worker *w, const struct shb_req_result *res,
+			 unsigned kind, const char *msg)
+{
+	shb_stats_failed(w->stats, res, kind, msg);
+	shb_worker_debugf(w, "error: %s (%ld)", msg, (long)kind);
+}
+
 void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 			 const struct shb_req_result *res)
 {
@@ -153,17 +162,19 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 		return;
 	}
 	switch (res->outcome) {
-	case SHB_REQ_OK: {
-		shb_tstamp done = res->ts_done ? res->ts_done : w->now;
-		shb_stats_ok(w->stats, res->status,
-			     done > r->t_start ? done - r->t_start : 0);
+	case SHB_REQ_OK:
+		/* Timed by the core (ts_done is not read): every [conn] call
+		 * carries w->now, so a plugin's ts_done is the same time. An
+		 * application error (app_ok 0) is still an answer. */
+		if (!shb_stats_response(w->stats, res, r->t_start, w->now))
+			shb_worker_debugf(w, "error: application outcome %s%ld",
+					  "", (long)res->app_code);
 		shb_worker_finished_one(w);
 		c->answered = 1;
 		w->refuse_streak = 0;
 		if (!c->established)
 			shb_conn_established(c);
 		return;
-	}
 	case SHB_REQ_REFUSED:
 		/* Not processed by the server (above a GOAWAY, REFUSED_STREAM):
 		 * resent, wherever there is room, while refusals in a row stay
@@ -175,9 +186,9 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 			requeue_refused(w);
 			return;
 		}
-		shb_worker_count_error(w, SHB_ERRK_PROTOCOL,
-			    "request refused by the server (too many refusals in a "
-			    "row without a response; not resent)");
+		count_failed(w, res, SHB_ERRK_PROTOCOL,
+			     "request refused by the server (too many refusals in a "
+			     "row without a response; not resent)");
 		shb_worker_finished_one(w);
 		return;
 	default: {
@@ -189,16 +200,33 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 			d = msg;
 		}
 		c->answered = 1;
-		shb_worker_count_error(w, outcome_kind(res->outcome), d);
+		count_failed(w, res, outcome_kind(res->outcome), d);
 		shb_worker_finished_one(w);
 	}
 	}
 }
 
+/* The kind a connection-level error code is counted under in the
+ * error-code table: the event itself is not a request error. */
+static unsigned conn_error_kind(uint32_t space)
+{
+	switch (space) {
+	case SHB_ERRSPACE_TLS_ALERT: return SHB_ERRK_TLS;
+	case SHB_ERRSPACE_ERRNO: return SHB_ERRK_READ;
+	default: return SHB_ERRK_PROTOCOL;
+	}
+}
+
 void shb_worker_conn_event(struct shb_conn *c, const struct shb_conn_event *ev)
 {
+	struct worker *w = c->w;
+	if (ev->kind == SHB_CEV_HANDSHAKE_DONE)
+		shb_conn_handshake_done(c);
 	if (ev->kind == SHB_CEV_HANDSHAKE_DONE && !c->established)
 		shb_conn_established(c);
+	if (ev->kind == SHB_CEV_CONN_ERROR && !w->stopping)
+		shb_stats_code(w->stats, conn_error_kind(ev->err_space),
+			       ev->err_space, ev->err_code);
 	if (ev->kind == SHB_CEV_GOAWAY)
 		shb_worker_debugf(c->w, "peer GOAWAY, last accepted %s%ld", "", (long)ev->last_accepted);
 	shb_conn_mark_dirty(c);

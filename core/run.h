@@ -16,8 +16,12 @@ struct shb_run {
 	const struct shb_config *cfg;
 	const struct shb_proto_handle *proto;
 	const struct shb_host *host;
+	struct shb_loader *loader; /* provenance: shb_loader_plugins */
 	void *module;   /* from module_create; read-only during the run */
 	void *prepared; /* the request, compiled once */
+	/* host->conn_origin: set before the workers start (after prepared),
+	 * read-only until module_destroy. */
+	struct shb_origin origin;
 	/* Where connections go, in order: a connection slot moves to the
 	 * next address when a connect fails (refused, unreachable, timed
 	 * out), and keeps one that worked. */
@@ -33,8 +37,14 @@ struct shb_run {
 	int use_tls;
 	struct shb_tls_ctx tls;
 	uint32_t threads;
-	uint64_t start_ns;   /* load starts (the warm-up first, if any) */
-	uint64_t measure_ns; /* start_ns + --warmup: counting starts */
+	uint64_t start_ns;   /* the run starts: connections are set up */
+	/* The load starts (the warm-up first, if any) once every worker has
+	 * set up its first connections: setup_left counts the workers still
+	 * setting up, and the one that brings it to 0 stores load_ns (0
+	 * before). Counting starts at load_ns + --warmup; -z counts from
+	 * there too. */
+	atomic_uint setup_left;
+	_Atomic uint64_t load_ns;
 	atomic_int alpn_warned; /* one warning per run */
 	/* Set by a worker that hit a local fatal condition (its args->err
 	 * says which): every worker stops as if the run had ended. */
@@ -72,7 +82,11 @@ struct shb_conn_event;
 void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 			 const struct shb_req_result *res);
 void shb_worker_conn_event(struct shb_conn *c, const struct shb_conn_event *ev);
+const struct shb_origin *shb_worker_conn_origin(struct shb_conn *c);
 
 uint64_t shb_now_ns(void);
+
+/* [main] Fills run->origin from the configuration and run->prepared. */
+void shb_run_set_origin(struct shb_run *run);
 
 #endif

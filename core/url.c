@@ -1,13 +1,14 @@
 /* Target URL parsing.
  *
  * The parser is deliberately narrower than RFC 3986: a load generator only
- * needs http(s) origins and a request target, and every byte it accepts
+ * needs an origin (scheme, host, port) and a request target, and every byte it accepts
  * ends up verbatim in a request line or a :path pseudo-header, so anything
  * that could not be sent as-is is refused with a reason instead of being
  * silently rewritten. */
 #include "url.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,9 +77,73 @@ static int host_char_ok(unsigned char c)
 	       (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
 }
 
-/* Parses the scheme and "://". Returns the offset of the authority or -1. */
-static long parse_scheme(const char *s, struct shb_url *u, char *err,
-			 size_t errlen)
+const struct shb_scheme shb_url_default_schemes[] = {
+	{"http", 80, 0},
+	{"https", 443, SHB_SCHEME_TLS},
+	{NULL, 0, 0},
+};
+
+const struct shb_scheme *shb_url_find_scheme(const struct shb_scheme *schemes,
+					     const char *name)
+{
+	if (!schemes)
+		schemes = shb_url_default_schemes;
+	for (const struct shb_scheme *d = schemes; d->name; d++)
+		if (strcmp(d->name, name) == 0)
+			return d;
+	return NULL;
+}
+
+/* "a", "a or b", "a, b or c": the schemes that would have been accepted. */
+static void scheme_list(const struct shb_scheme *schemes, char *buf, size_t n)
+{
+	size_t count = 0, o = 0;
+
+	buf[0] = '\0';
+	while (schemes[count].name)
+		count++;
+	for (size_t i = 0; i < count && o < n; i++) {
+		const char *sep = i == 0 ? "" : i + 1 == count ? " or " : ", ";
+		int w = snprintf(buf + o, n - o, "%s%s", sep, schemes[i].name);
+		if (w < 0)
+			break;
+		o += (size_t)w;
+	}
+}
+
+/* The message for a scheme the protocol does not serve. */
+static void scheme_error(char *err, size_t errlen, const char *s,
+			 const struct shb_scheme *schemes, const char *proto)
+{
+	char list[256];
+
+	scheme_list(schemes, list, sizeof(list));
+	if (proto)
+		url_error(err, errlen, s, "scheme must be %s for protocol %s",
+			  list, proto);
+	else
+		url_error(err, errlen, s, "scheme must be %s", list);
+}
+
+/* RFC 3986 3.1: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ). */
+static int scheme_syntax_ok(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+		int alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+		if (!alpha && (i == 0 || !((c >= '0' && c <= '9') || c == '+' ||
+					  c == '-' || c == '.')))
+			return 0;
+	}
+	return n > 0;
+}
+
+/* Parses the scheme and "://" into u->scheme, lower-cased. With `known`
+ * (the default schemes) an unknown scheme is refused at once, before the
+ * rest of the URL is looked at. Returns the offset of the authority or
+ * -1. */
+static long parse_scheme(const char *s, struct shb_url *u, int known,
+			 char *err, size_t errlen)
 {
 	const char *sep = strstr(s, "://");
 	const char *colon = strchr(s, ':');
@@ -89,16 +154,27 @@ static long parse_scheme(const char *s, struct shb_url *u, char *err,
 		return -1;
 	}
 	size_t n = (size_t)(sep - s);
-	if (n == 4 && strncasecmp(s, "http", 4) == 0) {
-		memcpy(u->scheme, "http", 5);
-		u->tls = 0;
-		u->port = 80;
-	} else if (n == 5 && strncasecmp(s, "https", 5) == 0) {
-		memcpy(u->scheme, "https", 6);
-		u->tls = 1;
-		u->port = 443;
-	} else {
-		url_error(err, errlen, s, "scheme must be http or https");
+	/* A name that is no scheme at all cannot be a known one either. */
+	if (known && (n >= sizeof(u->scheme) || !scheme_syntax_ok(s, n))) {
+		scheme_error(err, errlen, s, shb_url_default_schemes, NULL);
+		return -1;
+	}
+	if (!scheme_syntax_ok(s, n)) {
+		url_error(err, errlen, s,
+			  "invalid scheme (a letter, then letters, digits, "
+			  "'+', '-' or '.')");
+		return -1;
+	}
+	if (n >= sizeof(u->scheme)) {
+		url_error(err, errlen, s, "scheme longer than %d characters",
+			  SHB_URL_SCHEME_MAX);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		u->scheme[i] = (char)tolower((unsigned char)s[i]);
+	u->scheme[n] = '\0';
+	if (known && !shb_url_find_scheme(NULL, u->scheme)) {
+		scheme_error(err, errlen, s, shb_url_default_schemes, NULL);
 		return -1;
 	}
 	return (long)(n + 3);
@@ -129,6 +205,7 @@ static int parse_port(const char *s, const char *p, size_t n,
 		return -1;
 	}
 	u->port = (uint16_t)v;
+	u->port_given = 1;
 	return 0;
 }
 
@@ -238,21 +315,21 @@ static int parse_authority(const char *s, const char *a, size_t alen,
 	return 0;
 }
 
-static int build_authority(struct shb_url *u)
+/* Sets *out to host[:port], the port left out when it is `def`. */
+static int build_authority(const struct shb_url *u, uint32_t def, char **out)
 {
-	uint16_t def = u->tls ? 443 : 80;
 	size_t n = strlen(u->host) + 16;
+	char *a = malloc(n);
 
-	u->authority = malloc(n);
-	if (!u->authority)
+	if (!a)
 		return -1;
 	const char *lb = u->host_is_ipv6 ? "[" : "";
 	const char *rb = u->host_is_ipv6 ? "]" : "";
 	if (u->port == def)
-		snprintf(u->authority, n, "%s%s%s", lb, u->host, rb);
+		snprintf(a, n, "%s%s%s", lb, u->host, rb);
 	else
-		snprintf(u->authority, n, "%s%s%s:%u", lb, u->host, rb,
-			 (unsigned)u->port);
+		snprintf(a, n, "%s%s%s:%u", lb, u->host, rb, (unsigned)u->port);
+	*out = a;
 	return 0;
 }
 
@@ -292,7 +369,34 @@ static int check_bytes(const char *s, char *err, size_t errlen)
 	return 0;
 }
 
-int shb_url_parse(const char *s, struct shb_url *u, char *err, size_t errlen)
+int shb_url_set_scheme(struct shb_url *u, const char *s,
+		       const struct shb_scheme *schemes, const char *proto,
+		       char *err, size_t errlen)
+{
+	const struct shb_scheme *d = shb_url_find_scheme(schemes, u->scheme);
+	char *authority;
+
+	if (!d) {
+		scheme_error(err, errlen, s,
+			     schemes ? schemes : shb_url_default_schemes, proto);
+		return -1;
+	}
+	uint16_t port = u->port_given ? u->port : (uint16_t)d->default_port;
+	struct shb_url t = *u;
+	t.port = port;
+	if (build_authority(&t, d->default_port, &authority) < 0) {
+		url_error(err, errlen, s, "out of memory");
+		return -1;
+	}
+	free(u->authority);
+	u->authority = authority;
+	u->port = port;
+	u->tls = (d->flags & SHB_SCHEME_TLS) != 0;
+	return 0;
+}
+
+static int parse(const char *s, struct shb_url *u, int known, char *err,
+		 size_t errlen)
 {
 	memset(u, 0, sizeof(*u));
 	if (!s || !*s) {
@@ -301,21 +405,34 @@ int shb_url_parse(const char *s, struct shb_url *u, char *err, size_t errlen)
 	}
 	if (check_bytes(s, err, errlen) < 0)
 		return -1;
-	long off = parse_scheme(s, u, err, errlen);
+	long off = parse_scheme(s, u, known, err, errlen);
 	if (off < 0)
 		goto fail;
 	const char *a = s + off;
 	size_t alen = strcspn(a, "/?#");
 	if (parse_authority(s, a, alen, u, err, errlen) < 0)
 		goto fail;
-	if (build_authority(u) < 0 || build_path(a + alen, u) < 0) {
+	if (build_path(a + alen, u) < 0) {
 		url_error(err, errlen, s, "out of memory");
 		goto fail;
 	}
+	if (known && shb_url_set_scheme(u, s, NULL, NULL, err, errlen) < 0)
+		goto fail;
 	return 0;
 fail:
 	shb_url_free(u);
 	return -1;
+}
+
+int shb_url_parse(const char *s, struct shb_url *u, char *err, size_t errlen)
+{
+	return parse(s, u, 1, err, errlen);
+}
+
+int shb_url_parse_any(const char *s, struct shb_url *u, char *err,
+		      size_t errlen)
+{
+	return parse(s, u, 0, err, errlen);
 }
 
 void shb_url_free(struct shb_url *u)

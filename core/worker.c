@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proto_pick.h"
 #include "worker_int.h"
 
 uint64_t shb_now_ns(void)
@@ -64,7 +65,9 @@ static void on_cqe(struct worker *w, struct io_uring_cqe *cqe)
 static void update_deadline(struct shb_conn *c)
 {
 	struct worker *w = c->w;
-	shb_tstamp d = w->vt->next_deadline(c->p);
+	/* Since 1.2 a protocol without timers has neither member. */
+	shb_tstamp d = w->vt->next_deadline ? w->vt->next_deadline(c->p)
+					    : SHB_TSTAMP_NONE;
 	c->deadline = d;
 	if (d != SHB_TSTAMP_NONE && !c->has_deadline) {
 		c->has_deadline = 1;
@@ -142,8 +145,10 @@ static void place_retries(struct worker *w)
 	service_dirty(w);
 }
 
-/* Revives idle slots while there is work nobody is connecting for. */
-static void revive(struct worker *w)
+/* Revives idle slots while there is work nobody is connecting for. During
+ * set-up only run_loop's first call connects (connect_all): a slot whose
+ * first connection failed waits for the load. */
+static void connect_all(struct worker *w)
 {
 	if (w->stopping || w->nidle == 0)
 		return;
@@ -165,6 +170,12 @@ static void revive(struct worker *w)
 	}
 }
 
+static void revive(struct worker *w)
+{
+	if (w->loading)
+		connect_all(w);
+}
+
 static void check_timers(struct worker *w)
 {
 	const struct shb_config *cfg = w->run->cfg;
@@ -180,7 +191,7 @@ static void check_timers(struct worker *w)
 		}
 		if (c->st != C_READY)
 			continue;
-		if (c->has_deadline && w->now >= c->deadline) {
+		if (c->has_deadline && w->now >= c->deadline && w->vt->on_timer) {
 			int r = w->vt->on_timer(c->p, w->now);
 			if (r < 0) {
 				shb_conn_plugin_fail(c, r, "protocol timer failed");
@@ -203,8 +214,16 @@ static uint64_t next_wait(struct worker *w)
 		wait = w->next_check - w->now;
 	if (w->revive_at > w->now && w->revive_at - w->now < wait)
 		wait = w->revive_at - w->now;
-	if (!w->measuring && w->run->measure_ns - w->now < wait)
-		wait = w->run->measure_ns - w->now;
+	if (!w->measuring && w->measure_ns - w->now < wait)
+		wait = w->measure_ns - w->now;
+	if (!w->loading) {
+		/* Waiting for the other workers: nothing of theirs wakes this
+		 * ring, so look again soon. */
+		if (w->arrived && wait > SETUP_POLL_NS)
+			wait = SETUP_POLL_NS;
+		if (w->setup_until > w->now && w->setup_until - w->now < wait)
+			wait = w->setup_until - w->now;
+	}
 	if (w->ndeadlines) {
 		for (uint32_t i = 0; i < w->nconns; i++) {
 			struct shb_conn *c = &w->conns[i];
@@ -339,8 +358,10 @@ static int worker_setup(struct worker *w)
 		w->refuse_cap = REFUSE_STREAK_MIN;
 	w->rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)a->index + 1) * 0xbf58476d1ce4e5b9ull;
 	w->dgram = w->desc->transport == SHB_TRANSPORT_DGRAM;
-	if (w->dgram)
+	if (w->dgram) {
 		w->gso = shb_dgram_probe_gso(w->run->addrs[0].ss.ss_family);
+		shb_proto_dgram_limits(w->desc, w->gso, &w->dgram_max, &w->dgram_train);
+	}
 	if (w->desc->worker_size) {
 		w->pworker = calloc(1, w->desc->worker_size);
 		if (!w->pworker) {
@@ -402,13 +423,15 @@ static void worker_teardown(struct worker *w)
 	free(w->stash);
 }
 
+/* -z counts from the load's start, after --warmup: every worker stops at
+ * the same time, whenever it saw the load start. */
 static void arm_deadline(struct worker *w)
 {
 	uint64_t d = w->run->cfg->duration_ns;
 	if (!d)
 		return;
-	if (w->run->measure_ns > w->now)
-		d += w->run->measure_ns - w->now; /* -z counts after --warmup */
+	uint64_t end = w->measure_ns + d;
+	d = end > w->now ? end - w->now : 1;
 	w->deadline_ts.tv_sec = (long long)(d / 1000000000u);
 	w->deadline_ts.tv_nsec = (long long)(d % 1000000000u);
 	struct io_uring_sqe *sqe = shb_worker_sqe(w);
@@ -428,6 +451,56 @@ static void begin_measuring(struct worker *w)
 	w->done = 0;
 }
 
+/* Set-up is over for this worker when none of its connections is still
+ * connecting (TCP, TLS) and every ready one can take a request (a
+ * protocol's handshake, QUIC's, is done) or is closing; at setup_until
+ * (the connect timeout) it is over anyway. */
+static int setup_done(struct worker *w)
+{
+	if (w->now >= w->setup_until)
+		return 1;
+	if (w->nconnecting)
+		return 0;
+	for (uint32_t i = 0; i < w->nconns; i++) {
+		struct shb_conn *c = &w->conns[i];
+		if (c->st != C_READY || w->vt->capacity(c->p) > 0)
+			continue;
+		if (!(w->vt->state(c->p) & (SHB_CS_DRAINING | SHB_CS_CLOSED)))
+			return 0;
+	}
+	return 1;
+}
+
+/* This worker is done setting up (or will never be): the last one to say
+ * so starts the load. */
+static void arrive(struct worker *w, shb_tstamp now)
+{
+	if (w->arrived)
+		return;
+	w->arrived = 1;
+	if (atomic_fetch_sub(&w->run->setup_left, 1) == 1)
+		atomic_store_explicit(&w->run->load_ns, now, memory_order_release);
+}
+
+/* Once the load has started: requests may go out on every ready
+ * connection, the warm-up and the -z clock run from its start. */
+static void setup_step(struct worker *w)
+{
+	if (!w->arrived && setup_done(w))
+		arrive(w, w->now);
+	uint64_t t = atomic_load_explicit(&w->run->load_ns, memory_order_acquire);
+	if (!t)
+		return;
+	w->loading = 1;
+	w->measure_ns = t + w->run->cfg->warmup_ns;
+	if (!w->measuring && w->now >= w->measure_ns)
+		begin_measuring(w);
+	arm_deadline(w);
+	for (uint32_t i = 0; i < w->nconns; i++)
+		if (w->conns[i].st == C_READY)
+			shb_conn_mark_dirty(&w->conns[i]);
+}
+
 static void run_loop(struct worker *w)
 {
 	const struct shb_config *cfg = w->run->cfg;
@@ -440,8 +513,8 @@ static void run_loop(struct worker *w)
 		check_every = cfg->connect_timeout_ns / 20 > 1000000 ? cfg->connect_timeout_ns / 20 : 1000000;
 	w->now = shb_now_ns();
 	w->next_check = w->now + check_every;
-	arm_deadline(w);
-	revive(w);
+	w->setup_until = w->now + cfg->connect_timeout_ns;
+	connect_all(w);
 	service_dirty(w);
 	for (;;) {
 		if (!w->stopping &&
@@ -464,7 +537,7 @@ static void run_loop(struct worker *w)
 			break;
 		}
 		w->now = shb_now_ns();
-		if (!w->measuring && w->now >= w->run->measure_ns)
+		if (!w->measuring && w->now >= w->measure_ns)
 			begin_measuring(w);
 		reap(w);
 		shb_buf_ring_publish(&w->br);
@@ -480,6 +553,8 @@ static void run_loop(struct worker *w)
 			check_timers(w);
 			service_dirty(w);
 		}
+		if (!w->loading)
+			setup_step(w);
 		revive(w);
 		/* A new datagram connection has nothing in flight to wake us:
 		 * let it send its first flight now, not after the next tick. */
@@ -504,6 +579,7 @@ void *shb_worker_main(void *arg)
 	w->desc = a->run->proto->desc;
 	w->stats = &a->stats;
 	w->measuring = a->run->cfg->warmup_ns == 0;
+	w->measure_ns = UINT64_MAX;
 	w->budget = w->measuring ? a->budget : 0; /* no -n during the warm-up */
 	w->parallel = a->run->cfg->parallel ? a->run->cfg->parallel : 1;
 	if (!(w->desc->flags & SHB_PROTO_MULTIPLEXED))
@@ -514,6 +590,9 @@ void *shb_worker_main(void *arg)
 		a->failed = 1;
 	if (!a->end_ns)
 		a->end_ns = shb_now_ns();
+	/* A worker that stopped before its set-up was over (-n used up by
+	 * connect errors, a failure) must not hold the others back. */
+	arrive(w, a->end_ns);
 	worker_teardown(w);
 	free(w);
 	__atomic_store_n(&a->live_done, 1, __ATOMIC_RELEASE);

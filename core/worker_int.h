@@ -27,8 +27,8 @@ enum { OP_CONNECT = 0, OP_RECV = 1, OP_SEND = 2 };
 #define RECV_BUF_SIZE 16384
 #define MAX_VECS 16
 #define TICK_NS 100000000ull /* wait at most 100 ms: Ctrl-C latency */
-#define DGRAM_MAX 1200     /* QUIC: no PMTUD, every datagram <= 1200 bytes */
-#define GSO_SEGMENTS 64    /* kernel limit per UDP_SEGMENT send */
+/* How often a worker done with its set-up looks whether the others are. */
+#define SETUP_POLL_NS 1000000ull
 #define RX_DGRAMS 64       /* datagrams held per connection per batch */
 /* A run in which no connection ever got through stops once every slot
  * of a worker failed this many times in a row (each time after trying
@@ -95,7 +95,9 @@ struct shb_conn {
 	/* Transport and TLS up (stream), or the protocol's handshake done or
 	 * a request answered (datagram): it got through. */
 	uint8_t established;
-	shb_tstamp t_connect;
+	uint8_t hs_timed; /* DGRAM: its handshake time is recorded */
+	shb_tstamp t_connect;   /* connect started (socket created) */
+	shb_tstamp t_connected; /* TCP connected / UDP socket ready */
 	shb_tstamp deadline;
 	/* plain send: vecs from pull_send, stable until the CQE */
 	struct iovec iov[MAX_VECS];
@@ -158,11 +160,24 @@ struct worker {
 	int stopping;
 	int deadline_hit;
 	/* Counting: off during --warmup, whose requests (those sent before
-	 * run->measure_ns) are left out of every statistic; meanwhile budget
+	 * w->measure_ns) are left out of every statistic; meanwhile budget
 	 * is 0, so -n counts only what is sent after it. */
 	int measuring;
+	/* Set-up: until `loading`, the worker only connects (its first
+	 * connections, no requests). It reports that it is done (`arrived`)
+	 * once none is still connecting and every ready one can take a
+	 * request, or at setup_until; the load starts when every worker has
+	 * (run->load_ns), and measure_ns is then load start + --warmup. */
+	int loading;
+	int arrived;
+	shb_tstamp setup_until;
+	shb_tstamp measure_ns; /* UINT64_MAX until the load starts */
 	int dgram;  /* the protocol runs over UDP */
 	int gso;    /* UDP_SEGMENT works on this kernel */
+	/* The largest datagram the protocol writes (its descriptor's
+	 * max_dgram) and datagrams per send train (1 without GSO): the
+	 * send buffer holds dgram_max * dgram_train bytes. */
+	uint32_t dgram_max, dgram_train;
 	unsigned want;
 	struct __kernel_timespec connect_ts;
 	struct __kernel_timespec deadline_ts;
@@ -195,7 +210,7 @@ static inline void shb_worker_debugf(const struct worker *w, const char *fmt,
 /* A request sent during --warmup that ends after it: not counted. */
 static inline int shb_worker_warmup_req(const struct worker *w, shb_tstamp t_start)
 {
-	return w->measuring && t_start < w->run->measure_ns;
+	return w->measuring && t_start < w->measure_ns;
 }
 
 static inline int shb_worker_count_mode(const struct worker *w)
@@ -205,7 +220,7 @@ static inline int shb_worker_count_mode(const struct worker *w)
 
 static inline int shb_worker_may_issue(const struct worker *w)
 {
-	if (w->stopping)
+	if (w->stopping || !w->loading)
 		return 0;
 	return !shb_worker_count_mode(w) || w->issued < w->budget;
 }
@@ -247,6 +262,7 @@ const struct shb_addr *shb_conn_addr(const struct shb_conn *c);
 int shb_conn_next_addr(struct shb_conn *c, int err, const char *msg);
 void shb_conn_note_failure(struct shb_conn *c, const char *msg);
 void shb_conn_established(struct shb_conn *c);
+void shb_conn_handshake_done(struct shb_conn *c);
 
 /* conn_stream.c */
 void shb_conn_start(struct shb_conn *c);

@@ -4,6 +4,7 @@
 # answers complete the requests. A lossy server (every 25th datagram dropped)
 # exercises the protocol timer path: every request must still complete.
 source "$(dirname "$0")/../e2e/lib.sh"
+source "$(dirname "$0")/../e2e/lib_r12.sh"
 need SHB SHB_JCHECK UDP_ECHO UDPECHO_PLUGIN
 
 start_echo() { # NAME [--drop-every N]
@@ -67,4 +68,32 @@ port=$gone_PORT
 run_shb dead --proto "$UDPECHO_PLUGIN" -c 1 -p 4 -n 3 --timeout 2s "http://127.0.0.1:$port/"
 [[ $RC -eq 1 ]] || { show_run dead; fail "exit $RC, expected 1"; }
 check dead 'requests.ok==0' 'requests.errors==3' 'errors.connect==3'
+# ABI 1.2 over UDP (the r12 test reporter): the plugin finds its request
+# through host->conn_origin; on "/app" its answers carry app outcomes
+# 0, 1, 2, 3 in turn, 3 a failure. One connection: exactly 25 of each.
+# No TCP connect to time; the handshake is the plugin's first answer.
+start_echo app
+url="http://127.0.0.1:$app_PORT/app"
+SHB_DEBUG=1 run_r12 app1 --proto "$UDPECHO_PLUGIN" -c 1 -n 100 "$url"
+[[ $RC -eq 0 ]] || { show_run app1; fail "exit $RC"; }
+check app1 'requests.total == 100' 'requests.ok == 75'
+r12_is app1 requests_total 100
+r12_is app1 requests_ok 75
+r12_is app1 requests_errors 25
+r12_is app1 errors_ex_sum 25
+r12_is app1 errors_sum 0 # application errors are not a 1.1 kind
+r12_has app1 "error 6 25 udpecho app code 3"
+r12_has app1 "app 65536 0 1 25"
+r12_has app1 "app 65536 1 1 25"
+r12_has app1 "app 65536 2 1 25"
+r12_has app1 "app 65536 3 0 25"
+r12_has app1 "status 200 100" # the failed ones had a status too
+r12_is app1 rx_body_bytes 90000 # of the 75 counted ok: 1200 bytes each
+[[ $(r12_count app1 connect) == 0 ]] || fail "connect: $(r12 app1 connect)"
+[[ $(r12_count app1 handshake) == 1 ]] || fail "handshake: $(r12 app1 handshake)"
+[[ $(r12_count app1 first_byte) == 75 ]] || fail "first_byte: $(r12 app1 first_byte)"
+[[ $(r12_count app1 latency) == 75 ]] || fail "latency: $(r12 app1 latency)"
+grep -qF "udpecho: origin 0 http 127.0.0.1 $app_PORT 127.0.0.1:$app_PORT (none) 0 app" \
+	"$E2E_TMP/app1.stderr" || { show_run app1; fail "no origin line"; }
+stop_echo app >/dev/null
 note "udp: all checks passed"

@@ -3,7 +3,15 @@
  * same cookie comes back (from a UDP echo server). Requests are sent as GSO
  * trains of equal datagrams; a request not answered within 200 ms is sent
  * again from on_timer. Exercises recv_dgrams, write_dgrams, capacity,
- * next_deadline/on_timer and shutdown exactly as a QUIC module would. */
+ * next_deadline/on_timer and shutdown exactly as a QUIC module would.
+ *
+ * ABI 1.2: conn_init finds its request through host->conn_origin (logged
+ * once at info level: SHB_DEBUG=1 shows it). The first answer on a
+ * connection is its handshake (SHB_CEV_HANDSHAKE_DONE). For the path
+ * "/app" each answer carries an application outcome in a private space:
+ * code = answers before it on the connection % 4, and code 3 is a
+ * failure, so that -c 1 -n 100 gives 25 of each and 25 errors. */
+#include <stdio.h>
 #include <string.h>
 #include <shb/shb.h>
 
@@ -23,6 +31,13 @@ struct pending {
 	uint8_t used, queued;
 };
 
+/* The prepared requests: whether answers carry app outcomes. */
+struct prepared {
+	int app;
+};
+static const struct prepared prep_plain = {0}, prep_app = {1};
+static int origin_logged;
+
 struct conn {
 	struct shb_conn *h;
 	const struct module *m;
@@ -30,7 +45,7 @@ struct conn {
 	uint32_t inflight;
 	struct pending p[MAXQ];
 	uint32_t nqueued;
-	uint8_t ready, closed;
+	uint8_t ready, closed, app, handshaken;
 	uint64_t issued, answered;
 };
 
@@ -53,8 +68,8 @@ static void module_destroy(void *module) { (void)module; }
 static int prepare_request(void *module, const struct shb_request *req,
 			   void **prepared, char *err, size_t errlen)
 {
-	(void)module; (void)req; (void)err; (void)errlen;
-	*prepared = (void *)1;
+	(void)module; (void)err; (void)errlen;
+	*prepared = (void *)(strcmp(req->path, "/app") == 0 ? &prep_app : &prep_plain);
 	return SHB_OK;
 }
 
@@ -68,6 +83,19 @@ static int conn_init(void *module, void *worker, void *conn, struct shb_conn *h,
 	c->h = h;
 	c->m = module;
 	c->cap = c->m->parallel;
+	if (!SHB_HAS(host, struct shb_host, conn_origin) || !host->conn_origin)
+		return SHB_OK; /* a 1.1 core */
+	const struct shb_origin *o = host->conn_origin(h);
+	if (!o || !o->prepared)
+		return SHB_E_STATE;
+	c->app = ((const struct prepared *)o->prepared)->app;
+	if (!__atomic_exchange_n(&origin_logged, 1, __ATOMIC_RELAXED)) {
+		char line[256];
+		snprintf(line, sizeof(line), "origin %u %s %s %u %s %s %u %s", o->index,
+			 o->scheme, o->host, o->port, o->authority,
+			 o->sni ? o->sni : "(none)", o->flags, c->app ? "app" : "plain");
+		host->log(SHB_LOG_INFO, "udpecho", line);
+	}
 	return SHB_OK;
 }
 
@@ -102,6 +130,20 @@ static int recv_dgrams(void *conn, struct shb_vec *d, size_t n, shb_tstamp now)
 			r.status = 200;
 			r.rx_body_bytes = DGRAM;
 			r.ts_first_byte = r.ts_done = now;
+			if (c->app) {
+				r.app_space = SHB_APPSPACE_PRIVATE;
+				r.app_code = c->answered % 4;
+				r.app_ok = r.app_code != 3;
+				r.detail = r.app_ok ? NULL : "udpecho app code 3";
+			}
+			if (!c->handshaken) {
+				struct shb_conn_event ev;
+				memset(&ev, 0, sizeof(ev));
+				ev.struct_size = sizeof(ev);
+				ev.kind = SHB_CEV_HANDSHAKE_DONE;
+				c->handshaken = 1;
+				host->conn_event(c->h, &ev);
+			}
 			if (p->queued) {
 				p->queued = 0;
 				c->nqueued--;

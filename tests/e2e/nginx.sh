@@ -4,6 +4,7 @@
 # --with-test-servers installs it; scripts/test.sh fails on a skip).
 # shellcheck disable=SC2154 # NAME_PORT, NAME_PID, NAME_STATS: set by start_testserver
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib_r12.sh"
 need SHB SHB_TESTSERVER SHB_JCHECK
 
 NGINX=$(command -v nginx || true)
@@ -143,6 +144,31 @@ check tls 'connectionsOpened <= 10'
 
 count_run tlsclose 200 -c 10 --disable-keepalive "$TLS_URL"
 check tlsclose 'connectionsOpened == 200'
+
+# Set-up timings over TLS (the r12 test reporter shows the 1.2 results):
+# one TCP connect and one TLS handshake per connection, every request's
+# first byte, and the body bytes nginx sent ("hello, world!": 13).
+run_r12 tlstimes -n 100 -c 4 "$TLS_URL"
+expect_rc tlstimes 0
+check tlstimes 'requests.total == 100' 'requests.ok == 100'
+check_no_errors tlstimes
+r12_is tlstimes requests_total 100
+r12_is tlstimes connections_opened 4
+[[ $(r12_count tlstimes connect) == 4 ]] || fail "connect: $(r12 tlstimes connect)"
+[[ $(r12_count tlstimes handshake) == 4 ]] || fail "handshake: $(r12 tlstimes handshake)"
+[[ $(r12_count tlstimes first_byte) == 100 ]] || fail "first_byte: $(r12 tlstimes first_byte)"
+r12_is tlstimes rx_body_bytes 1300
+head=$(r12 tlstimes rx_header_bytes)
+(( head > 0 && head % 100 == 0 )) || fail "rx_header_bytes $head: not 100 equal heads"
+read -r _ hs_min _ <<<"$(r12 tlstimes handshake)"
+(( hs_min > 0 )) || fail "a TLS handshake took no time"
+
+# Without keep-alive every request has its own connect and handshake.
+run_r12 tlstimes2 -n 40 -c 2 --disable-keepalive "$TLS_URL"
+expect_rc tlstimes2 0
+r12_is tlstimes2 connections_opened 40
+[[ $(r12_count tlstimes2 connect) == 40 ]] || fail "connect: $(r12 tlstimes2 connect)"
+[[ $(r12_count tlstimes2 handshake) == 40 ]] || fail "handshake: $(r12 tlstimes2 handshake)"
 
 stop_server "$NGINX_PID"
 if grep -E '\[(alert|emerg|crit)\]' "$T/error.log" >&2; then

@@ -14,6 +14,21 @@
  *   FX_CONN_SIZE    the protocol's conn_size (default 64)
  *   FX_VT_V10       the protocol vtable's struct_size ends at `issue`
  *   FX_NO_END       the reporter vtable has end == NULL
+ *   FX_REPORT2      name of a second reporter in the same plugin
+ *   FX_NO_TIMERS    no next_deadline and no on_timer (1.2: allowed)
+ *   FX_ONLY_ON_TIMER  on_timer without next_deadline (always refused)
+ *   FX_DEFS         1.2 scheme_defs/option_defs: 0 good, 1 bad scheme
+ *                   name, 2 port 0, 3 duplicate scheme, 4 bad option key,
+ *                   5 duplicate option, 6 max_dgram too large, 7 empty
+ *                   option key, 8 seventeen schemes
+ *   FX_CRASH_INIT   init() dies of SIGILL (--list-plugins must go on)
+ *   FX_CRASH_FACTORY  get_factory() dies of SIGILL
+ *   FX_EXTRA_SYMBOL also exports shb_fixture_extra (built without the
+ *                   version script)
+ *   FX_EXT_PROVIDE  entry->get_extension offers FX_EXT_ID
+ *   FX_EXT_CONSUME  init() takes FX_EXT_ID through host->get_extension
+ *                   (refuses to init without it); module_create returns
+ *                   the extension's answer() as the module pointer
  *
  * init() and deinit() log "init" / "deinit" through the host so that the
  * test can count them. */
@@ -34,6 +49,18 @@
 
 static const struct shb_host *fx_host;
 
+/* The extension the FX_EXT_* fixtures share. */
+#define FX_EXT_ID "org.shb.test.ext/1"
+struct fx_ext {
+	uint32_t struct_size;
+	uint32_t reserved0;
+	uintptr_t (*answer)(void);
+};
+
+#ifdef FX_EXT_CONSUME
+static const struct fx_ext *fx_ext;
+#endif
+
 /* Which tables a variant uses depends on the -D options. */
 #define FX_MAYBE_UNUSED __attribute__((unused))
 
@@ -43,7 +70,11 @@ static int fx_module_create(const struct shb_host *host,
 			    const struct shb_run_config *cfg, void **module,
 			    char *err, size_t errlen)
 {
+#ifdef FX_EXT_CONSUME
+	*module = (void *)fx_ext->answer();
+#else
 	*module = NULL;
+#endif
 	return SHB_OK;
 }
 
@@ -101,7 +132,9 @@ static shb_ssize fx_write_dgrams(void *conn, uint8_t *buf, size_t cap,
 	return 0;
 }
 
+FX_MAYBE_UNUSED
 static shb_tstamp fx_next_deadline(const void *conn) { return SHB_TSTAMP_NONE; }
+FX_MAYBE_UNUSED
 static int fx_on_timer(void *conn, shb_tstamp now) { return SHB_OK; }
 static uint32_t fx_state(const void *conn) { return 0; }
 static uint32_t fx_capacity(const void *conn) { return 1; }
@@ -138,8 +171,12 @@ static const struct shb_proto_vtable fx_proto_vt FX_MAYBE_UNUSED = {
 	.recv_eof = fx_recv_eof,
 	.pull_send = fx_pull_send,
 	.sent = fx_sent,
+#if !defined FX_NO_TIMERS && !defined FX_ONLY_ON_TIMER
 	.next_deadline = fx_next_deadline,
+#endif
+#ifndef FX_NO_TIMERS
 	.on_timer = fx_on_timer,
+#endif
 	.state = fx_state,
 	.capacity = fx_capacity,
 	.issue = fx_issue,
@@ -167,6 +204,42 @@ static const struct shb_proto_vtable fx_dgram_vt FX_MAYBE_UNUSED = {
 
 static const char *const fx_schemes[] FX_MAYBE_UNUSED = { "http", NULL };
 
+#ifdef FX_DEFS
+FX_MAYBE_UNUSED
+static const struct shb_scheme fx_scheme_defs[] = {
+#if FX_DEFS == 1
+	{ "W s", 80, 0 },
+#elif FX_DEFS == 2
+	{ "ws", 0, 0 },
+#elif FX_DEFS == 3
+	{ "ws", 80, 0 }, { "wss", 443, SHB_SCHEME_TLS }, { "ws", 8080, 0 },
+#elif FX_DEFS == 8
+	{ "s0", 1, 0 }, { "s1", 1, 0 }, { "s2", 1, 0 }, { "s3", 1, 0 },
+	{ "s4", 1, 0 }, { "s5", 1, 0 }, { "s6", 1, 0 }, { "s7", 1, 0 },
+	{ "s8", 1, 0 }, { "s9", 1, 0 }, { "sa", 1, 0 }, { "sb", 1, 0 },
+	{ "sc", 1, 0 }, { "sd", 1, 0 }, { "se", 1, 0 }, { "sf", 1, 0 },
+	{ "sg", 1, 0 },
+#else
+	{ "ws", 80, 0 }, { "wss", 443, SHB_SCHEME_TLS }, { "x-a.b+c", 65535, 0 },
+#endif
+	{ NULL, 0, 0 },
+};
+
+static const struct shb_option_def fx_option_defs[] = {
+#if FX_DEFS == 4
+	{ "Max-Frame", "BYTES", "bad: upper case" },
+#elif FX_DEFS == 5
+	{ "mode", "NAME", "once" }, { "mode", NULL, "twice" },
+#elif FX_DEFS == 7
+	{ "", NULL, "empty" },
+#else
+	{ "max-frame", "BYTES", "largest frame to send" },
+	{ "no_mask", NULL, "send unmasked frames" },
+#endif
+	{ NULL, NULL, NULL },
+};
+#endif
+
 #ifdef FX_PROTO
 static const struct shb_proto_desc fx_proto = {
 	.struct_size = sizeof(struct shb_proto_desc),
@@ -177,6 +250,13 @@ static const struct shb_proto_desc fx_proto = {
 	.schemes = fx_schemes,
 	.conn_size = FX_CONN_SIZE,
 	.vt = &fx_proto_vt,
+#ifdef FX_DEFS
+	.scheme_defs = fx_scheme_defs,
+	.option_defs = fx_option_defs,
+#if FX_DEFS == 6
+	.max_dgram = 65528,
+#endif
+#endif
 };
 #endif
 
@@ -248,6 +328,18 @@ static const struct shb_report_desc fx_report = {
 	.name = FX_REPORT,
 	.summary = "fixture reporter " FX_ID,
 	.vt = &fx_report_vt,
+#ifdef FX_DEFS
+	.option_defs = fx_option_defs,
+#endif
+};
+#endif
+
+#ifdef FX_REPORT2
+static const struct shb_report_desc fx_report2 = {
+	.struct_size = sizeof(struct shb_report_desc),
+	.name = FX_REPORT2,
+	.summary = "second fixture reporter " FX_ID,
+	.vt = &fx_report_vt,
 };
 #endif
 
@@ -263,6 +355,9 @@ static const struct shb_report_desc fx_goodrep = {
 static const struct shb_report_desc *const fx_reports[] = {
 #ifdef FX_REPORT
 	&fx_report,
+#endif
+#ifdef FX_REPORT2
+	&fx_report2,
 #endif
 #ifdef FX_EXTRA
 	&fx_goodrep,
@@ -288,12 +383,24 @@ static const struct shb_report_factory fx_report_factory = {
 int shb_fixture_missing_function(void);
 #endif
 
+#ifdef FX_EXTRA_SYMBOL
+SHB_PLUGIN_EXPORT int shb_fixture_extra = 1;
+#endif
+
 static int fx_init(const struct shb_host *host)
 {
 	fx_host = host;
 #ifdef FX_UNDEF
 	if (shb_fixture_missing_function())
 		return SHB_E_INVAL;
+#endif
+#ifdef FX_CRASH_INIT
+	__builtin_trap();
+#endif
+#ifdef FX_EXT_CONSUME
+	fx_ext = host->get_extension(FX_EXT_ID);
+	if (!fx_ext)
+		return SHB_E_UNSUPPORTED;
 #endif
 	host->log(SHB_LOG_INFO, FX_ID, "init");
 	return FX_INIT_RC;
@@ -304,10 +411,39 @@ static void fx_deinit(void)
 	fx_host->log(SHB_LOG_INFO, FX_ID, "deinit");
 }
 
+/* No libc: keeps the fixtures free of any link dependency. */
+FX_MAYBE_UNUSED
+static int fx_streq(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+#ifdef FX_EXT_PROVIDE
+static uintptr_t fx_answer(void)
+{
+	return 42;
+}
+
+static const struct fx_ext fx_ext_table = {
+	.struct_size = sizeof(struct fx_ext),
+	.answer = fx_answer,
+};
+
+static const void *fx_get_extension(const char *id)
+{
+	return fx_streq(id, FX_EXT_ID) ? &fx_ext_table : NULL;
+}
+#endif
+
 static const void *fx_get_factory(const char *id)
 {
 	const char *a = id, *b = SHB_FACTORY_PROTOCOL;
 
+#ifdef FX_CRASH_FACTORY
+	__builtin_trap();
+#endif
 	/* No libc: keeps the fixtures free of any link dependency. */
 	while (*a && *a == *b)
 		a++, b++;
@@ -331,4 +467,7 @@ SHB_PLUGIN_EXPORT const struct shb_plugin_entry shb_plugin_entry_v1 = {
 	.init = fx_init,
 	.deinit = fx_deinit,
 	.get_factory = fx_get_factory,
+#ifdef FX_EXT_PROVIDE
+	.get_extension = fx_get_extension,
+#endif
 };

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +18,33 @@
 #include <unistd.h>
 #include <CUnit/CUnit.h>
 
+#include "host.h"
 #include "loader.h"
+#include "run.h"
 #include "shb_build_config.h"
+
+/* ---- what core/host.c's table points to, never called here ---------------- */
+
+void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
+			 const struct shb_req_result *res)
+{
+	abort();
+}
+
+void shb_worker_conn_event(struct shb_conn *c, const struct shb_conn_event *ev)
+{
+	abort();
+}
+
+const struct shb_origin *shb_worker_conn_origin(struct shb_conn *c)
+{
+	abort();
+}
+
+uint64_t shb_now_ns(void)
+{
+	return 0;
+}
 
 /* ---- fake host: counts init/deinit per plugin id ------------------------- */
 
@@ -29,6 +55,10 @@ struct fx_count {
 };
 
 static struct fx_count counts[32];
+
+/* Every init and deinit in order, "deinit:ID;" (for the deinit order of
+ * extension providers). */
+static char events[1024];
 
 static struct fx_count *count_of(const char *id)
 {
@@ -51,6 +81,10 @@ static void fake_log(uint32_t level, const char *plugin_id, const char *msg)
 		c->init++;
 	else if (!strcmp(msg, "deinit"))
 		c->deinit++;
+	else
+		return;
+	snprintf(events + strlen(events), sizeof events - strlen(events),
+		 "%s:%s;", msg, plugin_id);
 }
 
 static int inits(const char *id)
@@ -69,6 +103,15 @@ static const char *fake_strerror(int code)
 					 : "some other error";
 }
 
+/* The loader host->get_extension reaches, as shb_host_set_extensions
+ * arranges for the real host. */
+static struct shb_loader *ext_loader;
+
+static const void *fake_get_extension(const char *id)
+{
+	return shb_loader_extension(ext_loader, id);
+}
+
 static const struct shb_host fake_host = {
 	.struct_size = sizeof(struct shb_host),
 	.abi_major = SHB_ABI_MAJOR,
@@ -76,6 +119,7 @@ static const struct shb_host fake_host = {
 	.version = "test",
 	.log = fake_log,
 	.strerror = fake_strerror,
+	.get_extension = fake_get_extension,
 };
 
 /* ---- scratch tree --------------------------------------------------------- */
@@ -96,6 +140,14 @@ static char shadow[D];  /* a copy of shb-proto-good.so */
 static char misc[D];
 static char empty[D];   /* nothing */
 static char ord_cli[D], ord_env[D], ord_sys[D], ord_bad[D]; /* "order" */
+/* ABI 1.2 cases, from the .so.fx fixtures (see meson.build). */
+static char v12[D];    /* notimer, timerless11, ontimer */
+static char defs[D];   /* shb-proto-defsN.so, shb-report-rdefs4.so */
+static char byname[D]; /* shb-report-prom.so, any.so -> good */
+static char probe[D];  /* --list-plugins: crashes, extra symbol, tables */
+static char ext[D];    /* extension provider and consumer */
+static char extc[D];   /* the consumer alone */
+static char extp[D];   /* the provider alone */
 
 /* Paths are built into P-byte buffers; a longer one is a broken setup. */
 static void pjoin(char *buf, size_t n, const char *dir, const char *name)
@@ -124,6 +176,14 @@ static int link_fixture(const char *dir, const char *as, const char *fx)
 	fixture(from, fx);
 	pjoin(to, P, dir, as);
 	return symlink(from, to);
+}
+
+static int link_fx(const char *dir, const char *as, const char *fx)
+{
+	char name[P];
+
+	snprintf(name, sizeof name, "%s.so.fx", fx);
+	return link_fixture(dir, as, name);
 }
 
 static int copy_file(const char *from, const char *to)
@@ -198,6 +258,33 @@ static int suite_init(void)
 	rc |= link_fixture(ord_env, "shb-proto-order.so", "shb-proto-order-b.so");
 	rc |= link_fixture(ord_sys, "shb-proto-order.so", "shb-proto-order-c.so");
 	rc |= link_fixture(ord_bad, "shb-proto-order.so", "shb-proto-abi2.so");
+	rc |= make_dir(v12, "v12") | make_dir(defs, "defs") |
+	      make_dir(byname, "byname") | make_dir(probe, "probe") |
+	      make_dir(ext, "ext") | make_dir(extc, "extc") |
+	      make_dir(extp, "extp");
+	rc |= link_fx(v12, "shb-proto-notimer.so", "notimer");
+	rc |= link_fx(v12, "shb-proto-timerless11.so", "timerless11");
+	rc |= link_fx(v12, "shb-proto-ontimer.so", "ontimer");
+	for (int i = 0; i <= 8; i++) {
+		char as[64], fx2[16];
+
+		snprintf(as, sizeof as, "shb-proto-defs%d.so", i);
+		snprintf(fx2, sizeof fx2, "defs%d", i);
+		rc |= link_fx(defs, as, fx2);
+	}
+	rc |= link_fx(defs, "shb-report-rdefs4.so", "rdefs4");
+	rc |= link_fx(byname, "shb-report-prom.so", "prom");
+	rc |= link_fixture(byname, "any.so", "shb-proto-good.so");
+	rc |= link_fx(probe, "shb-proto-crash.so", "crash-init");
+	rc |= link_fx(probe, "shb-proto-crashf.so", "crash-factory");
+	rc |= link_fx(probe, "shb-proto-defs0.so", "defs0");
+	rc |= link_fx(probe, "shb-proto-extrasym.so", "extrasym");
+	rc |= link_fixture(probe, "shb-proto-good.so", "shb-proto-good.so");
+	rc |= link_fx(probe, "shb-report-prom.so", "prom");
+	rc |= link_fx(ext, "shb-proto-consumer.so", "consumer");
+	rc |= link_fx(ext, "shb-proto-provider.so", "provider");
+	rc |= link_fx(extc, "shb-proto-consumer.so", "consumer");
+	rc |= link_fx(extp, "shb-proto-provider.so", "provider");
 	rc |= setenv("SHB_PLUGIN_SYSTEM_PATH", sysdir, 1);
 	rc |= unsetenv("SHB_PLUGIN_PATH");
 	if (rc)
@@ -223,8 +310,12 @@ static void open_loader(struct shb_loader *l, const char *const *dirs,
 			size_t n)
 {
 	memset(counts, 0, sizeof counts);
+	events[0] = '\0';
 	shb_loader_init(l, &fake_host, (char *const *)dirs, n);
 	CU_ASSERT_FATAL(!l->failed);
+	/* Tests that expect warnings capture them (warn_open). */
+	l->warn = NULL;
+	ext_loader = l;
 }
 
 /* ---- accepted plugins --------------------------------------------------------- */
@@ -474,7 +565,10 @@ static void test_loader_unknown(void)
 		 "unknown reporter \"x9\": no shb-report-x9.so in %s, %s, %s, "
 		 "%s, %s", fixdir, empty, ord_cli, ord_env, sysdir);
 	CU_ASSERT_STRING_EQUAL(err, want);
-	CU_ASSERT_EQUAL(l.file_count, 0);
+	/* The second pass (by descriptor name) loaded every file once: the
+	 * 17 fixtures, whose links in ord-cli and ord-env are the same
+	 * files. */
+	CU_ASSERT_EQUAL(l.file_count, 17);
 	shb_loader_fini(&l);
 	unsetenv("SHB_PLUGIN_PATH");
 }
@@ -571,7 +665,8 @@ static void test_loader_search_order(void)
 	CU_ASSERT_FATAL(!setenv("SHB_PLUGIN_SYSTEM_PATH", ord_sys, 1));
 	CU_ASSERT_STRING_EQUAL(order_id(cli, 1, err), "org.shb.test.order.a");
 	CU_ASSERT_STRING_EQUAL(order_id(NULL, 0, err), "org.shb.test.order.b");
-	/* A refused file does not stop the search... */
+	/* A refused file does not stop the search (with a warning: see
+	 * test_loader_refused_warns)... */
 	CU_ASSERT_STRING_EQUAL(order_id(bad, 1, err), "org.shb.test.order.b");
 	unsetenv("SHB_PLUGIN_PATH");
 	CU_ASSERT_STRING_EQUAL(order_id(NULL, 0, err), "org.shb.test.order.c");
@@ -611,11 +706,13 @@ static void test_loader_init_once(void)
 	CU_ASSERT_PTR_EQUAL(a.file, r.file);
 	CU_ASSERT_PTR_EQUAL(a.file, d.file);
 
-	/* A refusal is remembered too: init is not retried. */
+	/* A refusal is remembered too: init is not retried, not even by the
+	 * second pass, which loads every other fixture once. */
 	CU_ASSERT_EQUAL(shb_loader_proto(&l, "initfail", &a, err, P), -1);
 	CU_ASSERT_EQUAL(shb_loader_proto(&l, "initfail", &a, err, P), -1);
 	CU_ASSERT_EQUAL(inits("org.shb.test.initfail"), 1);
-	CU_ASSERT_EQUAL(l.file_count, 2);
+	CU_ASSERT_EQUAL(inits("org.shb.test.good"), 1);
+	CU_ASSERT_EQUAL(l.file_count, 17);
 
 	CU_ASSERT_EQUAL(deinits("org.shb.test.good"), 0);
 	shb_loader_fini(&l);
@@ -743,9 +840,9 @@ static void test_loader_list(void)
 	snprintf(want, sizeof want, "\n%s/shb-proto-good.so:", fixdir);
 	good = strstr(text, want);
 	CU_ASSERT(abi2 && good && abi2 < good);
-	/* The copy is a second file: its own dlopen, its own init. */
-	CU_ASSERT_EQUAL(inits("org.shb.test.good"), 2);
-	CU_ASSERT_EQUAL(deinits("org.shb.test.good"), 2);
+	/* Every file was probed in a child: the loader itself loaded none. */
+	CU_ASSERT_EQUAL(inits("org.shb.test.good"), 0);
+	CU_ASSERT_EQUAL(deinits("org.shb.test.good"), 0);
 	free(text);
 }
 
@@ -761,6 +858,432 @@ static void test_loader_list_empty(void)
 	CU_ASSERT_STRING_EQUAL(text, want);
 	CU_ASSERT_EQUAL(refused, 0);
 	free(text);
+}
+
+/* ---- refused files are never passed over silently ------------------------------ */
+
+struct warnings {
+	FILE *f;
+	char *text;
+	size_t len;
+};
+
+static void warn_open(struct shb_loader *l, struct warnings *w)
+{
+	w->text = NULL;
+	w->len = 0;
+	w->f = open_memstream(&w->text, &w->len);
+	CU_ASSERT_FATAL(w->f != NULL);
+	l->warn = w->f;
+}
+
+/* The warnings so far; the caller frees. */
+static char *warn_take(struct shb_loader *l, struct warnings *w)
+{
+	fclose(w->f);
+	l->warn = NULL;
+	return w->text ? w->text : strdup("");
+}
+
+static void test_loader_refused_warns(void)
+{
+	const char *dirs[] = { ord_bad, ord_cli };
+	struct shb_loader l;
+	struct shb_proto_handle h;
+	struct warnings w;
+	char err[P], want[P * 2], path[P];
+	char *text;
+
+	open_loader(&l, dirs, 2);
+	warn_open(&l, &w);
+	/* By name: the refused copy is skipped, with one line saying so. */
+	CU_ASSERT_EQUAL_FATAL(shb_loader_proto(&l, "order", &h, err, P), 0);
+	CU_ASSERT_STRING_EQUAL(h.file->entry->id, "org.shb.test.order.a");
+	text = warn_take(&l, &w);
+	snprintf(want, sizeof want, "shb: warning: skipped %s/shb-proto-order.so: built "
+		 "for shb ABI 2, this shb provides ABI %d; using "
+		 "%s/shb-proto-order.so\n", ord_bad, SHB_ABI_MAJOR, ord_cli);
+	CU_ASSERT_STRING_EQUAL(text, want);
+	free(text);
+
+	/* Named explicitly (a path): that file or nothing, no fallback. */
+	warn_open(&l, &w);
+	pjoin(path, P, ord_bad, "shb-proto-order.so");
+	CU_ASSERT_EQUAL(shb_loader_proto(&l, path, &h, err, P), -1);
+	snprintf(want, sizeof want, "%s: built for shb ABI 2, this shb provides ABI %d",
+		 path, SHB_ABI_MAJOR);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	text = warn_take(&l, &w);
+	CU_ASSERT_STRING_EQUAL(text, "");
+	free(text);
+	shb_loader_fini(&l);
+}
+
+/* Nothing else found: the refusal is the error, and no warning repeats it. */
+static void test_loader_refused_alone(void)
+{
+	const char *dirs[] = { ord_bad };
+	struct shb_loader l;
+	struct shb_proto_handle h;
+	struct warnings w;
+	char err[P], want[P];
+	char *text;
+
+	open_loader(&l, dirs, 1);
+	warn_open(&l, &w);
+	CU_ASSERT_EQUAL(shb_loader_proto(&l, "order", &h, err, P), -1);
+	snprintf(want, P, "%s/shb-proto-order.so: built for shb ABI 2, this "
+		 "shb provides ABI %d", ord_bad, SHB_ABI_MAJOR);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	text = warn_take(&l, &w);
+	CU_ASSERT_STRING_EQUAL(text, "");
+	free(text);
+	shb_loader_fini(&l);
+}
+
+/* ---- lookup by descriptor name and entry id -------------------------------------- */
+
+static void test_loader_by_descriptor(void)
+{
+	const char *dirs[] = { byname };
+	struct shb_loader l;
+	struct shb_report_handle r;
+	struct shb_proto_handle h;
+	char err[P] = "", want[P];
+
+	open_loader(&l, dirs, 1);
+	/* No shb-report-md.so: reporter "md" lives in shb-report-prom.so. */
+	CU_ASSERT_EQUAL_FATAL(shb_loader_report(&l, "md", &r, err, P), 0);
+	CU_ASSERT_STRING_EQUAL(r.desc->name, "md");
+	pjoin(want, P, byname, "shb-report-prom.so");
+	CU_ASSERT_STRING_EQUAL(r.file->path, want);
+	/* Protocols too, in a file of any name. */
+	CU_ASSERT_EQUAL_FATAL(shb_loader_proto(&l, "good-dgram", &h, err, P), 0);
+	CU_ASSERT_STRING_EQUAL(h.desc->name, "good-dgram");
+	pjoin(want, P, byname, "any.so");
+	CU_ASSERT_STRING_EQUAL(h.file->path, want);
+	/* An entry id selects the plugin's first descriptor of the kind. */
+	CU_ASSERT_EQUAL_FATAL(
+		shb_loader_report(&l, "org.shb.test.prom", &r, err, P), 0);
+	CU_ASSERT_STRING_EQUAL(r.desc->name, "prom");
+	CU_ASSERT_EQUAL_FATAL(
+		shb_loader_proto(&l, "org.shb.test.good", &h, err, P), 0);
+	CU_ASSERT_STRING_EQUAL(h.desc->name, "good");
+	/* A name nothing provides is still unknown, by file name. */
+	CU_ASSERT_EQUAL(shb_loader_report(&l, "xml", &r, err, P), -1);
+	snprintf(want, P, "unknown reporter \"xml\": no shb-report-xml.so in "
+		 "%s, %s", byname, sysdir);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	CU_ASSERT_EQUAL(inits("org.shb.test.prom"), 1);
+	shb_loader_fini(&l);
+}
+
+/* ---- ABI 1.2: optional timers, descriptor tables -------------------------------- */
+
+static void test_loader_optional_timers(void)
+{
+	const char *dirs[] = { v12 };
+	struct shb_loader l;
+	struct shb_proto_handle h;
+	char err[P] = "", want[P];
+
+	open_loader(&l, dirs, 1);
+	CU_ASSERT_EQUAL_FATAL(shb_loader_proto(&l, "notimer", &h, err, P), 0);
+	CU_ASSERT_EQUAL(h.file->entry->abi_minor, 2);
+	CU_ASSERT_PTR_NULL(h.vt.next_deadline);
+	CU_ASSERT_PTR_NULL(h.vt.on_timer);
+	CU_ASSERT_PTR_NULL(h.vt.issue_var);
+	CU_ASSERT_PTR_NOT_NULL(h.vt.recv);
+	/* A 1.1 plugin still needs both. */
+	CU_ASSERT_EQUAL(shb_loader_proto(&l, "timerless11", &h, err, P), -1);
+	snprintf(want, P, "%s/shb-proto-timerless11.so: protocol descriptor "
+		 "lacks a mandatory member (next_deadline)", v12);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	/* Both or neither. */
+	CU_ASSERT_EQUAL(shb_loader_proto(&l, "ontimer", &h, err, P), -1);
+	snprintf(want, P, "%s/shb-proto-ontimer.so: protocol vtable has "
+		 "on_timer without next_deadline (both or neither)", v12);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	shb_loader_fini(&l);
+}
+
+static void test_loader_bad_tables(void)
+{
+	const char *reasons[] = {
+		NULL,
+		"protocol descriptor has a bad scheme \"W s\" (lower case "
+		"letter, then [a-z0-9+.-])",
+		"protocol descriptor has scheme \"ws\" with default port 0 "
+		"(1..65535)",
+		"protocol descriptor lists scheme \"ws\" twice",
+		"protocol descriptor has a bad option key \"Max-Frame\" "
+		"(non-empty, [a-z0-9._-])",
+		"protocol descriptor lists option \"mode\" twice",
+		"protocol descriptor has max_dgram 65528 (at most 65527)",
+		"protocol descriptor has a bad option key \"\" (non-empty, "
+		"[a-z0-9._-])",
+		"protocol descriptor lists more than 16 schemes",
+	};
+	const char *dirs[] = { empty };
+	struct shb_loader l;
+	struct shb_proto_handle h;
+	struct shb_report_handle r;
+	char err[P], want[P * 2], path[P];
+
+	open_loader(&l, dirs, 1);
+	for (int i = 0; i <= 8; i++) {
+		char name[64];
+
+		snprintf(name, sizeof name, "shb-proto-defs%d.so", i);
+		pjoin(path, P, defs, name);
+		strcpy(err, "untouched");
+		if (!reasons[i]) {
+			CU_ASSERT_EQUAL(shb_loader_proto(&l, path, &h, err, P), 0);
+			CU_ASSERT_STRING_EQUAL(h.desc->scheme_defs[2].name,
+					       "x-a.b+c");
+			continue;
+		}
+		CU_ASSERT_EQUAL(shb_loader_proto(&l, path, &h, err, P), -1);
+		snprintf(want, sizeof want, "%s: %s", path, reasons[i]);
+		CU_ASSERT_STRING_EQUAL(err, want);
+		if (strcmp(err, want))
+			fprintf(stderr, "\n  got  %s\n  want %s\n", err, want);
+	}
+	pjoin(path, P, defs, "shb-report-rdefs4.so");
+	CU_ASSERT_EQUAL(shb_loader_report(&l, path, &r, err, P), -1);
+	snprintf(want, sizeof want, "%s: reporter descriptor has a bad option key "
+		 "\"Max-Frame\" (non-empty, [a-z0-9._-])", path);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	shb_loader_fini(&l);
+}
+
+/* ---- --list-plugins probes -------------------------------------------------------- */
+
+static void test_loader_list_probe(void)
+{
+	const char *dirs[] = { probe };
+	char want[P * 2];
+	int refused = -1;
+	char *text = list_output(dirs, 1, &refused);
+
+	snprintf(want, sizeof want,
+		 "%s/shb-proto-crash.so: REFUSED: crashed (signal 4) in init()\n"
+		 "%s/shb-proto-crashf.so: REFUSED: crashed (signal 4) in "
+		 "get_factory() or a descriptor\n"
+		 "%s/shb-proto-defs0.so: org.shb.test.defs0 1.2.3, ABI %d.%d\n"
+		 "  protocol defs         fixture protocol org.shb.test.defs0\n"
+		 "    scheme ws 80\n"
+		 "    scheme wss 443 tls\n"
+		 "    scheme x-a.b+c 65535\n"
+		 "    option max-frame=BYTES  largest frame to send\n"
+		 "    option no_mask  send unmasked frames\n"
+		 "%s/shb-proto-extrasym.so: org.shb.test.extrasym 1.2.3, ABI %d.%d\n"
+		 "  WARNING: also exports shb_fixture_extra (a plugin exports "
+		 "only shb_plugin_entry_v1)\n"
+		 "  protocol extrasym     fixture protocol org.shb.test.extrasym\n"
+		 "%s/shb-proto-good.so: org.shb.test.good 1.2.3, ABI %d.%d\n"
+		 "  protocol good         fixture protocol org.shb.test.good\n"
+		 "  protocol good-dgram   fixture datagram protocol\n"
+		 "  reporter goodrep      fixture reporter in a protocol plugin\n"
+		 "%s/shb-report-prom.so: org.shb.test.prom 1.2.3, ABI %d.%d\n"
+		 "  reporter prom         fixture reporter org.shb.test.prom\n"
+		 "    option max-frame=BYTES  largest frame to send\n"
+		 "    option no_mask  send unmasked frames\n"
+		 "  reporter md           second fixture reporter "
+		 "org.shb.test.prom\n",
+		 probe, probe, probe, SHB_ABI_MAJOR, SHB_ABI_MINOR, probe,
+		 SHB_ABI_MAJOR, SHB_ABI_MINOR, probe, SHB_ABI_MAJOR,
+		 SHB_ABI_MINOR, probe, SHB_ABI_MAJOR, SHB_ABI_MINOR);
+	CU_ASSERT_STRING_EQUAL(text, want);
+	if (strcmp(text, want))
+		fprintf(stderr, "\n  got:\n%s\n  want:\n%s\n", text, want);
+	/* Both crashes count; the warning does not. */
+	CU_ASSERT_EQUAL(refused, 2);
+	free(text);
+}
+
+/* ---- extensions -------------------------------------------------------------------- */
+
+struct fx_ext {
+	uint32_t struct_size;
+	uint32_t reserved0;
+	uintptr_t (*answer)(void);
+};
+
+#define FX_EXT_ID "org.shb.test.ext/1"
+
+static void test_loader_extension(void)
+{
+	const char *dirs[] = { ext };
+	struct shb_loader l;
+	struct shb_proto_handle h;
+	const struct shb_plugin_info *pi;
+	size_t n = 0;
+	char err[P] = "", want[P], real[PATH_MAX];
+	void *module = NULL;
+
+	open_loader(&l, dirs, 1);
+	/* The consumer's init() asks for the extension: the loader loads the
+	 * provider, later in the search path, to answer it. */
+	CU_ASSERT_EQUAL_FATAL(shb_loader_proto(&l, "consumer", &h, err, P), 0);
+	/* The consumer logs "init" once it has the extension. */
+	CU_ASSERT_STRING_EQUAL(events, "init:org.shb.test.ext.provider;"
+			       "init:org.shb.test.ext.consumer;");
+	/* ...and uses it: module_create returns what answer() said. */
+	CU_ASSERT_EQUAL(h.vt.module_create(&fake_host, NULL, &module, err, P),
+			SHB_OK);
+	CU_ASSERT_EQUAL((uintptr_t)module, 42);
+	/* Provenance: the provider first (it answered during the lookup). */
+	pi = shb_loader_plugins(&l, &n);
+	CU_ASSERT_EQUAL_FATAL(n, 2);
+	CU_ASSERT_STRING_EQUAL(pi[0].role, "extension");
+	CU_ASSERT_STRING_EQUAL(pi[0].name, FX_EXT_ID);
+	CU_ASSERT_STRING_EQUAL(pi[0].id, "org.shb.test.ext.provider");
+	CU_ASSERT_STRING_EQUAL(pi[1].role, "protocol");
+	CU_ASSERT_STRING_EQUAL(pi[1].name, "consumer");
+	pjoin(want, P, fixdir, "consumer.so.fx");
+	CU_ASSERT_FATAL(realpath(want, real) != NULL);
+	CU_ASSERT_STRING_EQUAL(pi[1].path, real);
+	/* The consumer is deinited before what it uses. */
+	events[0] = '\0';
+	shb_loader_fini(&l);
+	CU_ASSERT_STRING_EQUAL(events, "deinit:org.shb.test.ext.consumer;"
+			       "deinit:org.shb.test.ext.provider;");
+}
+
+static void test_loader_extension_missing(void)
+{
+	const char *dirs[] = { extc };
+	struct shb_loader l;
+	struct shb_proto_handle h;
+	char err[P], want[P];
+
+	open_loader(&l, dirs, 1);
+	CU_ASSERT_EQUAL(shb_loader_proto(&l, "consumer", &h, err, P), -1);
+	snprintf(want, P, "%s/shb-proto-consumer.so: init failed: operation "
+		 "not supported", extc);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	CU_ASSERT_PTR_NULL(shb_loader_extension(&l, "org.shb.none/1"));
+	shb_loader_fini(&l);
+}
+
+/* Asked outside any init() (as from module_create), the provider loaded
+ * for it is deinited last. */
+static void test_loader_extension_late(void)
+{
+	/* extp first: the search for the extension stops at the provider
+	 * before it loads any other fixture. */
+	const char *dirs[] = { extp, fixdir };
+	struct shb_loader l;
+	struct shb_proto_handle h;
+	const struct fx_ext *e;
+	char err[P];
+
+	open_loader(&l, dirs, 2);
+	CU_ASSERT_EQUAL_FATAL(shb_loader_proto(&l, "good", &h, err, P), 0);
+	e = shb_loader_extension(&l, FX_EXT_ID);
+	CU_ASSERT_FATAL(e != NULL);
+	CU_ASSERT_EQUAL(e->answer(), 42);
+	/* Loaded once: asked again, the same table without a second init. */
+	CU_ASSERT_PTR_EQUAL(shb_loader_extension(&l, FX_EXT_ID), e);
+	CU_ASSERT_EQUAL(inits("org.shb.test.ext.provider"), 1);
+	events[0] = '\0';
+	shb_loader_fini(&l);
+	CU_ASSERT_STRING_EQUAL(events, "deinit:org.shb.test.good;"
+			       "deinit:org.shb.test.ext.provider;");
+	/* After fini nothing answers. */
+	CU_ASSERT_PTR_NULL(shb_loader_extension(&l, FX_EXT_ID));
+}
+
+/* The real host: the core's ids first, the loader's on the main thread
+ * only. */
+static void *worker_ask(void *arg)
+{
+	const struct shb_host *host = arg;
+	static const void *got[2];
+
+	got[0] = host->get_extension(FX_EXT_ID);
+	got[1] = host->get_extension(SHB_EXT_RUN_ID);
+	return got;
+}
+
+static void test_loader_host_extension(void)
+{
+	const char *dirs[] = { extp };
+	const struct shb_host *host = shb_core_host();
+	const struct fx_ext *e;
+	const void *const *got;
+	struct shb_loader l;
+	pthread_t t;
+	void *ret;
+
+	open_loader(&l, dirs, 1);
+	CU_ASSERT_PTR_NULL(host->get_extension(FX_EXT_ID));
+	shb_host_set_extensions(shb_loader_extension, &l);
+	CU_ASSERT_PTR_EQUAL(host->get_extension(SHB_EXT_RUN_ID),
+			    &shb_ext_run_info);
+	CU_ASSERT_FATAL(pthread_create(&t, NULL, worker_ask, (void *)host) == 0);
+	CU_ASSERT_FATAL(pthread_join(t, &ret) == 0);
+	got = ret;
+	CU_ASSERT_PTR_NULL(got[0]);
+	CU_ASSERT_PTR_EQUAL(got[1], &shb_ext_run_info);
+	/* Nothing was loaded for the worker's call. */
+	CU_ASSERT_EQUAL(l.file_count, 0);
+	e = host->get_extension(FX_EXT_ID);
+	CU_ASSERT_FATAL(e != NULL);
+	CU_ASSERT_EQUAL(e->answer(), 42);
+	shb_loader_fini(&l);
+	shb_host_set_extensions(NULL, NULL);
+	CU_ASSERT_PTR_NULL(host->get_extension(FX_EXT_ID));
+}
+
+/* ---- provenance ---------------------------------------------------------------------- */
+
+static void test_loader_provenance(void)
+{
+	const char *dirs[] = { fixdir };
+	const struct shb_plugin_info *pi, *again;
+	struct shb_loader l;
+	struct shb_proto_handle h;
+	struct shb_report_handle r;
+	char err[P], path[P], real[PATH_MAX];
+	size_t n = 99, m = 99;
+
+	open_loader(&l, dirs, 1);
+	CU_ASSERT_PTR_NULL(shb_loader_plugins(&l, &n));
+	CU_ASSERT_EQUAL(n, 0);
+	CU_ASSERT_EQUAL_FATAL(shb_loader_proto(&l, "good", &h, err, P), 0);
+	CU_ASSERT_EQUAL_FATAL(shb_loader_proto(&l, "good", &h, err, P), 0);
+	CU_ASSERT_EQUAL_FATAL(shb_loader_report(&l, "good", &r, err, P), 0);
+	pi = shb_loader_plugins(&l, &n);
+	CU_ASSERT_EQUAL_FATAL(n, 2);
+	fixture(path, "shb-proto-good.so");
+	CU_ASSERT_FATAL(realpath(path, real) != NULL);
+	CU_ASSERT_EQUAL(real[0], '/');
+	CU_ASSERT_STRING_EQUAL(pi[0].path, real);
+	CU_ASSERT_STRING_EQUAL(pi[0].id, "org.shb.test.good");
+	CU_ASSERT_STRING_EQUAL(pi[0].version, "1.2.3");
+	CU_ASSERT_STRING_EQUAL(pi[0].role, "protocol");
+	CU_ASSERT_STRING_EQUAL(pi[0].name, "good");
+	CU_ASSERT_EQUAL(pi[0].abi_minor, SHB_ABI_MINOR);
+	fixture(path, "shb-report-good.so");
+	CU_ASSERT_FATAL(realpath(path, real) != NULL);
+	CU_ASSERT_STRING_EQUAL(pi[1].path, real);
+	CU_ASSERT_STRING_EQUAL(pi[1].id, "org.shb.test.report");
+	CU_ASSERT_STRING_EQUAL(pi[1].role, "reporter");
+	CU_ASSERT_STRING_EQUAL(pi[1].name, "good");
+	/* A later lookup shows in a new array, never in one handed out. */
+	CU_ASSERT_EQUAL_FATAL(shb_loader_report(&l, "goodrep", &r, err, P), 0);
+	again = shb_loader_plugins(&l, &m);
+	CU_ASSERT_EQUAL(m, 3);
+	CU_ASSERT_STRING_EQUAL(again[2].name, "goodrep");
+	CU_ASSERT_STRING_EQUAL(pi[1].name, "good");
+	CU_ASSERT_PTR_NOT_EQUAL(pi, again);
+	/* A failed lookup records nothing. */
+	CU_ASSERT_EQUAL(shb_loader_proto(&l, "norecv", &h, err, P), -1);
+	shb_loader_plugins(&l, &m);
+	CU_ASSERT_EQUAL(m, 3);
+	shb_loader_fini(&l);
 }
 
 static CU_TestInfo loader_tests[] = {
@@ -779,6 +1302,17 @@ static CU_TestInfo loader_tests[] = {
 	{ "init_once", test_loader_init_once },
 	{ "list", test_loader_list },
 	{ "list_empty", test_loader_list_empty },
+	{ "refused_warns", test_loader_refused_warns },
+	{ "refused_alone", test_loader_refused_alone },
+	{ "by_descriptor", test_loader_by_descriptor },
+	{ "optional_timers", test_loader_optional_timers },
+	{ "bad_tables", test_loader_bad_tables },
+	{ "list_probe", test_loader_list_probe },
+	{ "extension", test_loader_extension },
+	{ "extension_missing", test_loader_extension_missing },
+	{ "extension_late", test_loader_extension_late },
+	{ "host_extension", test_loader_host_extension },
+	{ "provenance", test_loader_provenance },
 	CU_TEST_INFO_NULL,
 };
 

@@ -771,8 +771,9 @@ static void test_help_version_list(void)
 	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--list-plugins", URL), 0);
 	CU_ASSERT_STRING_EQUAL(cfg.url.host, "example.com");
 	shb_config_free(&cfg);
-	EXPECT_ERROR("invalid URL \"ftp://x\": scheme must be http or https",
-		     "--list-plugins", "ftp://x");
+	EXPECT_ERROR("invalid URL \"1ftp://x\": invalid scheme (a letter, "
+		     "then letters, digits, '+', '-' or '.')",
+		     "--list-plugins", "1ftp://x");
 }
 
 static void test_double_dash(void)
@@ -960,8 +961,9 @@ static void test_option_errors(void)
 	EXPECT_ERROR("unexpected argument \"http://b/\": only one URL may be "
 		     "given (already have \"http://a/\")",
 		     "http://a/", "-c", "5", "http://b/");
-	EXPECT_ERROR("invalid URL \"ftp://x\": scheme must be http or https",
-		     "ftp://x");
+	EXPECT_ERROR("invalid URL \"f_tp://x\": invalid scheme (a letter, "
+		     "then letters, digits, '+', '-' or '.')",
+		     "f_tp://x");
 	EXPECT_ERROR("invalid URL \"http://h/a b\": space at offset 10",
 		     "-c", "1", "http://h/a b");
 }
@@ -1055,7 +1057,8 @@ static void test_config_free_safe(void)
 	/* Partly filled by a parse that failed late. */
 	CU_ASSERT_EQUAL(PARSE(&cfg, err, "-H", "A: 1", "-d", "x",
 			      "--plugin-dir", "d", "--report", "a,b:c",
-			      "-m", "PUT", "--proto", "p", "ftp://x"), -1);
+			      "-m", "PUT", "--proto", "p", "--proto-opt", "k=v",
+			      "--report-opt", "a.k", "ftp:/x"), -1);
 	CU_ASSERT_EQUAL(cfg.header_count, 2);
 	shb_config_free(&cfg);
 	CU_ASSERT_PTR_NULL(cfg.headers);
@@ -1193,6 +1196,150 @@ static void test_usage(void)
 	free(buf);
 }
 
+/* --proto-opt and --report-opt: kept in order, KEY alone is a flag (no
+ * value), a value may hold '=' and, for a protocol, ','. */
+static void test_plugin_options(void)
+{
+	struct shb_config cfg;
+	char err[256];
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--proto-opt", "tag=a=b,c",
+				    "--report-opt", "json.compact",
+				    "--proto-opt=fail", "--report-opt=csv.x=1",
+				    "--proto-opt", "k.2-_=", URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.proto_opt_count, 3);
+	CU_ASSERT_PTR_NULL(cfg.proto_opts[0].plugin);
+	CU_ASSERT_STRING_EQUAL(cfg.proto_opts[0].key, "tag");
+	CU_ASSERT_STRING_EQUAL(cfg.proto_opts[0].value, "a=b,c");
+	CU_ASSERT_STRING_EQUAL(cfg.proto_opts[0].text, "tag=a=b,c");
+	CU_ASSERT_STRING_EQUAL(cfg.proto_opts[1].key, "fail");
+	CU_ASSERT_PTR_NULL(cfg.proto_opts[1].value);
+	CU_ASSERT_STRING_EQUAL(cfg.proto_opts[2].key, "k.2-_");
+	CU_ASSERT_STRING_EQUAL(cfg.proto_opts[2].value, "");
+	CU_ASSERT_EQUAL_FATAL(cfg.report_opt_count, 2);
+	CU_ASSERT_STRING_EQUAL(cfg.report_opts[0].plugin, "json");
+	CU_ASSERT_STRING_EQUAL(cfg.report_opts[0].key, "compact");
+	CU_ASSERT_PTR_NULL(cfg.report_opts[0].value);
+	CU_ASSERT_STRING_EQUAL(cfg.report_opts[1].plugin, "csv");
+	CU_ASSERT_STRING_EQUAL(cfg.report_opts[1].key, "x");
+	CU_ASSERT_STRING_EQUAL(cfg.report_opts[1].value, "1");
+	/* --report json:compact keeps meaning a file named compact. */
+	CU_ASSERT_EQUAL(cfg.proto_given, 0);
+	shb_config_free(&cfg);
+	CU_ASSERT_PTR_NULL(cfg.proto_opts);
+	CU_ASSERT_EQUAL(cfg.report_opt_count, 0);
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--report", "json:compact", URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.report_count, 1);
+	CU_ASSERT_STRING_EQUAL(cfg.reports[0].path, "compact");
+	CU_ASSERT_EQUAL(cfg.report_opt_count, 0);
+	shb_config_free(&cfg);
+}
+
+static void test_plugin_option_errors(void)
+{
+	EXPECT_ERROR("--proto-opt: expected KEY=VALUE or KEY, got \"\"",
+		     "--proto-opt", "", URL);
+	EXPECT_ERROR("--proto-opt: expected KEY=VALUE or KEY, got \"\"",
+		     "--proto-opt=", URL);
+	EXPECT_ERROR("--proto-opt \"=v\": empty key", "--proto-opt", "=v", URL);
+	EXPECT_ERROR("--proto-opt \"a b=1\": invalid key \"a b\" (letters, "
+		     "digits, '-', '_' and '.' only)",
+		     "--proto-opt", "a b=1", URL);
+	EXPECT_ERROR("--proto-opt \"k\\x0a=1\": invalid key \"k\\x0a\" "
+		     "(letters, digits, '-', '_' and '.' only)",
+		     "--proto-opt", "k\n=1", URL);
+	EXPECT_ERROR("--proto-opt: missing value", URL, "--proto-opt");
+	EXPECT_ERROR("--report-opt: expected NAME.KEY or NAME.KEY=VALUE, got "
+		     "\"\"", "--report-opt", "", URL);
+	EXPECT_ERROR("--report-opt \"compact\": expected NAME.KEY or "
+		     "NAME.KEY=VALUE", "--report-opt", "compact", URL);
+	EXPECT_ERROR("--report-opt \"json:compact\": expected NAME.KEY or "
+		     "NAME.KEY=VALUE", "--report-opt", "json:compact", URL);
+	EXPECT_ERROR("--report-opt \"k=a.b\": expected NAME.KEY or "
+		     "NAME.KEY=VALUE", "--report-opt", "k=a.b", URL);
+	EXPECT_ERROR("--report-opt \".compact\": empty reporter name",
+		     "--report-opt", ".compact", URL);
+	EXPECT_ERROR("--report-opt \"json.\": empty key",
+		     "--report-opt", "json.", URL);
+	EXPECT_ERROR("--report-opt \"json.=1\": empty key",
+		     "--report-opt", "json.=1", URL);
+	EXPECT_ERROR("--report-opt \"a/b.so.k\": invalid reporter name "
+		     "\"a/b\" (letters, digits, '-' and '_' only)",
+		     "--report-opt", "a/b.so.k", URL);
+	EXPECT_ERROR("--report-opt \"json.a b\": invalid key \"a b\" "
+		     "(letters, digits, '-', '_' and '.' only)",
+		     "--report-opt", "json.a b", URL);
+	EXPECT_ERROR("--report-opt \"csv.sep=a,b\": a reporter option's value "
+		     "cannot hold ',' (the options reach the reporter "
+		     "comma-separated)",
+		     "--report-opt", "csv.sep=a,b", URL);
+}
+
+/* http and https are settled by the parse; any other scheme waits for
+ * the protocol (proto_pick), with the port only when the URL names it. */
+static void test_url_schemes(void)
+{
+	struct shb_config cfg;
+	char err[256];
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "WS://h:81/x"), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.url.scheme, "ws");
+	CU_ASSERT_STRING_EQUAL(cfg.url_text, "WS://h:81/x");
+	CU_ASSERT_EQUAL(cfg.url.port, 81);
+	CU_ASSERT_EQUAL(cfg.url.port_given, 1);
+	CU_ASSERT_PTR_NULL(cfg.url.authority);
+	CU_ASSERT_STRING_EQUAL(cfg.url.path, "/x");
+	CU_ASSERT_STRING_EQUAL(cfg.proto, "h1");
+	CU_ASSERT_EQUAL(cfg.proto_given, 0);
+	static const struct shb_scheme ws[] = {
+		{"ws", 80, 0}, {"wss", 443, SHB_SCHEME_TLS}, {NULL, 0, 0}};
+	CU_ASSERT_EQUAL(shb_cli_set_scheme(&cfg, ws, "ws", err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.url.authority, "h:81");
+	CU_ASSERT_EQUAL(cfg.url.tls, 0);
+	shb_config_free(&cfg);
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--sni", "a.example",
+				    "wss://[::1]/"), 0);
+	CU_ASSERT_EQUAL(cfg.url.port, 0);
+	CU_ASSERT_EQUAL(cfg.url.port_given, 0);
+	CU_ASSERT_EQUAL(shb_cli_set_scheme(&cfg, ws, "ws", err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(cfg.url.port, 443);
+	CU_ASSERT_EQUAL(cfg.url.tls, 1);
+	CU_ASSERT_STRING_EQUAL(cfg.url.authority, "[::1]");
+	shb_config_free(&cfg);
+
+	/* --sni needs TLS, which ws:// does not run. */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--sni", "a.example",
+				    "ws://h/"), 0);
+	CU_ASSERT_EQUAL(shb_cli_set_scheme(&cfg, ws, "ws", err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "--sni a.example: SNI is sent only over "
+				    "TLS, and ws:// does not run over TLS");
+	/* A protocol that does not serve the scheme names its schemes. */
+	CU_ASSERT_EQUAL(shb_cli_set_scheme(&cfg, NULL, "h1", err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "invalid URL \"ws://h/\": scheme must be "
+				    "http or https for protocol h1");
+	shb_config_free(&cfg);
+
+	EXPECT_ERROR("--sni a.example: SNI is sent only over TLS, and the URL "
+		     "is http://; use https://", "--sni", "a.example",
+		     "http://h/");
+	EXPECT_ERROR("invalid URL \"abcdefghijabcdefghijabcdefghijabc://h/\": "
+		     "scheme longer than 32 characters",
+		     "abcdefghijabcdefghijabcdefghijabc://h/");
+
+	/* --proto, --http2 and --http3 choose; the default h1 does not. */
+	const char *given[][2] = {{"--proto", "h1"}, {"--http2", NULL},
+				  {"--http3", NULL}};
+	for (size_t i = 0; i < 3; i++) {
+		int rc = given[i][1] ? PARSE(&cfg, err, given[i][0], given[i][1], URL)
+				     : PARSE(&cfg, err, given[i][0], URL);
+		CU_ASSERT_EQUAL(rc, 0);
+		CU_ASSERT_EQUAL(cfg.proto_given, 1);
+		shb_config_free(&cfg);
+	}
+}
+
 CU_TestInfo shb_cli_tests[] = {
 	{"defaults", test_defaults},
 	{"all options, long", test_all_options_long},
@@ -1224,5 +1371,8 @@ CU_TestInfo shb_cli_tests[] = {
 	{"routing options", test_routing},
 	{"routing option errors", test_routing_errors},
 	{"did you mean", test_suggestions},
+	{"plugin options", test_plugin_options},
+	{"plugin option errors", test_plugin_option_errors},
+	{"URL schemes", test_url_schemes},
 	CU_TEST_INFO_NULL,
 };

@@ -265,11 +265,160 @@ static void test_prefixes_and_mutations(void)
 	}
 }
 
+/* A protocol's own schemes (ABI 1.2 scheme_defs). */
+static const struct shb_scheme fx_schemes[] = {
+	{"fx", 7070, 0},
+	{"fxs", 7443, SHB_SCHEME_TLS},
+	{"ws", 80, 0},
+	{"wss", 443, SHB_SCHEME_TLS},
+	{NULL, 0, 0},
+};
+
+struct scheme_case {
+	const char *in;
+	const char *scheme;
+	int tls;
+	const char *host;
+	int is_ip;
+	int is_ipv6;
+	unsigned port;
+	const char *authority;
+	const char *path;
+};
+
+static const struct scheme_case scheme_good[] = {
+	{"fx://h/", "fx", 0, "h", 0, 0, 7070, "h", "/"},
+	{"fxs://h", "fxs", 1, "h", 0, 0, 7443, "h", "/"},
+	{"FxS://h:7443/a?b", "fxs", 1, "h", 0, 0, 7443, "h", "/a?b"},
+	{"fx://h:7443/", "fx", 0, "h", 0, 0, 7443, "h:7443", "/"},
+	{"fxs://h:7070/", "fxs", 1, "h", 0, 0, 7070, "h:7070", "/"},
+	{"ws://example.com/chat", "ws", 0, "example.com", 0, 0, 80,
+	 "example.com", "/chat"},
+	{"wss://example.com:443/", "wss", 1, "example.com", 0, 0, 443,
+	 "example.com", "/"},
+	{"wss://example.com:80/", "wss", 1, "example.com", 0, 0, 80,
+	 "example.com:80", "/"},
+	{"fx://[::1]:9000/p", "fx", 0, "::1", 1, 1, 9000, "[::1]:9000", "/p"},
+	{"fxs://[2001:db8::1]/", "fxs", 1, "2001:db8::1", 1, 1, 7443,
+	 "[2001:db8::1]", "/"},
+	{"fxs://[2001:db8::1]:7443", "fxs", 1, "2001:db8::1", 1, 1, 7443,
+	 "[2001:db8::1]", "/"},
+	{"fx://127.0.0.1:/", "fx", 0, "127.0.0.1", 1, 0, 7070, "127.0.0.1", "/"},
+};
+
+static void test_declared_schemes(void)
+{
+	for (size_t i = 0; i < sizeof(scheme_good) / sizeof(scheme_good[0]); i++) {
+		const struct scheme_case *g = &scheme_good[i];
+		struct shb_url u;
+		char err[256] = "";
+
+		CU_ASSERT_EQUAL_FATAL(shb_url_parse_any(g->in, &u, err, sizeof(err)), 0);
+		CU_ASSERT_PTR_NULL(u.authority);
+		CU_ASSERT_EQUAL(u.tls, 0);
+		int rc = shb_url_set_scheme(&u, g->in, fx_schemes, "fx", err,
+					    sizeof(err));
+		CU_ASSERT_EQUAL(rc, 0);
+		if (rc != 0) {
+			fprintf(stderr, "\n%s: %s\n", g->in, err);
+			shb_url_free(&u);
+			continue;
+		}
+		CU_ASSERT_STRING_EQUAL(u.scheme, g->scheme);
+		CU_ASSERT_EQUAL(u.tls, g->tls);
+		CU_ASSERT_STRING_EQUAL(u.host, g->host);
+		CU_ASSERT_EQUAL(u.host_is_ip, g->is_ip);
+		CU_ASSERT_EQUAL(u.host_is_ipv6, g->is_ipv6);
+		CU_ASSERT_EQUAL(u.port, g->port);
+		CU_ASSERT_STRING_EQUAL(u.authority, g->authority);
+		CU_ASSERT_STRING_EQUAL(u.path, g->path);
+		/* Settling again (another protocol's table) replaces it all. */
+		CU_ASSERT_EQUAL(shb_url_set_scheme(&u, g->in, fx_schemes, "fx",
+						   err, sizeof(err)), 0);
+		CU_ASSERT_STRING_EQUAL(u.authority, g->authority);
+		shb_url_free(&u);
+	}
+}
+
+static void test_declared_scheme_errors(void)
+{
+	struct shb_url u;
+	char err[256];
+
+	/* Unknown to the protocol: the schemes it serves, by name. */
+	CU_ASSERT_EQUAL_FATAL(shb_url_parse_any("gopher://h/", &u, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(shb_url_set_scheme(&u, "gopher://h/", fx_schemes, "fx",
+					   err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "invalid URL \"gopher://h/\": scheme must "
+				    "be fx, fxs, ws or wss for protocol fx");
+	/* u is left as it was: still unsettled. */
+	CU_ASSERT_PTR_NULL(u.authority);
+	CU_ASSERT_EQUAL(u.port, 0);
+	CU_ASSERT_EQUAL(shb_url_set_scheme(&u, "gopher://h/", NULL, "h1", err,
+					   sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "invalid URL \"gopher://h/\": scheme must "
+				    "be http or https for protocol h1");
+	static const struct shb_scheme one[] = {{"fx", 1, 0}, {NULL, 0, 0}};
+	CU_ASSERT_EQUAL(shb_url_set_scheme(&u, "gopher://h/", one, "fx", err,
+					   sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "invalid URL \"gopher://h/\": scheme must "
+				    "be fx for protocol fx");
+	shb_url_free(&u);
+
+	/* http(s) of a protocol that declares other schemes only. */
+	CU_ASSERT_EQUAL_FATAL(shb_url_parse_any("https://h/", &u, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(shb_url_set_scheme(&u, "https://h/", fx_schemes, "fx",
+					   err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "invalid URL \"https://h/\": scheme must "
+				    "be fx, fxs, ws or wss for protocol fx");
+	shb_url_free(&u);
+
+	/* The syntax of a scheme is checked whatever the protocol. */
+	static const struct {
+		const char *in, *msg;
+	} syntax[] = {
+		{"1fx://h/", "invalid scheme (a letter, then letters, digits, "
+			     "'+', '-' or '.')"},
+		{"f_x://h/", "invalid scheme (a letter, then letters, digits, "
+			     "'+', '-' or '.')"},
+		{"-x://h/", "invalid scheme (a letter, then letters, digits, "
+			    "'+', '-' or '.')"},
+		{"://h/", "invalid scheme (a letter, then letters, digits, "
+			  "'+', '-' or '.')"},
+		{"fx:/h/", "missing scheme (expected http:// or https://)"},
+		{"fx://", "empty host"},
+		{"fx://[::1/", "unterminated [IPv6] literal"},
+		{"fx://h:0/", "port must be a number from 1 to 65535"},
+		{"fx://u@h/", "user info (user@host) is not supported"},
+	};
+	for (size_t i = 0; i < sizeof(syntax) / sizeof(syntax[0]); i++) {
+		char want[256];
+		memset(&u, 0xa5, sizeof(u));
+		CU_ASSERT_EQUAL(shb_url_parse_any(syntax[i].in, &u, err, sizeof(err)), -1);
+		snprintf(want, sizeof(want), "invalid URL \"%s\": %s", syntax[i].in,
+			 syntax[i].msg);
+		CU_ASSERT_STRING_EQUAL(err, want);
+		CU_ASSERT_PTR_NULL(u.host);
+	}
+	/* Scheme characters a protocol may use: '+', '-', '.', digits. */
+	CU_ASSERT_EQUAL_FATAL(shb_url_parse_any("a+b-c.9://h/", &u, err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(u.scheme, "a+b-c.9");
+	shb_url_free(&u);
+	CU_ASSERT_PTR_NOT_NULL(shb_url_find_scheme(NULL, "https"));
+	CU_ASSERT_EQUAL(shb_url_find_scheme(NULL, "https")->default_port, 443);
+	CU_ASSERT_EQUAL(shb_url_find_scheme(NULL, "https")->flags, SHB_SCHEME_TLS);
+	CU_ASSERT_EQUAL(shb_url_find_scheme(NULL, "http")->default_port, 80);
+	CU_ASSERT_PTR_NULL(shb_url_find_scheme(NULL, "ws"));
+	CU_ASSERT_PTR_NULL(shb_url_find_scheme(fx_schemes, "http"));
+}
+
 CU_TestInfo shb_url_tests[] = {
 	{"good URLs", test_good_urls},
 	{"bad URLs with messages", test_bad_urls},
 	{"error escaping and truncation", test_error_escaping_and_truncation},
 	{"prefixes and mutations", test_prefixes_and_mutations},
+	{"declared schemes", test_declared_schemes},
+	{"declared scheme errors", test_declared_scheme_errors},
 	CU_TEST_INFO_NULL,
 };
 

@@ -12,6 +12,7 @@ CU_SuiteInfo shb_test_suites[] = {
 	{"duration", NULL, NULL, NULL, NULL, shb_duration_tests},
 	{"cli", NULL, NULL, NULL, NULL, shb_cli_tests},
 	{"route", NULL, NULL, NULL, NULL, shb_route_tests},
+	{"plugin options", NULL, NULL, NULL, NULL, shb_plugin_opt_tests},
 	CU_SUITE_INFO_NULL,
 };
 

@@ -9,6 +9,7 @@ extern CU_TestInfo shb_url_tests[];
 extern CU_TestInfo shb_duration_tests[];
 extern CU_TestInfo shb_cli_tests[];
 extern CU_TestInfo shb_route_tests[];
+extern CU_TestInfo shb_plugin_opt_tests[];
 
 /* A fresh private directory (mkdtemp under $TMPDIR), removed with its
  * files by shb_test_rmdir. */

@@ -175,6 +175,7 @@ static const struct shb_proto_desc h3_desc = {
 	.worker_size = sizeof(struct shb_h3_worker),
 	.conn_size = sizeof(struct shb_h3_conn),
 	.vt = &h3_vtable,
+	.max_dgram = 1200, /* no path MTU discovery (RFC 9000 14.1) */
 };
 
 static const struct shb_proto_desc *h3_factory_get(uint32_t index)

@@ -1,0 +1,354 @@
+/* A test protocol with its own URL schemes and options (ABI 1.2
+ * scheme_defs and option_defs), for tests/e2e/schemes.sh.
+ *
+ * Schemes: fx (default port 7070, plain) and fxs (7443, TLS run by the
+ * core). On the wire it is the smallest HTTP/1.1 client that the test
+ * server's hello mode answers: "GET PATH HTTP/1.1" with a Host header, and
+ * a response read up to its Content-Length. Options: tag=TEXT (kept),
+ * fail (module_create fails) and failreq (prepare_request fails), each
+ * failure saying exactly what the plugin was given, so that the test sees
+ * what reached it: the options in order, the scheme, TLS flag and port of
+ * shb_run_config, and the scheme, authority and path of shb_request. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <shb/shb.h>
+
+#define HEAD_MAX 4096
+
+static const struct shb_host *host;
+
+struct module {
+	int failreq;
+};
+
+struct prepared {
+	size_t len;
+	char bytes[];
+};
+
+struct conn {
+	struct shb_conn *h;
+	const struct prepared *req; /* in flight, or NULL */
+	uint64_t cookie;
+	size_t sent;
+	char head[HEAD_MAX];
+	size_t head_len;
+	int in_body;
+	unsigned status;
+	size_t body_left;
+	int closed;
+};
+
+/* "key=value key2 ..." of cfg->options, cut to n. */
+static void options_text(const struct shb_run_config *cfg, char *buf, size_t n)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < cfg->option_count && o < n; i++) {
+		int w = snprintf(buf + o, n - o, "%s%s=%s", i ? " " : "",
+				 cfg->options[i].key, cfg->options[i].value);
+		if (w < 0)
+			break;
+		o += (size_t)w;
+	}
+}
+
+static int module_create(const struct shb_host *h,
+			 const struct shb_run_config *cfg, void **module,
+			 char *err, size_t errlen)
+{
+	struct module *m = calloc(1, sizeof(*m));
+	char opts[256];
+	int fail = 0;
+
+	(void)h;
+	if (!m)
+		return SHB_E_NOMEM;
+	for (size_t i = 0; i < cfg->option_count; i++) {
+		fail |= strcmp(cfg->options[i].key, "fail") == 0;
+		m->failreq |= strcmp(cfg->options[i].key, "failreq") == 0;
+	}
+	if (fail) {
+		options_text(cfg, opts, sizeof(opts));
+		snprintf(err, errlen, "options [%s] scheme %s tls %u port %u "
+			 "authority %s", opts, cfg->scheme,
+			 (unsigned)(cfg->flags & SHB_RUN_TLS), (unsigned)cfg->port,
+			 cfg->authority);
+		free(m);
+		return SHB_E_INVAL;
+	}
+	*module = m;
+	return SHB_OK;
+}
+
+static void module_destroy(void *module)
+{
+	free(module);
+}
+
+static int prepare_request(void *module, const struct shb_request *req,
+			   void **prepared, char *err, size_t errlen)
+{
+	const struct module *m = module;
+	struct prepared *p;
+	int n;
+
+	if (m->failreq) {
+		snprintf(err, errlen, "request scheme %s authority %s path %s",
+			 req->scheme, req->authority, req->path);
+		return SHB_E_INVAL;
+	}
+	n = snprintf(NULL, 0, "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", req->path,
+		     req->authority);
+	p = malloc(sizeof(*p) + (size_t)n + 1);
+	if (!p)
+		return SHB_E_NOMEM;
+	snprintf(p->bytes, (size_t)n + 1, "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n",
+		 req->path, req->authority);
+	p->len = (size_t)n;
+	*prepared = p;
+	return SHB_OK;
+}
+
+static void release_request(void *module, void *prepared)
+{
+	(void)module;
+	free(prepared);
+}
+
+static int conn_init(void *module, void *worker, void *conn,
+		     struct shb_conn *handle, shb_tstamp now)
+{
+	struct conn *c = conn;
+
+	(void)module, (void)worker, (void)now;
+	c->h = handle;
+	return SHB_OK;
+}
+
+static void conn_fini(void *conn)
+{
+	(void)conn;
+}
+
+static int on_transport_ready(void *conn, const struct shb_transport_info *info,
+			      shb_tstamp now)
+{
+	(void)conn, (void)info, (void)now;
+	return SHB_OK;
+}
+
+static void complete(struct conn *c, shb_tstamp now)
+{
+	struct shb_req_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.struct_size = sizeof(r);
+	r.outcome = SHB_REQ_OK;
+	r.status = c->status;
+	r.ts_first_byte = SHB_TSTAMP_NONE;
+	r.ts_done = now;
+	c->req = NULL;
+	c->head_len = 0;
+	c->in_body = 0;
+	host->req_done(c->h, c->cookie, &r);
+}
+
+/* The status line and Content-Length of a complete head. */
+static int parse_head(struct conn *c)
+{
+	const char *cl;
+
+	c->head[c->head_len] = '\0';
+	if (strncmp(c->head, "HTTP/1.1 ", 9) != 0)
+		return SHB_E_PROTO;
+	c->status = (unsigned)strtoul(c->head + 9, NULL, 10);
+	if (c->status < 100 || c->status > 999)
+		return SHB_E_PROTO;
+	cl = strcasestr(c->head, "\r\ncontent-length:");
+	c->body_left = cl ? strtoul(cl + 17, NULL, 10) : 0;
+	c->in_body = 1;
+	return SHB_OK;
+}
+
+static shb_ssize recv_bytes(void *conn, const uint8_t *data, size_t len,
+			    shb_tstamp now)
+{
+	struct conn *c = conn;
+	size_t i = 0;
+
+	while (i < len) {
+		if (!c->req)
+			return SHB_E_PROTO; /* bytes nobody asked for */
+		if (!c->in_body) {
+			if (c->head_len + 1 >= HEAD_MAX)
+				return SHB_E_PROTO;
+			c->head[c->head_len++] = (char)data[i++];
+			if (c->head_len >= 4 &&
+			    memcmp(c->head + c->head_len - 4, "\r\n\r\n", 4) == 0 &&
+			    parse_head(c) < 0)
+				return SHB_E_PROTO;
+		} else {
+			size_t take = len - i < c->body_left ? len - i : c->body_left;
+			c->body_left -= take;
+			i += take;
+		}
+		if (c->in_body && c->body_left == 0)
+			complete(c, now);
+	}
+	return (shb_ssize)len;
+}
+
+static int recv_eof(void *conn, shb_tstamp now)
+{
+	struct conn *c = conn;
+
+	(void)now;
+	c->closed = 1;
+	return c->req ? SHB_E_CLOSED : SHB_OK;
+}
+
+static shb_ssize pull_send(void *conn, struct shb_vec *vecs, size_t max,
+			   shb_tstamp now)
+{
+	struct conn *c = conn;
+
+	(void)now;
+	if (!c->req || c->sent == c->req->len || max == 0)
+		return 0;
+	vecs[0].base = (void *)(c->req->bytes + c->sent);
+	vecs[0].len = c->req->len - c->sent;
+	return 1;
+}
+
+static void sent(void *conn, size_t n, shb_tstamp now)
+{
+	struct conn *c = conn;
+
+	(void)now;
+	c->sent += n;
+}
+
+static uint32_t state(const void *conn)
+{
+	const struct conn *c = conn;
+
+	if (c->closed)
+		return SHB_CS_CLOSED;
+	return c->req && c->sent < c->req->len ? SHB_CS_WANT_WRITE : 0;
+}
+
+static uint32_t capacity(const void *conn)
+{
+	const struct conn *c = conn;
+
+	return !c->closed && !c->req;
+}
+
+static int issue(void *conn, const void *prepared, uint64_t cookie,
+		 shb_tstamp now)
+{
+	struct conn *c = conn;
+
+	(void)now;
+	if (c->req || c->closed)
+		return SHB_E_BUSY;
+	c->req = prepared;
+	c->cookie = cookie;
+	c->sent = 0;
+	return SHB_OK;
+}
+
+static shb_tstamp next_deadline(const void *conn)
+{
+	(void)conn;
+	return SHB_TSTAMP_NONE;
+}
+
+static int on_timer(void *conn, shb_tstamp now)
+{
+	(void)conn, (void)now;
+	return SHB_OK;
+}
+
+static const struct shb_proto_vtable vt = {
+	.struct_size = sizeof(vt),
+	.module_create = module_create,
+	.module_destroy = module_destroy,
+	.prepare_request = prepare_request,
+	.release_request = release_request,
+	.conn_init = conn_init,
+	.conn_fini = conn_fini,
+	.on_transport_ready = on_transport_ready,
+	.recv = recv_bytes,
+	.recv_eof = recv_eof,
+	.pull_send = pull_send,
+	.sent = sent,
+	.next_deadline = next_deadline,
+	.on_timer = on_timer,
+	.state = state,
+	.capacity = capacity,
+	.issue = issue,
+};
+
+static const char *const schemes[] = {"fx", "fxs", NULL};
+static const char *const alpn[] = {"http/1.1", NULL};
+
+static const struct shb_scheme scheme_defs[] = {
+	{"fx", 7070, 0},
+	{"fxs", 7443, SHB_SCHEME_TLS},
+	{NULL, 0, 0},
+};
+
+static const struct shb_option_def option_defs[] = {
+	{"tag", "TEXT", "a word module_create keeps"},
+	{"fail", NULL, "module_create fails, saying what it was given"},
+	{"failreq", NULL, "prepare_request fails, saying what it was given"},
+	{NULL, NULL, NULL},
+};
+
+static const struct shb_proto_desc desc = {
+	.struct_size = sizeof(struct shb_proto_desc),
+	.transport = SHB_TRANSPORT_STREAM,
+	.flags = SHB_PROTO_CORE_TLS,
+	.name = "fx",
+	.display_name = "FX (test)",
+	.summary = "test protocol with its own schemes fx:// and fxs://",
+	.schemes = schemes,
+	.alpn = alpn,
+	.conn_size = sizeof(struct conn),
+	.vt = &vt,
+	.scheme_defs = scheme_defs,
+	.option_defs = option_defs,
+};
+
+static const struct shb_proto_desc *get(uint32_t i)
+{
+	return i == 0 ? &desc : NULL;
+}
+
+static const struct shb_proto_factory factory = {sizeof(factory), 1, get};
+
+static int init(const struct shb_host *h)
+{
+	host = h;
+	return SHB_OK;
+}
+
+static const void *get_factory(const char *id)
+{
+	return strcmp(id, SHB_FACTORY_PROTOCOL) == 0 ? &factory : NULL;
+}
+
+SHB_PLUGIN_EXPORT const struct shb_plugin_entry shb_plugin_entry_v1 = {
+	.struct_size = sizeof(struct shb_plugin_entry),
+	.abi_major = SHB_ABI_MAJOR,
+	.abi_minor = SHB_ABI_MINOR,
+	.id = "org.shb.test.fx",
+	.version = "1",
+	.init = init,
+	.get_factory = get_factory,
+};

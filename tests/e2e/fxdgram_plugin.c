@@ -1,0 +1,193 @@
+/* A datagram test protocol that reports the limits the core gives it, for
+ * tests/e2e/schemes.sh: its descriptor says max_dgram FX_MAX_DGRAM and
+ * max_train FX_MAX_TRAIN; its one request fails in write_dgrams with the
+ * detail "max_dgram M, train C bytes" (M from shb_transport_info, C the
+ * buffer write_dgrams was offered), which the report shows as the
+ * protocol error's sample. Nothing is ever sent. */
+#include <stdio.h>
+#include <string.h>
+#include <shb/shb.h>
+
+#ifndef FX_MAX_DGRAM
+#define FX_MAX_DGRAM 1400
+#endif
+#ifndef FX_MAX_TRAIN
+#define FX_MAX_TRAIN 3
+#endif
+
+struct conn {
+	uint32_t max_dgram;
+	int want;
+	char detail[96];
+};
+
+static int module_create(const struct shb_host *h,
+			 const struct shb_run_config *cfg, void **module,
+			 char *err, size_t errlen)
+{
+	static int m;
+
+	(void)h, (void)cfg, (void)err, (void)errlen;
+	*module = &m;
+	return SHB_OK;
+}
+
+static void module_destroy(void *module)
+{
+	(void)module;
+}
+
+static int prepare_request(void *module, const struct shb_request *req,
+			   void **prepared, char *err, size_t errlen)
+{
+	static int p;
+
+	(void)module, (void)req, (void)err, (void)errlen;
+	*prepared = &p;
+	return SHB_OK;
+}
+
+static int conn_init(void *module, void *worker, void *conn,
+		     struct shb_conn *handle, shb_tstamp now)
+{
+	(void)module, (void)worker, (void)conn, (void)handle, (void)now;
+	return SHB_OK;
+}
+
+static void conn_fini(void *conn)
+{
+	(void)conn;
+}
+
+static int on_transport_ready(void *conn, const struct shb_transport_info *info,
+			      shb_tstamp now)
+{
+	struct conn *c = conn;
+
+	(void)now;
+	c->max_dgram = info->max_dgram;
+	return SHB_OK;
+}
+
+static int recv_dgrams(void *conn, struct shb_vec *dgrams, size_t count,
+		       shb_tstamp now)
+{
+	(void)conn, (void)dgrams, (void)count, (void)now;
+	return SHB_OK;
+}
+
+static shb_ssize write_dgrams(void *conn, uint8_t *buf, size_t cap,
+			      size_t *segment_size, shb_tstamp now)
+{
+	struct conn *c = conn;
+
+	(void)buf, (void)segment_size, (void)now;
+	if (!c->want)
+		return 0;
+	snprintf(c->detail, sizeof(c->detail), "max_dgram %u, train %zu bytes",
+		 (unsigned)c->max_dgram, cap);
+	return SHB_E_PROTO;
+}
+
+static shb_tstamp next_deadline(const void *conn)
+{
+	(void)conn;
+	return SHB_TSTAMP_NONE;
+}
+
+static int on_timer(void *conn, shb_tstamp now)
+{
+	(void)conn, (void)now;
+	return SHB_OK;
+}
+
+static uint32_t state(const void *conn)
+{
+	const struct conn *c = conn;
+
+	return c->want ? SHB_CS_WANT_WRITE : 0;
+}
+
+static uint32_t capacity(const void *conn)
+{
+	const struct conn *c = conn;
+
+	return !c->want;
+}
+
+static int issue(void *conn, const void *prepared, uint64_t cookie,
+		 shb_tstamp now)
+{
+	struct conn *c = conn;
+
+	(void)prepared, (void)cookie, (void)now;
+	c->want = 1;
+	return SHB_OK;
+}
+
+static const char *error_detail(const void *conn)
+{
+	const struct conn *c = conn;
+
+	return c->detail;
+}
+
+static const struct shb_proto_vtable vt = {
+	.struct_size = sizeof(vt),
+	.module_create = module_create,
+	.module_destroy = module_destroy,
+	.prepare_request = prepare_request,
+	.conn_init = conn_init,
+	.conn_fini = conn_fini,
+	.on_transport_ready = on_transport_ready,
+	.recv_dgrams = recv_dgrams,
+	.write_dgrams = write_dgrams,
+	.next_deadline = next_deadline,
+	.on_timer = on_timer,
+	.state = state,
+	.capacity = capacity,
+	.issue = issue,
+	.error_detail = error_detail,
+};
+
+static const char *const schemes[] = {"http", "https", NULL};
+
+static const struct shb_proto_desc desc = {
+	.struct_size = sizeof(struct shb_proto_desc),
+	.transport = SHB_TRANSPORT_DGRAM,
+	.name = "fxdgram",
+	.summary = "test protocol reporting its datagram limits",
+	.schemes = schemes,
+	.conn_size = sizeof(struct conn),
+	.vt = &vt,
+	.max_dgram = FX_MAX_DGRAM,
+	.max_train = FX_MAX_TRAIN,
+};
+
+static const struct shb_proto_desc *get(uint32_t i)
+{
+	return i == 0 ? &desc : NULL;
+}
+
+static const struct shb_proto_factory factory = {sizeof(factory), 1, get};
+
+static int init(const struct shb_host *h)
+{
+	(void)h;
+	return SHB_OK;
+}
+
+static const void *get_factory(const char *id)
+{
+	return strcmp(id, SHB_FACTORY_PROTOCOL) == 0 ? &factory : NULL;
+}
+
+SHB_PLUGIN_EXPORT const struct shb_plugin_entry shb_plugin_entry_v1 = {
+	.struct_size = sizeof(struct shb_plugin_entry),
+	.abi_major = SHB_ABI_MAJOR,
+	.abi_minor = SHB_ABI_MINOR,
+	.id = "org.shb.test.fxdgram",
+	.version = "1",
+	.init = init,
+	.get_factory = get_factory,
+};
