@@ -1,9 +1,9 @@
 /* The HTTP/1.1 protocol plugin: entry point, descriptor and module. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <shb/shb.h>
+#include <shb/define.h>
 
 #include "h1_conn.h"
 #include "h1_request.h"
@@ -118,17 +118,6 @@ static const struct shb_proto_desc h1_desc = {
 	.vt = &h1_vtable,
 };
 
-static const struct shb_proto_desc *h1_factory_get(uint32_t index)
-{
-	return index == 0 ? &h1_desc : NULL;
-}
-
-static const struct shb_proto_factory h1_factory = {
-	.struct_size = sizeof(struct shb_proto_factory),
-	.count = 1,
-	.get = h1_factory_get,
-};
-
 static int h1_init(const struct shb_host *host)
 {
 	if (!host || !SHB_HAS(host, struct shb_host, req_done) ||
@@ -143,24 +132,7 @@ static void h1_deinit(void)
 	g_host = NULL;
 }
 
-static const void *h1_get_factory(const char *factory_id)
-{
-	if (factory_id && strcmp(factory_id, SHB_FACTORY_PROTOCOL) == 0)
-		return &h1_factory;
-	return NULL;
-}
-
-SHB_PLUGIN_EXPORT const struct shb_plugin_entry shb_plugin_entry_v1 = {
-	.struct_size = sizeof(struct shb_plugin_entry),
-	.abi_major = SHB_ABI_MAJOR,
-	.abi_minor = SHB_TARGET_ABI_MINOR,
-	.flags = 0,
-	.id = SHB_H1_PLUGIN_ID,
-	.version = SHB_VERSION_STRING,
-	.vendor = "shb",
-	.url = NULL,
-	.license = "MIT",
-	.init = h1_init,
-	.deinit = h1_deinit,
-	.get_factory = h1_get_factory,
-};
+/* The entry, the protocol factory over h1_desc and get_factory. */
+SHB_PLUGIN_DEFINE_FULL(SHB_H1_PLUGIN_ID, SHB_VERSION_STRING, "shb", NULL, "MIT",
+		       h1_init, h1_deinit, NULL, SHB_PROTOCOLS(&h1_desc),
+		       SHB_NO_REPORTERS);

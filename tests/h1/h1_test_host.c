@@ -1,71 +1,32 @@
-/* A fake host for driving the plugin through its ABI. */
-#include <stdio.h>
+/* The plugin under the kit's fake host (shb/kit.h): init once, records
+ * reset per test. */
 #include <string.h>
 
 #include "h1_tests.h"
 
-struct shb_h1_test_log shb_h1_seen;
-static int debug_on;
-
-static void fake_log(uint32_t level, const char *plugin_id, const char *msg)
-{
-	size_t i = shb_h1_seen.log_count;
-
-	CU_ASSERT_STRING_EQUAL(plugin_id, "org.shb.proto.h1");
-	if (i < SHB_H1_TEST_MAX_LOG) {
-		snprintf(shb_h1_seen.log[i], sizeof(shb_h1_seen.log[i]), "%u %s",
-			 level, msg);
-		shb_h1_seen.log_count++;
-	}
-}
-
-static int32_t fake_log_enabled(uint32_t level)
-{
-	return level <= SHB_LOG_WARN || debug_on;
-}
-
-static void fake_req_done(struct shb_conn *conn, uint64_t cookie,
-			  const struct shb_req_result *res)
-{
-	size_t i = shb_h1_seen.done_count;
-	struct shb_h1_test_done *d;
-
-	CU_ASSERT_FATAL(i < SHB_H1_TEST_MAX_DONE);
-	CU_ASSERT_EQUAL(res->struct_size, sizeof(*res));
-	d = &shb_h1_seen.done[i];
-	d->conn = conn;
-	d->cookie = cookie;
-	d->res = *res;
-	d->has_detail = res->detail != NULL;
-	snprintf(d->detail, sizeof(d->detail), "%s",
-		 res->detail ? res->detail : "");
-	d->res.detail = NULL;
-	shb_h1_seen.done_count++;
-}
-
-const struct shb_host shb_h1_test_host = {
-	.struct_size = sizeof(struct shb_host),
-	.abi_major = SHB_ABI_MAJOR,
-	.abi_minor = SHB_ABI_MINOR,
-	.version = "test",
-	.log = fake_log,
-	.log_enabled = fake_log_enabled,
-	.req_done = fake_req_done,
-};
+/* Static: the plugin keeps the host from init() for the whole process. */
+struct shb_kit_host shb_h1_kit;
+static struct shb_kit_plugin plugin;
 
 void shb_h1_test_reset(int debug)
 {
-	memset(&shb_h1_seen, 0, sizeof(shb_h1_seen));
-	debug_on = debug;
+	(void)shb_h1_test_desc(); /* the host exists from here on */
+	shb_kit_host_reset(&shb_h1_kit);
+	shb_h1_kit.log_level = debug ? SHB_LOG_TRACE : SHB_LOG_WARN;
 }
 
 const struct shb_proto_desc *shb_h1_test_desc(void)
 {
 	static int inited;
 	const struct shb_proto_factory *f;
+	char err[128];
 
 	if (!inited) {
-		CU_ASSERT_EQUAL_FATAL(shb_plugin_entry_v1.init(&shb_h1_test_host),
+		CU_ASSERT_EQUAL_FATAL(shb_kit_host_init(&shb_h1_kit, SHB_ABI_MINOR), 0);
+		CU_ASSERT_EQUAL_FATAL(shb_kit_plugin_use(&plugin, &shb_plugin_entry_v1,
+							 err, sizeof(err)),
+				      0);
+		CU_ASSERT_EQUAL_FATAL(shb_kit_plugin_init(&plugin, &shb_h1_kit),
 				      SHB_OK);
 		inited = 1;
 	}
@@ -78,21 +39,14 @@ const struct shb_proto_desc *shb_h1_test_desc(void)
 void *shb_h1_test_module(uint32_t run_flags)
 {
 	const struct shb_proto_desc *d = shb_h1_test_desc();
-	struct shb_run_config cfg = {
-		.struct_size = sizeof(cfg),
-		.flags = run_flags,
-		.connections = 1,
-		.parallel = 1,
-		.threads = 1,
-		.port = 80,
-		.scheme = "http",
-		.host = "example.com",
-		.authority = "example.com",
-	};
+	struct shb_run_config cfg;
 	char err[128] = "";
 	void *m = NULL;
 
-	CU_ASSERT_EQUAL_FATAL(d->vt->module_create(&shb_h1_test_host, &cfg, &m,
+	/* http://example.com, one connection, one request in flight. */
+	shb_kit_run_config_default(&cfg, d);
+	cfg.flags = run_flags;
+	CU_ASSERT_EQUAL_FATAL(d->vt->module_create(&shb_h1_kit.host, &cfg, &m,
 						   err, sizeof(err)),
 			      SHB_OK);
 	return m;

@@ -59,7 +59,7 @@ static void test_options_rejected(void)
 	char err[128] = "";
 	void *m = NULL;
 
-	CU_ASSERT_EQUAL(d->vt->module_create(&shb_h1_test_host, &cfg, &m, err,
+	CU_ASSERT_EQUAL(d->vt->module_create(&shb_h1_kit.host, &cfg, &m, err,
 					     sizeof(err)),
 			SHB_E_INVAL);
 	CU_ASSERT_PTR_NULL(m);

@@ -10,5 +10,6 @@
 #include <shb/results.h>
 #include <shb/report.h>
 #include <shb/host.h>
+#include <shb/define.h>
 
 #endif

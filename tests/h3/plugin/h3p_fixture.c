@@ -1,29 +1,14 @@
-/* The fake host, and a connection driven through the vtable as the core
- * drives a datagram protocol. */
+/* The test kit's fake host, and a connection driven through the vtable
+ * with the kit as the core drives a datagram protocol. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "h3p_tests.h"
 
-struct h3p_seen h3p_seen;
-static int debug_on;
-
-static void fake_log(uint32_t level, const char *plugin_id, const char *msg)
-{
-	size_t i = h3p_seen.log_count;
-
-	CU_ASSERT_STRING_EQUAL(plugin_id, "org.shb.proto.h3");
-	if (i < H3P_MAX_LOG) {
-		snprintf(h3p_seen.log[i], sizeof(h3p_seen.log[i]), "%u %s", level, msg);
-		h3p_seen.log_count++;
-	}
-}
-
-static int32_t fake_log_enabled(uint32_t level)
-{
-	return level <= SHB_LOG_WARN || (debug_on && level <= SHB_LOG_DEBUG);
-}
+/* Static: the plugin keeps the host from init() for the whole process. */
+struct shb_kit_host h3p_kit;
+static struct shb_kit_plugin plugin;
 
 /* Deterministic "random" bytes: zeros, so no grease setting is sent and
  * the control stream's bytes are fixed. */
@@ -33,85 +18,52 @@ static int fake_random(void *buf, size_t len)
 	return SHB_OK;
 }
 
-static void fake_req_done(struct shb_conn *conn, uint64_t cookie,
-			  const struct shb_req_result *res)
-{
-	size_t i = h3p_seen.done_count;
-
-	CU_ASSERT_PTR_EQUAL(conn, H3P_HANDLE);
-	CU_ASSERT_FATAL(i < H3P_MAX_DONE);
-	CU_ASSERT_EQUAL(res->struct_size, sizeof(*res));
-	for (size_t k = 0; k < i; k++)
-		CU_ASSERT(h3p_seen.done[k].cookie != cookie); /* once per cookie */
-	h3p_seen.done[i].cookie = cookie;
-	h3p_seen.done[i].res = *res;
-	snprintf(h3p_seen.done[i].detail, sizeof(h3p_seen.done[i].detail), "%s",
-		 res->detail ? res->detail : "");
-	h3p_seen.done[i].res.detail = NULL;
-	h3p_seen.done_count++;
-}
-
-static void fake_conn_event(struct shb_conn *conn, const struct shb_conn_event *ev)
-{
-	size_t i = h3p_seen.event_count;
-
-	CU_ASSERT_PTR_EQUAL(conn, H3P_HANDLE);
-	CU_ASSERT_FATAL(i < H3P_MAX_EVENTS);
-	CU_ASSERT_EQUAL(ev->struct_size, sizeof(*ev));
-	h3p_seen.events[i] = *ev;
-	h3p_seen.events[i].detail = NULL;
-	h3p_seen.event_count++;
-}
-
-const struct shb_host h3p_host = {
-	.struct_size = sizeof(struct shb_host),
-	.abi_major = SHB_ABI_MAJOR,
-	.abi_minor = SHB_ABI_MINOR,
-	.version = "test",
-	.log = fake_log,
-	.log_enabled = fake_log_enabled,
-	.random_secure = fake_random,
-	.req_done = fake_req_done,
-	.conn_event = fake_conn_event,
-};
-
-void h3p_reset(int debug)
-{
-	memset(&h3p_seen, 0, sizeof(h3p_seen));
-	debug_on = debug;
-}
-
-const struct h3p_done *h3p_done_for(uint64_t cookie)
-{
-	for (size_t i = 0; i < h3p_seen.done_count; i++)
-		if (h3p_seen.done[i].cookie == cookie)
-			return &h3p_seen.done[i];
-	return NULL;
-}
-
-int h3p_logged(const char *text)
-{
-	for (size_t i = 0; i < h3p_seen.log_count; i++)
-		if (strstr(h3p_seen.log[i], text))
-			return 1;
-	return 0;
-}
-
-/* ---- the fixture ------------------------------------------------------- */
-
 static const struct shb_proto_desc *desc(void)
 {
 	static int inited;
 	const struct shb_proto_factory *f;
+	char err[160];
 
 	if (!inited) {
-		CU_ASSERT_EQUAL_FATAL(shb_plugin_entry_v1.init(&h3p_host), SHB_OK);
+		CU_ASSERT_EQUAL_FATAL(shb_kit_host_init(&h3p_kit, SHB_ABI_MINOR), 0);
+		h3p_kit.random = fake_random;
+		CU_ASSERT_EQUAL_FATAL(shb_kit_plugin_use(&plugin, &shb_plugin_entry_v1,
+							 err, sizeof(err)),
+				      0);
+		CU_ASSERT_EQUAL_FATAL(shb_kit_plugin_init(&plugin, &h3p_kit), SHB_OK);
 		inited = 1;
 	}
 	f = shb_plugin_entry_v1.get_factory(SHB_FACTORY_PROTOCOL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	return f->get(0);
 }
+
+void h3p_reset(int debug)
+{
+	(void)desc(); /* the host exists from here on */
+	shb_kit_host_reset(&h3p_kit);
+	h3p_kit.log_level = debug ? SHB_LOG_DEBUG : SHB_LOG_WARN;
+}
+
+const struct shb_kit_done *h3p_done_for(uint64_t cookie)
+{
+	return shb_kit_done_find(&h3p_kit, cookie);
+}
+
+int h3p_logged(const char *text)
+{
+	char line[SHB_KIT_LOG_MAX + 16];
+
+	for (size_t i = 0; i < h3p_kit.log_count; i++) {
+		snprintf(line, sizeof(line), "%u %s", h3p_kit.logs[i].level,
+			 h3p_kit.logs[i].msg);
+		if (strstr(line, text))
+			return 1;
+	}
+	return 0;
+}
+
+/* ---- the fixture ------------------------------------------------------- */
 
 void h3p_open(struct h3p_fx *f, uint32_t run_flags, uint32_t parallel,
 	      const char *body, int debug)
@@ -143,27 +95,24 @@ void h3p_open(struct h3p_fx *f, uint32_t run_flags, uint32_t parallel,
 		.struct_size = sizeof(info),
 		.max_dgram = 1200,
 	};
-	char err[160] = "";
-	void *m = NULL, *prep = NULL;
 
 	h3p_reset(debug);
 	memset(f, 0, sizeof(*f));
 	d = desc();
 	f->vt = d->vt;
-	CU_ASSERT_EQUAL_FATAL(f->vt->module_create(&h3p_host, &cfg, &m, err, sizeof(err)),
+	CU_ASSERT_EQUAL_FATAL(shb_kit_module_create(&f->km, &h3p_kit, d, &cfg),
 			      SHB_OK);
-	f->mod = m;
+	f->mod = f->km.module;
 	f->mod->ops = &fq_ops;
-	CU_ASSERT_EQUAL_FATAL(f->vt->prepare_request(m, &req, &prep, err, sizeof(err)),
-			      SHB_OK);
-	f->prep = prep;
-	CU_ASSERT_EQUAL_FATAL(f->vt->worker_init(m, &f->worker, 3), SHB_OK);
-	f->c = calloc(1, d->conn_size);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f->c);
+	CU_ASSERT_EQUAL_FATAL(shb_kit_module_prepare(&f->km, &req), SHB_OK);
+	f->prep = f->km.prepared;
+	f->km.worker_index = 3;
+	CU_ASSERT_EQUAL_FATAL(shb_kit_module_worker_init(&f->km), SHB_OK);
 	f->now = 1000000000ull;
-	CU_ASSERT_EQUAL_FATAL(f->vt->conn_init(m, &f->worker, f->c, H3P_HANDLE, f->now),
-			      SHB_OK);
-	CU_ASSERT_EQUAL_FATAL(f->vt->on_transport_ready(f->c, &info, f->now), SHB_OK);
+	shb_kit_clock_set(&h3p_kit.clock, f->now);
+	CU_ASSERT_EQUAL_FATAL(shb_kit_conn_init(&f->kc, &f->km), SHB_OK);
+	f->c = f->kc.mem;
+	CU_ASSERT_EQUAL_FATAL(shb_kit_conn_ready(&f->kc, &info), SHB_OK);
 	f->q = fq_last;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f->q);
 	f->next_cookie = 0x100;
@@ -172,17 +121,25 @@ void h3p_open(struct h3p_fx *f, uint32_t run_flags, uint32_t parallel,
 void h3p_open_ready(struct h3p_fx *f, uint32_t parallel)
 {
 	h3p_open(f, 0, parallel, NULL, 0);
-	CU_ASSERT_EQUAL(f->vt->capacity(f->c), 0);
+	CU_ASSERT_EQUAL(h3p_vt_capacity(f), 0);
 	fq_q_handshake(f->q);
 	CU_ASSERT_EQUAL_FATAL(h3p_recv(f), SHB_OK);
 }
 
+/* Also asserts that the plugin broke no rule of the host: req_done and
+ * conn_event only from a call on their connection, once per cookie,
+ * full-size results and events, log lines under its own id. */
 void h3p_close(struct h3p_fx *f)
 {
-	f->vt->conn_fini(f->c);
-	free(f->c);
-	f->vt->release_request(f->mod, f->prep);
-	f->vt->module_destroy(f->mod);
+	shb_kit_conn_fini(&f->kc);
+	shb_kit_module_destroy(&f->km);
+	for (size_t i = 0; i < h3p_kit.done_count; i++)
+		CU_ASSERT_EQUAL(h3p_kit.done[i].res.struct_size,
+				sizeof(struct shb_req_result));
+	for (size_t i = 0; i < h3p_kit.event_count; i++)
+		CU_ASSERT_EQUAL(h3p_kit.events[i].ev.struct_size,
+				sizeof(struct shb_conn_event));
+	CU_ASSERT_EQUAL(shb_kit_host_dump_violations(&h3p_kit, "h3: "), 0);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -192,15 +149,15 @@ int h3p_recv(struct h3p_fx *f)
 	struct shb_vec v = {dgram, sizeof(dgram)};
 
 	f->now += 1000000;
-	return f->vt->recv_dgrams(f->c, &v, 1, f->now);
+	return h3p_vt_recv_dgrams(f, &v, 1, f->now);
 }
 
 uint64_t h3p_issue(struct h3p_fx *f)
 {
 	uint64_t cookie = f->next_cookie++;
 
-	CU_ASSERT_FATAL(f->vt->capacity(f->c) > 0);
-	CU_ASSERT_EQUAL_FATAL(f->vt->issue(f->c, f->prep, cookie, f->now), SHB_OK);
+	CU_ASSERT_FATAL(h3p_vt_capacity(f) > 0);
+	CU_ASSERT_EQUAL_FATAL(h3p_vt_issue(f, f->prep, cookie, f->now), SHB_OK);
 	return cookie;
 }
 
@@ -209,7 +166,76 @@ shb_ssize h3p_write(struct h3p_fx *f)
 	static uint8_t buf[64 * 1200];
 	size_t seg = 0;
 
-	return f->vt->write_dgrams(f->c, buf, sizeof(buf), &seg, f->now);
+	return h3p_vt_write_dgrams(f, buf, sizeof(buf), &seg, f->now);
+}
+
+/* ---- the vtable through the kit ----------------------------------------- */
+
+static void at(shb_tstamp now)
+{
+	shb_kit_clock_set(&h3p_kit.clock, now);
+}
+
+uint32_t h3p_vt_state(struct h3p_fx *f)
+{
+	shb_kit_conn_poll(&f->kc);
+	return f->kc.state;
+}
+
+uint32_t h3p_vt_capacity(struct h3p_fx *f)
+{
+	shb_kit_conn_poll(&f->kc);
+	return f->kc.capacity;
+}
+
+shb_tstamp h3p_vt_next_deadline(struct h3p_fx *f)
+{
+	shb_kit_conn_poll(&f->kc);
+	return f->kc.deadline;
+}
+
+const char *h3p_vt_error_detail(struct h3p_fx *f)
+{
+	return shb_kit_conn_error_detail(&f->kc);
+}
+
+int h3p_vt_issue(struct h3p_fx *f, const void *prep, uint64_t cookie,
+		 shb_tstamp now)
+{
+	at(now);
+	return shb_kit_conn_issue(&f->kc, prep, cookie);
+}
+
+void h3p_vt_cancel(struct h3p_fx *f, uint64_t cookie, shb_tstamp now)
+{
+	at(now);
+	shb_kit_conn_cancel(&f->kc, cookie);
+}
+
+void h3p_vt_shutdown(struct h3p_fx *f, uint32_t mode, shb_tstamp now)
+{
+	at(now);
+	shb_kit_conn_shutdown(&f->kc, mode);
+}
+
+int h3p_vt_on_timer(struct h3p_fx *f, shb_tstamp now)
+{
+	at(now);
+	return shb_kit_conn_on_timer(&f->kc);
+}
+
+int h3p_vt_recv_dgrams(struct h3p_fx *f, struct shb_vec *v, size_t n,
+		       shb_tstamp now)
+{
+	at(now);
+	return shb_kit_conn_recv_dgrams(&f->kc, v, n);
+}
+
+shb_ssize h3p_vt_write_dgrams(struct h3p_fx *f, uint8_t *buf, size_t cap,
+			      size_t *seg, shb_tstamp now)
+{
+	at(now);
+	return shb_kit_conn_write_dgrams(&f->kc, buf, cap, seg);
 }
 
 size_t h3p_headers_status_idx(uint8_t *out, unsigned index)

@@ -1,5 +1,5 @@
-/* Tests of the HTTP/3 plugin glue: a fake host that records what the
- * plugin reports, and a scripted fake QUIC connection under the plugin
+/* Tests of the HTTP/3 plugin glue: the test kit's fake host that records
+ * what the plugin reports and checks the host's rules, and a scripted fake QUIC connection under the plugin
  * (struct shb_h3_quic_ops) that records what the plugin asks of it and
  * delivers queued events from inside the plugin's recv_dgrams and
  * on_timer calls, as the real connection does. */
@@ -9,6 +9,7 @@
 #include <CUnit/CUnit.h>
 
 #include <shb/shb.h>
+#include <shb/kit.h>
 
 #include "h3_conn.h"
 #include "h3_request.h"
@@ -24,35 +25,18 @@ extern CU_TestInfo shb_h3p_stream_tests[];
 extern CU_TestInfo shb_h3p_end_tests[];
 extern CU_TestInfo shb_h3p_live_tests[];
 
-/* ---- fake host --------------------------------------------------------- */
+/* ---- fake host (the plugin test kit's, shb/kit.h) ------------------------ */
 
-#define H3P_MAX_DONE 512
-#define H3P_MAX_EVENTS 16
-#define H3P_MAX_LOG 256
-
-struct h3p_done {
-	uint64_t cookie;
-	struct shb_req_result res; /* detail copied below, pointer NULL */
-	char detail[200];
-};
-
-struct h3p_seen {
-	struct h3p_done done[H3P_MAX_DONE];
-	size_t done_count;
-	struct shb_conn_event events[H3P_MAX_EVENTS];
-	size_t event_count;
-	char log[H3P_MAX_LOG][200];
-	size_t log_count;
-};
-
-extern struct h3p_seen h3p_seen;
-extern const struct shb_host h3p_host;
+/* Records every req_done (done[], done_count), conn_event (events[].ev,
+ * event_count) and log line since h3p_reset(), and every rule of the host
+ * the plugin broke (violations; h3p_close asserts there is none). */
+extern struct shb_kit_host h3p_kit;
 
 /* Clears what was seen; `debug` turns SHB_LOG_DEBUG on. */
 void h3p_reset(int debug);
 /* The result recorded for `cookie`, or NULL. */
-const struct h3p_done *h3p_done_for(uint64_t cookie);
-/* Non-zero when some log line contains `text`. */
+const struct shb_kit_done *h3p_done_for(uint64_t cookie);
+/* Non-zero when some log line, as "LEVEL MESSAGE", contains `text`. */
 int h3p_logged(const char *text);
 
 /* ---- fake QUIC connection ------------------------------------------------ */
@@ -136,17 +120,18 @@ size_t fq_op_count(const struct shb_quic_conn *q, char what);
 /* ---- a connection driven through the vtable -------------------------------- */
 
 struct h3p_fx {
+	/* The kit's module and connection: every call below goes through
+	 * them, so the host knows which [conn] call is in progress. */
+	struct shb_kit_module km;
+	struct shb_kit_conn kc;
 	const struct shb_proto_vtable *vt;
 	struct shb_h3_module *mod;
 	struct shb_h3_request *prep;
-	struct shb_h3_worker worker;
-	struct shb_h3_conn *c;
+	struct shb_h3_conn *c; /* kc.mem */
 	struct shb_quic_conn *q;
 	uint64_t next_cookie;
 	shb_tstamp now;
 };
-
-#define H3P_HANDLE ((struct shb_conn *)(uintptr_t)0x5eed)
 
 /* Module (with the fake ops), request, connection, transport ready.
  * run_flags as in shb_run_config; body NULL for a GET. */
@@ -162,6 +147,22 @@ int h3p_recv(struct h3p_fx *f);
 uint64_t h3p_issue(struct h3p_fx *f);
 /* write_dgrams once; returns its result. */
 shb_ssize h3p_write(struct h3p_fx *f);
+
+/* The vtable's [conn] members on f's connection through the kit, `now`
+ * set on the kit's clock first. */
+uint32_t h3p_vt_state(struct h3p_fx *f);
+uint32_t h3p_vt_capacity(struct h3p_fx *f);
+shb_tstamp h3p_vt_next_deadline(struct h3p_fx *f);
+const char *h3p_vt_error_detail(struct h3p_fx *f);
+int h3p_vt_issue(struct h3p_fx *f, const void *prep, uint64_t cookie,
+		 shb_tstamp now);
+void h3p_vt_cancel(struct h3p_fx *f, uint64_t cookie, shb_tstamp now);
+void h3p_vt_shutdown(struct h3p_fx *f, uint32_t mode, shb_tstamp now);
+int h3p_vt_on_timer(struct h3p_fx *f, shb_tstamp now);
+int h3p_vt_recv_dgrams(struct h3p_fx *f, struct shb_vec *v, size_t n,
+		       shb_tstamp now);
+shb_ssize h3p_vt_write_dgrams(struct h3p_fx *f, uint8_t *buf, size_t cap,
+			      size_t *seg, shb_tstamp now);
 
 /* ---- server bytes -------------------------------------------------------- */
 

@@ -21,18 +21,18 @@ static void test_handshake_gates_requests(void)
 	CU_ASSERT_PTR_EQUAL(f.q->cfg.tls, &f.mod->tls);
 	CU_ASSERT_PTR_NULL(f.q->cfg.log); /* no debug */
 	/* The ClientHello is to be written; no request before the handshake. */
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 0);
-	CU_ASSERT_EQUAL(f.vt->issue(f.c, f.prep, 1, f.now), SHB_E_BUSY);
-	CU_ASSERT_EQUAL(f.vt->state(f.c), SHB_CS_WANT_WRITE);
+	CU_ASSERT_EQUAL(h3p_vt_capacity(&f), 0);
+	CU_ASSERT_EQUAL(h3p_vt_issue(&f, f.prep, 1, f.now), SHB_E_BUSY);
+	CU_ASSERT_EQUAL(h3p_vt_state(&f), SHB_CS_WANT_WRITE);
 	CU_ASSERT_EQUAL(h3p_write(&f), 100);
-	CU_ASSERT_EQUAL(f.vt->state(f.c), 0);
+	CU_ASSERT_EQUAL(h3p_vt_state(&f), 0);
 	CU_ASSERT_EQUAL(h3p_recv(&f), SHB_OK); /* nothing queued */
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 0);
+	CU_ASSERT_EQUAL(h3p_vt_capacity(&f), 0);
 	fq_q_handshake(f.q);
 	CU_ASSERT_EQUAL(h3p_recv(&f), SHB_OK);
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 4);
-	CU_ASSERT_EQUAL(h3p_seen.event_count, 1);
-	CU_ASSERT_EQUAL(h3p_seen.events[0].kind, SHB_CEV_HANDSHAKE_DONE);
+	CU_ASSERT_EQUAL(h3p_vt_capacity(&f), 4);
+	CU_ASSERT_EQUAL(h3p_kit.event_count, 1);
+	CU_ASSERT_EQUAL(h3p_kit.events[0].ev.kind, SHB_CEV_HANDSHAKE_DONE);
 	h3p_close(&f);
 }
 
@@ -68,8 +68,8 @@ static void test_issue_sends_prepared_bytes(void)
 	h3p_open_ready(&f, 3);
 	uint64_t a = h3p_issue(&f), b = h3p_issue(&f), c = h3p_issue(&f);
 	CU_ASSERT(a != b && b != c);
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 0);
-	CU_ASSERT_EQUAL(f.vt->issue(f.c, f.prep, 99, f.now), SHB_E_BUSY);
+	CU_ASSERT_EQUAL(h3p_vt_capacity(&f), 0);
+	CU_ASSERT_EQUAL(h3p_vt_issue(&f, f.prep, 99, f.now), SHB_E_BUSY);
 	CU_ASSERT_EQUAL_FATAL(f.q->send_count, 3);
 	for (size_t i = 0; i < 3; i++) {
 		CU_ASSERT_EQUAL(f.q->sends[i].id, 4 * i);
@@ -77,7 +77,7 @@ static void test_issue_sends_prepared_bytes(void)
 		CU_ASSERT_EQUAL(f.q->sends[i].len, f.prep->len);
 		CU_ASSERT_EQUAL(f.q->sends[i].fin, 1);
 	}
-	CU_ASSERT(f.vt->state(f.c) & SHB_CS_WANT_WRITE);
+	CU_ASSERT(h3p_vt_state(&f) & SHB_CS_WANT_WRITE);
 	h3p_close(&f);
 }
 
@@ -110,21 +110,21 @@ static void test_capacity_accounting(void)
 	fq_default_credit = 5;
 	h3p_open_ready(&f, 8);
 	fq_default_credit = 100;
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 5);
+	CU_ASSERT_EQUAL(h3p_vt_capacity(&f), 5);
 	for (int i = 0; i < 5; i++)
 		h3p_issue(&f);
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 0);
+	CU_ASSERT_EQUAL(h3p_vt_capacity(&f), 0);
 	/* MAX_STREAMS raises the credit: now -p bounds it */
 	f.q->credit = 20;
 	fq_q_available(f.q);
 	h3p_recv(&f);
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 3);
+	CU_ASSERT_EQUAL(h3p_vt_capacity(&f), 3);
 	/* a response completes: one more */
 	n = h3p_headers_status_idx(b, 25);
 	fq_q_data(f.q, 8, b, n, 1);
 	h3p_recv(&f);
-	CU_ASSERT_EQUAL(h3p_seen.done_count, 1);
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 4);
+	CU_ASSERT_EQUAL(h3p_kit.done_count, 1);
+	CU_ASSERT_EQUAL(h3p_vt_capacity(&f), 4);
 	h3p_close(&f);
 }
 
@@ -137,8 +137,8 @@ static void test_cancel(void)
 	h3p_open_ready(&f, 2);
 	uint64_t a = h3p_issue(&f);
 	uint64_t c2 = h3p_issue(&f);
-	f.vt->cancel(f.c, a, f.now);
-	f.vt->cancel(f.c, 12345, f.now); /* unknown: ignored */
+	h3p_vt_cancel(&f, a, f.now);
+	h3p_vt_cancel(&f, 12345, f.now); /* unknown: ignored */
 	const struct fq_op *r = fq_op_find(f.q, 'r', 0), *t = fq_op_find(f.q, 't', 0);
 	CU_ASSERT_PTR_NOT_NULL(r);
 	CU_ASSERT_PTR_NOT_NULL(t);
@@ -146,13 +146,13 @@ static void test_cancel(void)
 		CU_ASSERT_EQUAL(r->code, SHB_H3_REQUEST_CANCELLED);
 		CU_ASSERT_EQUAL(t->code, SHB_H3_REQUEST_CANCELLED);
 	}
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 1);
+	CU_ASSERT_EQUAL(h3p_vt_capacity(&f), 1);
 	/* late bytes for the cancelled stream are ignored; never reported */
 	n = h3p_headers_status_idx(b, 25);
 	fq_q_data(f.q, 0, b, n, 1);
 	fq_q_data(f.q, 4, b, n, 1);
 	CU_ASSERT_EQUAL(h3p_recv(&f), SHB_OK);
-	CU_ASSERT_EQUAL(h3p_seen.done_count, 1);
+	CU_ASSERT_EQUAL(h3p_kit.done_count, 1);
 	CU_ASSERT_PTR_NULL(h3p_done_for(a));
 	CU_ASSERT_PTR_NOT_NULL(h3p_done_for(c2));
 	h3p_close(&f);
@@ -168,21 +168,21 @@ static void test_one_request_per_connection(void)
 	h3p_open(&f, SHB_RUN_DISABLE_KEEPALIVE, 1, NULL, 0);
 	fq_q_handshake(f.q);
 	h3p_recv(&f);
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 1);
+	CU_ASSERT_EQUAL(h3p_vt_capacity(&f), 1);
 	h3p_issue(&f);
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 0);
-	CU_ASSERT(f.vt->state(f.c) & SHB_CS_DRAINING);
+	CU_ASSERT_EQUAL(h3p_vt_capacity(&f), 0);
+	CU_ASSERT(h3p_vt_state(&f) & SHB_CS_DRAINING);
 	fq_q_data(f.q, 0, b, n, 1);
 	CU_ASSERT_EQUAL(h3p_recv(&f), SHB_OK);
-	CU_ASSERT_EQUAL(h3p_seen.done_count, 1);
+	CU_ASSERT_EQUAL(h3p_kit.done_count, 1);
 	CU_ASSERT(f.q->closed_locally);
 	CU_ASSERT_EQUAL(f.q->close_code, SHB_H3_NO_ERROR);
 	/* the close is written, then the connection is finished */
-	CU_ASSERT_EQUAL(f.vt->state(f.c),
+	CU_ASSERT_EQUAL(h3p_vt_state(&f),
 			SHB_CS_WANT_WRITE | SHB_CS_DRAINING | SHB_CS_CLOSED);
 	CU_ASSERT_EQUAL(h3p_write(&f), 100);
-	CU_ASSERT_EQUAL(f.vt->state(f.c), SHB_CS_DRAINING | SHB_CS_CLOSED);
-	CU_ASSERT_PTR_NULL(f.vt->error_detail(f.c));
+	CU_ASSERT_EQUAL(h3p_vt_state(&f), SHB_CS_DRAINING | SHB_CS_CLOSED);
+	CU_ASSERT_PTR_NULL(h3p_vt_error_detail(&f));
 	h3p_close(&f);
 }
 
@@ -196,21 +196,21 @@ static void test_shutdown(void)
 	h3p_open_ready(&f, 4);
 	h3p_issue(&f);
 	h3p_write(&f);
-	f.vt->shutdown(f.c, SHB_SHUT_GRACEFUL, f.now);
+	h3p_vt_shutdown(&f, SHB_SHUT_GRACEFUL, f.now);
 	CU_ASSERT(f.q->closed_locally);
 	CU_ASSERT_EQUAL(f.q->close_code, SHB_H3_NO_ERROR);
-	CU_ASSERT_EQUAL(f.vt->write_dgrams(f.c, buf, sizeof(buf), &seg, f.now), 100);
+	CU_ASSERT_EQUAL(h3p_vt_write_dgrams(&f, buf, sizeof(buf), &seg, f.now), 100);
 	CU_ASSERT_EQUAL(seg, 100);
-	CU_ASSERT(f.vt->state(f.c) & SHB_CS_CLOSED);
-	CU_ASSERT_EQUAL(h3p_seen.done_count, 0); /* the core owns them now */
+	CU_ASSERT(h3p_vt_state(&f) & SHB_CS_CLOSED);
+	CU_ASSERT_EQUAL(h3p_kit.done_count, 0); /* the core owns them now */
 	h3p_close(&f);
 
 	h3p_open_ready(&f, 4);
-	f.vt->shutdown(f.c, SHB_SHUT_ABORT, f.now);
-	CU_ASSERT_EQUAL(f.vt->state(f.c), SHB_CS_CLOSED | SHB_CS_DRAINING);
-	CU_ASSERT_EQUAL(f.vt->write_dgrams(f.c, buf, sizeof(buf), &seg, f.now), 0);
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 0);
-	CU_ASSERT_EQUAL(f.vt->next_deadline(f.c), SHB_TSTAMP_NONE);
+	h3p_vt_shutdown(&f, SHB_SHUT_ABORT, f.now);
+	CU_ASSERT_EQUAL(h3p_vt_state(&f), SHB_CS_CLOSED | SHB_CS_DRAINING);
+	CU_ASSERT_EQUAL(h3p_vt_write_dgrams(&f, buf, sizeof(buf), &seg, f.now), 0);
+	CU_ASSERT_EQUAL(h3p_vt_capacity(&f), 0);
+	CU_ASSERT_EQUAL(h3p_vt_next_deadline(&f), SHB_TSTAMP_NONE);
 	h3p_close(&f);
 }
 
@@ -219,10 +219,10 @@ static void test_deadline_passthrough(void)
 	struct h3p_fx f;
 
 	h3p_open(&f, 0, 1, NULL, 0);
-	CU_ASSERT_EQUAL(f.vt->next_deadline(f.c), SHB_TSTAMP_NONE);
+	CU_ASSERT_EQUAL(h3p_vt_next_deadline(&f), SHB_TSTAMP_NONE);
 	f.q->deadline = f.now + 777;
-	CU_ASSERT_EQUAL(f.vt->next_deadline(f.c), f.now + 777);
-	CU_ASSERT_EQUAL(f.vt->on_timer(f.c, f.now + 777), SHB_OK);
+	CU_ASSERT_EQUAL(h3p_vt_next_deadline(&f), f.now + 777);
+	CU_ASSERT_EQUAL(h3p_vt_on_timer(&f, f.now + 777), SHB_OK);
 	h3p_close(&f);
 }
 
@@ -232,14 +232,12 @@ static void test_small_datagrams_refused(void)
 	struct shb_transport_info info = {.struct_size = sizeof(info), .max_dgram = 1000};
 
 	h3p_open(&f, 0, 1, NULL, 0);
-	struct shb_h3_conn *c2 = calloc(1, sizeof(*c2));
-	CU_ASSERT_EQUAL_FATAL(f.vt->conn_init(f.mod, &f.worker, c2, H3P_HANDLE, f.now),
-			      SHB_OK);
-	CU_ASSERT_EQUAL(f.vt->on_transport_ready(c2, &info, f.now), SHB_E_UNSUPPORTED);
-	CU_ASSERT_STRING_EQUAL(f.vt->error_detail(c2),
+	struct shb_kit_conn c2;
+	CU_ASSERT_EQUAL_FATAL(shb_kit_conn_init(&c2, &f.km), SHB_OK);
+	CU_ASSERT_EQUAL(shb_kit_conn_ready(&c2, &info), SHB_E_UNSUPPORTED);
+	CU_ASSERT_STRING_EQUAL(shb_kit_conn_error_detail(&c2),
 			       "QUIC needs datagrams of 1200 bytes; the transport allows 1000");
-	f.vt->conn_fini(c2);
-	free(c2);
+	shb_kit_conn_fini(&c2);
 	h3p_close(&f);
 }
 
@@ -267,7 +265,7 @@ static void test_debug_traces(void)
 	h3p_issue(&f);
 	fq_q_data(f.q, 4, b, n, 1);
 	h3p_recv(&f);
-	f.vt->shutdown(f.c, SHB_SHUT_GRACEFUL, f.now);
+	h3p_vt_shutdown(&f, SHB_SHUT_GRACEFUL, f.now);
 	CU_ASSERT(h3p_logged("shutdown: closing with H3_NO_ERROR"));
 	CU_ASSERT(h3p_logged("connection ended: closed by us (0 requests in flight; 2 requests"));
 	h3p_close(&f);

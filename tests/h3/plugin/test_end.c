@@ -15,13 +15,13 @@ static void test_handshake_alert(void)
 	h3p_write(&f);
 	fq_q_closed(f.q, SHB_QUIC_CLOSE_ERROR, 0, 0x12a, "", 1);
 	CU_ASSERT_EQUAL(h3p_recv(&f), SHB_OK);
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 0);
-	CU_ASSERT(f.vt->state(f.c) & SHB_CS_WANT_WRITE);
+	CU_ASSERT_EQUAL(h3p_vt_capacity(&f), 0);
+	CU_ASSERT(h3p_vt_state(&f) & SHB_CS_WANT_WRITE);
 	CU_ASSERT_EQUAL(h3p_write(&f), 100);
 	CU_ASSERT_EQUAL(h3p_write(&f), SHB_E_TLS);
-	CU_ASSERT_STRING_EQUAL(f.vt->error_detail(f.c),
+	CU_ASSERT_STRING_EQUAL(h3p_vt_error_detail(&f),
 			       "QUIC handshake failed: TLS alert 42 (bad_certificate)");
-	const struct shb_conn_event *ev = &h3p_seen.events[h3p_seen.event_count - 1];
+	const struct shb_conn_event *ev = &h3p_kit.events[h3p_kit.event_count - 1].ev;
 	CU_ASSERT_EQUAL(ev->kind, SHB_CEV_CONN_ERROR);
 	CU_ASSERT_EQUAL(ev->err_space, SHB_ERRSPACE_TLS_ALERT);
 	CU_ASSERT_EQUAL(ev->err_code, 42);
@@ -36,7 +36,7 @@ static void test_server_alert(void)
 	h3p_open(&f, 0, 1, NULL, 0);
 	fq_q_closed(f.q, SHB_QUIC_CLOSE_PEER, 0, 0x128, "", 0);
 	CU_ASSERT_EQUAL(h3p_recv(&f), SHB_E_TLS);
-	CU_ASSERT_STRING_EQUAL(f.vt->error_detail(f.c),
+	CU_ASSERT_STRING_EQUAL(h3p_vt_error_detail(&f),
 			       "QUIC handshake failed: server sent TLS alert 40 "
 			       "(handshake_failure)");
 	h3p_close(&f);
@@ -50,10 +50,10 @@ static void test_peer_close_with_requests(void)
 	h3p_issue(&f);
 	fq_q_closed(f.q, SHB_QUIC_CLOSE_PEER, 1, SHB_H3_INTERNAL_ERROR, "boom", 0);
 	CU_ASSERT_EQUAL(h3p_recv(&f), SHB_E_CLOSED);
-	CU_ASSERT_STRING_EQUAL(f.vt->error_detail(f.c),
+	CU_ASSERT_STRING_EQUAL(h3p_vt_error_detail(&f),
 			       "peer closed: H3_INTERNAL_ERROR (0x102): boom");
-	CU_ASSERT_EQUAL(h3p_seen.done_count, 0);
-	CU_ASSERT_FALSE(f.vt->state(f.c) & SHB_CS_CLOSED);
+	CU_ASSERT_EQUAL(h3p_kit.done_count, 0);
+	CU_ASSERT_FALSE(h3p_vt_state(&f) & SHB_CS_CLOSED);
 	h3p_close(&f);
 }
 
@@ -71,14 +71,14 @@ static void test_peer_close_clean(void)
 	fq_q_data(f.q, 0, b, n, 1);
 	fq_q_closed(f.q, SHB_QUIC_CLOSE_PEER, 1, SHB_H3_NO_ERROR, "", 0);
 	CU_ASSERT_EQUAL(h3p_recv(&f), SHB_OK);
-	CU_ASSERT_EQUAL(h3p_seen.done_count, 1);
-	CU_ASSERT_EQUAL(f.vt->state(f.c), SHB_CS_DRAINING | SHB_CS_CLOSED);
+	CU_ASSERT_EQUAL(h3p_kit.done_count, 1);
+	CU_ASSERT_EQUAL(h3p_vt_state(&f), SHB_CS_DRAINING | SHB_CS_CLOSED);
 	h3p_close(&f);
 
 	h3p_open_ready(&f, 1);
 	fq_q_closed(f.q, SHB_QUIC_CLOSE_PEER, 1, SHB_H3_NO_ERROR, "", 0);
 	CU_ASSERT_EQUAL(h3p_recv(&f), SHB_E_CLOSED);
-	CU_ASSERT_STRING_EQUAL(f.vt->error_detail(f.c), "peer closed: H3_NO_ERROR (0x100)");
+	CU_ASSERT_STRING_EQUAL(h3p_vt_error_detail(&f), "peer closed: H3_NO_ERROR (0x100)");
 	h3p_close(&f);
 }
 
@@ -93,10 +93,10 @@ static void test_idle(void)
 	h3p_issue(&f);
 	f.q->deadline = f.now + 30000000000ull;
 	f.q->timeout_origin = SHB_QUIC_CLOSE_IDLE;
-	CU_ASSERT_EQUAL(f.vt->next_deadline(f.c), f.q->deadline);
-	CU_ASSERT_EQUAL(f.vt->on_timer(f.c, f.q->deadline - 1), SHB_OK);
-	CU_ASSERT_EQUAL(f.vt->on_timer(f.c, f.q->deadline), SHB_E_TIMEOUT);
-	CU_ASSERT_STRING_EQUAL(f.vt->error_detail(f.c), "idle timeout after 30 s");
+	CU_ASSERT_EQUAL(h3p_vt_next_deadline(&f), f.q->deadline);
+	CU_ASSERT_EQUAL(h3p_vt_on_timer(&f, f.q->deadline - 1), SHB_OK);
+	CU_ASSERT_EQUAL(h3p_vt_on_timer(&f, f.q->deadline), SHB_E_TIMEOUT);
+	CU_ASSERT_STRING_EQUAL(h3p_vt_error_detail(&f), "idle timeout after 30 s");
 	h3p_close(&f);
 
 	/* with nothing in flight: the normal end */
@@ -106,9 +106,9 @@ static void test_idle(void)
 	h3p_recv(&f);
 	f.q->deadline = f.now + 1;
 	f.q->timeout_origin = SHB_QUIC_CLOSE_IDLE;
-	CU_ASSERT_EQUAL(f.vt->on_timer(f.c, f.now + 1), SHB_OK);
-	CU_ASSERT(f.vt->state(f.c) & SHB_CS_CLOSED);
-	CU_ASSERT_EQUAL(f.vt->next_deadline(f.c), SHB_TSTAMP_NONE);
+	CU_ASSERT_EQUAL(h3p_vt_on_timer(&f, f.now + 1), SHB_OK);
+	CU_ASSERT(h3p_vt_state(&f) & SHB_CS_CLOSED);
+	CU_ASSERT_EQUAL(h3p_vt_next_deadline(&f), SHB_TSTAMP_NONE);
 	h3p_close(&f);
 }
 
@@ -120,8 +120,8 @@ static void test_handshake_timeout(void)
 	h3p_write(&f);
 	f.q->deadline = f.now + 5000000000ull;
 	f.q->timeout_origin = SHB_QUIC_CLOSE_HANDSHAKE_TIMEOUT;
-	CU_ASSERT_EQUAL(f.vt->on_timer(f.c, f.q->deadline), SHB_E_TIMEOUT);
-	CU_ASSERT_STRING_EQUAL(f.vt->error_detail(f.c),
+	CU_ASSERT_EQUAL(h3p_vt_on_timer(&f, f.q->deadline), SHB_E_TIMEOUT);
+	CU_ASSERT_STRING_EQUAL(h3p_vt_error_detail(&f),
 			       "QUIC handshake timed out after 5 s");
 	/* stray datagrams afterwards change nothing */
 	CU_ASSERT_EQUAL(h3p_recv(&f), SHB_E_TIMEOUT);
@@ -136,7 +136,7 @@ static void test_stateless_reset(void)
 	h3p_issue(&f);
 	fq_q_closed(f.q, SHB_QUIC_CLOSE_STATELESS_RESET, 0, 0, "", 0);
 	CU_ASSERT_EQUAL(h3p_recv(&f), SHB_E_CLOSED);
-	CU_ASSERT_STRING_EQUAL(f.vt->error_detail(f.c), "stateless reset from the server");
+	CU_ASSERT_STRING_EQUAL(h3p_vt_error_detail(&f), "stateless reset from the server");
 	h3p_close(&f);
 }
 
@@ -153,7 +153,7 @@ static void test_local_transport_error(void)
 	CU_ASSERT_EQUAL(h3p_recv(&f), SHB_OK); /* still before the close went out */
 	CU_ASSERT_EQUAL(h3p_write(&f), 100);
 	CU_ASSERT_EQUAL(h3p_recv(&f), SHB_E_PROTO);
-	CU_ASSERT_STRING_EQUAL(f.vt->error_detail(f.c),
+	CU_ASSERT_STRING_EQUAL(h3p_vt_error_detail(&f),
 			       "QUIC error: FLOW_CONTROL_ERROR (0x3): over the limit");
 	h3p_close(&f);
 }

@@ -11,7 +11,8 @@ static const struct shb_proto_desc *get_desc(void)
 {
 	const struct shb_proto_factory *f;
 
-	CU_ASSERT_EQUAL_FATAL(shb_plugin_entry_v1.init(&h3p_host), SHB_OK);
+	h3p_reset(0); /* the kit's host is set up */
+	CU_ASSERT_EQUAL_FATAL(shb_plugin_entry_v1.init(&h3p_kit.host), SHB_OK);
 	f = shb_plugin_entry_v1.get_factory(SHB_FACTORY_PROTOCOL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	CU_ASSERT_EQUAL(f->count, 1);
@@ -69,7 +70,7 @@ static int create(uint32_t flags, uint32_t parallel, const struct shb_kv *opts,
 		.options = opts,
 		.option_count = nopt,
 	};
-	return d->vt->module_create(&h3p_host, &cfg, m, err, errlen);
+	return d->vt->module_create(&h3p_kit.host, &cfg, m, err, errlen);
 }
 
 static void test_module_options(void)
@@ -112,7 +113,7 @@ static void test_timeouts(void)
 	char err[160] = "";
 	void *m = NULL;
 
-	CU_ASSERT_EQUAL_FATAL(d->vt->module_create(&h3p_host, &cfg, &m, err, sizeof(err)),
+	CU_ASSERT_EQUAL_FATAL(d->vt->module_create(&h3p_kit.host, &cfg, &m, err, sizeof(err)),
 			      SHB_OK);
 	struct shb_h3_module *mod = m;
 	CU_ASSERT_EQUAL(mod->handshake_timeout, 2000000000ull);

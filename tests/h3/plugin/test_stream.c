@@ -19,7 +19,7 @@ static size_t response_200(uint8_t *b)
 	return n;
 }
 
-static void check_ok(const struct h3p_done *d, shb_tstamp first, shb_tstamp done,
+static void check_ok(const struct shb_kit_done *d, shb_tstamp first, shb_tstamp done,
 		     uint64_t hdr)
 {
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
@@ -46,11 +46,11 @@ static void test_response_every_split(void)
 		fq_q_data(f.q, 0, b, k, 0);
 		CU_ASSERT_EQUAL(h3p_recv(&f), SHB_OK);
 		shb_tstamp first = f.now;
-		CU_ASSERT_EQUAL(h3p_seen.done_count, 0);
+		CU_ASSERT_EQUAL(h3p_kit.done_count, 0);
 		fq_q_data(f.q, 0, b + k, n - k, k % 2);
 		CU_ASSERT_EQUAL(h3p_recv(&f), SHB_OK);
 		if (k % 2 == 0) {
-			CU_ASSERT_EQUAL(h3p_seen.done_count, 0);
+			CU_ASSERT_EQUAL(h3p_kit.done_count, 0);
 			fq_q_data(f.q, 0, NULL, 0, 1);
 			CU_ASSERT_EQUAL(h3p_recv(&f), SHB_OK);
 		}
@@ -58,7 +58,7 @@ static void test_response_every_split(void)
 		check_ok(h3p_done_for(cookie), first, f.now, n - 5);
 		const struct fq_op *t = fq_op_find(f.q, 't', 0);
 		CU_ASSERT(t && t->code == SHB_H3_NO_ERROR);
-		CU_ASSERT_EQUAL(f.vt->capacity(f.c), 1);
+		CU_ASSERT_EQUAL(h3p_vt_capacity(&f), 1);
 		h3p_close(&f);
 	}
 }
@@ -93,7 +93,7 @@ static void test_error_status_ok(void)
 	n = h3p_headers_status_idx(b, 27); /* 404 */
 	fq_q_data(f.q, 0, b, n, 1);
 	h3p_recv(&f);
-	const struct h3p_done *d = h3p_done_for(cookie);
+	const struct shb_kit_done *d = h3p_done_for(cookie);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
 	CU_ASSERT_EQUAL(d->res.outcome, SHB_REQ_OK);
 	CU_ASSERT_EQUAL(d->res.status, 404);
@@ -115,7 +115,7 @@ static void test_no_status(void)
 	fq_q_data(f.q, 0, b, n, 1);
 	fq_q_data(f.q, 4, NULL, 0, 1); /* nothing at all */
 	CU_ASSERT_EQUAL(h3p_recv(&f), SHB_OK);
-	const struct h3p_done *d = h3p_done_for(a);
+	const struct shb_kit_done *d = h3p_done_for(a);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
 	CU_ASSERT_EQUAL(d->res.outcome, SHB_REQ_PROTO_ERROR);
 	CU_ASSERT_EQUAL(d->res.err_space, SHB_ERRSPACE_H3);
@@ -127,7 +127,7 @@ static void test_no_status(void)
 	CU_ASSERT_EQUAL(d->res.outcome, SHB_REQ_PROTO_ERROR);
 	CU_ASSERT_EQUAL(d->res.err_code, SHB_H3_REQUEST_INCOMPLETE);
 	CU_ASSERT_FALSE(f.q->closed_locally);
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 2);
+	CU_ASSERT_EQUAL(h3p_vt_capacity(&f), 2);
 	h3p_close(&f);
 }
 
@@ -150,7 +150,7 @@ static void test_hostile_sections(void)
 	fq_q_data(f.q, 0, b, n, 0);
 	fq_q_data(f.q, 4, path, sizeof(path), 1);
 	CU_ASSERT_EQUAL(h3p_recv(&f), SHB_OK);
-	const struct h3p_done *d = h3p_done_for(a);
+	const struct shb_kit_done *d = h3p_done_for(a);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
 	CU_ASSERT_EQUAL(d->res.outcome, SHB_REQ_PROTO_ERROR);
 	CU_ASSERT_EQUAL(d->res.err_code, SHB_H3_EXCESSIVE_LOAD);
@@ -186,7 +186,7 @@ static void test_hostile_sections(void)
 	CU_ASSERT_PTR_NULL(h3p_done_for(c3)); /* the core fails it */
 	h3p_write(&f);
 	CU_ASSERT_EQUAL(h3p_write(&f), SHB_E_PROTO);
-	CU_ASSERT_STRING_EQUAL(f.vt->error_detail(f.c),
+	CU_ASSERT_STRING_EQUAL(h3p_vt_error_detail(&f),
 			       "HTTP/3 error H3_EXCESSIVE_LOAD (0x107): response "
 			       "on stream 8: decoded field section above 262144 "
 			       "octets (cap 262144)");
@@ -209,21 +209,21 @@ static void test_dynamic_reference(void)
 	CU_ASSERT_EQUAL(h3p_recv(&f), SHB_OK);
 	CU_ASSERT(f.q->closed_locally);
 	CU_ASSERT_EQUAL(f.q->close_code, SHB_QPACK_DECOMPRESSION_FAILED);
-	CU_ASSERT_EQUAL(h3p_seen.done_count, 0); /* the core fails them */
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 0);
-	CU_ASSERT(f.vt->state(f.c) & SHB_CS_WANT_WRITE);
-	CU_ASSERT_FALSE(f.vt->state(f.c) & SHB_CS_CLOSED);
+	CU_ASSERT_EQUAL(h3p_kit.done_count, 0); /* the core fails them */
+	CU_ASSERT_EQUAL(h3p_vt_capacity(&f), 0);
+	CU_ASSERT(h3p_vt_state(&f) & SHB_CS_WANT_WRITE);
+	CU_ASSERT_FALSE(h3p_vt_state(&f) & SHB_CS_CLOSED);
 	CU_ASSERT_EQUAL(h3p_write(&f), 100); /* the close */
-	CU_ASSERT(f.vt->state(f.c) & SHB_CS_WANT_WRITE);
+	CU_ASSERT(h3p_vt_state(&f) & SHB_CS_WANT_WRITE);
 	CU_ASSERT_EQUAL(h3p_write(&f), SHB_E_PROTO);
-	const char *d = f.vt->error_detail(f.c);
+	const char *d = h3p_vt_error_detail(&f);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
 	CU_ASSERT(strstr(d, "HTTP/3 error QPACK_DECOMPRESSION_FAILED (0x200): "
 			 "response on stream 0: ") == d);
-	CU_ASSERT_EQUAL(h3p_seen.event_count, 2);
-	CU_ASSERT_EQUAL(h3p_seen.events[1].kind, SHB_CEV_CONN_ERROR);
-	CU_ASSERT_EQUAL(h3p_seen.events[1].err_space, SHB_ERRSPACE_H3);
-	CU_ASSERT_EQUAL(h3p_seen.events[1].err_code, SHB_QPACK_DECOMPRESSION_FAILED);
+	CU_ASSERT_EQUAL(h3p_kit.event_count, 2);
+	CU_ASSERT_EQUAL(h3p_kit.events[1].ev.kind, SHB_CEV_CONN_ERROR);
+	CU_ASSERT_EQUAL(h3p_kit.events[1].ev.err_space, SHB_ERRSPACE_H3);
+	CU_ASSERT_EQUAL(h3p_kit.events[1].ev.err_code, SHB_QPACK_DECOMPRESSION_FAILED);
 	h3p_close(&f);
 }
 
@@ -238,12 +238,12 @@ static void test_deferred_error_by_timer(void)
 	h3p_issue(&f);
 	fq_q_data(f.q, 0, b, sizeof(b), 0);
 	h3p_recv(&f);
-	CU_ASSERT_EQUAL(f.vt->next_deadline(f.c), SHB_TSTAMP_NONE);
+	CU_ASSERT_EQUAL(h3p_vt_next_deadline(&f), SHB_TSTAMP_NONE);
 	CU_ASSERT_EQUAL(h3p_write(&f), 100);
-	shb_tstamp d = f.vt->next_deadline(f.c);
+	shb_tstamp d = h3p_vt_next_deadline(&f);
 	CU_ASSERT_EQUAL(d, f.now + SHB_H3_CLOSE_GRACE_NS);
-	CU_ASSERT_EQUAL(f.vt->on_timer(f.c, d - 1), SHB_OK);
-	CU_ASSERT_EQUAL(f.vt->on_timer(f.c, d), SHB_E_PROTO);
+	CU_ASSERT_EQUAL(h3p_vt_on_timer(&f, d - 1), SHB_OK);
+	CU_ASSERT_EQUAL(h3p_vt_on_timer(&f, d), SHB_E_PROTO);
 	h3p_close(&f);
 }
 
@@ -257,7 +257,7 @@ static void test_resets(void)
 	fq_q_reset(f.q, 4, SHB_H3_INTERNAL_ERROR);
 	fq_q_reset(f.q, 8, 0x4242);
 	CU_ASSERT_EQUAL(h3p_recv(&f), SHB_OK);
-	const struct h3p_done *d = h3p_done_for(a);
+	const struct shb_kit_done *d = h3p_done_for(a);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
 	CU_ASSERT_EQUAL(d->res.outcome, SHB_REQ_REFUSED);
 	d = h3p_done_for(b);
@@ -274,7 +274,7 @@ static void test_resets(void)
 	CU_ASSERT_STRING_EQUAL(d->detail,
 			       "stream reset by the server: application error 0x4242");
 	CU_ASSERT_EQUAL(fq_op_count(f.q, 't'), 3);
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 3);
+	CU_ASSERT_EQUAL(h3p_vt_capacity(&f), 3);
 	CU_ASSERT_FALSE(f.q->closed_locally);
 	h3p_close(&f);
 }
@@ -312,9 +312,9 @@ static void test_goaway(void)
 	fq_q_opened(f.q, 3);
 	fq_q_data(f.q, 3, ctl, sizeof(ctl), 0);
 	CU_ASSERT_EQUAL(h3p_recv(&f), SHB_OK);
-	CU_ASSERT_EQUAL(h3p_seen.done_count, 2);
+	CU_ASSERT_EQUAL(h3p_kit.done_count, 2);
 	for (int i = 2; i < 4; i++) {
-		const struct h3p_done *d = h3p_done_for(k[i]);
+		const struct shb_kit_done *d = h3p_done_for(k[i]);
 		CU_ASSERT(d && d->res.outcome == SHB_REQ_REFUSED);
 		const struct fq_op *r = fq_op_find(f.q, 'r', 4 * (uint64_t)i);
 		const struct fq_op *t = fq_op_find(f.q, 't', 4 * (uint64_t)i);
@@ -322,11 +322,11 @@ static void test_goaway(void)
 		CU_ASSERT(t && t->code == SHB_H3_REQUEST_CANCELLED);
 	}
 	CU_ASSERT_PTR_NULL(fq_op_find(f.q, 'r', 0));
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 0);
-	CU_ASSERT_EQUAL(f.vt->state(f.c) & (SHB_CS_DRAINING | SHB_CS_CLOSED),
+	CU_ASSERT_EQUAL(h3p_vt_capacity(&f), 0);
+	CU_ASSERT_EQUAL(h3p_vt_state(&f) & (SHB_CS_DRAINING | SHB_CS_CLOSED),
 			SHB_CS_DRAINING);
-	CU_ASSERT_EQUAL(h3p_seen.events[h3p_seen.event_count - 1].kind, SHB_CEV_GOAWAY);
-	CU_ASSERT_EQUAL(h3p_seen.events[h3p_seen.event_count - 1].last_accepted, 4);
+	CU_ASSERT_EQUAL(h3p_kit.events[h3p_kit.event_count - 1].ev.kind, SHB_CEV_GOAWAY);
+	CU_ASSERT_EQUAL(h3p_kit.events[h3p_kit.event_count - 1].ev.last_accepted, 4);
 	fq_q_data(f.q, 0, b, n, 1);
 	h3p_recv(&f);
 	CU_ASSERT_FALSE(f.q->closed_locally);
@@ -337,7 +337,7 @@ static void test_goaway(void)
 	CU_ASSERT(f.q->closed_locally);
 	CU_ASSERT_EQUAL(f.q->close_code, SHB_H3_NO_ERROR);
 	CU_ASSERT_EQUAL(h3p_write(&f), 100);
-	CU_ASSERT_EQUAL(f.vt->state(f.c), SHB_CS_DRAINING | SHB_CS_CLOSED);
+	CU_ASSERT_EQUAL(h3p_vt_state(&f), SHB_CS_DRAINING | SHB_CS_CLOSED);
 	h3p_close(&f);
 }
 
@@ -354,10 +354,10 @@ static void test_goaway_zero(void)
 	fq_q_data(f.q, 3, ctl, sizeof(ctl), 0);
 	CU_ASSERT_EQUAL(h3p_recv(&f), SHB_OK);
 	CU_ASSERT(h3p_done_for(a) && h3p_done_for(a)->res.outcome == SHB_REQ_REFUSED);
-	CU_ASSERT_EQUAL(h3p_seen.events[h3p_seen.event_count - 1].last_accepted, UINT64_MAX);
+	CU_ASSERT_EQUAL(h3p_kit.events[h3p_kit.event_count - 1].ev.last_accepted, UINT64_MAX);
 	CU_ASSERT(f.q->closed_locally); /* nothing left */
 	CU_ASSERT_EQUAL(h3p_write(&f), 100);
-	CU_ASSERT(f.vt->state(f.c) & SHB_CS_CLOSED);
+	CU_ASSERT(h3p_vt_state(&f) & SHB_CS_CLOSED);
 	h3p_close(&f);
 }
 
@@ -394,14 +394,14 @@ static void test_server_uni_streams(void)
 	fq_q_reset(f.q, 3, SHB_H3_NO_ERROR);
 	h3p_recv(&f);
 	CU_ASSERT_EQUAL(f.q->close_code, SHB_H3_CLOSED_CRITICAL_STREAM);
-	CU_ASSERT(strstr(f.vt->error_detail(f.c), "server reset its control stream 3") != NULL);
+	CU_ASSERT(strstr(h3p_vt_error_detail(&f), "server reset its control stream 3") != NULL);
 	h3p_close(&f);
 
 	h3p_open_ready(&f, 1);
 	fq_q_stop(f.q, 2, SHB_H3_NO_ERROR);
 	h3p_recv(&f);
 	CU_ASSERT_EQUAL(f.q->close_code, SHB_H3_CLOSED_CRITICAL_STREAM);
-	CU_ASSERT_STRING_EQUAL(f.vt->error_detail(f.c),
+	CU_ASSERT_STRING_EQUAL(h3p_vt_error_detail(&f),
 			       "HTTP/3 error H3_CLOSED_CRITICAL_STREAM (0x104): "
 			       "the server stopped our stream 2");
 	h3p_close(&f);
@@ -420,7 +420,7 @@ static void test_field_section_limit(void)
 	h3p_recv(&f);
 	CU_ASSERT_EQUAL(f.c->peer.max_field_section_size, 10);
 	uint64_t a = h3p_issue(&f);
-	const struct h3p_done *d = h3p_done_for(a);
+	const struct shb_kit_done *d = h3p_done_for(a);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
 	CU_ASSERT_EQUAL(d->res.outcome, SHB_REQ_LOCAL_ERROR);
 	CU_ASSERT(strstr(d->detail, "SETTINGS_MAX_FIELD_SECTION_SIZE (10)") != NULL);

@@ -1,0 +1,29 @@
+/* Kit internals shared by host.c, driver.c and split.c; not installed. */
+#ifndef SHB_KIT_INT_H
+#define SHB_KIT_INT_H
+
+#include <shb/kit.h>
+
+/* Grows *arr (elements of `size` bytes, *cap of them) to hold `need`.
+ * 0, or -1 when out of memory. */
+int shb_kit_grow(void *arr, size_t *cap, size_t need, size_t size);
+
+/* Registers a connection with the host: returns its handle (never NULL). */
+struct shb_conn *shb_kit_host_attach(struct shb_kit_host *kh,
+				     struct shb_kit_conn *c);
+/* conn_fini returned: later callbacks on the handle are violations. */
+void shb_kit_host_detach(struct shb_kit_host *kh, struct shb_conn *handle);
+
+/* Marks the [conn] call `call` on `c` in progress; leave ends it. */
+void shb_kit_enter(struct shb_kit_conn *c, const char *call);
+void shb_kit_leave(struct shb_kit_conn *c);
+
+/* Cookie bookkeeping of a connection. */
+int shb_kit_conn_add_outstanding(struct shb_kit_conn *c, uint64_t cookie);
+/* Removes `cookie` from outstanding and retires it; 1 if it was there. */
+int shb_kit_conn_retire(struct shb_kit_conn *c, uint64_t cookie,
+			int cancelled);
+/* -1: never retired; else its `cancelled` flag. */
+int shb_kit_conn_retired(const struct shb_kit_conn *c, uint64_t cookie);
+
+#endif

@@ -1,0 +1,193 @@
+#!/bin/bash
+# shb-plugin-check on real plugins and on broken fixtures.
+#
+#   check.sh pass CHECKER MODULE.so...
+#       every module passes: exit 0, no FAIL line, at least one PASS line
+#   check.sh broken CHECKER KIT_FIXTURES_DIR LOADER_FIXTURES_DIR
+#       every broken fixture fails with exit 1 and exactly the FAIL line
+#       below (and the good fixtures among them pass)
+set -u
+
+mode=$1
+checker=$2
+shift 2
+failed=0
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+fail() {
+	echo "FAILED: $*"
+	sed 's/^/    | /' "$out"
+	failed=$((failed + 1))
+}
+
+# expect_pass MODULE [ARGS...]
+expect_pass() {
+	local so=$1 rc
+	shift
+	"$checker" "$@" "$so" >"$out" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail "$so: exit $rc, expected 0"
+	elif grep -q '^FAIL ' "$out"; then
+		fail "$so: a FAIL line with exit 0"
+	elif ! grep -q '^PASS ' "$out"; then
+		fail "$so: no PASS line"
+	else
+		echo "ok: $(basename "$so") passes ($(grep -c '^PASS ' "$out") PASS lines)"
+	fi
+}
+
+# expect_fail MODULE 'EXACT FAIL LINE' [ARGS...]
+expect_fail() {
+	local so=$1 line=$2 rc
+	shift 2
+	"$checker" "$@" "$so" >"$out" 2>&1
+	rc=$?
+	if [ $rc -ne 1 ]; then
+		fail "$so: exit $rc, expected 1"
+	elif ! grep -qxF -- "$line" "$out"; then
+		fail "$so: no line '$line'"
+	else
+		echo "ok: $(basename "$so"): $line"
+	fi
+}
+
+# expect_line MODULE 'EXACT LINE' [ARGS...]: some line of a passing run
+expect_line() {
+	local so=$1 line=$2
+	shift 2
+	"$checker" "$@" "$so" >"$out" 2>&1
+	if ! grep -qxF -- "$line" "$out"; then
+		fail "$so: no line '$line'"
+	else
+		echo "ok: $(basename "$so"): $line"
+	fi
+}
+
+case $mode in
+pass)
+	[ $# -gt 0 ] || { echo "no module given"; exit 1; }
+	for so in "$@"; do
+		expect_pass "$so"
+	done
+	;;
+broken)
+	kit=$1
+	loader=$2
+	# The kit's line protocol passes; each of its bugs is caught.
+	expect_pass "$kit/shb-proto-kitline.so"
+	expect_pass "$kit/shb-proto-kitline.so" --seed 12345 --iterations 500
+	expect_fail "$kit/shb-proto-kittwice.so" \
+		'FAIL module twice: req_done twice for cookie 1 (and 8 more)'
+	expect_fail "$kit/shb-proto-kitfini.so" \
+		'FAIL module fini: req_done from conn_fini (cookie 1) (and 3 more)'
+	expect_fail "$kit/shb-proto-kitunknown.so" \
+		'FAIL deadlines unknown: req_done for unknown cookie 1001 (and 3 more)'
+	expect_fail "$kit/shb-proto-kitcrash.so" \
+		'FAIL random crash: crashed (signal 6)'
+	expect_fail "$kit/shb-proto-kitpast.so" \
+		'FAIL deadlines past: next_deadline 1000000000 in the past (now 1000000001) after on_timer'
+	expect_fail "$kit/shb-proto-kithalf.so" \
+		'FAIL truncated half: recv consumed 1 of 2 bytes without WANT_WRITE'
+	expect_fail "$kit/shb-proto-kitcrashinit.so" \
+		'FAIL init: crashed (signal 6)'
+	# 1.2: no timers at all is fine; 1.1 needs them; never one alone.
+	expect_pass "$kit/shb-proto-kitnotimer.so"
+	expect_line "$kit/shb-proto-kitnotimer.so" \
+		'INFO deadlines notimer: no timers (next_deadline and on_timer left out)'
+	expect_fail "$kit/shb-proto-kitnotimer11.so" \
+		'FAIL desc notimer11: lacks a mandatory member (next_deadline)'
+	expect_fail "$kit/shb-proto-kitontimer.so" \
+		'FAIL desc ontimer: has only one of next_deadline and on_timer (both or neither)'
+	expect_fail "$kit/shb-proto-kitbadscheme.so" \
+		"FAIL desc badscheme: scheme 'Line' is not a lower case RFC 3986 scheme"
+	# A plugin built on another one's extension (as gRPC on h2's): it
+	# refuses a module without the extension, and any path but its own.
+	need="$kit/shb-proto-kitneedext.so"
+	expect_fail "$need" \
+		"FAIL module needext: module_create refused the kit's config: needext: needs the extension org.shb.test.kit.ext/1 (what it needs may be given with --extensions-from or --path)"
+	expect_fail "$need" \
+		"FAIL random needext: module_create refused the kit's config: needext: needs the extension org.shb.test.kit.ext/1 (what it needs may be given with --extensions-from or --path)"
+	expect_fail "$need" \
+		"FAIL module needext: prepare_request(GET /) returned -1: needext: the path must be /kit/ext, not '/'" \
+		--extensions-from "$kit/shb-proto-kitext.so"
+	expect_fail "$need" \
+		"FAIL init: --extensions-from $kit/shb-proto-kitline.so: the plugin offers no extensions (no entry->get_extension)" \
+		--extensions-from "$kit/shb-proto-kitline.so" --path /kit/ext
+	expect_pass "$need" --extensions-from "$kit/shb-proto-kitext.so" --path /kit/ext
+	expect_line "$need" \
+		'PASS module needext: default config (line://example.com/kit/ext), 4 requests issued, 24 bytes sent, 4 outstanding at conn_fini, cancel and shutdown' \
+		--extensions-from "$kit/shb-proto-kitext.so" --path /kit/ext
+	# Every failing exit says why: as many FAIL lines as groups failed.
+	"$checker" "$need" >"$out" 2>&1
+	rc=$?
+	n=$(grep -c '^FAIL ' "$out")
+	if [ $rc -ne 1 ] || [ "$n" -ne 4 ]; then
+		fail "$need alone: exit $rc and $n FAIL lines, expected 1 and 4"
+	else
+		echo "ok: kitneedext alone: exit 1, 4 FAIL lines"
+	fi
+	"$checker" --path 'no-slash' "$need" 2>"$out" >/dev/null
+	rc=$?
+	want="shb-plugin-check: --path 'no-slash' is not a request path (/..., printable, no spaces) (see --help)"
+	if [ $rc -ne 2 ] || [ "$(cat "$out")" != "$want" ]; then
+		fail "--path no-slash: exit $rc, expected 2 and '$want'"
+	else
+		echo "ok: --path no-slash: exit 2"
+	fi
+	"$checker" --extensions-from "$kit/nosuch.so" "$need" 2>"$out" >/dev/null
+	rc=$?
+	want="shb-plugin-check: cannot read '$kit/nosuch.so' (see --help)"
+	if [ $rc -ne 2 ] || [ "$(cat "$out")" != "$want" ]; then
+		fail "--extensions-from nosuch.so: exit $rc, expected 2 and '$want'"
+	else
+		echo "ok: --extensions-from nosuch.so: exit 2"
+	fi
+	# The loader's fixtures: what the core refuses, the checker fails.
+	expect_fail "$loader/shb-proto-nosym.so" \
+		'FAIL entry: not an shb plugin (no shb_plugin_entry_v1 symbol)'
+	expect_fail "$loader/shb-proto-short.so" \
+		'FAIL entry: entry struct too short (12 bytes)'
+	expect_fail "$loader/shb-proto-liar.so" \
+		'FAIL entry: entry struct too short (12 bytes)'
+	expect_fail "$loader/shb-proto-major2.so" \
+		'FAIL entry: built for shb ABI 2, this checker provides ABI 1'
+	expect_fail "$loader/shb-proto-minor7.so" \
+		'FAIL entry: needs shb ABI 1.9, this checker provides 1.2'
+	expect_fail "$loader/shb-proto-initfail.so" \
+		'FAIL init: init failed: unsupported (-4)'
+	expect_fail "$loader/shb-proto-norecv.so" \
+		'FAIL desc norecv: lacks a mandatory member (recv)'
+	expect_fail "$loader/shb-proto-noconn.so" \
+		'FAIL desc noconn: conn_size is 0'
+	expect_fail "$loader/shb-report-noend.so" \
+		'FAIL desc noend: lacks a mandatory member (end)'
+	# Bad usage: one line on stderr, exit 2.
+	"$checker" --proto nosuch "$kit/shb-proto-kitline.so" 2>"$out" >/dev/null
+	rc=$?
+	want="shb-plugin-check: $kit/shb-proto-kitline.so has no protocol 'nosuch'"
+	if [ $rc -ne 2 ] || [ "$(cat "$out")" != "$want" ]; then
+		fail "--proto nosuch: exit $rc, expected 2 and '$want'"
+	else
+		echo "ok: --proto nosuch: exit 2"
+	fi
+	"$checker" --iterations 0 "$kit/shb-proto-kitline.so" 2>"$out" >/dev/null
+	rc=$?
+	want="shb-plugin-check: --iterations '0' is not in 1..100000 (see --help)"
+	if [ $rc -ne 2 ] || [ "$(cat "$out")" != "$want" ]; then
+		fail "--iterations 0: exit $rc, expected 2 and '$want'"
+	else
+		echo "ok: --iterations 0: exit 2"
+	fi
+	;;
+*)
+	echo "usage: check.sh pass|broken CHECKER ..."
+	exit 2
+	;;
+esac
+
+if [ $failed -ne 0 ]; then
+	echo "$failed check(s) failed"
+	exit 1
+fi
