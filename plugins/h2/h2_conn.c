@@ -59,6 +59,39 @@ int shb_h2_stream_used_id(const struct shb_h2_conn *c, uint32_t id)
 	return (id & 1) && (id >> 1) < c->next_k;
 }
 
+/* The observer may set the app outcome and detail, and turn OK into a
+ * protocol error; whatever else it changed is put back, and an app
+ * outcome on a result that is not OK is dropped. */
+static void on_result(struct shb_h2_conn *c, uint64_t cookie,
+		      struct shb_req_result *res)
+{
+	struct shb_req_result keep = *res;
+
+	c->mod->obs.on_result(c->handle, cookie, res);
+	if (!(keep.outcome == SHB_REQ_OK && res->outcome == SHB_REQ_PROTO_ERROR))
+		res->outcome = keep.outcome;
+	res->struct_size = keep.struct_size;
+	res->status = keep.status;
+	res->err_space = keep.err_space;
+	res->err_code = keep.err_code;
+	res->rx_header_bytes = keep.rx_header_bytes;
+	res->rx_body_bytes = keep.rx_body_bytes;
+	res->ts_first_byte = keep.ts_first_byte;
+	res->ts_done = keep.ts_done;
+	if (res->outcome == SHB_REQ_PROTO_ERROR && keep.outcome == SHB_REQ_OK) {
+		res->status = 0;
+		/* An application protocol error, not an HTTP/2 one. */
+		res->err_space = SHB_ERRSPACE_NONE;
+		res->err_code = 0;
+	}
+	/* An app outcome belongs to a complete response only. */
+	if (res->outcome != SHB_REQ_OK) {
+		res->app_space = SHB_APPSPACE_NONE;
+		res->app_code = 0;
+		res->app_ok = 0;
+	}
+}
+
 void shb_h2_stream_finish(struct shb_h2_conn *c, struct shb_h2_stream *s,
 			  uint32_t outcome, uint64_t err_code,
 			  const char *detail)
@@ -101,6 +134,8 @@ void shb_h2_stream_finish(struct shb_h2_conn *c, struct shb_h2_stream *s,
 
 		memset(s, 0, sizeof(*s));
 		c->open--;
+		if (c->mod->obs.on_result)
+			on_result(c, cookie, &res);
 		c->mod->host->req_done(c->handle, cookie, &res);
 		return;
 	}
@@ -139,6 +174,15 @@ int shb_h2_conn_init(void *module, void *worker, void *conn,
 	c->peer_initial_window = SHB_H2_DEFAULT_WINDOW;
 	c->enc_table_size = SHB_H2_DEFAULT_TABLE_SIZE;
 	shb_h2_dtable_init(&c->dtable, SHB_H2_DEFAULT_TABLE_SIZE);
+	if (m->observed) {
+		c->dtable_octets = malloc(SHB_H2_DTABLE_MAX);
+		if (!c->dtable_octets) {
+			free(c->streams);
+			c->streams = NULL;
+			return SHB_E_NOMEM;
+		}
+		shb_h2_dtable_keep_octets(&c->dtable, c->dtable_octets);
+	}
 	c->send_window = SHB_H2_DEFAULT_WINDOW;
 	c->recv_window = SHB_H2_DEFAULT_WINDOW;
 	return SHB_OK;
@@ -151,6 +195,9 @@ void shb_h2_conn_fini(void *conn)
 	/* Outstanding cookies are the core's to complete. */
 	free(c->streams);
 	c->streams = NULL;
+	free(c->dtable_octets);
+	c->dtable_octets = NULL;
+	shb_h2_fields_free(&c->fields);
 	shb_h2_out_free(c);
 }
 

@@ -10,9 +10,11 @@
 #ifndef SHB_H2_CONN_H
 #define SHB_H2_CONN_H
 
+#include <shb/ext/h2.h>
 #include <shb/host.h>
 #include <shb/proto.h>
 
+#include "h2_fields.h"
 #include "h2_frame.h"
 #include "h2_hscan.h"
 #include "h2_request.h"
@@ -71,6 +73,10 @@ struct shb_h2_module {
 	uint32_t run_flags; /* enum shb_run_flags */
 	uint32_t parallel;  /* -p: streams per connection */
 	uint32_t debug;     /* host->log_enabled(SHB_LOG_DEBUG) at create */
+	/* Set through org.shb.h2.proto/1 (shb/ext/h2.h) before workers
+	 * start: connections decode every field for the observer. */
+	uint32_t observed;
+	struct shb_h2_observer obs; /* members of a shorter table are NULL */
 };
 
 #define SHB_H2_PEER_ENDED 64
@@ -176,6 +182,10 @@ struct shb_h2_conn {
 	struct shb_h2_stream *hb_stream; /* NULL: block of an ignored stream */
 	struct shb_h2_hscan hscan;
 	struct shb_h2_dtable dtable; /* our decoder's, for the whole connection */
+	/* Observed modules only: the table's octets and the decoded fields
+	 * of the current block (h2_fields.h has their bounds). */
+	uint8_t *dtable_octets;
+	struct shb_h2_fields fields;
 	shb_tstamp flood_start; /* of the current counting second */
 	uint32_t flood[SHB_H2_FLOOD_KINDS];
 
@@ -219,6 +229,9 @@ int shb_h2_stream_used_id(const struct shb_h2_conn *c, uint32_t id);
 void shb_h2_stream_finish(struct shb_h2_conn *c, struct shb_h2_stream *s,
 			  uint32_t outcome, uint64_t err_code,
 			  const char *detail);
+
+/* The observer extension (h2_plugin.c). */
+extern const struct shb_h2_proto_ext shb_h2_proto_ext;
 
 /* A connection error: records the detail, queues GOAWAY(code), marks the
  * connection closed. Returns SHB_E_PROTO for recv to pass on. */

@@ -42,8 +42,10 @@ void shb_h2_dtable_insert(struct shb_h2_dtable *t, uint64_t size,
 
 	if (size > t->max) {
 		evict_to(t, 0);
+		t->stored = 1; /* nothing for shb_h2_dtable_store to do */
 		return;
 	}
+	t->stored = 0;
 	evict_to(t, t->max - (uint32_t)size);
 	/* size >= 32 and the table holds at most max <= 32 * SLOTS octets,
 	 * so a slot is free now. */
@@ -53,6 +55,7 @@ void shb_h2_dtable_insert(struct shb_h2_dtable *t, uint64_t size,
 	e->name_len = (uint16_t)name_len;
 	e->status = (int16_t)status;
 	e->name_kind = name_kind;
+	e->off = (uint16_t)t->end;
 	t->count++;
 	t->size += (uint32_t)size;
 }
@@ -63,4 +66,37 @@ shb_h2_dtable_get(const struct shb_h2_dtable *t, uint64_t i)
 	if (i == 0 || i > t->count)
 		return NULL;
 	return &t->e[(t->newest - (uint32_t)(i - 1)) & SLOT_MASK];
+}
+
+void shb_h2_dtable_keep_octets(struct shb_h2_dtable *t, uint8_t *ring)
+{
+	t->octets = ring;
+	t->end = 0;
+}
+
+void shb_h2_dtable_store(struct shb_h2_dtable *t, const uint8_t *nv, size_t n)
+{
+	size_t first;
+
+	if (!t->octets || t->stored)
+		return;
+	t->stored = 1;
+	first = SHB_H2_DTABLE_MAX - t->end;
+	if (first > n)
+		first = n;
+	memcpy(t->octets + t->end, nv, first);
+	memcpy(t->octets, nv + first, n - first);
+	t->end = (uint32_t)((t->end + n) % SHB_H2_DTABLE_MAX);
+}
+
+void shb_h2_dtable_copy(const struct shb_h2_dtable *t,
+			const struct shb_h2_dtable_entry *e, uint8_t *out)
+{
+	size_t n = e->size - SHB_H2_DTABLE_OVERHEAD;
+	size_t first = SHB_H2_DTABLE_MAX - e->off;
+
+	if (first > n)
+		first = n;
+	memcpy(out, t->octets + e->off, first);
+	memcpy(out + first, t->octets, n - first);
 }

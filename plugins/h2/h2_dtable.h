@@ -5,10 +5,18 @@
  * block in order, so that the peer's encoder and we agree on it.
  *
  * Entries cost at least 32 octets, so a table of SHB_H2_DTABLE_MAX octets
- * holds at most SHB_H2_DTABLE_SLOTS of them: a fixed ring, no allocation. */
+ * holds at most SHB_H2_DTABLE_SLOTS of them: a fixed ring, no allocation.
+ *
+ * Only a connection whose fields someone reads (an observer of the
+ * org.shb.h2.proto/1 extension) keeps the octets too: in a ring of
+ * SHB_H2_DTABLE_MAX octets the caller lends (shb_h2_dtable_keep_octets).
+ * Entries leave in the order they came and their name + value octets sum
+ * to less than the table's maximum, so a new entry written after the
+ * newest never overwrites one still in the table. */
 #ifndef SHB_H2_DTABLE_H
 #define SHB_H2_DTABLE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* The largest table we accept: the HTTP/2 default, which we keep. */
@@ -35,6 +43,7 @@ struct shb_h2_dtable_entry {
 	uint16_t name_len; /* decoded */
 	int16_t status;    /* 0: name is not :status; -1: malformed; else code */
 	uint8_t name_kind; /* enum shb_h2_name_kind */
+	uint16_t off;      /* its name + value in the octet ring, if kept */
 };
 
 struct shb_h2_dtable {
@@ -44,6 +53,9 @@ struct shb_h2_dtable {
 	uint32_t size;  /* sum of the entries' sizes */
 	uint32_t max;   /* the encoder's maximum, from its last size update */
 	uint32_t limit; /* our SETTINGS_HEADER_TABLE_SIZE: max never exceeds it */
+	uint8_t *octets; /* ring of SHB_H2_DTABLE_MAX octets, or NULL */
+	uint32_t end;    /* where the next entry's octets go in the ring */
+	uint8_t stored;  /* the last insert needs no shb_h2_dtable_store */
 };
 
 /* An empty table whose maximum is `limit` (at most SHB_H2_DTABLE_MAX). */
@@ -58,6 +70,20 @@ int shb_h2_dtable_resize(struct shb_h2_dtable *t, uint64_t max);
  * (Section 4.4). */
 void shb_h2_dtable_insert(struct shb_h2_dtable *t, uint64_t size,
 			  uint32_t name_len, int status, uint8_t name_kind);
+
+/* Keeps every entry's octets from now on in ring[SHB_H2_DTABLE_MAX]
+ * (caller-owned, outlives the table). Call on an empty table. */
+void shb_h2_dtable_keep_octets(struct shb_h2_dtable *t, uint8_t *ring);
+
+/* With octets kept: stores the name + value octets nv[n] of the entry
+ * shb_h2_dtable_insert just added (n == its size - 32). Nothing happens
+ * when that insert emptied the table instead. */
+void shb_h2_dtable_store(struct shb_h2_dtable *t, const uint8_t *nv, size_t n);
+
+/* With octets kept: copies the name + value of entry e (size - 32
+ * octets) to out. */
+void shb_h2_dtable_copy(const struct shb_h2_dtable *t,
+			const struct shb_h2_dtable_entry *e, uint8_t *out);
 
 /* Dynamic index i (1 = newest, i.e. HPACK index 61 + i), or NULL when the
  * table has no such entry. */

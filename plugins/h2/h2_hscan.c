@@ -27,6 +27,33 @@ void shb_h2_hscan_begin(struct shb_h2_hscan *s, struct shb_h2_dtable *table)
 	s->table = table;
 }
 
+void shb_h2_hscan_collect(struct shb_h2_hscan *s, struct shb_h2_fields *fields)
+{
+	s->out = fields;
+	shb_h2_fields_reset(fields);
+}
+
+/* Collecting: appends a dynamic entry's name, or name and value. */
+static int collect_entry(struct shb_h2_hscan *s,
+			 const struct shb_h2_dtable_entry *e, int with_value)
+{
+	size_t n = e->size - SHB_H2_DTABLE_OVERHEAD;
+	uint8_t *d = shb_h2_fields_room(s->out, n);
+
+	if (!d)
+		return SHB_H2_HSCAN_E_NOMEM;
+	shb_h2_dtable_copy(s->table, e, d);
+	s->out->len += with_value ? n : e->name_len;
+	return SHB_H2_HSCAN_OK;
+}
+
+static int collect_text(struct shb_h2_hscan *s, const char *text)
+{
+	return shb_h2_fields_add(s->out, text, strlen(text)) < 0
+		       ? SHB_H2_HSCAN_E_NOMEM
+		       : SHB_H2_HSCAN_OK;
+}
+
 static void set_malformed(struct shb_h2_hscan *s, uint8_t why)
 {
 	if (!s->malformed)
@@ -129,6 +156,8 @@ static void grow_entry(struct shb_h2_hscan *s, uint64_t n)
 /* The field is complete: count it in the header list. */
 static int field_done(struct shb_h2_hscan *s)
 {
+	if (s->out)
+		shb_h2_fields_end(s->out);
 	s->list_size += s->field_size + SHB_H2_DTABLE_OVERHEAD;
 	s->field_count++;
 	s->is_status = 0;
@@ -154,12 +183,21 @@ static int string_done(struct shb_h2_hscan *s)
 			return SHB_H2_HSCAN_E_HUFFMAN;
 		len = s->hc.len;
 	}
+	if (s->out) {
+		int rc = shb_h2_fields_str_end(s->out, s->huffman);
+
+		if (rc < 0)
+			return rc == -1 ? SHB_H2_HSCAN_E_NOMEM
+					: SHB_H2_HSCAN_E_HUFFMAN;
+	}
 	s->field_size += len;
 	if (s->indexing && !s->oversize)
 		grow_entry(s, len);
 	if (s->part == P_NAME) {
 		name_known(s, literal_name_kind(s));
 		s->name_len = (uint32_t)(s->oversize ? 0 : s->ent_len);
+		if (s->out)
+			shb_h2_fields_name_done(s->out);
 		s->part = P_VALUE;
 		s->state = ST_STR_LEN;
 		return SHB_H2_HSCAN_OK;
@@ -171,11 +209,18 @@ static int string_done(struct shb_h2_hscan *s)
 		found_status(s, code);
 	}
 	/* The entry exists from the next representation on (Section 3.2). */
-	if (s->indexing)
+	if (s->indexing) {
 		shb_h2_dtable_insert(s->table,
 				     s->oversize ? UINT64_MAX
 						 : s->ent_len + SHB_H2_DTABLE_OVERHEAD,
 				     s->name_len, code, s->name_kind);
+		if (s->out)
+			shb_h2_dtable_store(s->table,
+					    s->out->p + s->out->rec +
+						    SHB_H2_FIELDS_REC,
+					    s->out->len - s->out->rec -
+						    SHB_H2_FIELDS_REC);
+	}
 	return field_done(s);
 }
 
@@ -186,16 +231,26 @@ static int name_ref(struct shb_h2_hscan *s, uint64_t v)
 	const struct shb_h2_dtable_entry *e;
 	uint64_t len;
 
+	int rc = SHB_H2_HSCAN_OK;
+
 	if (v <= SHB_HPACK_STATIC_COUNT) {
 		len = strlen(shb_hpack_static_get(v)->name);
 		name_known(s, static_kind(v));
+		if (s->out)
+			rc = collect_text(s, shb_hpack_static_get(v)->name);
 	} else {
 		e = shb_h2_dtable_get(s->table, v - SHB_HPACK_STATIC_COUNT);
 		if (!e)
 			return SHB_H2_HSCAN_E_INDEX;
 		len = e->name_len;
 		name_known(s, e->name_kind);
+		if (s->out)
+			rc = collect_entry(s, e, 0);
 	}
+	if (rc != SHB_H2_HSCAN_OK)
+		return rc;
+	if (s->out)
+		shb_h2_fields_name_done(s->out);
 	s->field_size = len;
 	if (s->indexing)
 		grow_entry(s, len);
@@ -214,6 +269,13 @@ static int indexed_field(struct shb_h2_hscan *s, uint64_t v)
 		if (shb_hpack_static_status(v))
 			found_status(s, shb_hpack_static_status(v));
 		s->field_size = strlen(se->name) + strlen(se->value);
+		if (s->out) {
+			if (collect_text(s, se->name) != SHB_H2_HSCAN_OK)
+				return SHB_H2_HSCAN_E_NOMEM;
+			shb_h2_fields_name_done(s->out);
+			if (collect_text(s, se->value) != SHB_H2_HSCAN_OK)
+				return SHB_H2_HSCAN_E_NOMEM;
+		}
 	} else {
 		e = shb_h2_dtable_get(s->table, v - SHB_HPACK_STATIC_COUNT);
 		if (!e)
@@ -222,6 +284,11 @@ static int indexed_field(struct shb_h2_hscan *s, uint64_t v)
 		if (e->status)
 			found_status(s, e->status);
 		s->field_size = e->size - SHB_H2_DTABLE_OVERHEAD;
+		if (s->out) {
+			if (collect_entry(s, e, 1) != SHB_H2_HSCAN_OK)
+				return SHB_H2_HSCAN_E_NOMEM;
+			s->out->name_len = e->name_len;
+		}
 	}
 	return field_done(s);
 }
@@ -236,6 +303,8 @@ static int string_len(struct shb_h2_hscan *s, uint64_t v)
 	s->upper = 0;
 	s->too_long = v > sizeof(s->sbuf);
 	s->state = ST_STR;
+	if (s->out)
+		shb_h2_fields_str_begin(s->out);
 	/* Every Huffman string is measured, which also checks its EOS and
 	 * padding rules; names for uppercase letters as well. */
 	if (s->huffman) {
@@ -284,6 +353,10 @@ static int begin_int(struct shb_h2_hscan *s, uint8_t b, unsigned prefix,
 
 static int begin_field(struct shb_h2_hscan *s, uint8_t b)
 {
+	/* Every representation but a size update is a field. */
+	if (s->out && ((b & 0xc0) || !(b & 0x20)) &&
+	    shb_h2_fields_begin(s->out) < 0)
+		return SHB_H2_HSCAN_E_NOMEM;
 	if (b & 0x80) { /* indexed field */
 		s->fields = 1;
 		return begin_int(s, b, 7, T_INDEX);
@@ -323,6 +396,8 @@ static int take_string(struct shb_h2_hscan *s, const uint8_t *p, size_t n,
 			if (p[i] >= 'A' && p[i] <= 'Z')
 				s->upper = 1;
 	}
+	if (s->out && shb_h2_fields_add(s->out, p, take) < 0)
+		return SHB_H2_HSCAN_E_NOMEM;
 	*used = take;
 	s->left -= take;
 	return s->left == 0 ? string_done(s) : SHB_H2_HSCAN_OK;
@@ -404,6 +479,8 @@ const char *shb_h2_hscan_strerror(int err)
 		return "HPACK Huffman string with an EOS or bad padding";
 	case SHB_H2_HSCAN_E_LIST_SIZE:
 		return "response header list above 262144 octets (cap 262144)";
+	case SHB_H2_HSCAN_E_NOMEM:
+		return "out of memory decoding the header block for the observer";
 	default: return "HPACK error";
 	}
 }

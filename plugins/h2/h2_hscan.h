@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "h2_dtable.h"
+#include "h2_fields.h"
 #include "http_huffman.h"
 #include "http_prefint.h"
 
@@ -37,6 +38,7 @@ enum shb_h2_hscan_result {
 	SHB_H2_HSCAN_E_TRUNCATED = -6,   /* block ends inside a field */
 	SHB_H2_HSCAN_E_HUFFMAN = -7,     /* Huffman string with EOS or bad padding */
 	SHB_H2_HSCAN_E_LIST_SIZE = -8,   /* header list above SHB_H2_HSCAN_MAX_LIST */
+	SHB_H2_HSCAN_E_NOMEM = -9,       /* collecting fields: out of memory */
 };
 
 /* The largest decoded header list we take in one block (response head or
@@ -82,10 +84,17 @@ struct shb_h2_hscan {
 	struct shb_huff_count hc;
 	uint64_t left; /* string octets still to come */
 	int status;    /* 0 none yet, -1 malformed, else 100..999 */
+	struct shb_h2_fields *out; /* decoded fields go here, or NULL */
 };
 
 /* Starts a new block that reads and updates `table`. */
 void shb_h2_hscan_begin(struct shb_h2_hscan *s, struct shb_h2_dtable *table);
+
+/* After begin(): also decode every field of the block into `fields`
+ * (reset first), for an observer. The table must keep its octets
+ * (shb_h2_dtable_keep_octets) from its first block on, so that indexed
+ * fields can be read back. */
+void shb_h2_hscan_collect(struct shb_h2_hscan *s, struct shb_h2_fields *fields);
 
 /* Feeds the next piece of the block: SHB_H2_HSCAN_OK or an error, after
  * which the scanner (and its table) must not be used again. */

@@ -11,15 +11,31 @@
 /* Written once by init, read-only afterwards (plugin.h allows this). */
 static const struct shb_host *g_host;
 
+/* What h2 calls on a host: init checks the core's, module_create the one
+ * it is given. */
+static int host_usable(const struct shb_host *host)
+{
+	return host && SHB_HAS(host, struct shb_host, conn_event) &&
+	       host->req_done && host->log;
+}
+
 static int h2_module_create(const struct shb_host *host,
 			    const struct shb_run_config *cfg, void **module,
 			    char *err, size_t errlen)
 {
 	struct shb_h2_module *m;
 
-	if (g_host)
+	/* The module uses the host it is given: the core's own (the one
+	 * init saw), or the table of a plugin that wraps h2 through
+	 * org.shb.h2.proto/1 and forwards to the core's. */
+	if (!host)
 		host = g_host;
-	if (!host || !cfg || !SHB_HAS(cfg, struct shb_run_config, option_count)) {
+	if (!host_usable(host)) {
+		snprintf(err, errlen, "h2: the host table lacks req_done, "
+			 "conn_event or log");
+		return SHB_E_INVAL;
+	}
+	if (!cfg || !SHB_HAS(cfg, struct shb_run_config, option_count)) {
 		snprintf(err, errlen, "h2: missing host or run configuration");
 		return SHB_E_INVAL;
 	}
@@ -126,10 +142,43 @@ static const struct shb_proto_factory h2_factory = {
 	.get = h2_factory_get,
 };
 
+/* ---- org.shb.h2.proto/1 (shb/ext/h2.h) ---- */
+
+static int h2_set_observer(void *module, const struct shb_h2_observer *obs)
+{
+	struct shb_h2_module *m = module;
+	size_t n;
+
+	if (!m || !obs || !SHB_HAS(obs, struct shb_h2_observer, on_field))
+		return SHB_E_INVAL;
+	if (m->observed)
+		return SHB_E_STATE;
+	/* A shorter (older) table leaves the newer members NULL. */
+	n = obs->struct_size < sizeof(m->obs) ? obs->struct_size
+					      : sizeof(m->obs);
+	memset(&m->obs, 0, sizeof(m->obs));
+	memcpy(&m->obs, obs, n);
+	m->obs.struct_size = sizeof(m->obs);
+	m->observed = 1;
+	return SHB_OK;
+}
+
+const struct shb_h2_proto_ext shb_h2_proto_ext = {
+	.struct_size = sizeof(struct shb_h2_proto_ext),
+	.desc = &h2_desc,
+	.set_observer = h2_set_observer,
+};
+
+static const void *h2_get_extension(const char *id)
+{
+	if (id && strcmp(id, SHB_EXT_H2_PROTO) == 0)
+		return &shb_h2_proto_ext;
+	return NULL;
+}
+
 static int h2_init(const struct shb_host *host)
 {
-	if (!host || !SHB_HAS(host, struct shb_host, conn_event) ||
-	    !host->req_done || !host->log)
+	if (!host_usable(host))
 		return SHB_E_UNSUPPORTED;
 	g_host = host;
 	return SHB_OK;
@@ -160,4 +209,5 @@ SHB_PLUGIN_EXPORT const struct shb_plugin_entry shb_plugin_entry_v1 = {
 	.init = h2_init,
 	.deinit = h2_deinit,
 	.get_factory = h2_get_factory,
+	.get_extension = h2_get_extension,
 };

@@ -77,6 +77,28 @@ static void peer_ended(struct shb_h2_conn *c, const struct shb_h2_stream *s,
 		s->id | (reset ? 0x80000000u : 0);
 }
 
+/* Observed modules: the request ends on the observer's word (a negative
+ * on_field or on_data) as a protocol error. A stream the peer has not
+ * ended, or whose request body we still send, is reset (CANCEL); one it
+ * ended (`ended`: the block had END_STREAM) is closed already. Returns
+ * what sending the reset did. */
+static int observer_stop(struct shb_h2_conn *c, struct shb_h2_stream *s,
+			 int ended)
+{
+	int reset = !ended || s->body_pending, rc = SHB_OK;
+
+	if (ended)
+		peer_ended(c, s, 0);
+	if (reset)
+		rc = shb_h2_send_rst_stream(c, s->id, SHB_H2_CANCEL);
+	if (c->mod->debug)
+		shb_h2_trace(c, "stream %u: stopped by the observer", s->id);
+	shb_h2_stream_finish(c, s, SHB_REQ_PROTO_ERROR,
+			     reset ? SHB_H2_CANCEL : SHB_H2_NO_ERROR,
+			     "h2: the response was refused by the protocol on top of HTTP/2");
+	return rc;
+}
+
 /* DATA or HEADERS on a stream the peer ended: after its END_STREAM a
  * connection error, after its RST_STREAM a stream error (RFC 9113 5.1).
  * Returns 1 when handled (rc in *rc), 0 for an id not remembered. */
@@ -188,6 +210,8 @@ static int begin_headers(struct shb_h2_conn *c,
 	 * be a valid HPACK block, and it may change the dynamic table that
 	 * later blocks refer to. */
 	shb_h2_hscan_begin(&c->hscan, &c->dtable);
+	if (c->mod->observed)
+		shb_h2_hscan_collect(&c->hscan, &c->fields);
 	c->hb_bytes = h->length;
 	c->hb_frames = 1;
 	c->hb_stream = s;
@@ -435,10 +459,13 @@ static void goaway_content(struct shb_h2_conn *c, const uint8_t *p, size_t n)
 /* A header block the scanner refused: a decoding error, or a cap. */
 static int hscan_error(struct shb_h2_conn *c, uint32_t sid, int rc)
 {
-	return shb_h2_conn_error(c,
-				 rc == SHB_H2_HSCAN_E_LIST_SIZE
-					 ? SHB_H2_ENHANCE_YOUR_CALM
-					 : SHB_H2_COMPRESSION_ERROR,
+	uint32_t code = SHB_H2_COMPRESSION_ERROR;
+
+	if (rc == SHB_H2_HSCAN_E_LIST_SIZE)
+		code = SHB_H2_ENHANCE_YOUR_CALM;
+	else if (rc == SHB_H2_HSCAN_E_NOMEM)
+		code = SHB_H2_INTERNAL_ERROR;
+	return shb_h2_conn_error(c, code,
 				 "stream %u: %s", sid,
 				 shb_h2_hscan_strerror(rc));
 }
@@ -447,8 +474,14 @@ static int content(struct shb_h2_conn *c, const uint8_t *p, size_t n)
 {
 	switch (c->rd.fh.type) {
 	case SHB_H2_DATA:
-		if (c->rd.st)
-			c->rd.st->rx_body_bytes += n;
+		if (c->rd.st) {
+			struct shb_h2_stream *s = c->rd.st;
+
+			s->rx_body_bytes += n;
+			if (c->mod->obs.on_data && n &&
+			    c->mod->obs.on_data(c->handle, s->cookie, p, n) < 0)
+				return observer_stop(c, s, 0);
+		}
 		return SHB_OK;
 	case SHB_H2_HEADERS:
 	case SHB_H2_CONTINUATION: {
@@ -487,12 +520,34 @@ static int end_data(struct shb_h2_conn *c)
 	return SHB_OK;
 }
 
+/* Observed modules: the fields of an accepted block, in order. Returns 1
+ * when the observer stopped the stream (then *rc is what stopping did),
+ * else 0. */
+static int observe_block(struct shb_h2_conn *c, struct shb_h2_stream *s,
+			 uint32_t flags, int end_stream, int *rc)
+{
+	const uint8_t *name, *value;
+	size_t off = 0, nlen, vlen;
+
+	if (!c->mod->obs.on_field)
+		return 0;
+	while (shb_h2_fields_next(&c->fields, &off, &name, &nlen, &value, &vlen))
+		if (c->mod->obs.on_field(c->handle, s->cookie,
+					 (const char *)name, nlen, value, vlen,
+					 flags) < 0) {
+			*rc = observer_stop(c, s, end_stream);
+			return 1;
+		}
+	return 0;
+}
+
 /* A complete header block for stream s (NULL: one we dropped). */
 static int block_done(struct shb_h2_conn *c, struct shb_h2_stream *s,
 		      int end_stream)
 {
 	int status = shb_h2_hscan_status(&c->hscan);
 	const char *malformed = shb_h2_hscan_malformed(&c->hscan);
+	int rc = SHB_OK;
 
 	if (!s)
 		return SHB_OK;
@@ -509,6 +564,9 @@ static int block_done(struct shb_h2_conn *c, struct shb_h2_stream *s,
 		if (malformed)
 			return stream_error(c, s, SHB_H2_PROTOCOL_ERROR,
 					    malformed);
+		if (c->mod->observed &&
+		    observe_block(c, s, SHB_H2_FIELD_TRAILER, 1, &rc))
+			return rc;
 		peer_ended(c, s, 0);
 		shb_h2_stream_finish(c, s, SHB_REQ_OK, 0, NULL);
 		return SHB_OK;
@@ -532,6 +590,9 @@ static int block_done(struct shb_h2_conn *c, struct shb_h2_stream *s,
 	}
 	s->got_final = 1;
 	s->status = (uint16_t)status;
+	if (c->mod->observed &&
+	    observe_block(c, s, SHB_H2_FIELD_HEADER, end_stream, &rc))
+		return rc;
 	if (end_stream) {
 		peer_ended(c, s, 0);
 		shb_h2_stream_finish(c, s, SHB_REQ_OK, 0, NULL);

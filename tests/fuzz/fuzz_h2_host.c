@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <shb/ext/h2.h>
+
 #include "fuzz_h2_host.h"
 #include "fuzz_input.h"
 
@@ -11,7 +13,7 @@ extern const struct shb_plugin_entry shb_plugin_entry_v1;
 enum { C_FREE = 0, C_OPEN, C_DONE, C_CANCELLED };
 
 static uint8_t cookie_state[H2FZ_MAX_COOKIES];
-static int debug_on, in_fini;
+static int debug_on, in_fini, observe_on;
 static volatile uint8_t sink;
 
 static void fz_log(uint32_t level, const char *plugin_id, const char *msg)
@@ -35,6 +37,11 @@ static void fz_req_done(struct shb_conn *conn, uint64_t cookie,
 	cookie_state[cookie] = C_DONE;
 	if (res->detail)
 		FZ_CHECK(strlen(res->detail) < 4096);
+	/* Only an observer sets an app outcome, only on an OK response. */
+	FZ_CHECK(res->app_space == SHB_APPSPACE_NONE ||
+		 (observe_on && res->outcome == SHB_REQ_OK));
+	if (res->outcome == SHB_REQ_OK)
+		FZ_CHECK(res->status >= 200 && res->status <= 999);
 }
 
 static void fz_conn_event(struct shb_conn *conn,
@@ -71,10 +78,77 @@ static const struct shb_proto_desc *desc(void)
 	return d;
 }
 
+/* ---- the observer (h2fz_observe) ---- */
+
+#define FZ_HANDLE ((struct shb_conn *)(uintptr_t)0x5eed)
+
+static void observed_call(struct shb_conn *h, uint64_t cookie)
+{
+	FZ_CHECK(!in_fini);
+	FZ_CHECK(h == FZ_HANDLE);
+	FZ_CHECK(cookie > 0 && cookie < H2FZ_MAX_COOKIES);
+	FZ_CHECK(cookie_state[cookie] == C_OPEN);
+}
+
+static void touch(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		sink ^= p[i];
+}
+
+static int ob_field(struct shb_conn *h, uint64_t cookie, const char *name,
+		    size_t nlen, const uint8_t *value, size_t vlen,
+		    uint32_t flags)
+{
+	observed_call(h, cookie);
+	FZ_CHECK(flags == SHB_H2_FIELD_HEADER || flags == SHB_H2_FIELD_TRAILER);
+	/* Within the decoded list cap (h2_hscan.h). */
+	FZ_CHECK(nlen + vlen <= 256u * 1024u);
+	touch((const uint8_t *)name, nlen);
+	touch(value, vlen);
+	return vlen && value[0] == 'Z' ? SHB_E_PROTO : SHB_OK;
+}
+
+static int ob_data(struct shb_conn *h, uint64_t cookie, const uint8_t *p,
+		   size_t n)
+{
+	observed_call(h, cookie);
+	FZ_CHECK(n > 0);
+	touch(p, n);
+	return p[0] == 'Z' ? SHB_E_PROTO : SHB_OK;
+}
+
+static void ob_result(struct shb_conn *h, uint64_t cookie,
+		      struct shb_req_result *res)
+{
+	observed_call(h, cookie);
+	if (res->outcome != SHB_REQ_OK)
+		return;
+	res->app_space = SHB_APPSPACE_GRPC;
+	res->app_code = res->rx_body_bytes % 17;
+	res->app_ok = res->app_code == 0;
+	res->detail = res->app_ok ? NULL : "fuzz: app error";
+	/* Now and then an OK response the application refuses. */
+	if (res->rx_body_bytes % 5 == 1)
+		res->outcome = SHB_REQ_PROTO_ERROR;
+}
+
+static const struct shb_h2_observer observer = {
+	.struct_size = sizeof(struct shb_h2_observer),
+	.on_field = ob_field,
+	.on_data = ob_data,
+	.on_result = ob_result,
+};
+
+void h2fz_observe(int on)
+{
+	observe_on = !!on;
+}
+
 /* Modules and prepared requests are immutable: made once per kind. */
 static void *module(uint32_t parallel, int debug)
 {
-	static void *mods[2][17];
+	static void *mods[2][2][17];
 	const struct shb_proto_desc *d = desc();
 	struct shb_run_config cfg = {
 		.struct_size = sizeof(cfg),
@@ -89,11 +163,19 @@ static void *module(uint32_t parallel, int debug)
 	};
 	char err[128];
 
-	if (!mods[debug][parallel])
-		FZ_CHECK(d->vt->module_create(&host, &cfg,
-					      &mods[debug][parallel], err,
+	void **m = &mods[observe_on][debug][parallel];
+
+	if (!*m) {
+		FZ_CHECK(d->vt->module_create(&host, &cfg, m, err,
 					      sizeof(err)) == SHB_OK);
-	return mods[debug][parallel];
+		if (observe_on) {
+			const struct shb_h2_proto_ext *x =
+				shb_plugin_entry_v1.get_extension(SHB_EXT_H2_PROTO);
+
+			FZ_CHECK(x && x->set_observer(*m, &observer) == SHB_OK);
+		}
+	}
+	return *m;
 }
 
 static void *prepared(void *mod, int post)
@@ -122,7 +204,7 @@ static void *prepared(void *mod, int post)
 
 void h2fz_open(struct h2fz *z, uint32_t parallel, int post, int debug)
 {
-	static void *preps[2][17][2];
+	static void *preps[2][2][17][2];
 	const struct shb_proto_desc *d = desc();
 	struct shb_transport_info info = {
 		.struct_size = sizeof(info),
@@ -138,16 +220,15 @@ void h2fz_open(struct h2fz *z, uint32_t parallel, int post, int debug)
 	debug_on = debug;
 	z->vt = d->vt;
 	z->mod = module(parallel, debug);
-	if (!preps[debug][parallel][post])
-		preps[debug][parallel][post] = prepared(z->mod, post);
-	z->prep = preps[debug][parallel][post];
+	if (!preps[observe_on][debug][parallel][post])
+		preps[observe_on][debug][parallel][post] = prepared(z->mod, post);
+	z->prep = preps[observe_on][debug][parallel][post];
 	z->c = calloc(1, d->conn_size);
 	FZ_CHECK(z->c);
 	z->now = 1000000000;
 	z->next_cookie = 1;
-	FZ_CHECK(z->vt->conn_init(z->mod, NULL, z->c,
-				  (struct shb_conn *)(uintptr_t)0x5eed,
-				  z->now) == SHB_OK);
+	FZ_CHECK(z->vt->conn_init(z->mod, NULL, z->c, FZ_HANDLE, z->now) ==
+		 SHB_OK);
 	FZ_CHECK(z->vt->on_transport_ready(z->c, &info, z->now) == SHB_OK);
 	h2fz_flush(z, 0);
 }

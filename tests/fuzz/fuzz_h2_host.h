@@ -24,6 +24,11 @@ struct h2fz {
 /* A connection of a run with -p `parallel`, GET or a small POST, with
  * protocol traces on or off; transport up and the preface sent. */
 void h2fz_open(struct h2fz *z, uint32_t parallel, int post, int debug);
+/* Before h2fz_open: non-zero makes the next connections' module observed
+ * through org.shb.h2.proto/1 by an observer that checks every call, reads
+ * every octet it is shown, stops a request whose DATA starts with 'Z' or
+ * whose field value does, and sets an app outcome. */
+void h2fz_observe(int on);
 /* Drops the connection (conn_fini) and checks what it reported. */
 void h2fz_close(struct h2fz *z);
 

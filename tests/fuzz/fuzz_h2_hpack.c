@@ -1,12 +1,14 @@
 /* The HPACK response header scanner with the connection's dynamic table,
  * fed the way h2_recv.c feeds it: one header block after another (HEADERS
  * plus CONTINUATION payloads, cut anywhere), the table carried over.
- * Input: a table limit byte (x 16 octets, capped at the HTTP/2 default),
- * a split plan applied to every block, then blocks as a two-byte length
- * and that many octets.
+ * Input: a table limit byte (x 16 octets, capped at the HTTP/2 default;
+ * an odd byte also decodes every field, with the table's octets, as for
+ * an observer of org.shb.h2.proto/1), a split plan applied to every
+ * block, then blocks as a two-byte length and that many octets.
  *
  * Checked besides memory safety: the table never exceeds its maximum,
- * and the split run gives exactly the results of the unsplit run. */
+ * and the split run gives exactly the results (and decoded fields) of
+ * the unsplit run. */
 #include <string.h>
 
 #include "fuzz_input.h"
@@ -17,11 +19,16 @@
 struct result {
 	int feed_rc, end_rc, status;
 	uint32_t table_size, table_count;
+	uint32_t fields;     /* decoded fields, when collecting */
+	uint64_t field_hash; /* FNV-1a of their records */
 };
 
 struct run {
 	struct shb_h2_dtable table;
 	struct shb_h2_hscan s;
+	int collect;
+	uint8_t ring[SHB_H2_DTABLE_MAX];
+	struct shb_h2_fields fields;
 	int rc;
 	size_t count;
 	struct result r[MAX_BLOCKS];
@@ -45,12 +52,30 @@ static int block(struct run *u, const struct fz_plan *pl, const uint8_t *p,
 	memset(r, 0, sizeof(*r));
 	u->rc = SHB_H2_HSCAN_OK;
 	shb_h2_hscan_begin(&u->s, &u->table);
+	if (u->collect)
+		shb_h2_hscan_collect(&u->s, &u->fields);
 	fz_feed_plan(pl, p, n, feed, u);
 	r->feed_rc = u->rc;
 	if (u->rc == SHB_H2_HSCAN_OK) {
 		r->end_rc = shb_h2_hscan_end(&u->s);
 		if (r->end_rc == SHB_H2_HSCAN_OK)
 			r->status = shb_h2_hscan_status(&u->s);
+	}
+	if (u->collect && r->feed_rc == SHB_H2_HSCAN_OK &&
+	    r->end_rc == SHB_H2_HSCAN_OK) {
+		const uint8_t *name, *value;
+		size_t off = 0, nlen, vlen;
+
+		r->field_hash = 14695981039346656037ull;
+		while (shb_h2_fields_next(&u->fields, &off, &name, &nlen,
+					  &value, &vlen)) {
+			for (size_t i = 0; i < nlen + vlen; i++)
+				r->field_hash = (r->field_hash ^ name[i]) *
+						1099511628211ull;
+			r->fields++;
+		}
+		FZ_CHECK(r->fields == u->fields.count);
+		FZ_CHECK(off == u->fields.len);
 	}
 	r->table_size = u->table.size;
 	r->table_count = u->table.count;
@@ -61,11 +86,15 @@ static int block(struct run *u, const struct fz_plan *pl, const uint8_t *p,
 	return r->feed_rc != SHB_H2_HSCAN_OK || r->end_rc != SHB_H2_HSCAN_OK;
 }
 
-static void run(struct run *u, uint32_t limit, const struct fz_plan *pl,
-		struct fz f)
+static void run(struct run *u, uint32_t limit, int collect,
+		const struct fz_plan *pl, struct fz f)
 {
+	shb_h2_fields_free(&u->fields);
 	memset(u, 0, sizeof(*u));
 	shb_h2_dtable_init(&u->table, limit);
+	u->collect = collect;
+	if (collect)
+		shb_h2_dtable_keep_octets(&u->table, u->ring);
 	while (f.n && u->count < MAX_BLOCKS) {
 		size_t n;
 		const uint8_t *p = fz_take(&f, fz_u16(&f), &n);
@@ -83,13 +112,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fz f = {data, size};
 	struct fz_plan pl;
-	uint32_t limit = fz_u8(&f) * 16u;
+	uint8_t first = fz_u8(&f);
+	uint32_t limit = first * 16u;
+	int collect = first & 1;
 
 	if (limit > SHB_H2_DTABLE_MAX)
 		limit = SHB_H2_DTABLE_MAX;
 	fz_plan_read(&f, &pl);
-	run(&split, limit, &pl, f);
-	run(&whole, limit, NULL, f);
+	run(&split, limit, collect, &pl, f);
+	run(&whole, limit, collect, NULL, f);
 	FZ_CHECK(split.count == whole.count);
 	FZ_CHECK(memcmp(split.r, whole.r, split.count * sizeof(split.r[0])) == 0);
 	return 0;

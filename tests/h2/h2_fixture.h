@@ -1,12 +1,13 @@
-/* Driving one HTTP/2 connection through the vtable as the core does, and
- * building the server's side of the conversation. */
+/* Driving one HTTP/2 connection through the vtable with the test kit's
+ * module and connection driver (shb/kit/driver.h) as the core does, and
+ * building the server's side of the conversation. Every [conn] call goes
+ * through the kit at time f->now, so that its host knows which call on
+ * which connection is in progress. */
 #ifndef SHB_H2_FIXTURE_H
 #define SHB_H2_FIXTURE_H
 
 #include "h2_conn.h"
 #include "h2_tests.h"
-
-#define FX_HANDLE ((struct shb_conn *)(uintptr_t)0x5eed)
 
 /* A growable byte string. */
 struct shb_h2_bytes {
@@ -18,10 +19,12 @@ void shb_h2_bytes_add(struct shb_h2_bytes *b, const void *p, size_t n);
 void shb_h2_bytes_free(struct shb_h2_bytes *b);
 
 struct shb_h2_fx {
+	struct shb_kit_module km;
+	struct shb_kit_conn kc; /* kc.handle: what h2 names the connection */
 	const struct shb_proto_vtable *vt;
-	void *mod;
-	void *prep;
-	struct shb_h2_conn *c;
+	void *mod;  /* km.module */
+	void *prep; /* km.prepared */
+	struct shb_h2_conn *c; /* kc.mem */
 	struct shb_h2_bytes sent; /* everything sent after the preface */
 	uint64_t next_cookie;
 	shb_tstamp now;
@@ -36,7 +39,25 @@ void shb_h2_fx_open(struct shb_h2_fx *f, uint32_t run_flags,
 /* Transport ready; checks and drops the 58-octet preface + SETTINGS +
  * WINDOW_UPDATE from the output. */
 void shb_h2_fx_ready(struct shb_h2_fx *f);
+/* Finalises the connection and the module, and asserts that the plugin
+ * broke no rule of the host (req_done and conn_event only from a call on
+ * their connection, once per cookie, full-size results and events, log
+ * lines under its own id). */
 void shb_h2_fx_close(struct shb_h2_fx *f);
+
+/* The vtable members, through the kit, at f->now. */
+uint32_t shb_h2_fx_state(struct shb_h2_fx *f);
+uint32_t shb_h2_fx_capacity(struct shb_h2_fx *f);
+shb_tstamp shb_h2_fx_next_deadline(struct shb_h2_fx *f);
+const char *shb_h2_fx_error_detail(struct shb_h2_fx *f);
+int shb_h2_fx_issue_rc(struct shb_h2_fx *f, uint64_t cookie);
+void shb_h2_fx_cancel(struct shb_h2_fx *f, uint64_t cookie);
+void shb_h2_fx_shutdown(struct shb_h2_fx *f, uint32_t mode);
+int shb_h2_fx_recv_eof(struct shb_h2_fx *f);
+int shb_h2_fx_on_timer(struct shb_h2_fx *f);
+shb_ssize shb_h2_fx_pull_send(struct shb_h2_fx *f, struct shb_vec *v,
+			      size_t max);
+void shb_h2_fx_sent(struct shb_h2_fx *f, size_t n);
 
 /* Issues one request; returns its cookie. */
 uint64_t shb_h2_fx_issue(struct shb_h2_fx *f);
@@ -72,6 +93,6 @@ void shb_h2_srv_goaway(struct shb_h2_bytes *b, uint32_t last, uint32_t code,
 		       const char *debug);
 
 /* The result recorded for `cookie`, or NULL. */
-const struct shb_h2_test_done *shb_h2_fx_done(uint64_t cookie);
+const struct shb_kit_done *shb_h2_fx_done(uint64_t cookie);
 
 #endif

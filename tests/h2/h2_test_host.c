@@ -1,89 +1,33 @@
-/* A fake host for driving the plugin through its ABI. */
+/* The plugin under the kit's fake host (shb/kit.h): init once, records
+ * reset per test. */
 #include <stdio.h>
 #include <string.h>
 
 #include "h2_tests.h"
 
-struct shb_h2_test_log shb_h2_seen;
-static int debug_on;
-
-static void fake_log(uint32_t level, const char *plugin_id, const char *msg)
-{
-	size_t i = shb_h2_seen.log_count;
-
-	CU_ASSERT_STRING_EQUAL(plugin_id, "org.shb.proto.h2");
-	if (i < SHB_H2_TEST_MAX_LOG) {
-		snprintf(shb_h2_seen.log[i], sizeof(shb_h2_seen.log[i]), "%u %s",
-			 level, msg);
-		shb_h2_seen.log_count++;
-	}
-}
-
-static int32_t fake_log_enabled(uint32_t level)
-{
-	return level <= SHB_LOG_WARN || debug_on;
-}
-
-static void fake_req_done(struct shb_conn *conn, uint64_t cookie,
-			  const struct shb_req_result *res)
-{
-	size_t i = shb_h2_seen.done_count;
-	struct shb_h2_test_done *d;
-
-	CU_ASSERT_FATAL(i < SHB_H2_TEST_MAX_DONE);
-	CU_ASSERT_EQUAL(res->struct_size, sizeof(*res));
-	/* Exactly once per cookie. */
-	for (size_t k = 0; k < i; k++)
-		CU_ASSERT(shb_h2_seen.done[k].cookie != cookie);
-	d = &shb_h2_seen.done[i];
-	d->conn = conn;
-	d->cookie = cookie;
-	d->res = *res;
-	snprintf(d->detail, sizeof(d->detail), "%s",
-		 res->detail ? res->detail : "");
-	d->res.detail = NULL;
-	shb_h2_seen.done_count++;
-}
-
-static void fake_conn_event(struct shb_conn *conn,
-			    const struct shb_conn_event *ev)
-{
-	size_t i = shb_h2_seen.event_count;
-
-	CU_ASSERT_FATAL(i < SHB_H2_TEST_MAX_EVENTS);
-	CU_ASSERT_EQUAL(ev->struct_size, sizeof(*ev));
-	shb_h2_seen.events[i].ev = *ev;
-	snprintf(shb_h2_seen.events[i].detail,
-		 sizeof(shb_h2_seen.events[i].detail), "%s",
-		 ev->detail ? ev->detail : "");
-	shb_h2_seen.events[i].ev.detail = NULL;
-	shb_h2_seen.event_count++;
-}
-
-const struct shb_host shb_h2_test_host = {
-	.struct_size = sizeof(struct shb_host),
-	.abi_major = SHB_ABI_MAJOR,
-	.abi_minor = SHB_ABI_MINOR,
-	.version = "test",
-	.log = fake_log,
-	.log_enabled = fake_log_enabled,
-	.req_done = fake_req_done,
-	.conn_event = fake_conn_event,
-};
+/* Static: the plugin keeps the host from init() for the whole process. */
+struct shb_kit_host shb_h2_kit;
+static struct shb_kit_plugin plugin;
 
 void shb_h2_test_reset(int debug)
 {
-	memset(&shb_h2_seen, 0, sizeof(shb_h2_seen));
-	debug_on = debug;
+	(void)shb_h2_test_desc(); /* the host exists from here on */
+	shb_kit_host_reset(&shb_h2_kit);
+	shb_h2_kit.log_level = debug ? SHB_LOG_TRACE : SHB_LOG_WARN;
 }
 
 const struct shb_proto_desc *shb_h2_test_desc(void)
 {
 	static int inited;
 	const struct shb_proto_factory *f;
+	char err[128];
 
 	if (!inited) {
-		CU_ASSERT_EQUAL_FATAL(shb_plugin_entry_v1.init(&shb_h2_test_host),
+		CU_ASSERT_EQUAL_FATAL(shb_kit_host_init(&shb_h2_kit, SHB_ABI_MINOR), 0);
+		CU_ASSERT_EQUAL_FATAL(shb_kit_plugin_use(&plugin, &shb_plugin_entry_v1,
+							 err, sizeof(err)),
+				      0);
+		CU_ASSERT_EQUAL_FATAL(shb_kit_plugin_init(&plugin, &shb_h2_kit),
 				      SHB_OK);
 		inited = 1;
 	}
@@ -93,25 +37,35 @@ const struct shb_proto_desc *shb_h2_test_desc(void)
 	return f->get(0);
 }
 
+void shb_h2_test_config(struct shb_run_config *cfg, uint32_t run_flags,
+			uint32_t parallel)
+{
+	/* http://example.com:80, one connection, one thread. */
+	shb_kit_run_config_default(cfg, shb_h2_test_desc());
+	cfg->flags = run_flags;
+	cfg->parallel = parallel;
+}
+
 void *shb_h2_test_module(uint32_t run_flags, uint32_t parallel)
 {
 	const struct shb_proto_desc *d = shb_h2_test_desc();
-	struct shb_run_config cfg = {
-		.struct_size = sizeof(cfg),
-		.flags = run_flags,
-		.connections = 1,
-		.parallel = parallel,
-		.threads = 1,
-		.port = 80,
-		.scheme = "http",
-		.host = "example.com",
-		.authority = "example.com",
-	};
+	struct shb_run_config cfg;
 	char err[128] = "";
 	void *m = NULL;
 
-	CU_ASSERT_EQUAL_FATAL(d->vt->module_create(&shb_h2_test_host, &cfg, &m,
+	shb_h2_test_config(&cfg, run_flags, parallel);
+	CU_ASSERT_EQUAL_FATAL(d->vt->module_create(&shb_h2_kit.host, &cfg, &m,
 						   err, sizeof(err)),
 			      SHB_OK);
 	return m;
+}
+
+const char *shb_h2_test_log_line(size_t i)
+{
+	static char buf[SHB_KIT_LOG_MAX + 16];
+
+	CU_ASSERT_FATAL(shb_h2_kit.log_count > i);
+	snprintf(buf, sizeof(buf), "%u %s", shb_h2_kit.logs[i].level,
+		 shb_h2_kit.logs[i].msg);
+	return buf;
 }

@@ -1,6 +1,6 @@
-/* The h2 test executable: suites (one array per source file), the fake
- * host that records what the plugin reports, the RFC vector files and a
- * test-only HPACK decoder with a dynamic table. */
+/* The h2 test executable: suites (one array per source file), the test
+ * kit's fake host that records what the plugin reports, the RFC vector
+ * files and a test-only HPACK decoder with a dynamic table. */
 #ifndef SHB_H2_TESTS_H
 #define SHB_H2_TESTS_H
 
@@ -10,6 +10,7 @@
 #include <CUnit/CUnit.h>
 
 #include <shb/shb.h>
+#include <shb/kit.h>
 
 extern CU_TestInfo shb_h2_huffman_tests[];
 extern CU_TestInfo shb_h2_prefint_tests[];
@@ -19,49 +20,37 @@ extern CU_TestInfo shb_h2_frame_tests[];
 extern CU_TestInfo shb_h2_conn_tests[];
 extern CU_TestInfo shb_h2_flow_tests[];
 extern CU_TestInfo shb_h2_module_tests[];
+extern CU_TestInfo shb_h2_observe_tests[];
 
 /* The plugin's entry, linked in from the static library. */
 extern const struct shb_plugin_entry shb_plugin_entry_v1;
 
-/* ---- fake host --------------------------------------------------------- */
+/* ---- fake host (the plugin test kit's, shb/kit.h) ------------------------ */
 
-#define SHB_H2_TEST_MAX_DONE 4096
-#define SHB_H2_TEST_MAX_EVENTS 16
-#define SHB_H2_TEST_MAX_LOG 64
+/* Records every req_done (done[], done_count), conn_event (events[],
+ * event_count) and log line (logs[], log_count) since
+ * shb_h2_test_reset(), and every rule of the host the plugin broke
+ * (violations; shb_h2_fx_close asserts there is none). */
+extern struct shb_kit_host shb_h2_kit;
 
-struct shb_h2_test_done {
-	struct shb_conn *conn;
-	uint64_t cookie;
-	struct shb_req_result res;
-	char detail[160]; /* copy of res.detail, "" when NULL */
-};
-
-struct shb_h2_test_event {
-	struct shb_conn_event ev;
-	char detail[96];
-};
-
-/* What the fake host saw since shb_h2_test_reset(). */
-struct shb_h2_test_log {
-	size_t done_count;
-	struct shb_h2_test_done done[SHB_H2_TEST_MAX_DONE];
-	size_t event_count;
-	struct shb_h2_test_event events[SHB_H2_TEST_MAX_EVENTS];
-	size_t log_count;
-	char log[SHB_H2_TEST_MAX_LOG][256];
-};
-
-extern struct shb_h2_test_log shb_h2_seen;
-extern const struct shb_host shb_h2_test_host;
-
-/* Clears shb_h2_seen; `debug` non-zero makes log_enabled(DEBUG) true. */
+/* Clears the kit's records; `debug` non-zero makes log_enabled(DEBUG)
+ * true. */
 void shb_h2_test_reset(int debug);
 
 /* The protocol descriptor, after init() with the fake host. */
 const struct shb_proto_desc *shb_h2_test_desc(void);
 
-/* A module for a run with these flags and -p. */
+/* The kit's run config for h2 (http://example.com, one connection) with
+ * these flags and -p. */
+void shb_h2_test_config(struct shb_run_config *cfg, uint32_t run_flags,
+			uint32_t parallel);
+
+/* A module for a run with these flags and -p (module_create with the
+ * kit's host). */
 void *shb_h2_test_module(uint32_t run_flags, uint32_t parallel);
+
+/* Log line i as "LEVEL MESSAGE". */
+const char *shb_h2_test_log_line(size_t i);
 
 /* ---- RFC vectors (tests/vectors, directory in SHB_H2_VECTORS) ------------ */
 

@@ -12,5 +12,6 @@ CU_SuiteInfo shb_test_suites[] = {
 	{"h2_conn", NULL, NULL, NULL, NULL, shb_h2_conn_tests},
 	{"h2_flow", NULL, NULL, NULL, NULL, shb_h2_flow_tests},
 	{"h2_module", NULL, NULL, NULL, NULL, shb_h2_module_tests},
+	{"h2_observe", NULL, NULL, NULL, NULL, shb_h2_observe_tests},
 	CU_SUITE_INFO_NULL,
 };

@@ -1,5 +1,7 @@
-/* The connection driven through the vtable like the core drives it, with
- * a fake host recording req_done and conn_event. */
+/* The connection driven through the vtable like the core drives it, under
+ * the test kit (shb/kit.h): its fake host records req_done and conn_event
+ * and checks the host's rules (every connection ends asserting that none
+ * was broken), its clock gives each call its `now`. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,19 +41,19 @@ static void test_preface_and_capacity(void)
 	struct shb_h2_fx f;
 
 	shb_h2_fx_open(&f, 0, 200, NULL, 0, NULL, 0, 0);
-	CU_ASSERT_EQUAL(f.vt->state(f.c), 0);
+	CU_ASSERT_EQUAL(shb_h2_fx_state(&f), 0);
 	shb_h2_fx_ready(&f);
 	/* 100 streams until the peer's SETTINGS. */
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 100);
+	CU_ASSERT_EQUAL(shb_h2_fx_capacity(&f), 100);
 	server_hello(&f);
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 128);
-	CU_ASSERT_EQUAL(shb_h2_seen.event_count, 1);
-	CU_ASSERT_EQUAL(shb_h2_seen.events[0].ev.kind, SHB_CEV_HANDSHAKE_DONE);
+	CU_ASSERT_EQUAL(shb_h2_fx_capacity(&f), 128);
+	CU_ASSERT_EQUAL(shb_h2_kit.event_count, 1);
+	CU_ASSERT_EQUAL(shb_h2_kit.events[0].ev.kind, SHB_CEV_HANDSHAKE_DONE);
 	shb_h2_fx_close(&f);
 
 	shb_h2_fx_open(&f, 0, 8, NULL, 0, NULL, 0, 0);
 	shb_h2_fx_ready(&f);
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 8);
+	CU_ASSERT_EQUAL(shb_h2_fx_capacity(&f), 8);
 	{
 		/* A SETTINGS without MAX_CONCURRENT_STREAMS: no limit. */
 		struct shb_h2_bytes b = {0};
@@ -60,17 +62,17 @@ static void test_preface_and_capacity(void)
 
 		shb_h2_srv_settings(&b, NULL, 0);
 		CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p, b.len), (shb_ssize)b.len);
-		CU_ASSERT_EQUAL(f.vt->capacity(f.c), 8);
+		CU_ASSERT_EQUAL(shb_h2_fx_capacity(&f), 8);
 		shb_h2_fx_issue(&f);
-		CU_ASSERT_EQUAL(f.vt->capacity(f.c), 7);
+		CU_ASSERT_EQUAL(shb_h2_fx_capacity(&f), 7);
 		b.len = 0;
 		shb_h2_srv_settings(&b, kv, 1);
 		CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p, b.len), (shb_ssize)b.len);
-		CU_ASSERT_EQUAL(f.vt->capacity(f.c), 2);
+		CU_ASSERT_EQUAL(shb_h2_fx_capacity(&f), 2);
 		shb_h2_fx_issue(&f);
 		shb_h2_fx_issue(&f);
-		CU_ASSERT_EQUAL(f.vt->capacity(f.c), 0);
-		CU_ASSERT_EQUAL(f.vt->issue(f.c, f.prep, 1, f.now), SHB_E_BUSY);
+		CU_ASSERT_EQUAL(shb_h2_fx_capacity(&f), 0);
+		CU_ASSERT_EQUAL(shb_h2_fx_issue_rc(&f, 1), SHB_E_BUSY);
 		shb_h2_bytes_free(&b);
 	}
 	shb_h2_fx_close(&f);
@@ -82,7 +84,7 @@ static void test_simple_get(void)
 	struct shb_h2_bytes b = {0};
 	struct shb_h2_fx_frame fr[4];
 	const struct shb_h2_request *r;
-	const struct shb_h2_test_done *d;
+	const struct shb_kit_done *d;
 	uint64_t cookie;
 
 	shb_h2_fx_open(&f, 0, 4, NULL, 0, NULL, 0, 0);
@@ -104,16 +106,16 @@ static void test_simple_get(void)
 	shb_h2_srv_status(&b, 1, SHB_H2_FLAG_END_HEADERS, 200);
 	f.now = 2000;
 	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p, b.len), (shb_ssize)b.len);
-	CU_ASSERT_EQUAL(shb_h2_seen.done_count, 0);
+	CU_ASSERT_EQUAL(shb_h2_kit.done_count, 0);
 	b.len = 0;
 	shb_h2_srv_data(&b, 1, 0, "hel");
 	shb_h2_srv_data(&b, 1, SHB_H2_FLAG_END_STREAM, "lo");
 	f.now = 3000;
 	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p, b.len), (shb_ssize)b.len);
-	CU_ASSERT_EQUAL_FATAL(shb_h2_seen.done_count, 1);
+	CU_ASSERT_EQUAL_FATAL(shb_h2_kit.done_count, 1);
 	d = shb_h2_fx_done(cookie);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
-	CU_ASSERT_EQUAL(d->conn, FX_HANDLE);
+	CU_ASSERT_EQUAL(d->conn, f.kc.handle);
 	CU_ASSERT_EQUAL(d->res.outcome, SHB_REQ_OK);
 	CU_ASSERT_EQUAL(d->res.status, 200);
 	CU_ASSERT_EQUAL(d->res.rx_header_bytes, 9 + 14);
@@ -121,10 +123,11 @@ static void test_simple_get(void)
 	CU_ASSERT_EQUAL(d->res.ts_first_byte, 2000);
 	CU_ASSERT_EQUAL(d->res.ts_done, 3000);
 	CU_ASSERT_EQUAL(d->res.err_space, SHB_ERRSPACE_NONE);
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 4);
-	CU_ASSERT_EQUAL(f.vt->state(f.c), SHB_CS_WANT_WRITE); /* SETTINGS ACK */
-	CU_ASSERT_EQUAL(f.vt->next_deadline(f.c), SHB_TSTAMP_NONE);
-	CU_ASSERT_EQUAL(f.vt->on_timer(f.c, 5000), SHB_OK);
+	CU_ASSERT_EQUAL(shb_h2_fx_capacity(&f), 4);
+	CU_ASSERT_EQUAL(shb_h2_fx_state(&f), SHB_CS_WANT_WRITE); /* SETTINGS ACK */
+	CU_ASSERT_EQUAL(shb_h2_fx_next_deadline(&f), SHB_TSTAMP_NONE);
+	f.now = 5000;
+	CU_ASSERT_EQUAL(shb_h2_fx_on_timer(&f), SHB_OK);
 	shb_h2_bytes_free(&b);
 	shb_h2_fx_close(&f);
 }
@@ -243,9 +246,9 @@ static void run_rich(const struct shb_h2_bytes *in, size_t cut,
 	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, in->p, cut), (shb_ssize)cut);
 	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, in->p + cut, in->len - cut),
 			(shb_ssize)(in->len - cut));
-	CU_ASSERT_EQUAL(shb_h2_seen.done_count, 6);
+	CU_ASSERT_EQUAL(shb_h2_kit.done_count, 6);
 	for (int i = 0; i < 6; i++) {
-		const struct shb_h2_test_done *d = shb_h2_fx_done(cookies[i]);
+		const struct shb_kit_done *d = shb_h2_fx_done(cookies[i]);
 
 		memset(&got[i], 0xff, sizeof(got[i]));
 		if (!d)
@@ -256,13 +259,13 @@ static void run_rich(const struct shb_h2_bytes *in, size_t cut,
 		got[i].body = d->res.rx_body_bytes;
 		got[i].code = d->res.err_code;
 	}
-	CU_ASSERT_EQUAL(shb_h2_seen.event_count, 2);
-	CU_ASSERT_EQUAL(shb_h2_seen.events[0].ev.kind, SHB_CEV_HANDSHAKE_DONE);
-	CU_ASSERT_EQUAL(shb_h2_seen.events[1].ev.kind, SHB_CEV_GOAWAY);
-	CU_ASSERT_EQUAL(shb_h2_seen.events[1].ev.last_accepted, 9);
-	CU_ASSERT_STRING_EQUAL(shb_h2_seen.events[1].detail, "bye");
+	CU_ASSERT_EQUAL(shb_h2_kit.event_count, 2);
+	CU_ASSERT_EQUAL(shb_h2_kit.events[0].ev.kind, SHB_CEV_HANDSHAKE_DONE);
+	CU_ASSERT_EQUAL(shb_h2_kit.events[1].ev.kind, SHB_CEV_GOAWAY);
+	CU_ASSERT_EQUAL(shb_h2_kit.events[1].ev.last_accepted, 9);
+	CU_ASSERT_STRING_EQUAL(shb_h2_kit.events[1].detail, "bye");
 	/* Drained: every stream ended after the GOAWAY. */
-	CU_ASSERT_EQUAL(f.vt->state(f.c) & (SHB_CS_CLOSED | SHB_CS_DRAINING),
+	CU_ASSERT_EQUAL(shb_h2_fx_state(&f) & (SHB_CS_CLOSED | SHB_CS_DRAINING),
 			SHB_CS_CLOSED | SHB_CS_DRAINING);
 	shb_h2_fx_flush(&f, 0);
 	out->len = 0;
@@ -320,9 +323,9 @@ static void test_reader_bytewise(void)
 		shb_h2_fx_issue(&f);
 	for (size_t i = 0; i < in.len; i++)
 		CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, in.p + i, 1), 1);
-	CU_ASSERT_EQUAL_FATAL(shb_h2_seen.done_count, 6);
+	CU_ASSERT_EQUAL_FATAL(shb_h2_kit.done_count, 6);
 	for (int i = 0; i < 6; i++) {
-		const struct shb_h2_test_done *d = shb_h2_fx_done(100 + (uint64_t)i);
+		const struct shb_kit_done *d = shb_h2_fx_done(100 + (uint64_t)i);
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(d);
 		CU_ASSERT_EQUAL(d->res.outcome, want[i].outcome);
@@ -367,15 +370,15 @@ static void expect_conn_error_step(const struct shb_h2_bytes *in, int raw,
 		if (r1 >= 0)
 			r2 = shb_h2_fx_recv(&f, in->p + cut, in->len - cut);
 		CU_ASSERT(r1 == SHB_E_PROTO || (r1 == (shb_ssize)cut && r2 == SHB_E_PROTO));
-		CU_ASSERT_EQUAL(f.vt->state(f.c), SHB_CS_CLOSED);
-		CU_ASSERT_EQUAL(f.vt->capacity(f.c), 0);
-		CU_ASSERT_PTR_NOT_NULL_FATAL(f.vt->error_detail(f.c));
-		if (!strstr(f.vt->error_detail(f.c), text))
-			fprintf(stderr, "\n  detail: %s\n", f.vt->error_detail(f.c));
-		CU_ASSERT_PTR_NOT_NULL(strstr(f.vt->error_detail(f.c), text));
-		CU_ASSERT_EQUAL(strncmp(f.vt->error_detail(f.c), "h2: ", 4), 0);
+		CU_ASSERT_EQUAL(shb_h2_fx_state(&f), SHB_CS_CLOSED);
+		CU_ASSERT_EQUAL(shb_h2_fx_capacity(&f), 0);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(shb_h2_fx_error_detail(&f));
+		if (!strstr(shb_h2_fx_error_detail(&f), text))
+			fprintf(stderr, "\n  detail: %s\n", shb_h2_fx_error_detail(&f));
+		CU_ASSERT_PTR_NOT_NULL(strstr(shb_h2_fx_error_detail(&f), text));
+		CU_ASSERT_EQUAL(strncmp(shb_h2_fx_error_detail(&f), "h2: ", 4), 0);
 		/* The core completes the stream itself. */
-		CU_ASSERT_EQUAL(shb_h2_seen.done_count, 0);
+		CU_ASSERT_EQUAL(shb_h2_kit.done_count, 0);
 		shb_h2_fx_flush(&f, 0);
 		n = shb_h2_fx_frames(f.sent.p, f.sent.len, fr, 8);
 		CU_ASSERT_FATAL(n >= 1);
@@ -453,8 +456,8 @@ static void test_settings_validation(void)
 		CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p, b.len), (shb_ssize)b.len);
 		CU_ASSERT_EQUAL(f.c->peer_max_frame, 16777215);
 		CU_ASSERT_EQUAL(f.c->peer_initial_window, 0x7fffffff);
-		CU_ASSERT_EQUAL(f.vt->capacity(f.c), 0); /* 0 streams allowed */
-		CU_ASSERT_EQUAL(f.vt->state(f.c), SHB_CS_WANT_WRITE);
+		CU_ASSERT_EQUAL(shb_h2_fx_capacity(&f), 0); /* 0 streams allowed */
+		CU_ASSERT_EQUAL(shb_h2_fx_state(&f), SHB_CS_WANT_WRITE);
 		shb_h2_bytes_free(&b);
 		shb_h2_fx_close(&f);
 	}
@@ -482,7 +485,7 @@ static void late_frame_case(int reset, uint8_t type, const char *text)
 		shb_h2_srv_data(&b, 1, SHB_H2_FLAG_END_STREAM, "hi");
 	}
 	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p, b.len), (shb_ssize)b.len);
-	const struct shb_h2_test_done *d = shb_h2_fx_done(cookie);
+	const struct shb_kit_done *d = shb_h2_fx_done(cookie);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
 	CU_ASSERT_EQUAL(d->res.outcome, reset ? SHB_REQ_RESET : SHB_REQ_OK);
 	b.len = 0;
@@ -500,11 +503,11 @@ static void late_frame_case(int reset, uint8_t type, const char *text)
 		CU_ASSERT_EQUAL(fr[n - 1].h.type, SHB_H2_RST_STREAM);
 		CU_ASSERT_EQUAL(fr[n - 1].h.stream_id, 1);
 		CU_ASSERT_EQUAL(fr[n - 1].payload[3], SHB_H2_STREAM_CLOSED);
-		CU_ASSERT_NOT_EQUAL(f.vt->state(f.c) & SHB_CS_CLOSED, SHB_CS_CLOSED);
+		CU_ASSERT_NOT_EQUAL(shb_h2_fx_state(&f) & SHB_CS_CLOSED, SHB_CS_CLOSED);
 	} else {
 		CU_ASSERT_EQUAL(r, SHB_E_PROTO);
-		CU_ASSERT_EQUAL(f.vt->state(f.c) & SHB_CS_CLOSED, SHB_CS_CLOSED);
-		CU_ASSERT_PTR_NOT_NULL(strstr(f.vt->error_detail(f.c), text));
+		CU_ASSERT_EQUAL(shb_h2_fx_state(&f) & SHB_CS_CLOSED, SHB_CS_CLOSED);
+		CU_ASSERT_PTR_NOT_NULL(strstr(shb_h2_fx_error_detail(&f), text));
 		CU_ASSERT_EQUAL(fr[n - 1].h.type, SHB_H2_GOAWAY);
 		CU_ASSERT_EQUAL(fr[n - 1].payload[7], SHB_H2_STREAM_CLOSED);
 	}
@@ -669,10 +672,10 @@ static void test_garbage(void)
 			CU_ASSERT(r == (shb_ssize)k || r == SHB_E_PROTO);
 		}
 		if (r < 0) {
-			CU_ASSERT_EQUAL(f.vt->state(f.c), SHB_CS_CLOSED);
-			CU_ASSERT_PTR_NOT_NULL(f.vt->error_detail(f.c));
+			CU_ASSERT_EQUAL(shb_h2_fx_state(&f), SHB_CS_CLOSED);
+			CU_ASSERT_PTR_NOT_NULL(shb_h2_fx_error_detail(&f));
 		}
-		CU_ASSERT(shb_h2_seen.done_count <= 4);
+		CU_ASSERT(shb_h2_kit.done_count <= 4);
 		shb_h2_fx_flush(&f, 0);
 		shb_h2_fx_close(&f);
 	}
@@ -694,35 +697,35 @@ static void test_goaway_refuses_above_line(void)
 	shb_h2_fx_flush(&f, 0);
 	shb_h2_srv_goaway(&b, 3, SHB_H2_NO_ERROR, "");
 	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p, b.len), (shb_ssize)b.len);
-	CU_ASSERT_EQUAL_FATAL(shb_h2_seen.done_count, 2);
+	CU_ASSERT_EQUAL_FATAL(shb_h2_kit.done_count, 2);
 	CU_ASSERT_EQUAL(shb_h2_fx_done(c[2])->res.outcome, SHB_REQ_REFUSED);
 	CU_ASSERT_EQUAL(shb_h2_fx_done(c[3])->res.outcome, SHB_REQ_REFUSED);
 	CU_ASSERT_EQUAL(shb_h2_fx_done(c[3])->res.err_space, SHB_ERRSPACE_H2);
-	CU_ASSERT_EQUAL_FATAL(shb_h2_seen.event_count, 2);
-	CU_ASSERT_EQUAL(shb_h2_seen.events[1].ev.kind, SHB_CEV_GOAWAY);
-	CU_ASSERT_EQUAL(shb_h2_seen.events[1].ev.err_space, SHB_ERRSPACE_H2);
-	CU_ASSERT_EQUAL(shb_h2_seen.events[1].ev.err_code, SHB_H2_NO_ERROR);
-	CU_ASSERT_EQUAL(shb_h2_seen.events[1].ev.last_accepted, 3);
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 0);
-	CU_ASSERT_EQUAL(f.vt->state(f.c), SHB_CS_DRAINING);
-	CU_ASSERT_EQUAL(f.vt->issue(f.c, f.prep, 1, f.now), SHB_E_BUSY);
+	CU_ASSERT_EQUAL_FATAL(shb_h2_kit.event_count, 2);
+	CU_ASSERT_EQUAL(shb_h2_kit.events[1].ev.kind, SHB_CEV_GOAWAY);
+	CU_ASSERT_EQUAL(shb_h2_kit.events[1].ev.err_space, SHB_ERRSPACE_H2);
+	CU_ASSERT_EQUAL(shb_h2_kit.events[1].ev.err_code, SHB_H2_NO_ERROR);
+	CU_ASSERT_EQUAL(shb_h2_kit.events[1].ev.last_accepted, 3);
+	CU_ASSERT_EQUAL(shb_h2_fx_capacity(&f), 0);
+	CU_ASSERT_EQUAL(shb_h2_fx_state(&f), SHB_CS_DRAINING);
+	CU_ASSERT_EQUAL(shb_h2_fx_issue_rc(&f, 1), SHB_E_BUSY);
 	b.len = 0;
 	shb_h2_srv_status(&b, 1, SHB_H2_FLAG_END_HEADERS | SHB_H2_FLAG_END_STREAM, 200);
 	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p, b.len), (shb_ssize)b.len);
-	CU_ASSERT_EQUAL(f.vt->state(f.c), SHB_CS_DRAINING);
+	CU_ASSERT_EQUAL(shb_h2_fx_state(&f), SHB_CS_DRAINING);
 	b.len = 0;
 	shb_h2_srv_status(&b, 3, SHB_H2_FLAG_END_HEADERS | SHB_H2_FLAG_END_STREAM, 204);
 	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p, b.len), (shb_ssize)b.len);
 	CU_ASSERT_EQUAL(shb_h2_fx_done(c[1])->res.status, 204);
 	/* Drained: the core closes and replaces it. */
-	CU_ASSERT_EQUAL(f.vt->state(f.c), SHB_CS_DRAINING | SHB_CS_CLOSED);
+	CU_ASSERT_EQUAL(shb_h2_fx_state(&f), SHB_CS_DRAINING | SHB_CS_CLOSED);
 	/* Frames for the refused streams are dropped. */
 	b.len = 0;
 	shb_h2_srv_status(&b, 5, SHB_H2_FLAG_END_HEADERS | SHB_H2_FLAG_END_STREAM, 200);
 	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p, b.len), (shb_ssize)b.len);
-	CU_ASSERT_EQUAL(shb_h2_seen.done_count, 4);
+	CU_ASSERT_EQUAL(shb_h2_kit.done_count, 4);
 	/* EOF now is clean. */
-	CU_ASSERT_EQUAL(f.vt->recv_eof(f.c, f.now), SHB_OK);
+	CU_ASSERT_EQUAL(shb_h2_fx_recv_eof(&f), SHB_OK);
 	shb_h2_bytes_free(&b);
 	shb_h2_fx_close(&f);
 }
@@ -739,14 +742,14 @@ static void test_goaway_with_error_then_eof(void)
 	shb_h2_fx_issue(&f);
 	shb_h2_srv_goaway(&b, 0x7fffffff, SHB_H2_ENHANCE_YOUR_CALM, "calm\x01");
 	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p, b.len), (shb_ssize)b.len);
-	CU_ASSERT_EQUAL(shb_h2_seen.done_count, 0);
-	CU_ASSERT_STRING_EQUAL(shb_h2_seen.events[1].detail, "calm?");
-	CU_ASSERT_EQUAL(shb_h2_seen.events[1].ev.err_code, SHB_H2_ENHANCE_YOUR_CALM);
-	CU_ASSERT_EQUAL(f.vt->recv_eof(f.c, f.now), SHB_E_CLOSED);
-	CU_ASSERT_STRING_EQUAL(f.vt->error_detail(f.c),
+	CU_ASSERT_EQUAL(shb_h2_kit.done_count, 0);
+	CU_ASSERT_STRING_EQUAL(shb_h2_kit.events[1].detail, "calm?");
+	CU_ASSERT_EQUAL(shb_h2_kit.events[1].ev.err_code, SHB_H2_ENHANCE_YOUR_CALM);
+	CU_ASSERT_EQUAL(shb_h2_fx_recv_eof(&f), SHB_E_CLOSED);
+	CU_ASSERT_STRING_EQUAL(shb_h2_fx_error_detail(&f),
 			       "h2: the server closed the connection after "
 			       "GOAWAY (ENHANCE_YOUR_CALM) with 2 streams open");
-	CU_ASSERT_EQUAL(f.vt->state(f.c), SHB_CS_CLOSED);
+	CU_ASSERT_EQUAL(shb_h2_fx_state(&f), SHB_CS_CLOSED);
 	shb_h2_bytes_free(&b);
 	shb_h2_fx_close(&f);
 }
@@ -759,25 +762,25 @@ static void test_eof(void)
 	shb_h2_fx_open(&f, 0, 2, NULL, 0, NULL, 0, 0);
 	shb_h2_fx_ready(&f);
 	server_hello(&f);
-	CU_ASSERT_EQUAL(f.vt->recv_eof(f.c, f.now), SHB_OK);
-	CU_ASSERT_EQUAL(f.vt->state(f.c), SHB_CS_CLOSED);
+	CU_ASSERT_EQUAL(shb_h2_fx_recv_eof(&f), SHB_OK);
+	CU_ASSERT_EQUAL(shb_h2_fx_state(&f), SHB_CS_CLOSED);
 	shb_h2_fx_close(&f);
 	/* before the server said anything */
 	shb_h2_fx_open(&f, 0, 2, NULL, 0, NULL, 0, 0);
 	shb_h2_fx_ready(&f);
 	shb_h2_fx_issue(&f);
-	CU_ASSERT_EQUAL(f.vt->recv_eof(f.c, f.now), SHB_E_CLOSED);
-	CU_ASSERT_PTR_NOT_NULL(strstr(f.vt->error_detail(f.c), "before its SETTINGS"));
+	CU_ASSERT_EQUAL(shb_h2_fx_recv_eof(&f), SHB_E_CLOSED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(shb_h2_fx_error_detail(&f), "before its SETTINGS"));
 	shb_h2_fx_close(&f);
 	/* mid-response */
 	shb_h2_fx_open(&f, 0, 2, NULL, 0, NULL, 0, 0);
 	shb_h2_fx_ready(&f);
 	server_hello(&f);
 	shb_h2_fx_issue(&f);
-	CU_ASSERT_EQUAL(f.vt->recv_eof(f.c, f.now), SHB_E_CLOSED);
-	CU_ASSERT_STRING_EQUAL(f.vt->error_detail(f.c),
+	CU_ASSERT_EQUAL(shb_h2_fx_recv_eof(&f), SHB_E_CLOSED);
+	CU_ASSERT_STRING_EQUAL(shb_h2_fx_error_detail(&f),
 			       "h2: the server closed the connection with 1 streams open");
-	CU_ASSERT_EQUAL(shb_h2_seen.done_count, 0);
+	CU_ASSERT_EQUAL(shb_h2_kit.done_count, 0);
 	shb_h2_fx_close(&f);
 }
 
@@ -786,7 +789,7 @@ static void stream_error_case(const struct shb_h2_bytes *b, const char *detail)
 {
 	struct shb_h2_fx f;
 	struct shb_h2_fx_frame fr[4];
-	const struct shb_h2_test_done *d;
+	const struct shb_kit_done *d;
 	uint64_t c1, c2;
 
 	shb_h2_fx_open(&f, 0, 4, NULL, 0, NULL, 0, 0);
@@ -797,7 +800,7 @@ static void stream_error_case(const struct shb_h2_bytes *b, const char *detail)
 	shb_h2_fx_flush(&f, 0);
 	f.sent.len = 0;
 	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b->p, b->len), (shb_ssize)b->len);
-	CU_ASSERT_EQUAL_FATAL(shb_h2_seen.done_count, 1);
+	CU_ASSERT_EQUAL_FATAL(shb_h2_kit.done_count, 1);
 	d = shb_h2_fx_done(c1);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
 	CU_ASSERT_EQUAL(d->res.outcome, SHB_REQ_PROTO_ERROR);
@@ -808,8 +811,8 @@ static void stream_error_case(const struct shb_h2_bytes *b, const char *detail)
 	CU_ASSERT_EQUAL(fr[0].h.type, SHB_H2_RST_STREAM);
 	CU_ASSERT_EQUAL(fr[0].h.stream_id, 1);
 	/* The other stream and the connection carry on. */
-	CU_ASSERT_EQUAL(f.vt->state(f.c), 0);
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 3);
+	CU_ASSERT_EQUAL(shb_h2_fx_state(&f), 0);
+	CU_ASSERT_EQUAL(shb_h2_fx_capacity(&f), 3);
 	{
 		struct shb_h2_bytes ok = {0};
 
@@ -907,7 +910,7 @@ static void test_refused_and_reset(void)
 	/* a late RST for a finished stream is ignored */
 	shb_h2_srv_u32(&b, SHB_H2_RST_STREAM, 3, SHB_H2_NO_ERROR);
 	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p, b.len), (shb_ssize)b.len);
-	CU_ASSERT_EQUAL_FATAL(shb_h2_seen.done_count, 2);
+	CU_ASSERT_EQUAL_FATAL(shb_h2_kit.done_count, 2);
 	CU_ASSERT_EQUAL(shb_h2_fx_done(c1)->res.outcome, SHB_REQ_REFUSED);
 	CU_ASSERT_EQUAL(shb_h2_fx_done(c1)->res.err_code, SHB_H2_REFUSED_STREAM);
 	CU_ASSERT_EQUAL(shb_h2_fx_done(c2)->res.outcome, SHB_REQ_RESET);
@@ -915,7 +918,7 @@ static void test_refused_and_reset(void)
 	CU_ASSERT_EQUAL(shb_h2_fx_done(c2)->res.err_code, SHB_H2_CANCEL);
 	CU_ASSERT_STRING_EQUAL(shb_h2_fx_done(c2)->detail,
 			       "h2: stream reset by the server (CANCEL)");
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 4);
+	CU_ASSERT_EQUAL(shb_h2_fx_capacity(&f), 4);
 	shb_h2_bytes_free(&b);
 	shb_h2_fx_close(&f);
 }
@@ -1014,7 +1017,7 @@ static void test_continuation_48k(void)
 
 		CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p + i, n), (shb_ssize)n);
 	}
-	CU_ASSERT_EQUAL_FATAL(shb_h2_seen.done_count, 1);
+	CU_ASSERT_EQUAL_FATAL(shb_h2_kit.done_count, 1);
 	CU_ASSERT_EQUAL(shb_h2_fx_done(c)->res.outcome, SHB_REQ_OK);
 	CU_ASSERT_EQUAL(shb_h2_fx_done(c)->res.status, 204);
 	CU_ASSERT_EQUAL(shb_h2_fx_done(c)->res.rx_header_bytes, blk.len + 9 * frames);
@@ -1153,17 +1156,17 @@ static void test_stream_id_exhaustion(void)
 	f.c->next_k = (1u << 30) - 6;
 	c = shb_h2_fx_issue(&f);
 	CU_ASSERT_PTR_NOT_NULL(shb_h2_stream_find(f.c, 0x7ffffff5));
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 3);
+	CU_ASSERT_EQUAL(shb_h2_fx_capacity(&f), 3);
 	shb_h2_fx_issue(&f);
 	/* Too few ids left for the worst case: drain like a GOAWAY. */
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 0);
-	CU_ASSERT_EQUAL(f.vt->state(f.c) & SHB_CS_DRAINING, SHB_CS_DRAINING);
-	CU_ASSERT_EQUAL(shb_h2_seen.done_count, 0);
+	CU_ASSERT_EQUAL(shb_h2_fx_capacity(&f), 0);
+	CU_ASSERT_EQUAL(shb_h2_fx_state(&f) & SHB_CS_DRAINING, SHB_CS_DRAINING);
+	CU_ASSERT_EQUAL(shb_h2_kit.done_count, 0);
 	shb_h2_srv_status(&b, 0x7ffffff5, SHB_H2_FLAG_END_HEADERS | SHB_H2_FLAG_END_STREAM, 200);
 	shb_h2_srv_status(&b, 0x7ffffff7, SHB_H2_FLAG_END_HEADERS | SHB_H2_FLAG_END_STREAM, 200);
 	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p, b.len), (shb_ssize)b.len);
 	CU_ASSERT_EQUAL(shb_h2_fx_done(c)->res.status, 200);
-	CU_ASSERT_EQUAL(f.vt->state(f.c) & SHB_CS_CLOSED, SHB_CS_CLOSED);
+	CU_ASSERT_EQUAL(shb_h2_fx_state(&f) & SHB_CS_CLOSED, SHB_CS_CLOSED);
 	shb_h2_bytes_free(&b);
 	shb_h2_fx_close(&f);
 }
@@ -1182,9 +1185,9 @@ static void test_cancel(void)
 	c2 = shb_h2_fx_issue(&f);
 	shb_h2_fx_flush(&f, 0);
 	f.sent.len = 0;
-	f.vt->cancel(f.c, c1, f.now);
-	f.vt->cancel(f.c, 999, f.now); /* unknown: ignored */
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 1);
+	shb_h2_fx_cancel(&f, c1);
+	shb_h2_fx_cancel(&f, 999); /* unknown: ignored */
+	CU_ASSERT_EQUAL(shb_h2_fx_capacity(&f), 1);
 	shb_h2_fx_flush(&f, 0);
 	CU_ASSERT_EQUAL_FATAL(shb_h2_fx_frames(f.sent.p, f.sent.len, fr, 4), 1);
 	CU_ASSERT_EQUAL(fr[0].h.type, SHB_H2_RST_STREAM);
@@ -1195,7 +1198,7 @@ static void test_cancel(void)
 	shb_h2_srv_data(&b, 1, SHB_H2_FLAG_END_STREAM, "late");
 	shb_h2_srv_status(&b, 3, SHB_H2_FLAG_END_HEADERS | SHB_H2_FLAG_END_STREAM, 200);
 	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p, b.len), (shb_ssize)b.len);
-	CU_ASSERT_EQUAL(shb_h2_seen.done_count, 1);
+	CU_ASSERT_EQUAL(shb_h2_kit.done_count, 1);
 	CU_ASSERT_PTR_NOT_NULL(shb_h2_fx_done(c2));
 	CU_ASSERT_PTR_NULL(shb_h2_fx_done(c1));
 	shb_h2_bytes_free(&b);
@@ -1219,26 +1222,26 @@ static void test_cancel_mid_frame(void)
 	 * END_STREAM on the HEADERS: the block completes stream 1. */
 	shb_h2_srv_frame(&b, SHB_H2_HEADERS, SHB_H2_FLAG_END_STREAM, 1, "\x88", 1);
 	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p, b.len), (shb_ssize)b.len);
-	f.vt->cancel(f.c, c1, f.now);
+	shb_h2_fx_cancel(&f, c1);
 	c2 = shb_h2_fx_issue(&f); /* stream 3, the same slot */
 	CU_ASSERT_PTR_NOT_NULL(shb_h2_stream_find(f.c, 3));
 	b.len = 0;
 	shb_h2_srv_frame(&b, SHB_H2_CONTINUATION, SHB_H2_FLAG_END_HEADERS, 1,
 			 "\x0f\x12\x01x", 4);
 	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p, b.len), (shb_ssize)b.len);
-	CU_ASSERT_EQUAL(shb_h2_seen.done_count, 0);
+	CU_ASSERT_EQUAL(shb_h2_kit.done_count, 0);
 	/* The same with a DATA frame cut in the middle. */
 	b.len = 0;
 	shb_h2_srv_status(&b, 3, SHB_H2_FLAG_END_HEADERS, 200);
 	shb_h2_srv_data(&b, 3, SHB_H2_FLAG_END_STREAM, "0123456789");
 	half = b.len - 5;
 	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p, half), (shb_ssize)half);
-	f.vt->cancel(f.c, c2, f.now);
+	shb_h2_fx_cancel(&f, c2);
 	shb_h2_fx_issue(&f); /* stream 5, the same slot */
 	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p + half, 5), 5);
-	CU_ASSERT_EQUAL(shb_h2_seen.done_count, 0);
+	CU_ASSERT_EQUAL(shb_h2_kit.done_count, 0);
 	CU_ASSERT_EQUAL(shb_h2_stream_find(f.c, 5)->rx_body_bytes, 0);
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 0);
+	CU_ASSERT_EQUAL(shb_h2_fx_capacity(&f), 0);
 	shb_h2_bytes_free(&b);
 	shb_h2_fx_close(&f);
 }
@@ -1255,22 +1258,22 @@ static void test_shutdown(void)
 	shb_h2_fx_issue(&f);
 	shb_h2_fx_flush(&f, 0);
 	f.sent.len = 0;
-	f.vt->shutdown(f.c, SHB_SHUT_GRACEFUL, f.now);
-	CU_ASSERT_EQUAL(f.vt->state(f.c), SHB_CS_CLOSED);
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 0);
+	shb_h2_fx_shutdown(&f, SHB_SHUT_GRACEFUL);
+	CU_ASSERT_EQUAL(shb_h2_fx_state(&f), SHB_CS_CLOSED);
+	CU_ASSERT_EQUAL(shb_h2_fx_capacity(&f), 0);
 	shb_h2_fx_flush(&f, 0);
 	CU_ASSERT_EQUAL_FATAL(f.sent.len, sizeof(goaway));
 	CU_ASSERT_EQUAL(memcmp(f.sent.p, goaway, sizeof(goaway)), 0);
 	/* Once only. */
-	f.vt->shutdown(f.c, SHB_SHUT_GRACEFUL, f.now);
+	shb_h2_fx_shutdown(&f, SHB_SHUT_GRACEFUL);
 	CU_ASSERT_EQUAL(shb_h2_fx_flush(&f, 0), 0);
-	CU_ASSERT_EQUAL(shb_h2_seen.done_count, 0);
+	CU_ASSERT_EQUAL(shb_h2_kit.done_count, 0);
 	shb_h2_fx_close(&f);
 
 	shb_h2_fx_open(&f, 0, 2, NULL, 0, NULL, 0, 0);
 	shb_h2_fx_ready(&f);
-	f.vt->shutdown(f.c, SHB_SHUT_ABORT, f.now);
-	CU_ASSERT_EQUAL(f.vt->state(f.c), SHB_CS_CLOSED);
+	shb_h2_fx_shutdown(&f, SHB_SHUT_ABORT);
+	CU_ASSERT_EQUAL(shb_h2_fx_state(&f), SHB_CS_CLOSED);
 	CU_ASSERT_EQUAL(shb_h2_fx_flush(&f, 0), 0);
 	shb_h2_fx_close(&f);
 }
@@ -1295,7 +1298,7 @@ static void test_two_output_buffers(void)
 	shb_h2_fx_ready(&f);
 	for (int i = 0; i < 10; i++)
 		shb_h2_fx_issue(&f);
-	k = f.vt->pull_send(f.c, v, 4, f.now);
+	k = shb_h2_fx_pull_send(&f, v, 4);
 	CU_ASSERT_EQUAL_FATAL(k, 1);
 	first = v[0].base;
 	first_len = v[0].len;
@@ -1306,25 +1309,25 @@ static void test_two_output_buffers(void)
 	for (int i = 0; i < 50; i++)
 		shb_h2_fx_issue(&f);
 	CU_ASSERT_EQUAL(memcmp(first, copy, first_len), 0);
-	CU_ASSERT(f.vt->state(f.c) & SHB_CS_WANT_WRITE);
+	CU_ASSERT(shb_h2_fx_state(&f) & SHB_CS_WANT_WRITE);
 	/* Partial send of 7 octets: the rest of the same batch comes next. */
 	shb_h2_bytes_add(&all, first, 7);
-	f.vt->sent(f.c, 7, f.now);
-	k = f.vt->pull_send(f.c, v, 4, f.now);
+	shb_h2_fx_sent(&f, 7);
+	k = shb_h2_fx_pull_send(&f, v, 4);
 	CU_ASSERT_EQUAL_FATAL(k, 1);
 	CU_ASSERT_PTR_EQUAL(v[0].base, first + 7);
 	CU_ASSERT_EQUAL(v[0].len, first_len - 7);
 	CU_ASSERT_EQUAL(memcmp(v[0].base, copy + 7, first_len - 7), 0);
 	shb_h2_bytes_add(&all, v[0].base, v[0].len);
-	f.vt->sent(f.c, v[0].len, f.now);
+	shb_h2_fx_sent(&f, v[0].len);
 	/* Then the 50 later requests in one batch. */
-	k = f.vt->pull_send(f.c, v, 4, f.now);
+	k = shb_h2_fx_pull_send(&f, v, 4);
 	CU_ASSERT_EQUAL_FATAL(k, 1);
 	CU_ASSERT_EQUAL(v[0].len, 50 * (9 + ((const struct shb_h2_request *)f.prep)->block_len));
 	shb_h2_bytes_add(&all, v[0].base, v[0].len);
-	f.vt->sent(f.c, v[0].len, f.now);
-	CU_ASSERT_EQUAL(f.vt->pull_send(f.c, v, 4, f.now), 0);
-	CU_ASSERT_EQUAL(f.vt->pull_send(f.c, v, 0, f.now), 0);
+	shb_h2_fx_sent(&f, v[0].len);
+	CU_ASSERT_EQUAL(shb_h2_fx_pull_send(&f, v, 4), 0);
+	CU_ASSERT_EQUAL(shb_h2_fx_pull_send(&f, v, 0), 0);
 	/* 60 HEADERS frames on streams 1..119, in order. */
 	CU_ASSERT_EQUAL_FATAL(shb_h2_fx_frames(all.p, all.len, fr, 64), 60);
 	for (uint32_t i = 0; i < 60; i++) {
@@ -1344,14 +1347,14 @@ static void test_disable_keepalive(void)
 
 	shb_h2_fx_open(&f, SHB_RUN_DISABLE_KEEPALIVE, 8, NULL, 0, NULL, 0, 0);
 	shb_h2_fx_ready(&f);
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 8);
+	CU_ASSERT_EQUAL(shb_h2_fx_capacity(&f), 8);
 	shb_h2_fx_issue(&f);
-	CU_ASSERT_EQUAL(f.vt->capacity(f.c), 0);
+	CU_ASSERT_EQUAL(shb_h2_fx_capacity(&f), 0);
 	shb_h2_srv_settings(&b, nginx_settings, 3);
 	shb_h2_srv_status(&b, 1, SHB_H2_FLAG_END_HEADERS | SHB_H2_FLAG_END_STREAM, 200);
 	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p, b.len), (shb_ssize)b.len);
-	CU_ASSERT_EQUAL(shb_h2_seen.done_count, 1);
-	CU_ASSERT(f.vt->state(f.c) & SHB_CS_CLOSED);
+	CU_ASSERT_EQUAL(shb_h2_kit.done_count, 1);
+	CU_ASSERT(shb_h2_fx_state(&f) & SHB_CS_CLOSED);
 	shb_h2_bytes_free(&b);
 	shb_h2_fx_close(&f);
 }
@@ -1368,8 +1371,8 @@ static void test_debug_traces(void)
 	shb_h2_srv_settings(&b, nginx_settings, 3);
 	shb_h2_srv_status(&b, 1, SHB_H2_FLAG_END_HEADERS | SHB_H2_FLAG_END_STREAM, 200);
 	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p, b.len), (shb_ssize)b.len);
-	for (size_t i = 0; i < shb_h2_seen.log_count; i++) {
-		const char *l = shb_h2_seen.log[i];
+	for (size_t i = 0; i < shb_h2_kit.log_count; i++) {
+		const char *l = shb_h2_test_log_line(i);
 
 		CU_ASSERT_EQUAL(l[0], '3'); /* SHB_LOG_DEBUG */
 		saw_recv |= strstr(l, "recv SETTINGS stream 0 len 18") != NULL;
@@ -1383,7 +1386,7 @@ static void test_debug_traces(void)
 	shb_h2_fx_open(&f, 0, 2, NULL, 0, NULL, 0, 0);
 	shb_h2_fx_ready(&f);
 	shb_h2_fx_issue(&f);
-	CU_ASSERT_EQUAL(shb_h2_seen.log_count, 0);
+	CU_ASSERT_EQUAL(shb_h2_kit.log_count, 0);
 	shb_h2_fx_close(&f);
 }
 
@@ -1452,7 +1455,7 @@ static void run_indexing(const struct shb_h2_bytes *in, size_t cut,
 	server_hello(&f);
 	for (int i = 0; i < 7; i++)
 		cookies[i] = shb_h2_fx_issue(&f);
-	f.vt->cancel(f.c, cookies[1], f.now);
+	shb_h2_fx_cancel(&f, cookies[1]);
 	if (bytewise) {
 		for (size_t i = 0; i < in->len; i++)
 			CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, in->p + i, 1), 1);
@@ -1461,10 +1464,10 @@ static void run_indexing(const struct shb_h2_bytes *in, size_t cut,
 		CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, in->p + cut, in->len - cut),
 				(shb_ssize)(in->len - cut));
 	}
-	CU_ASSERT_PTR_NULL(f.vt->error_detail(f.c));
-	CU_ASSERT_EQUAL(shb_h2_seen.done_count, 6);
+	CU_ASSERT_PTR_NULL(shb_h2_fx_error_detail(&f));
+	CU_ASSERT_EQUAL(shb_h2_kit.done_count, 6);
 	for (int i = 0; i < 7; i++) {
-		const struct shb_h2_test_done *d = shb_h2_fx_done(cookies[i]);
+		const struct shb_kit_done *d = shb_h2_fx_done(cookies[i]);
 
 		if (i == 1) {
 			CU_ASSERT_PTR_NULL(d);
@@ -1729,13 +1732,13 @@ static void flood_case(const uint8_t *frame, size_t len, uint32_t count,
 	}
 	if (!text) {
 		CU_ASSERT_EQUAL(r, (shb_ssize)((count % 100 ? count % 100 : 100) * len));
-		CU_ASSERT_NOT_EQUAL(f.vt->state(f.c), SHB_CS_CLOSED);
+		CU_ASSERT_NOT_EQUAL(shb_h2_fx_state(&f), SHB_CS_CLOSED);
 	} else {
 		CU_ASSERT_EQUAL(r, SHB_E_PROTO);
-		CU_ASSERT_EQUAL(f.vt->state(f.c), SHB_CS_CLOSED);
-		if (!strstr(f.vt->error_detail(f.c), text))
-			fprintf(stderr, "\n  detail: %s\n", f.vt->error_detail(f.c));
-		CU_ASSERT_PTR_NOT_NULL(strstr(f.vt->error_detail(f.c), text));
+		CU_ASSERT_EQUAL(shb_h2_fx_state(&f), SHB_CS_CLOSED);
+		if (!strstr(shb_h2_fx_error_detail(&f), text))
+			fprintf(stderr, "\n  detail: %s\n", shb_h2_fx_error_detail(&f));
+		CU_ASSERT_PTR_NOT_NULL(strstr(shb_h2_fx_error_detail(&f), text));
 		shb_h2_fx_flush(&f, 0);
 		{
 			size_t n = shb_h2_fx_frames(f.sent.p, f.sent.len, fr, 128);
@@ -1770,7 +1773,7 @@ static void finished_stream_1(struct shb_h2_fx *f)
 	shb_h2_srv_status(&b, 1, SHB_H2_FLAG_END_HEADERS | SHB_H2_FLAG_END_STREAM,
 			  200);
 	CU_ASSERT_EQUAL(shb_h2_fx_recv(f, b.p, b.len), (shb_ssize)b.len);
-	CU_ASSERT_EQUAL(shb_h2_seen.done_count, 1);
+	CU_ASSERT_EQUAL(shb_h2_kit.done_count, 1);
 	shb_h2_bytes_free(&b);
 }
 
@@ -1844,7 +1847,7 @@ static void test_ping_backpressure(void)
 		CU_ASSERT_EQUAL_FATAL(r, (shb_ssize)want);
 		off += (size_t)r;
 		if (off < b.len) {
-			CU_ASSERT_EQUAL(f.vt->state(f.c), SHB_CS_WANT_WRITE);
+			CU_ASSERT_EQUAL(shb_h2_fx_state(&f), SHB_CS_WANT_WRITE);
 			/* offered again before a send: nothing taken */
 			CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p + off, b.len - off), 0);
 			CU_ASSERT_EQUAL(f.c->ctrl_fill + f.c->ctrl_busy,
@@ -1890,12 +1893,12 @@ static void test_control_hard_cap(void)
 	shb_h2_fx_flush(&f, 0);
 	/* the SETTINGS ACK went out; now nothing more is sent */
 	for (uint64_t c = first; c < first + SHB_H2_CTRL_HARD; c++)
-		f.vt->cancel(f.c, c, f.now);
+		shb_h2_fx_cancel(&f, c);
 	CU_ASSERT_EQUAL(shb_h2_ctrl_pending(f.c), SHB_H2_CTRL_HARD);
-	CU_ASSERT_NOT_EQUAL(f.vt->state(f.c), SHB_CS_CLOSED);
-	f.vt->cancel(f.c, first + SHB_H2_CTRL_HARD, f.now);
-	CU_ASSERT_EQUAL(f.vt->state(f.c), SHB_CS_CLOSED);
-	CU_ASSERT_STRING_EQUAL(f.vt->error_detail(f.c),
+	CU_ASSERT_NOT_EQUAL(shb_h2_fx_state(&f), SHB_CS_CLOSED);
+	shb_h2_fx_cancel(&f, first + SHB_H2_CTRL_HARD);
+	CU_ASSERT_EQUAL(shb_h2_fx_state(&f), SHB_CS_CLOSED);
+	CU_ASSERT_STRING_EQUAL(shb_h2_fx_error_detail(&f),
 			       "h2: peer flood: more than 1000 control frames queued (cap 1000)");
 	shb_h2_bytes_free(&b);
 	shb_h2_fx_close(&f);

@@ -50,7 +50,7 @@ static void feed(struct shb_h2_fx *f, struct shb_h2_bytes *b)
 	shb_ssize r = shb_h2_fx_recv(f, b->p, b->len);
 
 	if (r != (shb_ssize)b->len)
-		fprintf(stderr, "\n  recv: %s\n", f->vt->error_detail(f->c));
+		fprintf(stderr, "\n  recv: %s\n", shb_h2_fx_error_detail(f));
 	CU_ASSERT_EQUAL(r, (shb_ssize)b->len);
 	b->len = 0;
 }
@@ -80,7 +80,7 @@ static void test_body_small_windows(void)
 	CU_ASSERT_EQUAL(got.len, 65535);
 	CU_ASSERT_EQUAL(s->send_window, 0);
 	CU_ASSERT_EQUAL(f.c->send_window, 0);
-	CU_ASSERT_EQUAL(f.vt->state(f.c), 0);
+	CU_ASSERT_EQUAL(shb_h2_fx_state(&f), 0);
 	/* A larger initial window applies to the open stream, but the
 	 * connection window still blocks. */
 	shb_h2_srv_settings(&b, wider, 1);
@@ -163,7 +163,7 @@ static void test_initial_window_decrease(void)
 		feed(&f, &b);
 		shb_h2_srv_settings(&b, huge, 1);
 		CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p, b.len), SHB_E_PROTO);
-		CU_ASSERT_PTR_NOT_NULL(strstr(f.vt->error_detail(f.c),
+		CU_ASSERT_PTR_NOT_NULL(strstr(shb_h2_fx_error_detail(&f),
 					      "overflows the window of stream 1"));
 	}
 	shb_h2_bytes_free(&got);
@@ -247,12 +247,12 @@ static void test_pump_limit_and_frame_size(void)
 	shb_h2_fx_issue(&f);
 	CU_ASSERT(f.c->pump_more);
 	CU_ASSERT(f.c->out[f.c->fill].len < SHB_H2_PUMP_LIMIT + 65536 + 64);
-	CU_ASSERT(f.vt->state(f.c) & SHB_CS_WANT_WRITE);
+	CU_ASSERT(shb_h2_fx_state(&f) & SHB_CS_WANT_WRITE);
 	/* Each batch handed out stays under the limit plus one frame. */
-	while (f.vt->pull_send(f.c, v, 2, f.now) > 0) {
+	while (shb_h2_fx_pull_send(&f, v, 2) > 0) {
 		CU_ASSERT(v[0].len < SHB_H2_PUMP_LIMIT + 65536 + 64);
 		shb_h2_bytes_add(&f.sent, v[0].base, v[0].len);
-		f.vt->sent(f.c, v[0].len, f.now);
+		shb_h2_fx_sent(&f, v[0].len);
 		rounds++;
 	}
 	CU_ASSERT(rounds >= 6);
@@ -361,7 +361,7 @@ static void test_bodies_end_early(void)
 	shb_h2_srv_status(&b, 3, SHB_H2_FLAG_END_HEADERS | SHB_H2_FLAG_END_STREAM, 200);
 	feed(&f, &b);
 	CU_ASSERT_EQUAL(shb_h2_fx_done(c2)->res.status, 200);
-	CU_ASSERT(f.vt->state(f.c) & SHB_CS_CLOSED);
+	CU_ASSERT(shb_h2_fx_state(&f) & SHB_CS_CLOSED);
 	shb_h2_bytes_free(&b);
 	shb_h2_bytes_free(&got);
 	shb_h2_fx_close(&f);
@@ -434,7 +434,7 @@ static void test_receive_windows(void)
 	f.c->recv_window = 10;
 	shb_h2_srv_data(&b, 3, 0, "01234567890");
 	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b.p, b.len), SHB_E_PROTO);
-	CU_ASSERT_STRING_EQUAL(f.vt->error_detail(f.c),
+	CU_ASSERT_STRING_EQUAL(shb_h2_fx_error_detail(&f),
 			       "h2: DATA beyond the connection window");
 	shb_h2_bytes_free(&b);
 	shb_h2_fx_close(&f);

@@ -60,13 +60,13 @@ static void test_options_rejected(void)
 	char err[128] = "";
 	void *m = NULL;
 
-	CU_ASSERT_EQUAL(d->vt->module_create(&shb_h2_test_host, &cfg, &m, err,
+	CU_ASSERT_EQUAL(d->vt->module_create(&shb_h2_kit.host, &cfg, &m, err,
 					     sizeof(err)),
 			SHB_E_INVAL);
 	CU_ASSERT_PTR_NULL(m);
 	CU_ASSERT_STRING_EQUAL(err, "h2: unknown option 'window' (h2 has none)");
 	cfg.option_count = 0;
-	CU_ASSERT_EQUAL(d->vt->module_create(&shb_h2_test_host, &cfg, &m, err,
+	CU_ASSERT_EQUAL(d->vt->module_create(&shb_h2_kit.host, &cfg, &m, err,
 					     sizeof(err)),
 			SHB_OK);
 	CU_ASSERT_EQUAL(((struct shb_h2_module *)m)->parallel, 4);
