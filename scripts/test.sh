@@ -2,7 +2,8 @@
 # Every test: installs every package any test needs, builds, runs the unit
 # and end-to-end suites, then the unit and hostile-peer suites again under
 # AddressSanitizer and UndefinedBehaviorSanitizer, then the interop suite
-# against real servers. Ends with one line "N passed, M failed, K skipped".
+# against real servers, the fuzz smoke, the SDK examples built out of tree
+# from a staging install, and the Debian packages. Ends with one line "N passed, M failed, K skipped".
 # A skipped test (exit 77: something it needs is missing) fails the run
 # unless tests/allowed-skips.txt lists it with a reason.
 set -euo pipefail
@@ -121,6 +122,29 @@ else
 	failed=$((failed + 1))
 fi
 # ---- end of fuzz smoke
+
+# ---- the plugin author's path (scripts/sdk-check.sh): install into a
+# staging prefix, build every sdk/examples/* project out of tree against it
+# alone, check its plugin, run its tests against real servers. Its own
+# closing line's counts are added to ours.
+echo "== SDK examples, built from the installed SDK"
+rc=0
+sdk_log=$(mktemp)
+scripts/sdk-check.sh --build "$root/build-sdk" 2>&1 | tee "$sdk_log" || rc=$?
+if read -r p _ f _ k _ < <(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$sdk_log" | tail -n 1); then
+	passed=$((passed + p))
+	failed=$((failed + f))
+	for ((i = 0; i < k; i++)); do
+		skipped_test sdk-check "a step of scripts/sdk-check.sh skipped"
+	done
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		failed=$((failed + 1))
+	fi
+else
+	failed=$((failed + 1)) # it ended without its closing line
+fi
+rm -f "$sdk_log"
+# ---- end of the plugin author's path
 
 # ---- Debian packages (scripts/deb-check.sh): build from a copy of the
 # tree, lintian, install, run the installed shb, remove a plugin package,
