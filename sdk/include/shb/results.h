@@ -15,8 +15,9 @@ struct shb_hist;
 
 /* Error kinds, the taxonomy of the report (wrk's, extended). */
 enum shb_err_kind {
-	SHB_ERRK_CONNECT = 0,  /* connect refused/failed/timed out */
-	SHB_ERRK_TLS = 1,      /* TLS handshake or record failure, ALPN */
+	SHB_ERRK_CONNECT = 0,  /* connect refused/failed/timed out; a
+				* required ALPN not selected */
+	SHB_ERRK_TLS = 1,      /* TLS handshake or record failure */
 	SHB_ERRK_READ = 2,     /* receive error, or the peer closed early */
 	SHB_ERRK_WRITE = 3,    /* send error */
 	SHB_ERRK_TIMEOUT = 4,  /* --timeout, or a protocol timer */
