@@ -6,8 +6,9 @@
 # the packages on this machine and runs the installed /usr/bin/shb over
 # HTTP/1.1 (shb-testserver), h2c (nghttpd) and HTTP/3 (gtlsserver) on
 # loopback with exact counts, builds the shb-dev example plugin against the
-# installed SDK, removes shb-plugin-h3 and checks the one-line message that
-# names it, then purges every package it installed.
+# installed SDK and runs the installed shb-plugin-check on it, removes
+# shb-plugin-h3 and checks the one-line message that names it, then purges
+# every package it installed.
 #   scripts/deb-check.sh [--build DIR] [--keep]
 # --build DIR: a configured build with tests (default: build/), for
 #   shb-testserver and shb-jcheck. --keep: keep the packages and logs in
@@ -81,7 +82,7 @@ cleanup() {
 trap cleanup EXIT
 
 ours=(shb shb-plugin-h2 shb-plugin-h3 shb-dev shb-dbgsym shb-plugin-h2-dbgsym
-      shb-plugin-h3-dbgsym)
+      shb-plugin-h3-dbgsym shb-dev-dbgsym)
 for p in "${ours[@]}"; do
 	if present "$p"; then
 		fail "$p is already installed: remove it first (this check restores the machine to how it found it)"
@@ -198,8 +199,9 @@ for f in shb-proto-h1 shb-proto-h2 shb-proto-h3 shb-report-csv shb-report-json s
 	grep -q "^$plugindir/$f.so: " "$tmp/list" || { cat "$tmp/list" >&2; fail "--list-plugins lacks $plugindir/$f.so"; }
 done
 ! grep -q REFUSED "$tmp/list" || { cat "$tmp/list" >&2; fail "--list-plugins refused an installed plugin"; }
-[[ -f /usr/share/man/man1/shb.1.gz && -f /usr/share/man/man7/shb-plugin.7.gz ]] ||
-	fail "the manual pages are not installed"
+for m in man1/shb.1 man7/shb-plugin.7 man1/shb-plugin-check.1; do
+	[[ -f /usr/share/man/$m.gz ]] || fail "the manual page $m is not installed"
+done
 # bash-completion's loader finds the completion under the command's name.
 [[ $(bash -c 'source /usr/share/bash-completion/bash_completion &&
 	__load_completion shb && complete -p shb') == "complete -F _shb shb" ]] ||
@@ -245,15 +247,18 @@ check_counts h1 500
 check h1 'bytesReceived == 39000' 'protocol == "HTTP/1.1"'
 
 # The shb-dev example (the HTTP/1.1 plugin's sources) built against the
-# installed SDK exactly as shb-plugin(7) says, and loaded by path.
+# installed SDK exactly as shb-plugin(7) says, checked by the installed
+# shb-plugin-check, and loaded by path.
 mkdir "$tmp/example"
 cp /usr/share/doc/shb-dev/examples/*.[ch] "$tmp/example/"
 # shellcheck disable=SC2046 # pkg-config prints several words
-cc -std=c11 -D_GNU_SOURCE -O2 -shared -fPIC -fvisibility=hidden \
-	$(pkg-config --cflags shb-plugin-1) \
-	-Wl,--version-script="$(pkg-config --variable=plugin_map shb-plugin-1)" -Wl,-z,defs \
+cc -std=c11 -D_GNU_SOURCE -O2 -shared -fPIC $(pkg-config --cflags shb-plugin-1) \
+	$(pkg-config --variable=plugin_ldflags shb-plugin-1) \
 	-o "$tmp/example/shb-proto-h1.so" "$tmp"/example/*.c ||
 	fail "the shb-dev example does not build against the installed SDK"
+/usr/bin/shb-plugin-check --iterations 20 "$tmp/example/shb-proto-h1.so" >"$tmp/check.out" 2>&1 ||
+	{ cat "$tmp/check.out" >&2; fail "shb-plugin-check fails the shb-dev example"; }
+note "shb-plugin-check: $(grep -c '^PASS ' "$tmp/check.out") checks passed on the shb-dev example"
 [[ $(pkg-config --variable=plugindir shb-plugin-1) == "$plugindir" ]] ||
 	fail "shb-plugin-1.pc plugindir is $(pkg-config --variable=plugindir shb-plugin-1), not $plugindir"
 [[ $(pkg-config --variable=abi_minor shb-plugin-1) == "$abi_minor" ]] ||
