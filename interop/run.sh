@@ -9,7 +9,7 @@ set -uo pipefail
 IOP_HOME=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$IOP_HOME/.." && pwd)
 
-all_servers="nginx caddy h2o nghttpd apache2 lighttpd haproxy varnish gtlsserver go node hypercorn"
+all_servers="nginx caddy h2o nghttpd apache2 lighttpd haproxy varnish gtlsserver go node hypercorn trafficserver jetty"
 all_protos="h1 h1s h2c h2 h3"
 all_endpoints="/ /1m /bigheaders /close /echo"
 # The HTTP/2 cases that most often break clients, on servers that can be
