@@ -39,8 +39,8 @@ Options:
                       build directory holding PATH)
   --jcheck PATH       the shb-jcheck tool (default: built by run.sh, or
                       sdk/harness/shb-jcheck in the build holding --shb)
-  --timeout S         seconds allowed for one shb run (default: 40); each
-                      request also times out after 10 s inside shb
+  --timeout S         seconds allowed for one shb run (default: 60); each
+                      request also times out after 30 s inside shb
   --no-install        do not install missing packages; servers that are
                       not installed are reported as skipped, and the
                       exit status is 77 when nothing failed but something
@@ -74,7 +74,7 @@ out=""
 shb=""
 plugin_path=""
 jcheck=""
-run_timeout=40
+run_timeout=60
 install=1
 keep=0
 serve=0
@@ -333,8 +333,11 @@ run_one() {
 	[[ $ep == /echo || $ep == h2:window ]] && args+=(-d "@$post_file")
 	# A stuck request becomes a timeout error with a sample in the
 	# report (a healthy run takes a few seconds at most); the outer
-	# timeout only catches a hung shb.
-	args+=(--timeout 10s -q -j "$url")
+	# timeout only catches a hung shb. 30 s, not less: hypercorn's h2
+	# /bigheaders answers about 20 a second (python-h2 encoding 48 KB of
+	# headers), so the last of 160 requests in flight waits 8 s on an
+	# idle machine and more on a loaded one.
+	args+=(--timeout 30s -q -j "$url")
 	# The outer 2>/dev/null only silences bash's own note on a crash.
 	{ timeout --foreground -k 5 "$run_timeout" env "SHB_PLUGIN_PATH=$plugin_path" "$shb" "${args[@]}" \
 		>"$base.json" 2>"$base.err"; } 2>/dev/null || rc=$?
