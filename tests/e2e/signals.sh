@@ -57,7 +57,9 @@ note "two SIGINTs in a row"
 bg_shb twice -c 2 -z 30s "$url"
 sleep 1
 kill -INT "$SHB_PID"
-kill -INT "$SHB_PID"
+# shb may already be gone when it stops quickly: the second signal then
+# has nobody to reach, and the outcome must be the same.
+kill -INT "$SHB_PID" 2>/dev/null || true
 RC=0
 wait "$SHB_PID" || RC=$?
 pid_forget "$SHB_PID"
