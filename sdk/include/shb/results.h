@@ -185,9 +185,10 @@ struct shb_results {
 	 * during set-up has elapsed_ns 0. */
 	uint64_t setup_ns;
 	uint64_t requests_warmup;   /* ended during --warmup, not counted */
-	uint64_t requests_late;     /* open loop: started after their intended
-				     * time for want of a free connection or
-				     * stream */
+	uint64_t requests_late;     /* open loop: started more than 1 ms after
+				     * their intended time, for want of a
+				     * free connection or stream or of
+				     * client CPU */
 	uint64_t requests_unsent;   /* open loop: due but never started */
 	uint64_t schedule_lag_max_ns; /* open loop: the largest such delay */
 	uint64_t rx_header_bytes;   /* sums of what the protocol reported,
