@@ -9,6 +9,7 @@
 #include "quote.h"
 #include "config.h"
 #include "plugin_opts.h"
+#include "schedule.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -37,7 +38,7 @@ enum opt_id {
 	O_BATCH_SIZE, O_BATCH_LINGER, O_PLUGIN_DIR, O_LIST_PLUGINS, O_VERIFY,
 	O_CACERT, O_QUIET, O_HELP, O_VERSION, O_SLO, O_WARMUP,
 	O_CONNECT_TO, O_RESOLVE, O_SNI, O_IPV4, O_IPV6, O_INSECURE,
-	O_PROTO_OPT, O_REPORT_OPT,
+	O_PROTO_OPT, O_REPORT_OPT, O_PERCENTILES, O_RATE, O_STAGES,
 };
 
 struct opt_def {
@@ -60,6 +61,8 @@ static const struct opt_def opts[] = {
 	{"requests", 'n', 1, O_REQUESTS},
 	{"duration", 'z', 1, O_DURATION},
 	{"warmup", 0, 1, O_WARMUP},
+	{"rate", 'R', 1, O_RATE},
+	{"stages", 0, 1, O_STAGES},
 	{"threads", 't', 1, O_THREADS},
 	{"method", 'm', 1, O_METHOD},
 	{NULL, 'X', 1, O_METHOD},
@@ -83,6 +86,7 @@ static const struct opt_def opts[] = {
 	{"ipv6", '6', 0, O_IPV6},
 	{"quiet", 'q', 0, O_QUIET},
 	{"slo", 0, 1, O_SLO},
+	{"percentiles", 0, 1, O_PERCENTILES},
 	{"help", 'h', 0, O_HELP},
 	{"version", 'V', 0, O_VERSION},
 };
@@ -96,6 +100,11 @@ struct cli {
 	int json;
 	int requests_given;
 	int duration_given;
+	/* -R as typed: the option's name, a constant rate or a ramp */
+	char rate_name[8];
+	char rate_text[48];
+	uint64_t rate_from, rate_to;
+	int rate_ramp;
 };
 
 static int fail(struct cli *c, const char *fmt, ...)
@@ -666,6 +675,168 @@ static int slo_opt(struct cli *c, const char *name, const char *v)
 	return 0;
 }
 
+/* A rate in requests per second with at most 3 decimals ("1000", "0.5"),
+ * as requests/s x 1000. Digits only, like parse_u64. */
+static int parse_rate(const char *s, const char *end, uint64_t *milli)
+{
+	uint64_t v = 0;
+	int digits = 0, decimals = -1;
+
+	for (; s < end; s++) {
+		if (*s == '.' && decimals < 0 && digits) {
+			decimals = 0;
+			continue;
+		}
+		if (*s < '0' || *s > '9' || decimals == 3)
+			return -1;
+		v = v * 10 + (uint64_t)(*s - '0');
+		digits++;
+		if (decimals >= 0)
+			decimals++;
+		if (v > SHB_SCHED_MAX_RATE_MILLI)
+			return -1;
+	}
+	if (!digits || decimals == 0)
+		return -1;
+	if (decimals < 0)
+		decimals = 0;
+	for (; decimals < 3; decimals++)
+		v *= 10;
+	if (v > SHB_SCHED_MAX_RATE_MILLI)
+		return -1;
+	*milli = v;
+	return 0;
+}
+
+#define RATE_LIKE "like 1000 or 0.5 (requests per second, at most 3 " \
+		  "decimals, at most 1000000000)"
+
+/* -R N or -R A:B; whether a ramp has its -z is known only at the end. */
+static int rate_opt(struct cli *c, const char *name, const char *v)
+{
+	const char *colon = strchr(v, ':');
+	const char *end = v + strlen(v);
+
+	snprintf(c->rate_name, sizeof(c->rate_name), "%s", name);
+	snprintf(c->rate_text, sizeof(c->rate_text), "%s", v);
+	c->rate_ramp = colon != NULL;
+	if (parse_rate(v, colon ? colon : end, &c->rate_from) < 0 ||
+	    (colon && parse_rate(colon + 1, end, &c->rate_to) < 0))
+		return fail(c, "%s: expected a rate %s, or a ramp FROM:TO like "
+			       "1000:5000, got \"%s\"",
+			    name, RATE_LIKE, shb_quote(v).s);
+	if (!colon)
+		c->rate_to = c->rate_from;
+	if (!c->rate_from && !c->rate_to)
+		return fail(c, "%s %s: the rate must be greater than 0", name,
+			    shb_quote(v).s);
+	return 0;
+}
+
+/* One "DURATION:RATE" of --stages, item n (1-based) of `len` bytes. */
+static int stage_item(struct cli *c, const char *name, unsigned n,
+		      const char *item, size_t len, struct shb_stage *st)
+{
+	char buf[96];
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, item, len);
+	buf[len] = '\0';
+	char *colon = strrchr(buf, ':');
+	if (!colon)
+		return fail(c, "%s: stage %u \"%s\": expected DURATION:RATE "
+			       "like 30s:5000", name, n, shb_quote(buf).s);
+	*colon = '\0';
+	if (shb_parse_duration(buf, &st->duration_ns) < 0 || !st->duration_ns)
+		return fail(c, "%s: stage %u: expected a duration greater than 0 "
+			       "like 10s, 1m30s, 500ms or 1.5s before ':', got "
+			       "\"%s\"", name, n, shb_quote(buf).s);
+	if (parse_rate(colon + 1, colon + 1 + strlen(colon + 1),
+		       &st->rate_to_milli) < 0)
+		return fail(c, "%s: stage %u: expected a rate %s after ':', got "
+			       "\"%s\"", name, n, RATE_LIKE, shb_quote(colon + 1).s);
+	return 0;
+}
+
+/* --stages D:R,D:R,...: each stage goes linearly from the rate the one
+ * before ended at (0 for the first) to its own, over its duration. */
+static int stages_opt(struct cli *c, const char *name, const char *v)
+{
+	struct shb_config *cfg = c->cfg;
+	struct shb_stage st[SHB_SCHED_MAX_STAGES];
+	unsigned n = 0;
+	uint64_t total = 0, prev = 0, any = 0;
+
+	for (const char *p = v;; p++) {
+		size_t len = strcspn(p, ",");
+		if (n == SHB_SCHED_MAX_STAGES)
+			return fail(c, "%s: at most %d stages", name,
+				    SHB_SCHED_MAX_STAGES);
+		if (stage_item(c, name, n + 1, p, len, &st[n]) < 0)
+			return -1;
+		st[n].rate_from_milli = prev;
+		prev = st[n].rate_to_milli;
+		any |= st[n].rate_from_milli | st[n].rate_to_milli;
+		if (total > UINT64_MAX / 2 - st[n].duration_ns)
+			return fail(c, "%s: the stages add up to more than "
+				       "shb can time", name);
+		total += st[n].duration_ns;
+		n++;
+		p += len;
+		if (!*p)
+			break;
+	}
+	if (!any)
+		return fail(c, "%s %s: every rate is 0, nothing would be sent",
+			    name, shb_quote(v).s);
+	struct shb_stage *a = malloc(n * sizeof(*a));
+	if (!a)
+		return fail(c, "out of memory");
+	memcpy(a, st, n * sizeof(*a));
+	free(cfg->stages);
+	cfg->stages = a;
+	cfg->stage_count = n;
+	return 0;
+}
+
+/* After the scan: -R and --stages against -n and -z, and the schedule
+ * they make. */
+static int finish_open_loop(struct cli *c)
+{
+	struct shb_config *cfg = c->cfg;
+
+	if (c->rate_name[0] && cfg->stages)
+		return fail(c, "%s and --stages cannot be combined: give a rate "
+			       "or a ramp with -R, or stages", c->rate_name);
+	if (cfg->stages) {
+		if (c->duration_given || c->requests_given)
+			return fail(c, "--stages and %s cannot be combined: the "
+				       "run lasts as long as the stages",
+				    c->duration_given ? "-z/--duration" :
+							"-n/--requests");
+		for (size_t i = 0; i < cfg->stage_count; i++)
+			cfg->duration_ns += cfg->stages[i].duration_ns;
+		c->duration_given = 1;
+		return 0;
+	}
+	if (!c->rate_name[0])
+		return 0;
+	if (!c->rate_ramp || c->rate_from == c->rate_to) {
+		cfg->rate_milli = c->rate_from;
+		return 0;
+	}
+	if (!c->duration_given)
+		return fail(c, "%s %s: a ramp runs over the run's duration: "
+			       "give -z/--duration", c->rate_name, c->rate_text);
+	cfg->stages = malloc(sizeof(*cfg->stages));
+	if (!cfg->stages)
+		return fail(c, "out of memory");
+	cfg->stages[0] = (struct shb_stage){.duration_ns = cfg->duration_ns,
+		.rate_from_milli = c->rate_from, .rate_to_milli = c->rate_to};
+	cfg->stage_count = 1;
+	return 0;
+}
+
 /* SNI carries a DNS name only (RFC 6066 3): an address is refused. */
 static int sni_opt(struct cli *c, const char *name, const char *v)
 {
@@ -802,7 +973,16 @@ static int apply_value(struct cli *c, enum opt_id id, const char *name,
 	case O_CONNECT_TO: return connect_to_opt(c, name, v);
 	case O_RESOLVE: return resolve_opt(c, name, v);
 	case O_SLO: return slo_opt(c, name, v);
+	case O_PERCENTILES: {
+		char perr[160];
+		if (shb_percentiles_parse(v, cfg->percentiles, &cfg->percentile_count,
+					  perr, sizeof(perr)) < 0)
+			return fail(c, "%s: %s", name, perr);
+		return 0;
+	}
 	case O_WARMUP: return duration_opt(c, name, v, 1, &cfg->warmup_ns);
+	case O_RATE: return rate_opt(c, name, v);
+	case O_STAGES: return stages_opt(c, name, v);
 	default: return fail(c, "internal error: option %d", (int)id);
 	}
 }
@@ -1065,7 +1245,8 @@ int shb_cli_parse(int argc, char **argv, struct shb_config *cfg, char *err,
 	if (c.requests_given && c.duration_given)
 		return fail(&c, "-n/--requests and -z/--duration cannot be "
 				"combined: give a request count or a duration");
-	if (check_framing(&c) < 0 || fill_defaults(&c) < 0)
+	if (finish_open_loop(&c) < 0 || check_framing(&c) < 0 ||
+	    fill_defaults(&c) < 0)
 		return -1;
 	if (!c.url) {
 		if (cfg->list_plugins)
@@ -1143,11 +1324,13 @@ void shb_config_free(struct shb_config *cfg)
 		shb_resolve_free(&cfg->resolve[i]);
 	free(cfg->resolve);
 	free(cfg->slos);
+	free(cfg->stages);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
 static const char usage_text[] =
 	"Usage: shb [options] URL\n"
+	"       shb merge [options] FILE...   (see shb merge --help)\n"
 	"Sends HTTP requests to URL (http:// or https://, or a scheme a protocol\n"
 	"plugin serves, such as ws://) and reports latency, throughput and errors.\n"
 	"\n"
@@ -1178,6 +1361,13 @@ static const char usage_text[] =
 	"  --warmup D               send load for D first and leave it out of\n"
 	"                           every number; -n and -z count after it\n"
 	"                           (default: none)\n"
+	"  -R, --rate RATE          open loop: RATE requests/s in all (e.g. 1000,\n"
+	"                           0.5), each sent when due, latency from then;\n"
+	"                           FROM:TO ramps over -z (default: closed loop)\n"
+	"  --stages D:RATE,...      open loop in stages, e.g. 10s:1000,30s:5000,\n"
+	"                           10s:0, each from the rate before (the first\n"
+	"                           from 0); the run lasts their sum (not with\n"
+	"                           -z, -n or -R)\n"
 	"  -t, --threads N          worker threads, 0 = "
 	"automatic (default: 0)\n"
 	"  --batch-size N           completions a worker waits for per pass,\n"
@@ -1269,6 +1459,9 @@ static const char usage_text[] =
 	"  --slo EXPR               fail (exit 3) unless EXPR holds at the end;\n"
 	"                           repeatable: pNN<D (p99<5ms, p99.9<=20ms),\n"
 	"                           error_rate<PCT (1%), rps>N; also <=, >, >=\n"
+	"  --percentiles LIST       the percentiles reported, ascending, e.g.\n"
+	"                           50,90,99,99.9,99.99 (at most 64; default:\n"
+	"                           10,25,50,75,90,95,99,99.9,99.99)\n"
 	"  -h, --help               print this help and exit\n"
 	"  -V, --version            print the version and exit\n"
 	"\n"

@@ -5,7 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <shb/results.h>
 
+#include "percentiles.h"
 #include "route.h"
 #include "slo.h"
 #include "url.h"
@@ -78,8 +80,16 @@ struct shb_config {
 	int family;                  /* -4/-6: AF_INET/AF_INET6, else AF_UNSPEC */
 	int quiet;                   /* -q: no progress line */
 	uint64_t warmup_ns;          /* --warmup: load not measured, 0 = none */
+	/* Open loop (schedule.h): -R N sets rate_milli (requests/s x 1000);
+	 * -R A:B (one stage over -z) and --stages set stages instead, and
+	 * --stages sets duration_ns to their sum. Closed loop: 0 and NULL. */
+	uint64_t rate_milli;
+	struct shb_stage *stages;
+	size_t stage_count;
 	struct shb_slo *slos;        /* --slo, in order */
 	size_t slo_count;
+	uint32_t percentiles[SHB_PCT_MAX]; /* --percentiles, ppm ascending */
+	size_t percentile_count;     /* 0: the reporters' default list */
 	int help;
 	int version;
 };

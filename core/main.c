@@ -14,6 +14,7 @@
 #include "config.h"
 #include "host.h"
 #include "loader.h"
+#include "merge.h"
 #include "plugin_opts.h"
 #include "proto_pick.h"
 #include "results.h"
@@ -159,6 +160,34 @@ static void close_reporters(struct reporter *reps, size_t n)
 		else if (r->f)
 			fflush(r->f);
 	}
+}
+
+/* shb merge's reporting (merge.h): the reporters of a run, over results
+ * that no run produced. */
+int shb_report_results(const struct shb_config *cfg, struct shb_loader *l,
+		       const struct shb_host *host,
+		       const struct shb_run_info *info,
+		       const struct shb_results *r, char *err, size_t errlen)
+{
+	struct reporter *reps = calloc(cfg->report_count + 1, sizeof(*reps));
+	int rc = 0;
+	if (!reps) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (open_reporters(cfg, l, host, reps, err, errlen) < 0)
+		rc = -1;
+	for (size_t i = 0; rc == 0 && i < cfg->report_count; i++)
+		reps[i].h.vt.begin(reps[i].rep, info);
+	for (size_t i = 0; rc >= 0 && i < cfg->report_count; i++)
+		if (reps[i].h.vt.end(reps[i].rep, r) < 0) {
+			fprintf(stderr, "shb: reporter %s failed to write its report\n",
+				reps[i].name);
+			rc = 1;
+		}
+	close_reporters(reps, cfg->report_count);
+	free(reps);
+	return rc;
 }
 
 /* ---- protocol and request ----------------------------------------------- */
@@ -544,6 +573,8 @@ int main(int argc, char **argv)
 	char err[512] = "";
 	int rc = EXIT_USAGE;
 
+	if (argc > 1 && strcmp(argv[1], "merge") == 0)
+		return shb_merge_main(argc - 1, argv + 1);
 	int r = shb_cli_parse(argc, argv, &cfg, err, sizeof(err));
 	if (r < 0) {
 		fprintf(stderr, "shb: %s (see shb --help)\n", err);

@@ -69,6 +69,22 @@ static uint64_t req_cookie(const struct shb_conn *c, uint32_t i)
 	return (uint64_t)i | ((uint64_t)c->reqs[i].gen << 16) | ((uint64_t)c->gen << 32);
 }
 
+/* Open loop: the request due at `due` went out at w->now; how late it
+ * was counts while measuring (as the request itself does), and this
+ * worker's next request becomes due. */
+static void sched_advance(struct worker *w, shb_tstamp due)
+{
+	uint64_t lag = w->now > due ? w->now - due : 0;
+	if (w->measuring) {
+		w->stats->late += lag > SHB_SCHED_LATE_NS;
+		if (lag > w->stats->lag_max)
+			w->stats->lag_max = lag;
+	}
+	w->sched_k += w->run->threads;
+	uint64_t t = shb_sched_time(&w->sched, w->sched_k);
+	w->next_due = t == UINT64_MAX ? UINT64_MAX : w->sched_origin + t;
+}
+
 int shb_conn_issue(struct shb_conn *c)
 {
 	struct worker *w = c->w;
@@ -84,6 +100,9 @@ int shb_conn_issue(struct shb_conn *c)
 	int resend = w->nretry > 0;
 	w->nretry -= (uint64_t)resend;
 	r->t_start = w->now;
+	/* Open loop: a new request runs from when it was due; a resent
+	 * one lost that time with its first connection and runs from now. */
+	r->t_intended = w->open && !resend ? w->next_due : w->now;
 	r->used = 1;
 	c->nused++;
 	c->issued_here++;
@@ -96,6 +115,8 @@ int shb_conn_issue(struct shb_conn *c)
 		w->nretry += (uint64_t)resend;
 		return -1;
 	}
+	if (w->open && !resend)
+		sched_advance(w, r->t_intended);
 	return 0;
 }
 
@@ -166,7 +187,8 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 		/* Timed by the core (ts_done is not read): every [conn] call
 		 * carries w->now, so a plugin's ts_done is the same time. An
 		 * application error (app_ok 0) is still an answer. */
-		if (!shb_stats_response(w->stats, res, r->t_start, w->now))
+		if (!shb_stats_response_at(w->stats, res, r->t_intended,
+					   r->t_start, w->now))
 			shb_worker_debugf(w, "error: application outcome %s%ld",
 					  "", (long)res->app_code);
 		shb_worker_finished_one(w);

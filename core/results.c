@@ -122,8 +122,12 @@ void shb_results_build(struct shb_results_buf *b, const struct shb_stats *s,
 	build_codes(b, s);
 	r->latency = shb_histo_abi(&s->latency);
 	/* Closed loop: every request is sent when it is due, so the two
-	 * latencies are one histogram until open loop (-R) exists. */
-	r->latency_uncorrected = r->latency;
+	 * latencies are one histogram. */
+	r->latency_uncorrected = s->open_loop ?
+				 shb_histo_abi(&s->latency_uncorrected) : r->latency;
+	r->requests_late = s->late;
+	r->requests_unsent = s->unsent;
+	r->schedule_lag_max_ns = s->lag_max;
 	r->connect = shb_histo_abi(&s->connect);
 	r->handshake = shb_histo_abi(&s->handshake);
 	r->first_byte = shb_histo_abi(&s->first_byte);
@@ -141,14 +145,16 @@ void shb_results_run_info(struct shb_run_info *info,
 	target->origin = 0;
 	info->shard_index = 0;
 	info->shard_count = 1;
-	info->rate_milli = 0;
-	info->stages = NULL;
-	info->stage_count = 0;
+	info->rate_milli = cfg->rate_milli;
+	info->stages = cfg->stages;
+	info->stage_count = cfg->stage_count;
 	info->warmup_ns = cfg->warmup_ns;
 	info->interval_ns = 0;
 	info->targets = target;
 	info->target_count = 1;
 	info->label = NULL;
-	info->percentiles_ppm = shb_results_pcts;
-	info->percentile_count = SHB_RESULTS_PCT_COUNT;
+	info->percentiles_ppm = cfg->percentile_count ? cfg->percentiles :
+							 shb_results_pcts;
+	info->percentile_count = cfg->percentile_count ? cfg->percentile_count :
+							 SHB_RESULTS_PCT_COUNT;
 }

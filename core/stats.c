@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define NHIST 4
+#define NHIST 5
 
 /* The histograms, in one place so that init, reset and merge agree. */
 static const size_t hist_off[NHIST] = {
@@ -12,6 +12,7 @@ static const size_t hist_off[NHIST] = {
 	offsetof(struct shb_stats, first_byte),
 	offsetof(struct shb_stats, connect),
 	offsetof(struct shb_stats, handshake),
+	offsetof(struct shb_stats, latency_uncorrected),
 };
 
 static struct shb_histo *hist_at(struct shb_stats *s, int i)
@@ -46,9 +47,11 @@ void shb_stats_destroy(struct shb_stats *s)
 void shb_stats_reset(struct shb_stats *s)
 {
 	struct shb_histo h[NHIST];
+	int open_loop = s->open_loop;
 	for (int i = 0; i < NHIST; i++)
 		h[i] = *hist_at(s, i);
 	memset(s, 0, sizeof(*s));
+	s->open_loop = open_loop;
 	for (int i = 0; i < NHIST; i++) {
 		shb_histo_reset(&h[i]);
 		*hist_at(s, i) = h[i];
@@ -148,6 +151,12 @@ static void add_first_byte(struct shb_stats *s, const struct shb_req_result *res
 int shb_stats_response(struct shb_stats *s, const struct shb_req_result *res,
 		       uint64_t t_start, uint64_t now)
 {
+	return shb_stats_response_at(s, res, t_start, t_start, now);
+}
+
+int shb_stats_response_at(struct shb_stats *s, const struct shb_req_result *res,
+			  uint64_t t_intended, uint64_t t_start, uint64_t now)
+{
 	uint32_t space = SHB_HAS(res, struct shb_req_result, app_code) ?
 			 res->app_space : SHB_APPSPACE_NONE;
 	if (space != SHB_APPSPACE_NONE) {
@@ -166,7 +175,10 @@ int shb_stats_response(struct shb_stats *s, const struct shb_req_result *res,
 			return 0;
 		}
 	}
-	shb_stats_ok(s, res->status, now > t_start ? now - t_start : 0);
+	shb_stats_ok(s, res->status, now > t_intended ? now - t_intended : 0);
+	if (s->open_loop)
+		shb_histo_record(&s->latency_uncorrected,
+				 now > t_start ? now - t_start : 0);
 	add_first_byte(s, res, t_start);
 	add_rx(s, res);
 	return 1;
@@ -199,6 +211,10 @@ void shb_stats_merge(struct shb_stats *dst, const struct shb_stats *src)
 	dst->conns_opened += src->conns_opened;
 	dst->rx_header_bytes += src->rx_header_bytes;
 	dst->rx_body_bytes += src->rx_body_bytes;
+	dst->late += src->late;
+	dst->unsent += src->unsent;
+	if (src->lag_max > dst->lag_max)
+		dst->lag_max = src->lag_max;
 	for (uint32_t i = 0; i < src->napp; i++)
 		add_app(dst, src->app[i].space, src->app[i].code, src->app[i].ok,
 			src->app[i].count);

@@ -58,7 +58,15 @@ struct shb_stats {
 	struct shb_code_count code[SHB_TABLE_CAP];
 	uint32_t ncode;
 	uint64_t code_over[SHB_ERRK_EX_COUNT];
-	struct shb_histo latency;    /* requests counted ok, send to done */
+	/* Open loop (-R, --stages): latency runs from each request's
+	 * intended start, latency_uncorrected from its actual send; in
+	 * closed loop the two are the same and only latency is recorded. */
+	int open_loop;               /* kept by shb_stats_reset */
+	uint64_t late;               /* started > SHB_SCHED_LATE_NS behind */
+	uint64_t unsent;             /* due before the end, never started */
+	uint64_t lag_max;            /* the largest start behind schedule */
+	struct shb_histo latency;    /* requests counted ok, intended to done */
+	struct shb_histo latency_uncorrected; /* open loop: send to done */
 	struct shb_histo first_byte; /* the same requests, send to first byte */
 	struct shb_histo connect;    /* TCP connect() to connected */
 	struct shb_histo handshake;  /* TLS (core) or protocol (DGRAM) */
@@ -89,6 +97,11 @@ static inline void shb_stats_ok(struct shb_stats *s, uint32_t status,
  * application error. `res` is the plugin's, checked with SHB_HAS. */
 int shb_stats_response(struct shb_stats *s, const struct shb_req_result *res,
 		       uint64_t t_start, uint64_t now);
+/* The same for a request due at t_intended (open loop) and sent at
+ * t_start: latency from t_intended, and, when s->open_loop, the
+ * uncorrected latency from t_start; first_byte from t_start. */
+int shb_stats_response_at(struct shb_stats *s, const struct shb_req_result *res,
+			  uint64_t t_intended, uint64_t t_start, uint64_t now);
 /* A request the plugin reported as failed (any outcome but OK), counted as
  * an error of `kind` with `msg`: adds its bytes, and for RESET,
  * PROTO_ERROR and REFUSED its (space, code). */

@@ -145,6 +145,23 @@ static void place_retries(struct worker *w)
 	service_dirty(w);
 }
 
+/* Open loop: requests are due and no completion freed a connection for
+ * them in this pass. Offered to the connections with room, taking turns
+ * from the cursor; when none has room they wait for the next completion
+ * (and count as late if it comes too late). */
+static void place_due(struct worker *w)
+{
+	for (uint32_t n = 0; n < w->nconns && shb_worker_may_issue(w); n++) {
+		struct shb_conn *c = &w->conns[w->cursor];
+		if (++w->cursor == w->nconns)
+			w->cursor = 0;
+		if (c->st == C_READY && !c->dirty && w->vt->capacity(c->p) > 0) {
+			shb_conn_mark_dirty(c);
+			service_dirty(w);
+		}
+	}
+}
+
 /* Revives idle slots while there is work nobody is connecting for. During
  * set-up only run_loop's first call connects (connect_all): a slot whose
  * first connection failed waits for the load. */
@@ -216,6 +233,11 @@ static uint64_t next_wait(struct worker *w)
 		wait = w->revive_at - w->now;
 	if (!w->measuring && w->measure_ns - w->now < wait)
 		wait = w->measure_ns - w->now;
+	/* Open loop: awake when the next request is due, not after it (one
+	 * already due waits for a completion instead). */
+	if (w->open && w->loading && w->next_due > w->now &&
+	    w->next_due - w->now < wait)
+		wait = w->next_due - w->now;
 	if (!w->loading) {
 		/* Waiting for the other workers: nothing of theirs wakes this
 		 * ring, so look again soon. */
@@ -237,8 +259,37 @@ static uint64_t next_wait(struct worker *w)
 	return wait;
 }
 
+/* Open loop, at the end: this worker's requests that were due while
+ * measuring, before the end (the -z deadline at the latest), and never
+ * started; with -n, no more than the budget had left. */
+static void count_unsent(struct worker *w)
+{
+	if (!w->open || !w->measuring || !w->loading)
+		return;
+	uint32_t nw = w->run->threads, i = w->args->index;
+	shb_tstamp end = w->now;
+	uint64_t d = w->run->cfg->duration_ns;
+	if (d && w->measure_ns + d < end)
+		end = w->measure_ns + d;
+	if (end <= w->measure_ns)
+		return;
+	uint64_t due = shb_sched_share(shb_sched_count(&w->sched, end - w->sched_origin),
+				       nw, i);
+	uint64_t from = shb_sched_share(shb_sched_count(&w->sched,
+				w->measure_ns - w->sched_origin), nw, i);
+	uint64_t sent = (w->sched_k - i) / nw;
+	if (sent > from)
+		from = sent;
+	uint64_t n = due > from ? due - from : 0;
+	if (n > shb_worker_unissued(w))
+		n = shb_worker_unissued(w);
+	w->stats->unsent = n;
+}
+
 static void stop_all(struct worker *w)
 {
+	if (!w->stopping)
+		count_unsent(w);
 	if (!w->stopping && !w->args->end_ns)
 		w->args->end_ns = w->now;
 	w->stopping = 1;
@@ -493,6 +544,12 @@ static void setup_step(struct worker *w)
 		return;
 	w->loading = 1;
 	w->measure_ns = t + w->run->cfg->warmup_ns;
+	if (w->open) {
+		/* The schedule starts with the load, warm-up included. */
+		uint64_t first = shb_sched_time(&w->sched, w->sched_k);
+		w->sched_origin = t;
+		w->next_due = first == UINT64_MAX ? UINT64_MAX : t + first;
+	}
 	if (!w->measuring && w->now >= w->measure_ns)
 		begin_measuring(w);
 	arm_deadline(w);
@@ -527,7 +584,10 @@ static void run_loop(struct worker *w)
 		if (w->stopping && (ops_left(w) == 0 || w->now >= drain_until))
 			break;
 		uint64_t wait = w->stopping ? 10000000ull : next_wait(w);
-		int r = shb_uring_submit_wait(&w->u, w->stopping ? 1 : w->want,
+		/* Open loop takes each completion as it comes: a batch that
+		 * lingers would delay the clock reading, and so inflate the
+		 * latency, of every request in it. */
+		int r = shb_uring_submit_wait(&w->u, w->stopping || w->open ? 1 : w->want,
 					      cfg->batch_linger_us, wait);
 		if (r < 0 && r != -EBUSY && r != -EAGAIN) {
 			snprintf(w->args->err, sizeof(w->args->err), "io_uring_enter: %s",
@@ -546,6 +606,8 @@ static void run_loop(struct worker *w)
 		service_dirty(w);
 		if (w->nretry)
 			place_retries(w);
+		if (w->open && w->next_due <= w->now)
+			place_due(w);
 		shb_buf_ring_publish(&w->br);
 		if (w->now >= w->next_check || w->ndeadlines) {
 			if (w->now >= w->next_check)
@@ -562,6 +624,24 @@ static void run_loop(struct worker *w)
 		__atomic_store_n(&w->args->live_ok, w->stats->ok, __ATOMIC_RELAXED);
 		__atomic_store_n(&w->args->live_errors, w->stats->errors, __ATOMIC_RELAXED);
 	}
+}
+
+/* -R or --stages: this worker's copy of the schedule, and its first
+ * request (its index: worker i takes k = i, i + threads, ...). */
+static int open_loop_setup(struct worker *w)
+{
+	const struct shb_config *cfg = w->run->cfg;
+	w->open = cfg->rate_milli || cfg->stage_count;
+	w->stats->open_loop = w->open;
+	w->sched_k = w->args->index;
+	w->next_due = UINT64_MAX;
+	if (w->open && shb_sched_init(&w->sched, cfg->rate_milli, cfg->stages,
+				      cfg->stage_count, cfg->warmup_ns) < 0) {
+		snprintf(w->args->err, sizeof(w->args->err),
+			 "open loop: the schedule holds no request");
+		return -1;
+	}
+	return 0;
 }
 
 void *shb_worker_main(void *arg)
@@ -584,7 +664,7 @@ void *shb_worker_main(void *arg)
 	w->parallel = a->run->cfg->parallel ? a->run->cfg->parallel : 1;
 	if (!(w->desc->flags & SHB_PROTO_MULTIPLEXED))
 		w->parallel = 1;
-	if (worker_setup(w) == 0)
+	if (open_loop_setup(w) == 0 && worker_setup(w) == 0)
 		run_loop(w);
 	else
 		a->failed = 1;

@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 
 #include "run.h"
+#include "schedule.h"
 #include "uring_shim.h"
 
 enum { OP_CONNECT = 0, OP_RECV = 1, OP_SEND = 2 };
@@ -58,7 +59,8 @@ enum conn_st {
 };
 
 struct req_slot {
-	shb_tstamp t_start;
+	shb_tstamp t_start;    /* sent */
+	shb_tstamp t_intended; /* due (open loop); t_start otherwise */
 	uint16_t gen;
 	uint8_t used;
 };
@@ -172,6 +174,18 @@ struct worker {
 	int arrived;
 	shb_tstamp setup_until;
 	shb_tstamp measure_ns; /* UINT64_MAX until the load starts */
+	/* Open loop (-R, --stages): this worker sends the run's requests
+	 * sched_k, sched_k + threads, ... (schedule.h), each once it is due
+	 * (next_due, UINT64_MAX when the schedule is over) and a connection
+	 * has room; the schedule starts with the load (sched_origin). Placing
+	 * a due request looks at connections from `cursor` on, so that they
+	 * take turns. */
+	int open;
+	uint64_t sched_k;
+	shb_tstamp sched_origin;
+	shb_tstamp next_due;
+	uint32_t cursor;
+	struct shb_sched sched;
 	int dgram;  /* the protocol runs over UDP */
 	int gso;    /* UDP_SEGMENT works on this kernel */
 	/* The largest datagram the protocol writes (its descriptor's
@@ -221,6 +235,10 @@ static inline int shb_worker_count_mode(const struct worker *w)
 static inline int shb_worker_may_issue(const struct worker *w)
 {
 	if (w->stopping || !w->loading)
+		return 0;
+	/* Open loop: a new request only once it is due; a refused one is
+	 * resent at once (it was due already). */
+	if (w->open && !w->nretry && w->next_due > w->now)
 		return 0;
 	return !shb_worker_count_mode(w) || w->issued < w->budget;
 }

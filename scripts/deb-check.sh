@@ -195,7 +195,7 @@ check_counts() { # check_counts NAME N: N requests, all ok, all 200, no error
 [[ $("$shb" --version) == "shb $version (plugin ABI $abi)" ]] ||
 	fail "shb --version says '$("$shb" --version)', expected 'shb $version (plugin ABI $abi)'"
 env -u SHB_PLUGIN_PATH -u SHB_PLUGIN_SYSTEM_PATH "$shb" --list-plugins >"$tmp/list"
-for f in shb-proto-h1 shb-proto-h2 shb-proto-h3 shb-report-csv shb-report-json shb-report-text; do
+for f in shb-proto-h1 shb-proto-h2 shb-proto-h3 shb-report-csv shb-report-hgrm shb-report-json shb-report-text; do
 	grep -q "^$plugindir/$f.so: " "$tmp/list" || { cat "$tmp/list" >&2; fail "--list-plugins lacks $plugindir/$f.so"; }
 done
 ! grep -q REFUSED "$tmp/list" || { cat "$tmp/list" >&2; fail "--list-plugins refused an installed plugin"; }

@@ -13,13 +13,15 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 pkgs=(gcc g++ meson ninja-build pkgconf liburing-dev libgnutls28-dev libjansson-dev
       libcunit1-dev libevent-dev bash-completion)
 bun=0
+hdrjs=0
 for arg in "$@"; do
 	case "$arg" in
 	--with-test-servers)
 		pkgs+=(coreutils openssl nginx-light nghttp2-server caddy ngtcp2-server
 		       ngtcp2-client apache2 h2o haproxy lighttpd lighttpd-mod-openssl varnish
 		       golang-go golang-golang-x-net-dev nodejs python3-hypercorn
-		       trafficserver jetty9 default-jdk-headless)
+		       trafficserver jetty9 default-jdk-headless websocketd
+		       golang-google-grpc-dev)
 		# scripts/deb-check.sh: builds, lints and installs the packages.
 		pkgs+=(debhelper dpkg-dev fakeroot lintian)
 		# The fuzz smoke run in test.sh: clang and its libFuzzer runtime
@@ -35,6 +37,9 @@ for arg in "$@"; do
 		# unless some npm is already there (NodeSource's nodejs has one).
 		bun=1
 		command -v npm >/dev/null || pkgs+=(npm)
+		# tests/e2e/hdr-js.sh: HdrHistogram's JavaScript decoder (npm),
+		# into a cache outside the tree.
+		hdrjs=1
 		;;
 	--with-bench) pkgs+=(nginx-light wrk nghttp2-client time) ;;
 	*) echo "setup.sh: unknown option $arg" >&2; exit 2 ;;
@@ -62,6 +67,13 @@ if ((bun)) && ! command -v bun >/dev/null; then
 	[ "$(id -u)" -eq 0 ] || sudo="sudo"
 	$sudo npm install -g --no-fund --no-audit bun >/dev/null
 	command -v bun >/dev/null || { echo "setup: bun is not on PATH after npm install -g bun" >&2; exit 1; }
+fi
+node_dir=${XDG_CACHE_HOME:-$HOME/.cache}/shb-test/node
+if ((hdrjs)) && [ ! -f "$node_dir/node_modules/hdr-histogram-js/package.json" ]; then
+	echo "setup: installing hdr-histogram-js into $node_dir (npm)" >&2
+	mkdir -p "$node_dir"
+	npm install --prefix "$node_dir" --no-fund --no-audit --no-save \
+		hdr-histogram-js@3.0.1 >/dev/null
 fi
 
 cd "$root"

@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "report_common.h"
+#include "hdrv2.h"
 
 #define JSON_SCHEMA_VERSION 1
 #define OPT_COMPACT (1u << 0)
@@ -297,6 +298,50 @@ static void put_results12(struct jb *b, json_t *doc, const struct shb_host *host
 	}
 }
 
+/* The full histogram as HdrHistogram V2 compressed base64 (hdrv2.h),
+ * built from the bucket walk of host->hist; null when empty, or when a
+ * bucket is not exactly one of the export layout's (a core whose layout
+ * changed: then nothing rather than a histogram that is not the one
+ * measured). */
+static json_t *jhdr(const struct shb_host *host, const struct shb_hist *h)
+{
+	const struct shb_hist_ops *ops = host->hist;
+	if (!h || !ops || !ops->foreach_bucket || ops->count(h) == 0)
+		return json_null();
+	struct shb_hdr_counts c;
+	if (shb_hdr_counts_init(&c) < 0)
+		return NULL;
+	json_t *v = json_null();
+	if (ops->foreach_bucket(h, shb_hdr_add_bucket, &c) == 0 &&
+	    c.total == ops->count(h)) {
+		char *b64 = shb_hdr_encode(&c);
+		v = b64 ? json_string(b64) : NULL;
+		free(b64);
+	}
+	shb_hdr_counts_free(&c);
+	return v;
+}
+
+/* latencyHistogram and the others of docs/reports.md "Histograms". */
+static void put_histograms(struct jb *b, json_t *doc,
+			   const struct shb_host *host,
+			   const struct shb_results *r)
+{
+	put(b, doc, "histogramUnit", json_string("nanoseconds"));
+	put(b, doc, "latencyHistogram", jhdr(host, r->latency));
+	if (SHB_RPT_HAS(r, struct shb_results, latency_uncorrected) &&
+	    r->latency_uncorrected && r->latency_uncorrected != r->latency)
+		put(b, doc, "latencyUncorrectedHistogram",
+		    jhdr(host, r->latency_uncorrected));
+	if (SHB_RPT_HAS(r, struct shb_results, first_byte)) {
+		json_t *o = json_object();
+		put(b, o, "connect", jhdr(host, r->connect));
+		put(b, o, "handshake", jhdr(host, r->handshake));
+		put(b, o, "firstByte", jhdr(host, r->first_byte));
+		put(b, doc, "setupHistograms", o);
+	}
+}
+
 /* -R, --stages and what the schedule could not keep; null in closed loop. */
 static json_t *jopen_loop(const struct shb_run_info *run,
 			  const struct shb_results *r)
@@ -381,6 +426,7 @@ static void put_result(struct jb *b, json_t *doc, const struct shb_host *host,
 	put_errors(b, doc, &e);
 	put_latency(b, doc, "latencySeconds", &lat);
 	put_results12(b, doc, host, run, r);
+	put_histograms(b, doc, host, r);
 }
 
 /* Several targets: one object each, the target then its result. */

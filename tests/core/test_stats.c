@@ -420,6 +420,93 @@ static void test_run_info(void)
 	CU_ASSERT_EQUAL(memcmp(info.percentiles_ppm, want, sizeof(want)), 0);
 }
 
+/* Open loop: latency from the intended start, the uncorrected one from
+ * the send, first byte from the send; the schedule counters merge (late
+ * and unsent add up, the lag is the largest) and survive into the
+ * results; reset keeps the mode. Closed loop: one histogram. */
+static void test_open_loop(void)
+{
+	struct shb_stats a, b;
+	CU_ASSERT_EQUAL_FATAL(shb_stats_init(&a), 0);
+	CU_ASSERT_EQUAL_FATAL(shb_stats_init(&b), 0);
+	a.open_loop = b.open_loop = 1;
+	struct shb_req_result r = response();
+	/* due at T0 - 7 ms, sent at T0, done 3 ms later */
+	CU_ASSERT_EQUAL(shb_stats_response_at(&a, &r, T0 - 7000000, T0, T0 + 3000000), 1);
+	CU_ASSERT_EQUAL(shb_histo_count(&a.latency), 1);
+	CU_ASSERT_EQUAL(shb_histo_count(&a.latency_uncorrected), 1);
+	CU_ASSERT(shb_histo_max(&a.latency) >= 9990000 && shb_histo_max(&a.latency) <= 10010000);
+	CU_ASSERT(shb_histo_max(&a.latency_uncorrected) >= 2997000 &&
+		  shb_histo_max(&a.latency_uncorrected) <= 3003000);
+	CU_ASSERT(shb_histo_max(&a.first_byte) >= 999000 &&
+		  shb_histo_max(&a.first_byte) <= 1001000);
+	a.late = 2;
+	a.unsent = 1;
+	a.lag_max = 7000000;
+	b.late = 3;
+	b.unsent = 4;
+	b.lag_max = 9000000;
+	shb_stats_response_at(&b, &r, T0, T0, T0 + 5);
+	shb_stats_merge(&a, &b);
+	CU_ASSERT_EQUAL(a.late, 5);
+	CU_ASSERT_EQUAL(a.unsent, 5);
+	CU_ASSERT_EQUAL(a.lag_max, 9000000);
+	CU_ASSERT_EQUAL(shb_histo_count(&a.latency_uncorrected), 2);
+
+	struct shb_run_info info;
+	memset(&info, 0, sizeof(info));
+	static struct shb_results_buf rb;
+	shb_results_build(&rb, &a, &info, 1000000000, 0);
+	CU_ASSERT_PTR_NOT_EQUAL(rb.r.latency_uncorrected, rb.r.latency);
+	CU_ASSERT_EQUAL(ops_count(rb.r.latency_uncorrected), 2);
+	CU_ASSERT_EQUAL(rb.r.requests_late, 5);
+	CU_ASSERT_EQUAL(rb.r.requests_unsent, 5);
+	CU_ASSERT_EQUAL(rb.r.schedule_lag_max_ns, 9000000);
+
+	shb_stats_reset(&a);
+	CU_ASSERT_EQUAL(a.open_loop, 1);
+	CU_ASSERT_EQUAL(a.late + a.unsent + a.lag_max, 0);
+	CU_ASSERT_EQUAL(shb_histo_count(&a.latency_uncorrected), 0);
+
+	/* closed loop: the uncorrected histogram stays empty and the results
+	 * point both members at latency */
+	b.open_loop = 0;
+	shb_stats_reset(&b);
+	shb_stats_response_at(&b, &r, T0 - 7000000, T0, T0 + 5);
+	CU_ASSERT_EQUAL(shb_histo_count(&b.latency_uncorrected), 0);
+	shb_results_build(&rb, &b, &info, 1000000000, 0);
+	CU_ASSERT_PTR_EQUAL(rb.r.latency_uncorrected, rb.r.latency);
+	CU_ASSERT_EQUAL(rb.r.requests_late + rb.r.requests_unsent, 0);
+	shb_stats_destroy(&a);
+	shb_stats_destroy(&b);
+}
+
+static void test_run_info_open_loop(void)
+{
+	struct shb_config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.url_text = "http://example.com/";
+	cfg.method = "GET";
+	struct shb_stage stg[2] = {{1000, 0, 5000}, {2000, 5000, 0}};
+	cfg.rate_milli = 0;
+	cfg.stages = stg;
+	cfg.stage_count = 2;
+	struct shb_run_info info;
+	struct shb_target_info t;
+	memset(&info, 0, sizeof(info));
+	shb_results_run_info(&info, &t, &cfg);
+	CU_ASSERT_PTR_EQUAL(info.stages, stg);
+	CU_ASSERT_EQUAL(info.stage_count, 2);
+	CU_ASSERT_EQUAL(info.rate_milli, 0);
+	cfg.stages = NULL;
+	cfg.stage_count = 0;
+	cfg.rate_milli = 2500;
+	shb_results_run_info(&info, &t, &cfg);
+	CU_ASSERT_EQUAL(info.rate_milli, 2500);
+	CU_ASSERT_PTR_NULL(info.stages);
+	CU_ASSERT_EQUAL(info.stage_count, 0);
+}
+
 static CU_TestInfo stats_tests[] = {
 	{"a plain response", test_plain_response},
 	{"first byte left out", test_first_byte_left_out},
@@ -432,6 +519,8 @@ static CU_TestInfo stats_tests[] = {
 	{"results identities", test_results_identities},
 	{"reset", test_reset},
 	{"run info 1.2", test_run_info},
+	{"open loop", test_open_loop},
+	{"run info, open loop", test_run_info_open_loop},
 	CU_TEST_INFO_NULL,
 };
 

@@ -84,10 +84,10 @@ echo "# $(wc -l <"$tmp/help") options in --help, shb.1 and the completion"
 expect_completion "h1 h2 h3" "--proto "
 expect_completion "h3" "-c 10 --proto h3"
 expect_completion "h1 h2 h3" "--proto=h"
-expect_completion "csv json text" "--report "
-expect_completion "text,csv text,json" "--report text,"
+expect_completion "csv hgrm json text" "--report "
+expect_completion "text,csv text,hgrm text,json" "--report text,"
 # After the last ":" readline keeps what is typed: the replies start there.
-expect_completion "o.json,csv o.json,text" "--report json:o.json,"
+expect_completion "o.json,csv o.json,hgrm o.json,text" "--report json:o.json,"
 # Only the plugins of the directory given: h1 alone.
 h1dir=${SHB_PLUGIN_PATH%%:*}
 SHB_PLUGIN_PATH="" expect_completion "h1" "--plugin-dir $h1dir --proto "

@@ -170,6 +170,18 @@ r12_is tlstimes2 connections_opened 40
 [[ $(r12_count tlstimes2 connect) == 40 ]] || fail "connect: $(r12 tlstimes2 connect)"
 [[ $(r12_count tlstimes2 handshake) == 40 ]] || fail "handshake: $(r12 tlstimes2 handshake)"
 
+# Open loop: the target rate is reached within 1 %, over TLS too.
+run_shb rate -R 1000 -z 3s -c 20 "$PLAIN_URL"
+expect_rc rate 0
+check rate 'requests.total >= 2997' 'requests.total <= 3003' \
+	'requestsPerSec >= 990' 'requestsPerSec <= 1010' 'openLoop.rateTarget == 1000'
+check_no_errors rate
+run_shb tlsrate -R 500 -z 2s -c 10 "$TLS_URL"
+expect_rc tlsrate 0
+check tlsrate 'requests.total >= 997' 'requests.total <= 1003' \
+	'requestsPerSec >= 495' 'requestsPerSec <= 505'
+check_no_errors tlsrate
+
 stop_server "$NGINX_PID"
 if grep -E '\[(alert|emerg|crit)\]' "$T/error.log" >&2; then
 	fail "nginx logged alerts"

@@ -38,6 +38,12 @@ usage_case "unknown protocol" -n 1 --proto no-such-proto "$url"
 usage_case "unreadable body file" -n 1 -d "@$E2E_TMP/missing" "$url"
 usage_case "non-numeric -c" -c many -n 1 "$url"
 usage_case "bad duration" -n 1 --timeout soon "$url"
+USAGE_WANT='--percentiles: "x" is not a percentile' \
+	usage_case "bad percentile" -n 1 --percentiles 50,x "$url"
+USAGE_WANT='--percentiles: "50": percentiles must be ascending' \
+	usage_case "percentiles not ascending" -n 1 --percentiles 90,50 "$url"
+USAGE_WANT='--percentiles: at most 64 percentiles' \
+	usage_case "65 percentiles" -n 1 --percentiles "$(seq -s, 1 65)" "$url"
 usage_case "unknown option" --no-such-option "$url"
 USAGE_WANT="unknown option --duraton (did you mean --duration?)" \
 	usage_case "mistyped option" --duraton 1s "$url"

@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include <shb/shb.h>
 
+#include "hdrv2.h"
 #include "hist.h"
 #include "loader.h"
 
@@ -131,6 +132,37 @@ static void test_json_reads_core_histogram(void)
 	free(m.data);
 }
 
+/* latencyHistogram, built from the bucket walk, decodes to the core's
+ * histogram count for count. */
+static void test_json_exports_core_histogram(void)
+{
+	struct membuf m = {0};
+	CU_ASSERT_EQUAL(run_named("json", &m), SHB_OK);
+	json_t *root = json_loads(m.data, 0, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(root, "histogramUnit")),
+			       "nanoseconds");
+	const char *b64 = json_string_value(json_object_get(root, "latencyHistogram"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b64);
+	struct shb_hdr_counts c;
+	char err[160] = "";
+	CU_ASSERT_EQUAL_FATAL(shb_hdr_counts_init(&c), 0);
+	CU_ASSERT_EQUAL(shb_hdr_decode(b64, &c, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(c.total, 1000);
+	int same = 1, nonzero = 0;
+	for (int32_t i = 0; i < histo.counts_len; i++) {
+		same &= c.counts[i] == histo.counts[i];
+		nonzero += c.counts[i] != 0;
+	}
+	for (int32_t i = histo.counts_len; i < SHB_HDR_COUNTS; i++)
+		same &= c.counts[i] == 0;
+	CU_ASSERT_TRUE(same);
+	CU_ASSERT_TRUE(nonzero > 500);
+	shb_hdr_counts_free(&c);
+	json_decref(root);
+	free(m.data);
+}
+
 static void test_text_and_csv_load(void)
 {
 	struct membuf t = {0}, c = {0};
@@ -154,6 +186,7 @@ static void test_text_and_csv_load(void)
 
 static CU_TestInfo core_tests[] = {
 	{"json reads the core histogram", test_json_reads_core_histogram},
+	{"json exports the core histogram", test_json_exports_core_histogram},
 	{"text and csv through the loader", test_text_and_csv_load},
 	CU_TEST_INFO_NULL,
 };

@@ -915,6 +915,131 @@ static void test_warmup_and_slo(void)
 		     "rps>1000)", "--slo=", URL);
 }
 
+/* -R and --stages: rates x1000, ramps as one stage over -z, stages from
+ * the rate before, the run's length; every message. */
+static void test_open_loop(void)
+{
+	struct shb_config cfg;
+	char err[512];
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-R", "1000", URL), 0);
+	CU_ASSERT_EQUAL(cfg.rate_milli, 1000000);
+	CU_ASSERT_EQUAL(cfg.stage_count, 0);
+	CU_ASSERT_EQUAL(cfg.requests, 200); /* the default -n still applies */
+	shb_config_free(&cfg);
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--rate=0.5", "-n", "10", URL), 0);
+	CU_ASSERT_EQUAL(cfg.rate_milli, 500);
+	CU_ASSERT_EQUAL(cfg.requests, 10);
+	shb_config_free(&cfg);
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-R333.333", "-z", "1s", URL), 0);
+	CU_ASSERT_EQUAL(cfg.rate_milli, 333333);
+	shb_config_free(&cfg);
+	/* a ramp: one stage over -z, given before or after it */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-R", "1000:5000", "-z", "10s", URL), 0);
+	CU_ASSERT_EQUAL(cfg.rate_milli, 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.stage_count, 1);
+	CU_ASSERT_EQUAL(cfg.stages[0].duration_ns, 10000000000ull);
+	CU_ASSERT_EQUAL(cfg.stages[0].rate_from_milli, 1000000);
+	CU_ASSERT_EQUAL(cfg.stages[0].rate_to_milli, 5000000);
+	shb_config_free(&cfg);
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-z", "2s", "-R", "0:7.5", URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.stage_count, 1);
+	CU_ASSERT_EQUAL(cfg.stages[0].rate_from_milli, 0);
+	CU_ASSERT_EQUAL(cfg.stages[0].rate_to_milli, 7500);
+	shb_config_free(&cfg);
+	/* FROM == TO is a constant rate */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "-R", "5:5", URL), 0);
+	CU_ASSERT_EQUAL(cfg.rate_milli, 5000);
+	CU_ASSERT_EQUAL(cfg.stage_count, 0);
+	shb_config_free(&cfg);
+	/* stages: each from the rate before; the run lasts their sum */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--stages", "10s:1000,30s:5000,10s:0",
+				    URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.stage_count, 3);
+	CU_ASSERT_EQUAL(cfg.stages[0].rate_from_milli, 0);
+	CU_ASSERT_EQUAL(cfg.stages[0].rate_to_milli, 1000000);
+	CU_ASSERT_EQUAL(cfg.stages[1].duration_ns, 30000000000ull);
+	CU_ASSERT_EQUAL(cfg.stages[1].rate_from_milli, 1000000);
+	CU_ASSERT_EQUAL(cfg.stages[1].rate_to_milli, 5000000);
+	CU_ASSERT_EQUAL(cfg.stages[2].rate_from_milli, 5000000);
+	CU_ASSERT_EQUAL(cfg.stages[2].rate_to_milli, 0);
+	CU_ASSERT_EQUAL(cfg.duration_ns, 50000000000ull);
+	CU_ASSERT_EQUAL(cfg.requests, 0);
+	CU_ASSERT_EQUAL(cfg.rate_milli, 0);
+	shb_config_free(&cfg);
+	/* the last --stages wins */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--stages", "1s:1", "--stages=1.5s:0.5",
+				    URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.stage_count, 1);
+	CU_ASSERT_EQUAL(cfg.stages[0].duration_ns, 1500000000ull);
+	CU_ASSERT_EQUAL(cfg.stages[0].rate_to_milli, 500);
+	CU_ASSERT_EQUAL(cfg.duration_ns, 1500000000ull);
+	shb_config_free(&cfg);
+	/* closed loop */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, URL), 0);
+	CU_ASSERT_EQUAL(cfg.rate_milli, 0);
+	CU_ASSERT_PTR_NULL(cfg.stages);
+	shb_config_free(&cfg);
+
+#define RATE_WANT(name, v) name ": expected a rate like 1000 or 0.5 (requests " \
+	"per second, at most 3 decimals, at most 1000000000), or a ramp " \
+	"FROM:TO like 1000:5000, got \"" v "\""
+	EXPECT_ERROR(RATE_WANT("-R", "fast"), "-R", "fast", URL);
+	EXPECT_ERROR(RATE_WANT("--rate", ""), "--rate=", URL);
+	EXPECT_ERROR(RATE_WANT("-R", "0.0005"), "-R", "0.0005", URL);
+	EXPECT_ERROR(RATE_WANT("-R", "1."), "-R", "1.", URL);
+	EXPECT_ERROR(RATE_WANT("-R", ".5"), "-R", ".5", URL);
+	EXPECT_ERROR(RATE_WANT("-R", "-5"), "-R", "-5", URL);
+	EXPECT_ERROR(RATE_WANT("-R", "1e3"), "-R", "1e3", URL);
+	EXPECT_ERROR(RATE_WANT("-R", "1000000000.001"), "-R", "1000000000.001", URL);
+	EXPECT_ERROR(RATE_WANT("-R", "99999999999999999999"), "-R",
+		     "99999999999999999999", URL);
+	EXPECT_ERROR(RATE_WANT("-R", "1000:"), "-R", "1000:", URL);
+	EXPECT_ERROR(RATE_WANT("-R", "1:2:3"), "-R", "1:2:3", "-z", "1s", URL);
+	EXPECT_ERROR("-R: missing value", URL, "-R");
+	EXPECT_ERROR("-R 0: the rate must be greater than 0", "-R", "0", URL);
+	EXPECT_ERROR("--rate 0:0.000: the rate must be greater than 0", "--rate",
+		     "0:0.000", "-z", "1s", URL);
+	EXPECT_ERROR("-R 1000:5000: a ramp runs over the run's duration: give "
+		     "-z/--duration", "-R", "1000:5000", URL);
+	EXPECT_ERROR("-R 1000:5000: a ramp runs over the run's duration: give "
+		     "-z/--duration", "-R", "1000:5000", "-n", "10", URL);
+	EXPECT_ERROR("--rate and --stages cannot be combined: give a rate or a "
+		     "ramp with -R, or stages", "--rate", "5", "--stages", "1s:5", URL);
+	EXPECT_ERROR("--stages and -z/--duration cannot be combined: the run "
+		     "lasts as long as the stages", "-z", "5s", "--stages", "1s:5", URL);
+	EXPECT_ERROR("--stages and -n/--requests cannot be combined: the run "
+		     "lasts as long as the stages", "--stages", "1s:5", "-n", "5", URL);
+	EXPECT_ERROR("--stages: stage 2 \"2s\": expected DURATION:RATE like 30s:5000",
+		     "--stages", "1s:5,2s", URL);
+	EXPECT_ERROR("--stages: stage 2 \"\": expected DURATION:RATE like 30s:5000",
+		     "--stages", "1s:5,", URL);
+	EXPECT_ERROR("--stages: stage 1 \"\": expected DURATION:RATE like 30s:5000",
+		     "--stages=", URL);
+	EXPECT_ERROR("--stages: stage 1: expected a duration greater than 0 like "
+		     "10s, 1m30s, 500ms or 1.5s before ':', got \"0s\"",
+		     "--stages", "0s:5", URL);
+	EXPECT_ERROR("--stages: stage 3: expected a duration greater than 0 like "
+		     "10s, 1m30s, 500ms or 1.5s before ':', got \"soon\"",
+		     "--stages", "1s:5,1s:5,soon:5", URL);
+	EXPECT_ERROR("--stages: stage 1: expected a rate like 1000 or 0.5 "
+		     "(requests per second, at most 3 decimals, at most "
+		     "1000000000) after ':', got \"lots\"", "--stages", "1s:lots", URL);
+	EXPECT_ERROR("--stages 1s:0,2s:0: every rate is 0, nothing would be sent",
+		     "--stages", "1s:0,2s:0", URL);
+	char many[64 * 6 + 8] = "";
+	for (int i = 0; i < 65; i++)
+		strcat(many, i ? ",1s:1" : "1s:1");
+	EXPECT_ERROR("--stages: at most 64 stages", "--stages", many, URL);
+	many[strlen(many) - 5] = '\0'; /* 64 stages are fine */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--stages", many, URL), 0);
+	CU_ASSERT_EQUAL(cfg.stage_count, 64);
+	CU_ASSERT_EQUAL(cfg.duration_ns, 64000000000ull);
+	shb_config_free(&cfg);
+	EXPECT_ERROR("--stages: the stages add up to more than shb can time",
+		     "--stages", "2562047h:1,2562047h:1", URL);
+}
+
 static void test_option_errors(void)
 {
 	EXPECT_ERROR("unknown option --foo", "--foo", URL);
@@ -1362,6 +1487,7 @@ CU_TestInfo shb_cli_tests[] = {
 	{"number errors", test_number_errors},
 	{"duration errors", test_duration_errors},
 	{"--warmup and --slo", test_warmup_and_slo},
+	{"-R and --stages", test_open_loop},
 	{"option errors", test_option_errors},
 	{"header errors", test_header_errors},
 	{"file errors", test_file_errors},

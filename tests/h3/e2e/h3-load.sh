@@ -57,6 +57,12 @@ exercise caddy "$caddy_PORT" 7
 # A host name: the client sends SNI (caddy picks its certificate by it).
 h3 caddy-sni "https://localhost:$caddy_PORT/" -c 1 -p 4 -n 100
 ok_exact caddy-sni 100
+# Open loop over QUIC: the core's schedule, whatever the transport.
+h3 caddy-rate "https://127.0.0.1:$caddy_PORT/" -c 2 -p 4 -R 200 -z 2s
+expect_rc caddy-rate 0
+check caddy-rate 'requests.total >= 398' 'requests.total <= 402' \
+	'openLoop.rateTarget == 200' 'requestsPerSec >= 197' 'requestsPerSec <= 203'
+check_no_errors caddy-rate
 stop_h3 caddy
 
 start_gtlsserver gtlsserver >/dev/null

@@ -1,0 +1,67 @@
+/* `shb merge FILE...`: several JSON reports (docs/reports.md) of runs with
+ * the same options, typically the shards of one run (--shard I/N), summed
+ * into one result whose histograms are merged bucket for bucket from their
+ * HdrHistogram export (hdrv2.h). [main] only. */
+#ifndef SHB_CORE_MERGE_H
+#define SHB_CORE_MERGE_H
+
+#include <jansson.h>
+
+#include "config.h"
+#include "loader.h"
+#include "results.h"
+#include "stats.h"
+
+#define SHB_MERGE_TEXT 256
+
+struct shb_merge {
+	struct shb_stats stats; /* the sums and the merged histograms */
+	json_t *first;          /* the first report: the run's options */
+	char first_name[SHB_MERGE_TEXT];
+	size_t files;
+	uint64_t elapsed_ns;    /* the longest run */
+	uint64_t setup_ns;      /* the longest set-up */
+	uint64_t start_unix_ns; /* the earliest start, 0 when none known */
+	uint64_t start_max_ns;  /* the latest start */
+	uint64_t requests_target; /* summed; 0 when a run had none (-z) */
+	uint64_t warmup_requests;
+	uint32_t threads, connections; /* summed */
+	int interrupted;        /* any run was */
+	char url[SHB_MERGE_TEXT], method[32], proto[64], proto_display[64];
+	char label[SHB_MERGE_TEXT];
+	int has_label;
+	uint32_t parallel, tls, tls_verify;
+	uint64_t duration_target_ns, warmup_ns, rate_milli;
+	struct shb_stage stages[64];
+	size_t stage_count;
+};
+
+/* 0, or -1 when out of memory. */
+int shb_merge_init(struct shb_merge *m);
+void shb_merge_fini(struct shb_merge *m);
+
+/* Adds one report (`name` is how messages call it; `doc` is borrowed).
+ * Returns 0, or -1 with one line in err: a report that is not shb's, a
+ * histogram that does not decode, or a run whose options differ from the
+ * first one's ("NAME: url differs from FIRST's: ..."). */
+int shb_merge_add(struct shb_merge *m, const char *name, json_t *doc,
+		  char *err, size_t errlen);
+
+/* The merged results and run facts for the reporters: `info` and `target`
+ * are filled, b is built over m->stats (valid while m is). */
+void shb_merge_results(struct shb_merge *m, struct shb_results_buf *b,
+		       struct shb_run_info *info, struct shb_target_info *target,
+		       const uint32_t *ppm, size_t nppm);
+
+/* The command: argv[0] is "merge". Returns the exit status. */
+int shb_merge_main(int argc, char **argv);
+
+/* In main.c: opens cfg's reporters, hands them info and r, closes them.
+ * Returns 0, 1 when a reporter failed to write (a line on stderr), or -1
+ * with one line in err (a reporter or its file that cannot be opened). */
+int shb_report_results(const struct shb_config *cfg, struct shb_loader *l,
+		       const struct shb_host *host,
+		       const struct shb_run_info *info,
+		       const struct shb_results *r, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,324 @@
+/* `shb merge [OPTIONS] FILE...`: the reports of several runs as one (see
+ * merge.h). Options: those of a run that concern the report: --report,
+ * --report-opt, -j/--json, --slo, --percentiles, --plugin-dir, -q (no
+ * lines on stderr about each report merged). */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "host.h"
+#include "merge.h"
+
+#define EXIT_RUN_FAILED 1
+#define EXIT_USAGE 2
+#define EXIT_SLO_FAILED 3
+
+/* The options merge takes, and whether each takes a value. */
+static const struct {
+	const char *name;
+	int has_arg;
+} merge_opts[] = {
+	{"--report", 1}, {"--report-opt", 1}, {"--json", 0}, {"-j", 0},
+	{"--slo", 1}, {"--percentiles", 1}, {"--plugin-dir", 1},
+	{"--quiet", 0}, {"-q", 0},
+};
+
+/* 0: not an option of merge; 1: one without value (or with "=value");
+ * 2: one whose value is the next argument. */
+static int opt_kind(const char *a)
+{
+	for (size_t i = 0; i < sizeof(merge_opts) / sizeof(merge_opts[0]); i++) {
+		size_t n = strlen(merge_opts[i].name);
+		if (strncmp(a, merge_opts[i].name, n))
+			continue;
+		if (a[n] == '\0')
+			return merge_opts[i].has_arg ? 2 : 1;
+		if (a[n] == '=' && merge_opts[i].has_arg)
+			return 1;
+	}
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fputs("Usage: shb merge [OPTIONS] FILE|DIR...\n"
+	      "Merges the JSON reports (--report json:FILE) of runs with the same\n"
+	      "options, such as the shards of one run, into one report: counts\n"
+	      "summed, histograms merged bucket for bucket. A directory stands for\n"
+	      "its *.json files. Unless -q, one line per report on stderr.\n"
+	      "  --report LIST, --report-opt NAME.KEY[=VALUE], -j, --json\n"
+	      "  --slo EXPR, --percentiles LIST, --plugin-dir DIR, -q\n"
+	      "                 as for a run (see shb --help)\n"
+	      "Exit status: 0 merged, 1 a reporter failed or nothing succeeded,\n"
+	      "2 usage error or reports that do not merge, 3 an --slo failed.\n", f);
+}
+
+/* Splits argv into the options, given to shb_cli_parse with a URL that
+ * is never used, and the files. */
+static int split_args(int argc, char **argv, char **opts, int *nopts,
+		      char **files, int *nfiles, char *err, size_t errlen)
+{
+	int only_files = 0;
+	*nopts = 1;
+	*nfiles = 0;
+	opts[0] = "shb";
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (only_files || a[0] != '-' || !a[1]) {
+			files[(*nfiles)++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			only_files = 1;
+			continue;
+		}
+		int k = opt_kind(a);
+		if (k == 0) {
+			snprintf(err, errlen, "merge: unknown option %s", a);
+			return -1;
+		}
+		opts[(*nopts)++] = argv[i];
+		if (k == 2) {
+			if (i + 1 == argc) {
+				snprintf(err, errlen, "merge: %s needs a value", a);
+				return -1;
+			}
+			opts[(*nopts)++] = argv[++i];
+		}
+	}
+	if (*nfiles == 0) {
+		snprintf(err, errlen, "merge: no report files given");
+		return -1;
+	}
+	opts[(*nopts)++] = "http://merged.invalid/";
+	return 0;
+}
+
+/* One line per report, shown once all of them merged: what each run
+ * contributed, and the spread of their start times. */
+struct part_lines {
+	char *text;
+	size_t len;
+};
+
+static void add_part_line(struct part_lines *pl, const char *name,
+			  const json_t *doc)
+{
+	char line[512], shard[48] = "";
+	const json_t *sh = json_object_get(doc, "shard");
+	const json_t *req = json_object_get(doc, "requests");
+	if (json_is_object(sh))
+		snprintf(shard, sizeof(shard), "shard %lld/%lld, ",
+			 (long long)json_integer_value(json_object_get(sh, "index")),
+			 (long long)json_integer_value(json_object_get(sh, "count")));
+	const char *start = json_string_value(json_object_get(doc, "startTime"));
+	int n = snprintf(line, sizeof(line), "shb: merged %s: %s%lld requests "
+			 "(%lld ok) in %.3fs, started %s\n", name, shard,
+			 (long long)json_integer_value(json_object_get(req, "total")),
+			 (long long)json_integer_value(json_object_get(req, "ok")),
+			 json_number_value(json_object_get(doc, "durationSeconds")),
+			 start ? start : "at an unknown time");
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(line))
+		n = (int)sizeof(line) - 1;
+	char *t = realloc(pl->text, pl->len + (size_t)n + 1);
+	if (!t)
+		return;
+	memcpy(t + pl->len, line, (size_t)n + 1);
+	pl->text = t;
+	pl->len += (size_t)n;
+}
+
+static int read_one(struct shb_merge *m, const char *file,
+		    struct part_lines *pl, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *doc = json_load_file(file, 0, &je);
+	if (!doc) {
+		if (je.line > 0)
+			snprintf(err, errlen, "merge: %s: line %d: %s", file,
+				 je.line, je.text);
+		else
+			snprintf(err, errlen, "merge: %s", je.text);
+		return -1;
+	}
+	int rc = shb_merge_add(m, file, doc, err, errlen);
+	if (rc == 0)
+		add_part_line(pl, file, doc);
+	json_decref(doc);
+	return rc;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A directory stands for its *.json files, in name order. */
+static int read_dir(struct shb_merge *m, const char *dir,
+		    struct part_lines *pl, char *err, size_t errlen)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		snprintf(err, errlen, "merge: cannot read the directory %s", dir);
+		return -1;
+	}
+	char **names = NULL;
+	size_t n = 0;
+	int rc = 0;
+	for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+		size_t len = strlen(e->d_name);
+		if (len <= 5 || e->d_name[0] == '.' ||
+		    strcmp(e->d_name + len - 5, ".json"))
+			continue;
+		char **more = realloc(names, (n + 1) * sizeof(*names));
+		size_t plen = strlen(dir) + len + 2;
+		char *path = more ? malloc(plen) : NULL;
+		if (more)
+			names = more;
+		if (!path) {
+			snprintf(err, errlen, "out of memory");
+			rc = -1;
+			break;
+		}
+		snprintf(path, plen, "%s/%s", dir, e->d_name);
+		names[n++] = path;
+	}
+	closedir(d);
+	if (rc == 0 && n == 0) {
+		snprintf(err, errlen, "merge: no .json file in %s", dir);
+		rc = -1;
+	}
+	if (n)
+		qsort(names, n, sizeof(*names), by_name);
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		rc = read_one(m, names[i], pl, err, errlen);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return rc;
+}
+
+static int read_all(struct shb_merge *m, char **files, int n,
+		    struct part_lines *pl, char *err, size_t errlen)
+{
+	for (int i = 0; i < n; i++) {
+		struct stat st;
+		int rc = stat(files[i], &st) == 0 && S_ISDIR(st.st_mode) ?
+			 read_dir(m, files[i], pl, err, errlen) :
+			 read_one(m, files[i], pl, err, errlen);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Each report's share, and how far apart the runs started (their clocks'
+ * offsets are not measured: the span is as the clocks say). On stderr,
+ * after the reports, so that a usage error stays one line. */
+static void show_parts(const struct shb_merge *m, const struct part_lines *pl)
+{
+	if (pl->text)
+		fputs(pl->text, stderr);
+	if (m->files > 1 && m->start_unix_ns)
+		fprintf(stderr, "shb: merged %zu reports; their start times span "
+			"%.3f ms\n", m->files,
+			(double)(m->start_max_ns - m->start_unix_ns) / 1e6);
+}
+
+static int check_slos(const struct shb_config *cfg, const struct shb_results *r,
+		      const struct shb_stats *s)
+{
+	struct shb_slo_data d = {
+		.ok = r->requests_ok,
+		.errors = r->requests_errors,
+		.elapsed_ns = r->elapsed_ns,
+		.latency = &s->latency,
+	};
+	int failed = 0;
+	for (size_t i = 0; i < cfg->slo_count; i++) {
+		char msg[256];
+		if (!shb_slo_check(&cfg->slos[i], &d, msg, sizeof(msg))) {
+			fprintf(stderr, "shb: SLO failed: %s\n", msg);
+			failed = 1;
+		}
+	}
+	return failed;
+}
+
+static int merge_and_report(struct shb_config *cfg, char **files, int nfiles)
+{
+	char err[512] = "";
+	struct shb_merge m;
+	struct part_lines pl = {NULL, 0};
+	if (shb_merge_init(&m) < 0) {
+		fprintf(stderr, "shb: out of memory\n");
+		return EXIT_RUN_FAILED;
+	}
+	if (read_all(&m, files, nfiles, &pl, err, sizeof(err)) < 0) {
+		fprintf(stderr, "shb: %s\n", err);
+		free(pl.text);
+		shb_merge_fini(&m);
+		return EXIT_USAGE;
+	}
+	const struct shb_host *host = shb_core_host();
+	struct shb_loader loader;
+	shb_loader_init(&loader, host, cfg->plugin_dirs, cfg->plugin_dir_count);
+	shb_host_set_extensions(shb_loader_extension, &loader);
+	struct shb_results_buf rb;
+	struct shb_run_info info;
+	struct shb_target_info target;
+	shb_merge_results(&m, &rb, &info, &target, cfg->percentiles,
+			  cfg->percentile_count);
+	int rc = shb_report_results(cfg, &loader, host, &info, &rb.r, err,
+				    sizeof(err));
+	if (rc >= 0 && !cfg->quiet)
+		show_parts(&m, &pl);
+	free(pl.text);
+	if (rc < 0) {
+		fprintf(stderr, "shb: %s\n", err);
+		rc = EXIT_USAGE;
+	} else if (rc > 0 || rb.r.requests_ok == 0) {
+		check_slos(cfg, &rb.r, &m.stats);
+		rc = EXIT_RUN_FAILED;
+	} else {
+		rc = check_slos(cfg, &rb.r, &m.stats) ? EXIT_SLO_FAILED : 0;
+	}
+	shb_loader_fini(&loader);
+	shb_host_set_extensions(NULL, NULL);
+	shb_merge_fini(&m);
+	return rc;
+}
+
+int shb_merge_main(int argc, char **argv)
+{
+	char err[512] = "";
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		}
+	char **opts = calloc((size_t)argc + 2, sizeof(*opts));
+	char **files = calloc((size_t)argc + 1, sizeof(*files));
+	int nopts, nfiles, rc = EXIT_USAGE;
+	struct shb_config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	if (!opts || !files) {
+		fprintf(stderr, "shb: out of memory\n");
+		rc = EXIT_RUN_FAILED;
+	} else if (split_args(argc, argv, opts, &nopts, files, &nfiles, err,
+			      sizeof(err)) < 0) {
+		fprintf(stderr, "shb: %s (see shb merge --help)\n", err);
+	} else if (shb_cli_parse(nopts, opts, &cfg, err, sizeof(err)) != 0) {
+		fprintf(stderr, "shb: merge: %s (see shb merge --help)\n", err);
+	} else {
+		rc = merge_and_report(&cfg, files, nfiles);
+	}
+	shb_config_free(&cfg);
+	free(opts);
+	free(files);
+	return rc;
+}

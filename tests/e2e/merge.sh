@@ -1,0 +1,96 @@
+#!/bin/bash
+# shb merge: two runs against shb-testserver (-n 300 and -n 200) merged
+# into one report of exactly 500 requests whose histogram is the sum of
+# the two, bucket for bucket, and whose percentiles are those of that sum
+# (tests/e2e/hdr_check.py decodes the exports on its own); --slo on the
+# merged data; the merged JSON read back by merge; refusals.
+# shellcheck disable=SC2154 # srv_PORT, srv_PID: set by start_testserver
+source "$(dirname "$0")/lib.sh"
+need SHB SHB_TESTSERVER SHB_JCHECK
+hdr_check="$(dirname "$0")/hdr_check.py"
+pcts=50,75,90,99,99.9,99.99,100
+
+start_testserver srv hello
+url="http://127.0.0.1:$srv_PORT/"
+note "two runs, then merged"
+run_shb a -c 2 -n 300 "$url"
+expect_rc a 0
+run_shb b -c 2 -n 200 "$url"
+expect_rc b 0
+stop_server "$srv_PID"
+
+merged="$E2E_TMP/m.json"
+RC=0
+"$SHB" merge --percentiles "$pcts" --report "json:$merged" \
+	"$E2E_TMP/a.json" "$E2E_TMP/b.json" >"$E2E_TMP/m.stdout" 2>"$E2E_TMP/m.stderr" || RC=$?
+[[ $RC -eq 0 ]] || { cat "$E2E_TMP/m.stderr" >&2; fail "merge: exit $RC"; }
+check_file "$merged" 'requests.total == 500' 'requests.ok == 500' \
+	'requests.errors == 0' 'statusCodes.200 == 500' 'requestsTarget == 500' \
+	'connections == 4' 'connectionsOpened == 4'
+python3 "$hdr_check" "$merged" "$E2E_TMP/a.json" "$E2E_TMP/b.json" ||
+	fail "the merged histogram is not the sum of the two"
+# stderr: one line per report, then the spread of their start times
+if ! { grep -qE "^shb: merged $E2E_TMP/a.json: 300 requests \(300 ok\) in [0-9.]+s, started 20[0-9-]+T[0-9:.]+Z$" "$E2E_TMP/m.stderr" &&
+	grep -qE "^shb: merged $E2E_TMP/b.json: 200 requests \(200 ok\) in [0-9.]+s, started 20[0-9-]+T[0-9:.]+Z$" "$E2E_TMP/m.stderr" &&
+	grep -qE '^shb: merged 2 reports; their start times span [0-9]+\.[0-9]{3} ms$' "$E2E_TMP/m.stderr" &&
+	[[ $(wc -l <"$E2E_TMP/m.stderr") -eq 3 ]]; }; then
+	cat "$E2E_TMP/m.stderr" >&2
+	fail "merge: not the three lines about the reports on stderr"
+fi
+
+note "the text report by default, and --slo on the merged data"
+RC=0
+"$SHB" merge -q --slo 'p50>=1h' --slo 'p99<1h' "$E2E_TMP/a.json" "$E2E_TMP/b.json" \
+	>"$E2E_TMP/t.stdout" 2>"$E2E_TMP/t.stderr" || RC=$?
+[[ $RC -eq 3 ]] || { cat "$E2E_TMP/t.stderr" >&2; fail "merge --slo: exit $RC, want 3"; }
+grep -q '^Requests: *500 (500 ok, 0 errors)' "$E2E_TMP/t.stdout" ||
+	{ cat "$E2E_TMP/t.stdout" >&2; fail "merge: no text report of 500 requests"; }
+[[ $(grep -c '^shb: SLO failed: p50 = .*, wanted >= 1h$' "$E2E_TMP/t.stderr") -eq 1 &&
+   $(wc -l <"$E2E_TMP/t.stderr") -eq 1 ]] ||
+	{ cat "$E2E_TMP/t.stderr" >&2; fail "merge --slo: want one p50 line"; }
+
+note "a merged report reads back as itself"
+RC=0
+"$SHB" merge --percentiles "$pcts" --report "json:$E2E_TMP/mm.json" "$merged" \
+	>/dev/null 2>"$E2E_TMP/mm.stderr" || RC=$?
+[[ $RC -eq 0 ]] || { cat "$E2E_TMP/mm.stderr" >&2; fail "merge again: exit $RC"; }
+python3 "$hdr_check" "$E2E_TMP/mm.json" "$merged" >/dev/null ||
+	fail "merge again: another histogram"
+
+note "a directory stands for its .json files"
+mkdir "$E2E_TMP/dir"
+cp "$E2E_TMP/a.json" "$E2E_TMP/b.json" "$E2E_TMP/dir/"
+RC=0
+"$SHB" merge -q --percentiles "$pcts" --report "json:$E2E_TMP/d.json" "$E2E_TMP/dir" \
+	>/dev/null 2>"$E2E_TMP/d.stderr" || RC=$?
+[[ $RC -eq 0 && ! -s "$E2E_TMP/d.stderr" ]] || { cat "$E2E_TMP/d.stderr" >&2; fail "merge DIR: exit $RC"; }
+python3 "$hdr_check" "$E2E_TMP/d.json" "$E2E_TMP/a.json" "$E2E_TMP/b.json" >/dev/null ||
+	fail "merge DIR: not the sum of the two"
+
+note "refusals: one line, exit 2"
+refuse() {
+	local want=$1
+	shift
+	RC=0
+	"$SHB" merge "$@" >/dev/null 2>"$E2E_TMP/r.stderr" || RC=$?
+	[[ $RC -eq 2 && $(cat "$E2E_TMP/r.stderr") == "$want" ]] ||
+		{ cat "$E2E_TMP/r.stderr" >&2; fail "merge $*: exit $RC, want 2 and: $want"; }
+}
+sed 's/"method": "GET"/"method": "HEAD"/' "$E2E_TMP/b.json" >"$E2E_TMP/head.json"
+refuse "shb: $E2E_TMP/head.json: method is \"HEAD\", but \"GET\" in $E2E_TMP/a.json (merge needs runs with the same options)" \
+	"$E2E_TMP/a.json" "$E2E_TMP/head.json"
+refuse "shb: merge: no report files given (see shb merge --help)" --json
+refuse "shb: merge: unknown option -n (see shb merge --help)" -n 5 "$E2E_TMP/a.json"
+refuse "shb: merge: --percentiles: \"40\": percentiles must be ascending and distinct (see shb merge --help)" \
+	--percentiles 50,40 "$E2E_TMP/a.json"
+# an unknown reporter: its one line, and nothing about the reports
+RC=0
+"$SHB" merge --report nosuch "$E2E_TMP/a.json" >/dev/null 2>"$E2E_TMP/r.stderr" || RC=$?
+if ! { [[ $RC -eq 2 && $(wc -l <"$E2E_TMP/r.stderr") -eq 1 ]] &&
+	grep -q '^shb: unknown reporter "nosuch"' "$E2E_TMP/r.stderr"; }; then
+	cat "$E2E_TMP/r.stderr" >&2
+	fail "merge --report nosuch: exit $RC, want 2 and one line"
+fi
+mkdir "$E2E_TMP/empty"
+refuse "shb: merge: no .json file in $E2E_TMP/empty" "$E2E_TMP/empty"
+echo "ok"

@@ -1,0 +1,408 @@
+/* Unit tests for the HdrHistogram export (core/hdrv2.c), --percentiles
+ * (core/percentiles.c) and shb merge (core/merge.c): an encoding checked
+ * byte for byte against one made by another zlib, round trips through the
+ * core's own bucket walk, merges that must equal the histogram of the
+ * union bucket for bucket, and every refusal word for word. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <CUnit/CUnit.h>
+#include <jansson.h>
+
+#include "hdrv2.h"
+#include "merge.h"
+#include "percentiles.h"
+
+/* ---- the encoding ----------------------------------------------------------- */
+
+/* Values {1, 1, 3}, encoded by an independent writer (Python's struct,
+ * its own ZigZag LEB128 and zlib.compress(level 0), then base64). */
+static const char tiny_b64[] =
+	"HISTFAAAADd4AQEsANP/HISTEwAAAAQAAAAAAAAAAwAAAAAAAAABAAADRjC4oAA/"
+	"8AAAAAAAAAAEAAJgBwRV";
+
+/* The core's histogram through the reporters' path: the ABI bucket walk. */
+static char *encode_histo(const struct shb_histo *h)
+{
+	struct shb_hdr_counts c;
+	CU_ASSERT_EQUAL_FATAL(shb_hdr_counts_init(&c), 0);
+	CU_ASSERT_EQUAL(shb_histo_ops.foreach_bucket(shb_histo_abi(h),
+						     shb_hdr_add_bucket, &c), 0);
+	CU_ASSERT_EQUAL(c.total, h->total);
+	char *s = shb_hdr_encode(&c);
+	shb_hdr_counts_free(&c);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	return s;
+}
+
+static void new_histo(struct shb_histo *h)
+{
+	CU_ASSERT_EQUAL_FATAL(shb_histo_init(h, SHB_HIST_HIGHEST, SHB_HIST_SIGFIGS), 0);
+}
+
+static void test_encode_known(void)
+{
+	struct shb_histo h;
+	new_histo(&h);
+	shb_histo_record(&h, 1);
+	shb_histo_record(&h, 1);
+	shb_histo_record(&h, 3);
+	char *s = encode_histo(&h);
+	CU_ASSERT_STRING_EQUAL(s, tiny_b64);
+	free(s);
+	shb_histo_destroy(&h);
+}
+
+/* The layouts are one: every index of the core is the export's. */
+static void test_layout_same(void)
+{
+	struct shb_histo h;
+	new_histo(&h);
+	CU_ASSERT_EQUAL(h.counts_len, SHB_HDR_COUNTS);
+	int checked = 0;
+	for (int32_t i = 0; i < SHB_HDR_COUNTS; i += 7) {
+		uint64_t lo, hi;
+		shb_hdr_bounds(i, &lo, &hi);
+		if (lo == 0 || hi > SHB_HIST_HIGHEST) /* above: clamped */
+			continue;
+		checked++;
+		shb_histo_reset(&h);
+		shb_histo_record(&h, hi);
+		CU_ASSERT_EQUAL(shb_hdr_index(lo), i);
+		CU_ASSERT_EQUAL(shb_hdr_index(hi), i);
+		CU_ASSERT_EQUAL(h.counts[i], 1);
+	}
+	CU_ASSERT_TRUE(checked > 4700);
+	shb_histo_destroy(&h);
+}
+
+/* Something in every bucket, counts of 1 to 3 LEB128 bytes: a V2 payload
+ * beyond one stored deflate block (65535 bytes). */
+static void test_round_trip_every_bucket(void)
+{
+	struct shb_histo h;
+	new_histo(&h);
+	for (int32_t i = 0; i < h.counts_len; i++) {
+		uint64_t lo, hi;
+		shb_hdr_bounds(i, &lo, &hi);
+		if (lo == 0 || lo > SHB_HIST_HIGHEST)
+			continue;
+		uint64_t n = 1 + (uint64_t)(i % 3) * 9000;
+		for (uint64_t k = 0; k < n % 50 + 1; k++)
+			shb_histo_record(&h, lo + (hi - lo) / 2);
+		h.counts[i] += n; /* the counts only matter here */
+		h.total += n;
+	}
+	char *s = encode_histo(&h);
+	CU_ASSERT_TRUE(strlen(s) > 65535 * 4 / 3);
+	struct shb_hdr_counts c;
+	char err[160] = "";
+	CU_ASSERT_EQUAL_FATAL(shb_hdr_counts_init(&c), 0);
+	CU_ASSERT_EQUAL(shb_hdr_decode(s, &c, err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(err, "");
+	CU_ASSERT_EQUAL(c.total, h.total);
+	int same = 1;
+	for (int32_t i = 0; i < h.counts_len; i++)
+		same &= c.counts[i] == h.counts[i];
+	CU_ASSERT_TRUE(same);
+	shb_hdr_counts_free(&c);
+	free(s);
+	shb_histo_destroy(&h);
+}
+
+static void decode_fails(const char *b64, const char *want)
+{
+	struct shb_hdr_counts c;
+	char err[160] = "";
+	CU_ASSERT_EQUAL_FATAL(shb_hdr_counts_init(&c), 0);
+	CU_ASSERT_EQUAL(shb_hdr_decode(b64, &c, err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	if (strcmp(err, want))
+		fprintf(stderr, "\nwant \"%s\", got \"%s\"\n", want, err);
+	CU_ASSERT_EQUAL(c.total, 0);
+	shb_hdr_counts_free(&c);
+}
+
+static void test_decode_errors(void)
+{
+	char buf[sizeof(tiny_b64)];
+	decode_fails("HIST*", "not base64");
+	decode_fails("AAAAAAAAAAAA", "not an HdrHistogram V2 compressed histogram");
+	/* cut inside the zlib stream */
+	snprintf(buf, sizeof(buf), "%.24s", tiny_b64);
+	decode_fails(buf, "compressed length beyond the data");
+	/* {1, 1, 3} again, compressed: Python's zlib.compress(raw, 9) */
+	decode_fails("HISTFAAAACR42pNpmSzMwMDAwgABzFCaEch0M9ixgMH+A1SEhYEJAGAHBFU=",
+		     "compressed deflate blocks: shb reads the stored blocks it writes");
+	/* one payload byte changed: the Adler-32 catches it */
+	snprintf(buf, sizeof(buf), "%s", tiny_b64);
+	buf[strlen(buf) - 9] = buf[strlen(buf) - 9] == 'A' ? 'B' : 'A';
+	decode_fails(buf, "zlib Adler-32 mismatch");
+}
+
+/* ---- --percentiles -------------------------------------------------------------- */
+
+static void test_percentiles(void)
+{
+	uint32_t ppm[SHB_PCT_MAX];
+	size_t n = 0;
+	char err[160] = "";
+	CU_ASSERT_EQUAL(shb_percentiles_parse("50,90,99,99.9,99.99,99.999,100",
+					      ppm, &n, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(n, 7);
+	CU_ASSERT_EQUAL(ppm[0], 500000);
+	CU_ASSERT_EQUAL(ppm[3], 999000);
+	CU_ASSERT_EQUAL(ppm[5], 999990);
+	CU_ASSERT_EQUAL(ppm[6], 1000000);
+	CU_ASSERT_EQUAL(shb_percentiles_parse("0.0001", ppm, &n, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(ppm[0], 1);
+	static const struct {
+		const char *in, *err;
+	} bad[] = {
+		{"", "\"\" is not a percentile (0 < P <= 100, at most 4 decimals)"},
+		{"50,", "\"\" is not a percentile (0 < P <= 100, at most 4 decimals)"},
+		{"0", "\"0\" is not a percentile (0 < P <= 100, at most 4 decimals)"},
+		{"100.01", "\"100.01\" is not a percentile (0 < P <= 100, at most 4 decimals)"},
+		{"99.99999", "\"99.99999\" is not a percentile (0 < P <= 100, at most 4 decimals)"},
+		{"50,p99", "\"p99\" is not a percentile (0 < P <= 100, at most 4 decimals)"},
+		{"5.", "\"5.\" is not a percentile (0 < P <= 100, at most 4 decimals)"},
+		{"90,50", "\"50\": percentiles must be ascending and distinct"},
+		{"90,90", "\"90\": percentiles must be ascending and distinct"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CU_ASSERT_EQUAL(shb_percentiles_parse(bad[i].in, ppm, &n, err,
+						      sizeof(err)), -1);
+		CU_ASSERT_STRING_EQUAL(err, bad[i].err);
+	}
+	/* 64 are allowed, 65 are not */
+	char list[1024] = "";
+	for (int i = 1; i <= 65; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%d.5",
+			 i > 1 ? "," : "", i);
+	CU_ASSERT_EQUAL(shb_percentiles_parse(list, ppm, &n, err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "at most 64 percentiles");
+	*strrchr(list, ',') = '\0';
+	CU_ASSERT_EQUAL(shb_percentiles_parse(list, ppm, &n, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(n, 64);
+}
+
+/* ---- merge ---------------------------------------------------------------------- */
+
+/* A report as the json reporter writes it, for a histogram of ok
+ * requests, with `errs` timeouts and a status 200 per ok request. */
+static json_t *report(const struct shb_histo *h, uint64_t errs, const char *url,
+		      int connections)
+{
+	char *b64 = encode_histo(h);
+	json_t *lat = json_pack("{s:f, s:f, s:f, s:f}",
+		"min", (double)shb_histo_min(h) / 1e9,
+		"mean", (double)shb_histo_mean(h) / 1e9,
+		"stddev", (double)shb_histo_stddev(h) / 1e9,
+		"max", (double)shb_histo_max(h) / 1e9);
+	json_t *doc = json_pack(
+		"{s:i, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:b, s:s, s:I,"
+		" s:n, s:f, s:f, s:b, s:{s:I, s:I, s:I, s:I, s:I},"
+		" s:I, s:I, s:i, s:{s:I}, s:{s:I, s:I}, s:{s:s}, s:o, s:s, s:s, s:n,"
+		" s:n, s:n}",
+		"schemaVersion", 1, "shbVersion", "0.1.0",
+		"startTime", "2026-01-02T03:04:05.250Z", "url", url,
+		"method", "GET", "protocolName", "h1", "threads", 1,
+		"connections", connections, "parallel", 1, "tls", 0,
+		"tlsVerify", "none", "requestsTarget", (json_int_t)(h->total + errs),
+		"durationTargetSeconds", "warmupSeconds", 0.0,
+		"durationSeconds", 1.5, "interrupted", 0,
+		"requests", "total", (json_int_t)(h->total + errs),
+		"ok", (json_int_t)h->total, "errors", (json_int_t)errs,
+		"connectErrors", (json_int_t)0, "retried", (json_int_t)0,
+		"bytesReceived", (json_int_t)(100 * h->total),
+		"bytesSent", (json_int_t)(40 * (h->total + errs)),
+		"connectionsOpened", connections,
+		"statusCodes", "200", (json_int_t)h->total,
+		"errors", "timeout", (json_int_t)errs, "connect", (json_int_t)0,
+		"errorSamples", "timeout", "request timed out",
+		"latencySeconds", lat, "histogramUnit", "nanoseconds",
+		"latencyHistogram", b64, "label",
+		"shard", "openLoop");
+	free(b64);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	return doc;
+}
+
+/* Deterministic values over six decades. */
+static uint64_t next_value(uint64_t *state)
+{
+	*state = *state * 6364136223846793005ull + 1442695040888963407ull;
+	uint64_t r = *state >> 33;
+	static const uint64_t scale[] = {1, 10, 1000, 100000, 10000000, 1000000000};
+	return 1 + r % 1000 * scale[r % 6];
+}
+
+static void test_merge_exact(void)
+{
+	struct shb_histo a, b, all;
+	new_histo(&a);
+	new_histo(&b);
+	new_histo(&all);
+	uint64_t st = 42;
+	for (int i = 0; i < 30000; i++) {
+		uint64_t v = next_value(&st);
+		shb_histo_record(i % 3 ? &a : &b, v);
+		shb_histo_record(&all, v);
+	}
+	json_t *ja = report(&a, 3, "http://x/", 4), *jb = report(&b, 2, "http://x/", 4);
+	json_object_set_new(jb, "startTime", json_string("2026-01-02T03:04:06.007Z"));
+	struct shb_merge m;
+	char err[SHB_MERGE_TEXT] = "";
+	CU_ASSERT_EQUAL_FATAL(shb_merge_init(&m), 0);
+	CU_ASSERT_EQUAL(shb_merge_add(&m, "a.json", ja, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(shb_merge_add(&m, "b.json", jb, err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(err, "");
+	const struct shb_histo *h = &m.stats.latency;
+	int same = 1;
+	for (int32_t i = 0; i < all.counts_len; i++)
+		same &= h->counts[i] == all.counts[i];
+	CU_ASSERT_TRUE(same);
+	CU_ASSERT_EQUAL(h->total, 30000);
+	CU_ASSERT_EQUAL(shb_histo_min(h), shb_histo_min(&all));
+	CU_ASSERT_EQUAL(shb_histo_max(h), shb_histo_max(&all));
+	static const uint32_t ppm[] = {1, 100000, 500000, 900000, 990000, 999000,
+				       999900, 999990, 1000000};
+	for (size_t i = 0; i < sizeof(ppm) / sizeof(ppm[0]); i++)
+		CU_ASSERT_EQUAL(shb_histo_value_at_ppm(h, ppm[i]),
+				shb_histo_value_at_ppm(&all, ppm[i]));
+	/* mean and stddev come from the reports' rounded figures */
+	CU_ASSERT_TRUE(llabs((long long)shb_histo_mean(h) - (long long)shb_histo_mean(&all)) <= 1);
+	uint64_t sd = shb_histo_stddev(&all);
+	CU_ASSERT_TRUE(llabs((long long)shb_histo_stddev(h) - (long long)sd) <= (long long)(sd / 1000000 + 1));
+
+	/* the counters add up, and the results say so */
+	struct shb_results_buf rb;
+	struct shb_run_info info;
+	struct shb_target_info target;
+	shb_merge_results(&m, &rb, &info, &target, NULL, 0);
+	CU_ASSERT_EQUAL(rb.r.requests_ok, 30000);
+	CU_ASSERT_EQUAL(rb.r.requests_errors, 5);
+	CU_ASSERT_EQUAL(rb.r.requests_total, 30005);
+	CU_ASSERT_EQUAL(rb.r.bytes_received, 100 * 30000);
+	CU_ASSERT_EQUAL(rb.r.bytes_sent, 40 * 30005);
+	CU_ASSERT_EQUAL(rb.r.connections_opened, 8);
+	CU_ASSERT_EQUAL(rb.r.status_count, 1);
+	CU_ASSERT_EQUAL(rb.r.statuses[0].count, 30000);
+	CU_ASSERT_EQUAL(rb.r.error_ex_count, 1);
+	CU_ASSERT_EQUAL(rb.r.errors_ex[0].kind, SHB_ERRK_TIMEOUT);
+	CU_ASSERT_EQUAL(rb.r.errors_ex[0].count, 5);
+	CU_ASSERT_STRING_EQUAL(rb.r.errors_ex[0].sample, "request timed out");
+	CU_ASSERT_EQUAL(rb.r.elapsed_ns, 1500000000);
+	CU_ASSERT_EQUAL(info.requests_target, 30005);
+	CU_ASSERT_EQUAL(info.connections, 8);
+	CU_ASSERT_EQUAL(info.start_unix_ns, 1767323045250000000ull);
+	CU_ASSERT_EQUAL(m.start_max_ns, 1767323046007000000ull);
+	CU_ASSERT_STRING_EQUAL(info.url, "http://x/");
+	shb_merge_fini(&m);
+	json_decref(ja);
+	json_decref(jb);
+	shb_histo_destroy(&a);
+	shb_histo_destroy(&b);
+	shb_histo_destroy(&all);
+}
+
+/* Adds good then bad; bad must be refused with `want`. */
+static void refused(json_t *good, json_t *bad, const char *want)
+{
+	struct shb_merge m;
+	char err[SHB_MERGE_TEXT] = "";
+	CU_ASSERT_EQUAL_FATAL(shb_merge_init(&m), 0);
+	CU_ASSERT_EQUAL(shb_merge_add(&m, "a.json", good, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(shb_merge_add(&m, "b.json", bad, err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	if (strcmp(err, want))
+		fprintf(stderr, "\nwant \"%s\"\ngot  \"%s\"\n", want, err);
+	CU_ASSERT_EQUAL(m.files, 1);
+	CU_ASSERT_EQUAL(m.stats.ok, good ? 2 : 0);
+	shb_merge_fini(&m);
+}
+
+static void test_merge_refused(void)
+{
+	struct shb_histo h;
+	new_histo(&h);
+	shb_histo_record(&h, 1000);
+	shb_histo_record(&h, 5000);
+	json_t *a = report(&h, 0, "http://x/", 4);
+	static const struct {
+		const char *key;
+		const char *json; /* the new value */
+		const char *want;
+	} cases[] = {
+		{"url", "\"http://y/\"", "b.json: url is \"http://y/\", but \"http://x/\" in a.json (merge needs runs with the same options)"},
+		{"method", "\"POST\"", "b.json: method is \"POST\", but \"GET\" in a.json (merge needs runs with the same options)"},
+		{"protocolName", "\"h2\"", "b.json: protocolName is \"h2\", but \"h1\" in a.json (merge needs runs with the same options)"},
+		{"parallel", "8", "b.json: parallel is 8, but 1 in a.json (merge needs runs with the same options)"},
+		{"tls", "true", "b.json: tls is true, but false in a.json (merge needs runs with the same options)"},
+		{"tlsVerify", "\"system\"", "b.json: tlsVerify is \"system\", but \"none\" in a.json (merge needs runs with the same options)"},
+		{"durationTargetSeconds", "10.0", "b.json: durationTargetSeconds is 10.0, but null in a.json (merge needs runs with the same options)"},
+		{"warmupSeconds", "1.0", "b.json: warmupSeconds is 1.0, but 0.0 in a.json (merge needs runs with the same options)"},
+		{"label", "\"x\"", "b.json: label is \"x\", but null in a.json (merge needs runs with the same options)"},
+		{"connections", "5", "b.json: connections is 5, but 4 in a.json (merge needs runs with the same options)"},
+		{"openLoop", "{\"rateTarget\": 100.0, \"stages\": []}", "b.json: openLoop.rateTarget is 100.0, but absent in a.json (merge needs runs with the same options)"},
+		{"shard", "{\"index\": 1, \"count\": 2}", "b.json: shard.count is 2, but absent in a.json (merge needs runs with the same options)"},
+		{"schemaVersion", "2", "b.json: not an shb JSON report (schemaVersion 1)"},
+		{"targets", "[{\"index\": 0}]", "b.json: a report of several targets (merge takes runs of one target)"},
+		{"latencyHistogram", "null", "b.json: no latencyHistogram (a report of an shb without histogram export?)"},
+		{"latencyHistogram", "\"HISTFAAAAQAA\"", "b.json: latencyHistogram: compressed length beyond the data"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *b = json_deep_copy(a);
+		json_object_set_new(b, cases[i].key,
+				    json_loads(cases[i].json, JSON_DECODE_ANY, NULL));
+		refused(a, b, cases[i].want);
+		json_decref(b);
+	}
+	/* a histogram that is not the one of requests.ok */
+	json_t *b = json_deep_copy(a);
+	json_object_set_new(json_object_get(b, "requests"), "ok", json_integer(3));
+	refused(a, b, "b.json: latencyHistogram holds 2 values, requests.ok is 3");
+	json_decref(b);
+	/* a min the histogram cannot hold */
+	b = json_deep_copy(a);
+	json_object_set_new(json_object_get(b, "latencySeconds"), "min", json_real(2e-6));
+	refused(a, b, "b.json: latencyHistogram does not hold the min and max the report gives");
+	json_decref(b);
+	/* sharded runs may split -c, but not differ in their shard count */
+	json_t *s1 = json_deep_copy(a), *s2 = json_deep_copy(a);
+	json_object_set_new(s1, "shard", json_pack("{s:i, s:i}", "index", 0, "count", 2));
+	json_object_set_new(s2, "shard", json_pack("{s:i, s:i}", "index", 1, "count", 2));
+	json_object_set_new(s2, "connections", json_integer(3));
+	struct shb_merge m;
+	char err[SHB_MERGE_TEXT] = "";
+	CU_ASSERT_EQUAL_FATAL(shb_merge_init(&m), 0);
+	CU_ASSERT_EQUAL(shb_merge_add(&m, "s1", s1, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(shb_merge_add(&m, "s2", s2, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(m.connections, 7);
+	shb_merge_fini(&m);
+	json_decref(s1);
+	json_decref(s2);
+	json_decref(a);
+	shb_histo_destroy(&h);
+}
+
+static CU_TestInfo hdr_tests[] = {
+	{"encoding of {1, 1, 3} byte for byte", test_encode_known},
+	{"the core's layout is the export's", test_layout_same},
+	{"round trip, every bucket, several blocks", test_round_trip_every_bucket},
+	{"decoding errors", test_decode_errors},
+	{"--percentiles", test_percentiles},
+	CU_TEST_INFO_NULL,
+};
+
+static CU_TestInfo merge_tests[] = {
+	{"two reports merge into the union, bucket for bucket", test_merge_exact},
+	{"mismatched runs are refused", test_merge_refused},
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo shb_test_suites[] = {
+	{"hdr", NULL, NULL, NULL, NULL, hdr_tests},
+	{"merge", NULL, NULL, NULL, NULL, merge_tests},
+	CU_SUITE_INFO_NULL,
+};
