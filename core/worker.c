@@ -102,9 +102,14 @@ static void service(struct shb_conn *c)
 	}
 	if (c->tls_live)
 		shb_conn_flush_tls(c);
-	if ((st & SHB_CS_CLOSED) && (st & SHB_CS_WANT_WRITE) && c->send_busy) {
+	/* Its last words (CONNECTION_CLOSE, a WebSocket close frame) go out
+	 * before the socket closes: still queued in the plugin, or, over the
+	 * core's TLS, taken by TLS (sent() was called) but the record not yet
+	 * on the wire. Closing now would drop them. */
+	if ((st & SHB_CS_CLOSED) && c->send_busy &&
+	    ((st & SHB_CS_WANT_WRITE) || c->tls_live)) {
 		update_deadline(c);
-		return; /* its last words (e.g. CONNECTION_CLOSE) go out first */
+		return;
 	}
 	if (st & SHB_CS_CLOSED) {
 		if (c->nused)

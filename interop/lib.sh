@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2034 # IOP_URL, IOP_NA: read by run.sh
+# shellcheck shell=bash disable=SC2034 # IOP_URL, IOP_NA, IOP_PAR: read by run.sh
 # Helpers shared by interop/run.sh and the server scripts in
 # interop/<server>/server.sh. Sourced, never run on its own; functions
 # only. Everything a helper creates lives under $IOP_TMP (a mktemp dir).
@@ -182,6 +182,15 @@ declare -A IOP_NA=()
 # iop_url PROTO ENDPOINT URL
 iop_url() {
 	IOP_URL["$1 $2"]=$3
+}
+
+# How many messages shb keeps in flight per connection on a WebSocket
+# column (shb's -p; 4 unless the server sets it).
+declare -A IOP_PAR=()
+
+# iop_parallel PROTO N
+iop_parallel() {
+	IOP_PAR["$1"]=$2
 }
 
 # iop_na PROTO|* ENDPOINT REASON: the server does not offer ENDPOINT

@@ -9,9 +9,16 @@ set -uo pipefail
 IOP_HOME=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$IOP_HOME/.." && pwd)
 
-all_servers="nginx caddy h2o nghttpd apache2 lighttpd haproxy varnish gtlsserver go node hypercorn trafficserver jetty"
-all_protos="h1 h1s h2c h2 h3"
+all_servers="nginx caddy h2o nghttpd apache2 lighttpd haproxy varnish gtlsserver go node hypercorn trafficserver jetty websockets websocketd grpcio grpcgo"
+all_protos="h1 h1s h2c h2 h3 ws wss grpc grpcs"
 all_endpoints="/ /1m /bigheaders /close /echo"
+# WebSocket (shb --proto ws, the SDK's example plugin): a 13-byte
+# message echoed, a 64 KiB one, the server closing (1000) every 5th
+# message. gRPC (--proto grpc, the SDK's example on the h2 plugin):
+# unary echo of 13 bytes, a method that fails with INVALID_ARGUMENT, a
+# 1 MiB message each way.
+ws_endpoints="ws:echo ws:64k ws:close"
+grpc_endpoints="grpc:echo grpc:fail grpc:1m"
 # The HTTP/2 cases that most often break clients, on servers that can be
 # configured for them (README.md): few concurrent streams, a small
 # initial window, GOAWAY every few requests.
@@ -30,8 +37,11 @@ Options:
   --servers LIST      servers to test (default: "$all_servers")
   --protos LIST       protocols to test, from "$all_protos"
                       (h1s: HTTP/1.1 over TLS; h2c: cleartext HTTP/2 with
-                      prior knowledge; h2: HTTP/2 over TLS with ALPN)
-  --quick             GET / only (for CI)
+                      prior knowledge; h2: HTTP/2 over TLS with ALPN; ws,
+                      wss: WebSocket; grpc, grpcs: gRPC over h2c, h2; the
+                      last four through the plugins of sdk/examples/, built
+                      by run.sh against the SDK of the shb under test)
+  --quick             GET / only (ws:echo and grpc:echo on ws and gRPC)
   -o, --output FILE   results file (default: interop/results/latest.md)
   --shb PATH          use this shb binary instead of building one into
                       build-interop/ at the top of the repository
@@ -114,9 +124,29 @@ fi
 [[ -n $out ]] || out="$IOP_HOME/results/latest.md"
 if ((quick)); then
 	endpoints="/"
+	ws_endpoints="ws:echo"
+	grpc_endpoints="grpc:echo"
 else
 	endpoints="$all_endpoints $h2_cases"
 fi
+
+# proto_endpoints PROTO: what is run over a protocol column.
+proto_endpoints() {
+	case $1 in
+	ws | wss) echo "$ws_endpoints" ;;
+	grpc | grpcs) echo "$grpc_endpoints" ;;
+	*) echo "$endpoints" ;;
+	esac
+}
+
+# shb_proto PROTO: the --proto value (the plugin) of a protocol column.
+shb_proto() {
+	case $1 in
+	ws | wss) echo ws ;;
+	grpc | grpcs) echo grpc ;;
+	*) echo "${1:0:2}" ;;
+	esac
+}
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$IOP_HOME/lib.sh"
@@ -292,6 +322,90 @@ chmod -R a+rX "$IOP_DOCROOT"
 # CR or LF, so "-d @file" sends it unchanged.
 post_file=$IOP_TMP/post-200k
 head -c 204800 /dev/zero | tr '\0' 'p' >"$post_file"
+# WebSocket and gRPC messages: 13 bytes, 64 KiB (more than one read of
+# most servers, and one frame of 64 KiB: a 64-bit length on the wire);
+# the 1 MiB gRPC message is the 1m file.
+msg_file=$IOP_TMP/msg-13
+printf 'hello, world!' >"$msg_file"
+msg64k_file=$IOP_TMP/msg-64k
+yes 'shb interop: 64 KiB message, 32-byte lines' | head -c 65536 >"$msg64k_file"
+
+# --- the SDK's example plugins (ws, grpc) -------------------------------------------
+
+# The ws/wss and grpc/grpcs columns run the out-of-tree plugins of
+# sdk/examples/, built here the way a plugin author builds them: with
+# meson, against the SDK of the shb under test. `meson install --destdir`
+# of the build holding that shb stages its SDK (headers, .pc files,
+# plugin.map, the kit the examples' tests link) under the run's
+# directory; the staged .pc files still name the configured prefix, so
+# their prefix= line is pointed at the staged copy. (The .pc files meson
+# writes to meson-uninstalled/ are no substitute: shb-plugin-1's has no
+# include path and none of the variables a plugin build reads.) An shb
+# that is not in a build tree is taken as installed: its SDK is the one
+# pkg-config finds. The example build directories go on the plugin path
+# of the ws and gRPC rows only; the gRPC plugin finds the h2 plugin's
+# extension on the plugin path shb already has.
+ex_path=""
+declare -A ex_fail=()
+
+uses_examples() {
+	local s p
+	for s in "${server_list[@]}"; do
+		for p in "${proto_list[@]}"; do
+			case $p in ws | wss | grpc | grpcs) server_speaks "$s" "$p" && return 0 ;; esac
+		done
+	done
+	return 1
+}
+
+server_speaks() { # server proto
+	local v="${1}_protos"
+	[[ " ${!v} " == *" $2 "* ]]
+}
+
+# build_examples: sets ex_path, or ex_fail[ws|grpc] to why not.
+build_examples() {
+	local stage=$IOP_TMP/sdk pc pcdir name so log ex why
+	local -a pcenv=()
+	if [[ -f $bdir/build.ninja ]]; then
+		log=$IOP_TMP/sdk-install.log
+		if ! meson install -C "$bdir" --destdir "$stage" >"$log" 2>&1; then
+			ex_fail[ws]="the SDK of the shb build did not install: $(grep -v '^\s*$' "$log" | tail -n 1)"
+			ex_fail[grpc]=${ex_fail[ws]}
+			return 1
+		fi
+		pc=$(find "$stage" -name shb-plugin-1.pc -print -quit)
+		[[ -n $pc ]] || { ex_fail[ws]="the SDK of the shb build has no shb-plugin-1.pc"; ex_fail[grpc]=${ex_fail[ws]}; return 1; }
+		pcdir=$(dirname "$pc")
+		# prefix=/usr/local -> prefix=<stage>/usr/local
+		sed -i "s|^prefix=|prefix=$stage|" "$pcdir"/*.pc
+		pcenv=(env "PKG_CONFIG_LIBDIR=$pcdir" "PKG_CONFIG_PATH=$pcdir")
+	fi
+	for name in websocket grpc; do
+		ex=$IOP_TMP/examples/$name
+		so=shb-proto-${name/websocket/ws}.so
+		log=$IOP_TMP/examples/$name.log
+		mkdir -p "$ex"
+		if "${pcenv[@]}" meson setup "$ex" "$root/sdk/examples/$name" >"$log" 2>&1 &&
+			ninja -C "$ex" -j 2 "$so" >>"$log" 2>&1; then
+			ex_path+=":$ex"
+		else
+			# meson's or the compiler's first error, else the last line.
+			why=$(grep -m 1 -E 'ERROR:|error:' "$log") || why=$(grep -v '^\s*$' "$log" | tail -n 1)
+			ex_fail[${name/websocket/ws}]="sdk/examples/$name did not build: ${why//"$IOP_TMP"/<tmp>}"
+		fi
+	done
+	ex_path=${ex_path#:}
+}
+
+if ((!serve)) && uses_examples; then
+	iop_log "building the ws and grpc plugins of sdk/examples/ against shb's SDK"
+	build_examples
+	# The protocol plugins, the examples' included.
+	plugins=$(SHB_PLUGIN_PATH="$plugin_path:$ex_path" "$shb" --list-plugins 2>/dev/null |
+		sed -n 's/^ *protocol \([^ ]*\).*/\1/p' | xargs)
+	iop_log "protocol plugins with the examples: ${plugins:-none}"
+fi
 
 # --- one run -------------------------------------------------------------------------
 
@@ -325,12 +439,24 @@ one_line() {
 
 # run_one SERVER PROTO ENDPOINT URL
 run_one() {
-	local server=$1 proto=$2 ep=$3 url=$4 base args rc=0 reason="" rps=""
-	base="$IOP_TMP/runs/$server-$proto-${ep//\//_}"
+	local server=$1 proto=$2 ep=$3 url=$4 base args rc=0 reason="" rps="" pp=$plugin_path
+	base="$IOP_TMP/runs/$server-$proto-${ep//[\/:]/_}"
 	mkdir -p "$IOP_TMP/runs"
-	args=(--proto "${proto:0:2}" -c 10 -n 200)
-	case $proto in h2c | h2 | h3) args+=(-p 16) ;; esac
-	[[ $ep == /echo || $ep == h2:window ]] && args+=(-d "@$post_file")
+	args=(--proto "$(shb_proto "$proto")" -c 10 -n 200)
+	case $proto in
+	h2c | h2 | h3 | grpc | grpcs) args+=(-p 16) ;;
+	# In flight per connection: 4, unless the server can only answer
+	# one message at a time (IOP_PAR, websocketd).
+	ws | wss) args+=(-p "${IOP_PAR[$proto]:-4}") ;;
+	esac
+	case $ep in
+	/echo | h2:window) args+=(-d "@$post_file") ;;
+	ws:echo | ws:close | grpc:echo | grpc:fail) args+=(-d "@$msg_file") ;;
+	ws:64k) args+=(-d "@$msg64k_file") ;;
+	grpc:1m) args+=(-d "@$IOP_DOCROOT/1m") ;;
+	esac
+	# The examples' plugins are on the plugin path of their rows only.
+	case $proto in ws | wss | grpc | grpcs) pp+=":$ex_path" ;; esac
 	# A stuck request becomes a timeout error with a sample in the
 	# report (a healthy run takes a few seconds at most); the outer
 	# timeout only catches a hung shb. 30 s, not less: hypercorn's h2
@@ -339,7 +465,7 @@ run_one() {
 	# idle machine and more on a loaded one.
 	args+=(--timeout 30s -q -j "$url")
 	# The outer 2>/dev/null only silences bash's own note on a crash.
-	{ timeout --foreground -k 5 "$run_timeout" env "SHB_PLUGIN_PATH=$plugin_path" "$shb" "${args[@]}" \
+	{ timeout --foreground -k 5 "$run_timeout" env "SHB_PLUGIN_PATH=$pp" "$shb" "${args[@]}" \
 		>"$base.json" 2>"$base.err"; } 2>/dev/null || rc=$?
 
 	if ((rc == 124 || rc == 137)); then
@@ -349,26 +475,67 @@ run_one() {
 		[[ ! -s $base.err ]] || reason+=" ($(err_line "$base.err"))"
 	elif ! "$jcheck" --get "$base.json" requests.total >/dev/null 2>&1; then
 		reason="exit $rc: $(err_line "$base.err")"
+	elif [[ $ep == grpc:fail ]]; then
+		# Every call fails with the server's INVALID_ARGUMENT: exit 1,
+		# 200 errors of kind application, grpc-status 3 only.
+		local errs app outcomes
+		errs=$("$jcheck" --get "$base.json" requests.errors)
+		app=$("$jcheck" --get "$base.json" errors.application)
+		outcomes=$("$jcheck" --get "$base.json" appOutcomes)
+		rps=$("$jcheck" --get "$base.json" requestsPerSec | awk '{ printf "%.0f", $1 }')
+		if ((rc != 1)); then
+			reason="exit $rc (expected 1): $(err_line "$base.err")"
+		elif ((errs != 200 || app != 200)); then
+			reason="errors $errs, of kind application $app; $(first_sample "$base.json")"
+		elif [[ $outcomes != '[{"space":"grpc","code":3,"ok":false,"count":200}]' ]]; then
+			reason="app outcomes $outcomes"
+		fi
+		if [[ -z $reason ]] && ! "$jcheck" "$base.json" 'requests.ok == 0' \
+			'requests.errors == 200' 'errors.application == 200' \
+			'appOutcomes.0.code == 3' >"$base.check" 2>&1; then
+			reason="check failed: $(head -n 1 "$base.check")"
+		fi
 	else
-		local ok errs codes sample
+		local ok errs codes sample outcomes want_codes='{"200":200}' want_app=""
 		ok=$("$jcheck" --get "$base.json" requests.ok)
 		errs=$("$jcheck" --get "$base.json" requests.errors)
 		codes=$("$jcheck" --get "$base.json" statusCodes)
+		outcomes=$("$jcheck" --get "$base.json" appOutcomes 2>/dev/null)
 		sample=$(first_sample "$base.json")
 		rps=$("$jcheck" --get "$base.json" requestsPerSec | awk '{ printf "%.0f", $1 }')
+		# WebSocket has no HTTP status after the handshake; every answer
+		# is close code 1000. Every gRPC call ends with grpc-status 0.
+		case $proto in
+		ws | wss)
+			want_codes='{}'
+			want_app='[{"space":"websocket","code":1000,"ok":true,"count":200}]'
+			;;
+		grpc | grpcs) want_app='[{"space":"grpc","code":0,"ok":true,"count":200}]' ;;
+		esac
 		if [[ -n $sample ]] && ((errs > 0 || rc != 0)); then
 			reason="$errs errors, $sample"
 		elif ((rc != 0)); then
 			reason="exit $rc: $(err_line "$base.err")"
 		elif ((ok != 200 || errs != 0)); then
 			reason="ok $ok, errors $errs"
-		elif [[ $codes != '{"200":200}' ]]; then
+		elif [[ $codes != "$want_codes" ]]; then
 			reason="status codes $codes"
+		elif [[ -n $want_app && $outcomes != "$want_app" ]]; then
+			reason="app outcomes $outcomes"
+		elif [[ $ep == ws:close ]] && (($("$jcheck" --get "$base.json" connectionsOpened) <= 10)); then
+			# The server's closes must have made shb reconnect.
+			reason="no connection closed by the server (10 opened)"
 		fi
+		# A server may check the run from its side too (how each
+		# connection ended): <server>_check prints a reason or nothing.
+		if [[ -z $reason ]] && declare -F "${server}_check" >/dev/null; then
+			reason=$("${server}_check" "$proto" "$ep" "$base.json")
+		fi
+		local -a want=('requests.ok == 200' 'requests.errors == 0' 'statusCodes.200 == 200')
+		[[ $proto != ws* ]] || want=('requests.ok == 200' 'requests.errors == 0' 'appOutcomes.0.count == 200')
 		# The thresholds are also checked the documented way, so the
 		# decision never rests on this script's parsing alone.
-		if [[ -z $reason ]] && ! "$jcheck" "$base.json" 'requests.ok == 200' \
-			'requests.errors == 0' 'statusCodes.200 == 200' >"$base.check" 2>&1; then
+		if [[ -z $reason ]] && ! "$jcheck" "$base.json" "${want[@]}" >"$base.check" 2>&1; then
 			reason="check failed: $(head -n 1 "$base.check")"
 		fi
 	fi
@@ -386,11 +553,6 @@ failed=0
 # A cell that could not run: exit 77 at the end unless something failed.
 skipped=()
 
-server_speaks() { # server proto
-	local v="${1}_protos"
-	[[ " ${!v} " == *" $2 "* ]]
-}
-
 # start_server NAME: up to 3 attempts (a port picked free may be taken
 # before the server binds it). Sets start_error on failure.
 start_server() {
@@ -403,6 +565,7 @@ start_server() {
 		IOP_SERVER_LOGS=""
 		IOP_URL=()
 		IOP_NA=()
+		IOP_PAR=()
 		if "${s}_start" "$dir"; then
 			return 0
 		fi
@@ -428,7 +591,7 @@ if ((serve)); then
 			continue
 		fi
 		for p in "${proto_list[@]}"; do
-			for ep in $endpoints; do
+			for ep in $(proto_endpoints "$p"); do
 				url=${IOP_URL["$p $ep"]:-}
 				[[ -z $url ]] || printf '%-10s %-4s %-11s %s\n' "$s" "$p" "$ep" "$url"
 			done
@@ -458,9 +621,13 @@ for s in "${server_list[@]}"; do
 	for p in "${proto_list[@]}"; do
 		if ! server_speaks "$s" "$p"; then
 			cell["$s $p"]="n/a"
-		elif ! have_plugin "${p:0:2}"; then
+		elif [[ -n ${ex_fail[$(shb_proto "$p")]:-} ]]; then
+			cell["$s $p"]="FAIL (${ex_fail[$(shb_proto "$p")]})"
+			runs+=("$s${US}$p${US}-${US}FAIL${US}$(one_line <<<"${ex_fail[$(shb_proto "$p")]}")${US}${US}")
+			failed=1
+		elif ! have_plugin "$(shb_proto "$p")"; then
 			cell["$s $p"]="skipped (plugin missing)"
-			skipped+=("$s $p: no ${p:0:2} plugin")
+			skipped+=("$s $p: no $(shb_proto "$p") plugin")
 		else
 			applicable+=("$p")
 		fi
@@ -480,7 +647,7 @@ for s in "${server_list[@]}"; do
 	for p in "${applicable[@]}"; do
 		nfail=0
 		first=""
-		for ep in $endpoints; do
+		for ep in $(proto_endpoints "$p"); do
 			url=${IOP_URL["$p $ep"]:-}
 			if [[ -z $url ]]; then
 				# An HTTP/2 case is listed for h2c and h2 only, and
@@ -522,6 +689,8 @@ report() {
 	echo "- shb: $(run_shb --version 2>/dev/null | head -n 1) (protocol plugins: ${plugins:-none})"
 	echo "- mode: $( ((quick)) && echo "quick (GET / only)" || echo "full ($all_endpoints; HTTP/2 cases: $h2_cases)")"
 	echo "- each run: -c 10 -n 200, -p 16 on h2c/h2/h3; pass = exit 0, 200 ok, 0 errors, only status 200"
+	echo "- ws/wss ($ws_endpoints): -p 4 (1 on websocketd); pass = exit 0, 200 ok, 0 errors, only close code 1000"
+	echo "- grpc/grpcs ($grpc_endpoints): -p 16; pass = exit 0, 200 ok, 0 errors, only status 200 and grpc-status 0; grpc:fail: exit 1, 200 application errors, only grpc-status 3"
 	echo
 	echo "## Matrix"
 	echo
