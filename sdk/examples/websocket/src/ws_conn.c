@@ -191,7 +191,7 @@ static int frame_data(void *ctx, const uint8_t *p, size_t n)
 	return 0;
 }
 
-/* The server closed: every request in flight ends with its close code. */
+/* The server closed: every request in flight ends, by its close code. */
 static int on_close(struct ws_conn *c)
 {
 	uint32_t code = WS_CLOSE_NO_STATUS;
@@ -207,10 +207,16 @@ static int on_close(struct ws_conn *c)
 	if (c->ctl_len > 2 && n > 0 && (size_t)n < sizeof(c->detail))
 		snprintf(c->detail + n, sizeof(c->detail) - (size_t)n, " (%.*s)",
 			 (int)(c->ctl_len - 2), (const char *)c->ctl + 2);
+	/* A normal close (1000, 1001) ends the connection, not the messages
+	 * in flight: they were never answered, so they are refused and shb
+	 * sends them again on another connection (within its refusal budget),
+	 * as a multiplexed protocol does for streams a GOAWAY left out. Any
+	 * other code is the application's answer to them: an error. */
 	while (c->inflight)
-		complete(c, SHB_REQ_OK, code,
-			 code == WS_CLOSE_NORMAL || code == WS_CLOSE_GOING_AWAY,
-			 c->detail);
+		if (code == WS_CLOSE_NORMAL || code == WS_CLOSE_GOING_AWAY)
+			complete(c, SHB_REQ_REFUSED, 0, 0, c->detail);
+		else
+			complete(c, SHB_REQ_OK, code, 0, c->detail);
 	queue_close(c, code);
 	c->phase = WS_PHASE_CLOSING;
 	c->close_received = 1;

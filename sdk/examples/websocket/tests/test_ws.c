@@ -808,7 +808,8 @@ static void test_conn_split_driver(void)
 }
 
 /* A message with a body is sent as binary; a close 1011 ends what is in
- * flight as an application error, 1001 as ok. */
+ * flight as an application error, 1001 as refused (never answered: shb
+ * resends it). */
 static void test_conn_close_codes(void)
 {
 	struct rig r;
@@ -858,8 +859,11 @@ static void test_conn_close_codes(void)
 	CHECK(shb_kit_conn_issue(&r.c, NULL, 7) == SHB_OK);
 	CHECK(shb_kit_conn_recv(&r.c, close1001, sizeof close1001 - 1) ==
 	      (shb_ssize)(sizeof close1001 - 1));
-	CHECK(kh.done_count == 1 && kh.done[0].res.app_code == 1001 &&
-	      kh.done[0].res.app_ok == 1);
+	CHECK(kh.done_count == 1 &&
+	      kh.done[0].res.outcome == SHB_REQ_REFUSED &&
+	      kh.done[0].res.app_space == SHB_APPSPACE_NONE);
+	CHECK(kh.done_count == 1 &&
+	      strcmp(kh.done[0].detail, "ws: closed by the server with 1001") == 0);
 	CHECK(shb_kit_conn_error_detail(&r.c) == NULL);
 	CHECK(rig_close(&r) == 0);
 }
