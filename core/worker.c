@@ -547,6 +547,12 @@ static void setup_step(struct worker *w)
 	uint64_t t = atomic_load_explicit(&w->run->load_ns, memory_order_acquire);
 	if (!t)
 		return;
+	/* Another worker's clock started the load: ours was read before it,
+	 * maybe. Read it again, or the first requests would start before the
+	 * load did, be taken for warm-up ones, never count against -n, and a
+	 * count run would never end. */
+	if (w->now < t)
+		w->now = shb_now_ns();
 	w->loading = 1;
 	w->measure_ns = t + w->run->cfg->warmup_ns;
 	if (w->open) {
