@@ -10,6 +10,8 @@
 #include "config.h"
 #include "plugin_opts.h"
 #include "schedule.h"
+#include "shard.h"
+#include "start_at.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -20,6 +22,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #define SHB_MAX_CONNECTIONS 1000000u
@@ -36,9 +39,10 @@ enum opt_id {
 	O_PARALLEL, O_REQUESTS, O_DURATION, O_THREADS, O_METHOD, O_HEADER,
 	O_DATA, O_DATA_BINARY, O_CONNECT_TIMEOUT, O_TIMEOUT, O_NO_KEEPALIVE,
 	O_BATCH_SIZE, O_BATCH_LINGER, O_PLUGIN_DIR, O_LIST_PLUGINS, O_VERIFY,
-	O_CACERT, O_QUIET, O_HELP, O_VERSION, O_SLO, O_WARMUP,
+	O_CACERT, O_QUIET, O_HELP, O_VERSION, O_SLO, O_WARMUP, O_INTERVAL,
 	O_CONNECT_TO, O_RESOLVE, O_SNI, O_IPV4, O_IPV6, O_INSECURE,
 	O_PROTO_OPT, O_REPORT_OPT, O_PERCENTILES, O_RATE, O_STAGES,
+	O_SHARD, O_START_AT,
 };
 
 struct opt_def {
@@ -61,9 +65,12 @@ static const struct opt_def opts[] = {
 	{"requests", 'n', 1, O_REQUESTS},
 	{"duration", 'z', 1, O_DURATION},
 	{"warmup", 0, 1, O_WARMUP},
+	{"interval", 0, 1, O_INTERVAL},
 	{"rate", 'R', 1, O_RATE},
 	{"stages", 0, 1, O_STAGES},
 	{"threads", 't', 1, O_THREADS},
+	{"shard", 0, 1, O_SHARD},
+	{"start-at", 0, 1, O_START_AT},
 	{"method", 'm', 1, O_METHOD},
 	{NULL, 'X', 1, O_METHOD},
 	{"header", 'H', 1, O_HEADER},
@@ -928,6 +935,20 @@ static int apply_flag(struct cli *c, enum opt_id id)
 	}
 }
 
+static const char *shard_env(const char *name)
+{
+	return getenv(name);
+}
+
+static int start_at_opt(struct cli *c, const char *name, const char *v)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	uint64_t now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return shb_start_at_opt(name, v, now, &c->cfg->start_at_unix_ns,
+				c->err, c->errlen);
+}
+
 static int apply_value(struct cli *c, enum opt_id id, const char *name,
 		       const char *v)
 {
@@ -981,8 +1002,20 @@ static int apply_value(struct cli *c, enum opt_id id, const char *name,
 		return 0;
 	}
 	case O_WARMUP: return duration_opt(c, name, v, 1, &cfg->warmup_ns);
+	case O_INTERVAL:
+		if (duration_opt(c, name, v, 0, &cfg->interval_ns) < 0)
+			return -1;
+		if (cfg->interval_ns < SHB_INTERVAL_MIN_NS ||
+		    cfg->interval_ns > SHB_INTERVAL_MAX_NS)
+			return fail(c, "%s: expected 100ms to 1h, got \"%s\"", name,
+				    shb_quote(v).s);
+		return 0;
 	case O_RATE: return rate_opt(c, name, v);
 	case O_STAGES: return stages_opt(c, name, v);
+	case O_SHARD:
+		return shb_shard_parse(name, v, shard_env, &cfg->shard_index,
+				       &cfg->shard_count, c->err, c->errlen);
+	case O_START_AT: return start_at_opt(c, name, v);
 	default: return fail(c, "internal error: option %d", (int)id);
 	}
 }
@@ -1228,6 +1261,7 @@ static void set_defaults(struct shb_config *cfg)
 	cfg->parallel = 1;
 	cfg->connect_timeout_ns = SHB_DEFAULT_CONNECT_TIMEOUT_NS;
 	cfg->batch_linger_us = 500;
+	cfg->shard_count = 1;
 }
 
 int shb_cli_parse(int argc, char **argv, struct shb_config *cfg, char *err,
@@ -1246,7 +1280,7 @@ int shb_cli_parse(int argc, char **argv, struct shb_config *cfg, char *err,
 		return fail(&c, "-n/--requests and -z/--duration cannot be "
 				"combined: give a request count or a duration");
 	if (finish_open_loop(&c) < 0 || check_framing(&c) < 0 ||
-	    fill_defaults(&c) < 0)
+	    fill_defaults(&c) < 0 || shb_shard_apply(cfg, err, errlen) < 0)
 		return -1;
 	if (!c.url) {
 		if (cfg->list_plugins)
@@ -1361,6 +1395,9 @@ static const char usage_text[] =
 	"  --warmup D               send load for D first and leave it out of\n"
 	"                           every number; -n and -z count after it\n"
 	"                           (default: none)\n"
+	"  --interval D             time series: results every D (100ms..1h) to\n"
+	"                           reporters that take them and the progress\n"
+	"                           line (default: 1s if a reporter asks)\n"
 	"  -R, --rate RATE          open loop: RATE requests/s in all (e.g. 1000,\n"
 	"                           0.5), each sent when due, latency from then;\n"
 	"                           FROM:TO ramps over -z (default: closed loop)\n"
@@ -1370,6 +1407,12 @@ static const char usage_text[] =
 	"                           -z, -n or -R)\n"
 	"  -t, --threads N          worker threads, 0 = "
 	"automatic (default: 0)\n"
+	"  --shard I/N              run shard I of N, from 0 to N-1: this\n"
+	"                           process's exact part of -n, -c, -R and\n"
+	"                           --stages; auto: I and N from a Kubernetes\n"
+	"                           Indexed Job or Slurm (see shb(1))\n"
+	"  --start-at TIME          set up first, then start the load at TIME:\n"
+	"                           RFC 3339 with Z or an offset, or Unix seconds\n"
 	"  --batch-size N           completions a worker waits for per pass,\n"
 	"                           0..4096, 0 = automatic (default: 0)\n"
 	"  --batch-linger USEC      longest wait for a "

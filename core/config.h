@@ -2,6 +2,11 @@
 #ifndef SHB_CORE_CONFIG_H
 #define SHB_CORE_CONFIG_H
 
+/* --interval's bounds (and its default when a reporter asks for samples). */
+#define SHB_INTERVAL_MIN_NS 100000000ull
+#define SHB_INTERVAL_MAX_NS 3600000000000ull
+#define SHB_INTERVAL_DEFAULT_NS 1000000000ull
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -80,6 +85,7 @@ struct shb_config {
 	int family;                  /* -4/-6: AF_INET/AF_INET6, else AF_UNSPEC */
 	int quiet;                   /* -q: no progress line */
 	uint64_t warmup_ns;          /* --warmup: load not measured, 0 = none */
+	uint64_t interval_ns;        /* --interval: time series, 0 = none */
 	/* Open loop (schedule.h): -R N sets rate_milli (requests/s x 1000);
 	 * -R A:B (one stage over -z) and --stages set stages instead, and
 	 * --stages sets duration_ns to their sum. Closed loop: 0 and NULL. */
@@ -90,6 +96,11 @@ struct shb_config {
 	size_t slo_count;
 	uint32_t percentiles[SHB_PCT_MAX]; /* --percentiles, ppm ascending */
 	size_t percentile_count;     /* 0: the reporters' default list */
+	/* --shard I/N (shard.h): -n, -c and the rates above are already
+	 * this shard's parts. 0 and 1 without --shard. */
+	uint32_t shard_index;
+	uint32_t shard_count;
+	uint64_t start_at_unix_ns;   /* --start-at (start_at.h), 0 without */
 	int help;
 	int version;
 };

@@ -19,7 +19,9 @@
 #include "proto_pick.h"
 #include "results.h"
 #include "run.h"
+#include "tseries.h"
 #include "shb_build_config.h"
+#include "start_at.h"
 
 #define EXIT_RUN_FAILED 1
 #define EXIT_USAGE 2
@@ -76,7 +78,24 @@ struct reporter {
 	void *rep;
 	const char *name;
 	char *opts; /* the --report-opt string for create(), or NULL */
+	int samples; /* sample() is called: --interval is on and the reporter
+		      * asked for it (WANTS_INTERVALS) or the user did */
 };
+
+/* --interval: one interval's results to every reporter that takes them. */
+struct sample_ctx {
+	struct reporter *reps;
+	size_t n;
+	int failed;
+};
+
+static void sample_all(void *ctx, const struct shb_results *r)
+{
+	struct sample_ctx *sc = ctx;
+	for (size_t i = 0; i < sc->n; i++)
+		if (sc->reps[i].samples && sc->reps[i].h.vt.sample(sc->reps[i].rep, r) < 0)
+			sc->failed = 1;
+}
 
 static shb_ssize file_write(void *ctx, const void *buf, size_t len)
 {
@@ -146,6 +165,19 @@ static int open_reporters(const struct shb_config *cfg, struct shb_loader *l,
 		}
 	}
 	return 0;
+}
+
+/* --interval, or its default when a reporter wants samples; which
+ * reporters get sample(). */
+static void pick_intervals(struct shb_config *cfg, struct reporter *reps)
+{
+	int given = cfg->interval_ns != 0;
+	for (size_t i = 0; i < cfg->report_count; i++)
+		if (!given && (reps[i].h.desc->flags & SHB_REPORT_WANTS_INTERVALS))
+			cfg->interval_ns = SHB_INTERVAL_DEFAULT_NS;
+	for (size_t i = 0; i < cfg->report_count; i++)
+		reps[i].samples = cfg->interval_ns && reps[i].h.vt.sample &&
+				  (given || (reps[i].h.desc->flags & SHB_REPORT_WANTS_INTERVALS));
 }
 
 static void close_reporters(struct reporter *reps, size_t n)
@@ -363,15 +395,61 @@ static uint32_t pick_threads(const struct shb_config *cfg)
 	return (uint32_t)n;
 }
 
-/* A live line on stderr (a terminal only), refreshed twice a second from
- * counters the workers publish; cleared before the report prints. */
-static void show_progress(const struct shb_run *run,
-			  const struct shb_worker_args *wa, uint32_t n)
+static void sleep_until(uint64_t t)
 {
-	const struct timespec tick = {0, 500000000};
+	struct timespec ts = {(time_t)(t / 1000000000u), (long)(t % 1000000000u)};
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/* The progress line's numbers: the last interval's when --interval is on,
+ * and the time left. */
+static void show_line(const struct shb_run *run, const struct shb_tseries *ts,
+		      uint64_t ok, uint64_t errs, double t)
+{
+	const struct shb_config *cfg = run->cfg;
+	double rate = t > 0 ? (double)ok / t : 0.0;
+	char last[96] = "";
+	if (ts && ts->have_last) {
+		double len = (double)ts->last_ns / 1e9;
+		rate = len > 0 ? (double)ts->last_ok / len : 0.0;
+		snprintf(last, sizeof(last), " (last %.1fs), %llu errors, p50 %.2fms p99 %.2fms",
+			 len, (unsigned long long)ts->last_errors,
+			 (double)ts->last_p50 / 1e6, (double)ts->last_p99 / 1e6);
+	}
+	double eta = -1;
+	if (cfg->duration_ns)
+		eta = (double)cfg->duration_ns / 1e9 - t;
+	else if (rate > 0 && cfg->requests > ok + errs)
+		eta = (double)(cfg->requests - ok - errs) / rate;
+	char etas[32] = "";
+	if (eta >= 0)
+		snprintf(etas, sizeof(etas), ", ETA %.0fs", eta);
+	fprintf(stderr, "\r[%6.1fs] %llu ok, %llu errors | %.0f req/s%s%s   ", t,
+		(unsigned long long)ok, (unsigned long long)errs, rate, last, etas);
+}
+
+/* The main thread while the workers run: a live line on stderr (on a
+ * terminal), refreshed twice a second from counters the workers publish
+ * and cleared before the report prints; with --interval (ts), each
+ * interval taken from the workers as it ends. */
+static void watch(const struct shb_run *run, const struct shb_worker_args *wa,
+		  uint32_t n, struct shb_tseries *ts, int tty)
+{
+	const uint64_t tick = 500000000u;
+	uint64_t next_show = shb_now_ns() + tick;
 	int shown = 0;
 	for (;;) {
-		nanosleep(&tick, NULL);
+		uint64_t wake = next_show;
+		uint64_t load = atomic_load(&run->load_ns);
+		uint64_t measure = load + run->cfg->warmup_ns;
+		if (ts) {
+			uint64_t b = load ? measure + shb_tseries_next_end(ts) :
+					    shb_now_ns() + 20000000u;
+			if (b < wake)
+				wake = b;
+		}
+		sleep_until(wake);
 		uint64_t ok = 0, errs = 0;
 		uint32_t done = 0;
 		for (uint32_t i = 0; i < n; i++) {
@@ -382,8 +460,13 @@ static void show_progress(const struct shb_run *run,
 		if (done == n)
 			break;
 		uint64_t now = shb_now_ns();
-		uint64_t load = atomic_load(&run->load_ns);
-		uint64_t measure = load + run->cfg->warmup_ns;
+		load = atomic_load(&run->load_ns);
+		measure = load + run->cfg->warmup_ns;
+		while (ts && load && now >= measure + shb_tseries_next_end(ts))
+			shb_tseries_take(ts, shb_tseries_next_end(ts), 0);
+		if (!tty || now < next_show)
+			continue;
+		next_show = now + tick;
 		if (!load) {
 			fprintf(stderr, "\r[%6.1fs] setting up %u connections%14s",
 				(double)(now - run->start_ns) / 1e9,
@@ -397,16 +480,15 @@ static void show_progress(const struct shb_run *run,
 			shown = 1;
 			continue;
 		}
-		double t = (double)(now - measure) / 1e9;
-		fprintf(stderr, "\r[%6.1fs] %llu ok, %llu errors, %.0f req/s   ", t,
-			(unsigned long long)ok, (unsigned long long)errs, t > 0 ? (double)ok / t : 0.0);
+		show_line(run, ts, ok, errs, (double)(now - measure) / 1e9);
 		shown = 1;
 	}
 	if (shown)
-		fprintf(stderr, "\r%60s\r", "");
+		fprintf(stderr, "\r%110s\r", "");
 }
 
-static int run_workers(struct shb_run *run, struct shb_worker_args *wa)
+static int run_workers(struct shb_run *run, struct shb_worker_args *wa,
+		       struct shb_tseries *ts)
 {
 	const struct shb_config *cfg = run->cfg;
 	pthread_t *tids = calloc(run->threads, sizeof(*tids));
@@ -435,8 +517,9 @@ static int run_workers(struct shb_run *run, struct shb_worker_args *wa)
 			break;
 		}
 	}
-	if (!cfg->quiet && isatty(STDERR_FILENO))
-		show_progress(run, wa, started);
+	int tty = !cfg->quiet && isatty(STDERR_FILENO);
+	if (tty || ts)
+		watch(run, wa, started, ts, tty);
 	for (uint32_t i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
 	free(tids);
@@ -498,6 +581,13 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 	info.plugins = shb_loader_plugins(run->loader, &info.plugin_count);
 	struct shb_target_info target;
 	shb_results_run_info(&info, &target, cfg);
+	info.interval_ns = cfg->interval_ns;
+	info.shard_index = cfg->shard_index;
+	info.shard_count = cfg->shard_count;
+	info.start_at_unix_ns = cfg->start_at_unix_ns;
+	if (cfg->start_at_unix_ns)
+		run->start_at_ns = shb_start_at_mono(cfg->start_at_unix_ns,
+						     wall_ns(), shb_now_ns());
 	for (size_t i = 0; i < nrep; i++)
 		reps[i].h.vt.begin(reps[i].rep, &info);
 
@@ -509,10 +599,30 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 			fprintf(stderr, "shb: out of memory\n");
 			return EXIT_RUN_FAILED;
 		}
+	struct shb_tseries tsd, *ts = NULL;
+	struct sample_ctx sc = {reps, nrep, 0};
+	if (cfg->interval_ns) {
+		if (shb_tseries_init(&tsd, wa, run->threads, &info, cfg->interval_ns) < 0)
+			return EXIT_RUN_FAILED;
+		ts = &tsd;
+		ts->emit = sample_all;
+		ts->ctx = &sc;
+		for (uint32_t i = 0; i < run->threads; i++) {
+			wa[i].ival = malloc(sizeof(*wa[i].ival));
+			if (!wa[i].ival || shb_ival_init(wa[i].ival) < 0) {
+				fprintf(stderr, "shb: out of memory\n");
+				return EXIT_RUN_FAILED;
+			}
+		}
+	}
 	/* Stays installed through the report, so that a repeated signal
 	 * cannot cut it short. */
 	install_stop_signals();
-	run_workers(run, wa);
+	run_workers(run, wa, ts);
+	if (run->start_at_ns && !cfg->quiet)
+		shb_start_at_report(stderr, run->start_at_ns,
+				    atomic_load(&run->load_ns),
+				    atomic_load(&run->loaded_ns));
 
 	int failed = 0;
 	uint64_t end = run->start_ns;
@@ -534,6 +644,10 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 	uint64_t load = atomic_load(&run->load_ns);
 	uint64_t measure = load ? load + cfg->warmup_ns : UINT64_MAX;
 	uint64_t elapsed = end > measure ? end - measure : 0;
+	if (ts && load) /* the last interval, whole or not */
+		shb_tseries_take(ts, elapsed, 1);
+	if (sc.failed)
+		fprintf(stderr, "shb: a reporter failed to take an interval\n");
 	struct shb_results_buf rb;
 	shb_results_build(&rb, &wa[0].stats, &info, elapsed,
 			  atomic_load(&shb_interrupted));
@@ -548,8 +662,14 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 		}
 	uint64_t ok = rb.r.requests_ok;
 	int slo_failed = check_slos(cfg, &rb.r, &wa[0].stats);
-	for (uint32_t i = 0; i < run->threads; i++)
+	for (uint32_t i = 0; i < run->threads; i++) {
 		shb_stats_destroy(&wa[i].stats);
+		if (wa[i].ival)
+			shb_ival_destroy(wa[i].ival);
+		free(wa[i].ival);
+	}
+	if (ts)
+		shb_tseries_destroy(ts);
 	free(wa);
 	if (atomic_load(&shb_interrupted) && !failed)
 		return atomic_load(&stop_signal) == SIGTERM ? EXIT_TERMINATED :
@@ -623,6 +743,7 @@ int main(int argc, char **argv)
 		rc = fail_usage(err);
 		goto out;
 	}
+	pick_intervals(&cfg, reps);
 	if (resolve_addrs(&run, &cfg, err, sizeof(err)) < 0) {
 		rc = fail_usage(err);
 		goto out;

@@ -52,9 +52,9 @@ static void copy(char *dst, size_t len, const char *s)
 
 /* ---- the options that must match ----------------------------------------- */
 
-/* The run options a report records. Shards split -n and -c (so with a
- * shard they may differ) and run at their own start time; the rest must
- * be equal. */
+/* The run options a report records. Shards split -n, -c and the rates
+ * (so with a shard they may differ, and the merged run has their sums)
+ * and run at their own start time; the rest must be equal. */
 static const char *const same_keys[] = {
 	"schemaVersion", "url", "method", "protocolName", "parallel", "tls",
 	"tlsVerify", "durationTargetSeconds", "warmupSeconds", "label",
@@ -85,6 +85,28 @@ static const json_t *shard_count(const json_t *doc)
 	return json_object_get(json_object_get(doc, "shard"), "count");
 }
 
+/* Shards: both open or closed loop, the same stages' durations. */
+static int same_stage_times(const struct shb_merge *m, const char *name,
+			    const json_t *ola, const json_t *olb, char *err,
+			    size_t errlen)
+{
+	const json_t *sa = json_object_get(ola, "stages");
+	const json_t *sb = json_object_get(olb, "stages");
+	if (differs(m, name, "openLoop", json_is_object(ola) ? json_true() :
+		    json_false(), json_is_object(olb) ? json_true() :
+		    json_false(), err, errlen))
+		return -1;
+	if (json_array_size(sa) != json_array_size(sb))
+		return differs(m, name, "openLoop.stages", sa, sb, err, errlen);
+	for (size_t i = 0; i < json_array_size(sa); i++)
+		if (differs(m, name, "openLoop.stages",
+			    json_object_get(json_array_get(sa, i), "durationSeconds"),
+			    json_object_get(json_array_get(sb, i), "durationSeconds"),
+			    err, errlen))
+			return -1;
+	return 0;
+}
+
 static int check_same(const struct shb_merge *m, const char *name,
 		      const json_t *doc, char *err, size_t errlen)
 {
@@ -95,12 +117,17 @@ static int check_same(const struct shb_merge *m, const char *name,
 			return -1;
 	const json_t *ola = json_object_get(f, "openLoop");
 	const json_t *olb = json_object_get(doc, "openLoop");
+	/* Shards split the rates (open_loop_of sums them); their stages
+	 * must still last as long. */
+	if (differs(m, name, "shard.count", shard_count(f), shard_count(doc),
+		    err, errlen))
+		return -1;
+	if (shard_count(doc))
+		return same_stage_times(m, name, ola, olb, err, errlen);
 	if (differs(m, name, "openLoop.rateTarget", json_object_get(ola, "rateTarget"),
 		    json_object_get(olb, "rateTarget"), err, errlen) ||
 	    differs(m, name, "openLoop.stages", json_object_get(ola, "stages"),
-		    json_object_get(olb, "stages"), err, errlen) ||
-	    differs(m, name, "shard.count", shard_count(f), shard_count(doc),
-		    err, errlen))
+		    json_object_get(olb, "stages"), err, errlen))
 		return -1;
 	/* Unsharded runs must also have had the same connections. */
 	if (!shard_count(doc) &&
@@ -394,6 +421,9 @@ static double real_of(const json_t *v)
 }
 
 /* The options, from the first report. */
+static int open_loop_of(struct shb_merge *m, const char *name,
+			const json_t *doc, char *err, size_t errlen);
+
 static int take_run(struct shb_merge *m, const char *name, const json_t *doc,
 		    char *err, size_t errlen)
 {
@@ -410,17 +440,25 @@ static int take_run(struct shb_merge *m, const char *name, const json_t *doc,
 	m->tls_verify = verify_of(str(doc, "tlsVerify"));
 	m->duration_target_ns = ns_of(json_object_get(doc, "durationTargetSeconds"));
 	m->warmup_ns = ns_of(json_object_get(doc, "warmupSeconds"));
+	return open_loop_of(m, name, doc, err, errlen);
+}
+
+/* Adds the report's rates to m's (the first report's are m's; a shard's
+ * are its parts of the whole run's, whose sum they are). */
+static int open_loop_of(struct shb_merge *m, const char *name,
+			const json_t *doc, char *err, size_t errlen)
+{
 	const json_t *ol = json_object_get(doc, "openLoop");
-	m->rate_milli = (uint64_t)llround(real_of(json_object_get(ol, "rateTarget")) * 1000);
+	m->rate_milli += (uint64_t)llround(real_of(json_object_get(ol, "rateTarget")) * 1000);
 	size_t i;
 	const json_t *st;
 	json_array_foreach(json_object_get(ol, "stages"), i, st) {
 		if (i == sizeof(m->stages) / sizeof(m->stages[0]))
 			return fail(err, errlen, "%s: more than %zu stages", name, i);
 		m->stages[i].duration_ns = ns_of(json_object_get(st, "durationSeconds"));
-		m->stages[i].rate_from_milli = (uint64_t)llround(
+		m->stages[i].rate_from_milli += (uint64_t)llround(
 			real_of(json_object_get(st, "rateFrom")) * 1000);
-		m->stages[i].rate_to_milli = (uint64_t)llround(
+		m->stages[i].rate_to_milli += (uint64_t)llround(
 			real_of(json_object_get(st, "rateTo")) * 1000);
 		m->stage_count = i + 1;
 	}
@@ -460,6 +498,8 @@ int shb_merge_add(struct shb_merge *m, const char *name, json_t *doc,
 		rc = histograms(&s, name, doc, err, errlen);
 	if (rc == 0 && !m->first)
 		rc = take_run(m, name, doc, err, errlen);
+	else if (rc == 0 && shard_count(doc))
+		rc = open_loop_of(m, name, doc, err, errlen);
 	if (rc == 0) {
 		m->stats.open_loop |= s.open_loop;
 		shb_stats_merge(&m->stats, &s);

@@ -191,6 +191,9 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 					   r->t_start, w->now))
 			shb_worker_debugf(w, "error: application outcome %s%ld",
 					  "", (long)res->app_code);
+		else
+			shb_ival_latency(w->args->ival, w->now > r->t_intended ?
+					 w->now - r->t_intended : 0);
 		shb_worker_finished_one(w);
 		c->answered = 1;
 		w->refuse_streak = 0;

@@ -10,6 +10,7 @@
 #include "config.h"
 #include "loader.h"
 #include "stats.h"
+#include "interval.h"
 #include "tls.h"
 
 struct shb_run {
@@ -45,6 +46,11 @@ struct shb_run {
 	 * there too. */
 	atomic_uint setup_left;
 	_Atomic uint64_t load_ns;
+	/* --start-at on the monotonic clock (0 without): load_ns is never
+	 * earlier, and the workers wait for it before they send. loaded_ns:
+	 * when the first worker did start loading, for the start skew. */
+	uint64_t start_at_ns;
+	_Atomic uint64_t loaded_ns;
 	atomic_int alpn_warned; /* one warning per run */
 	/* Set by a worker that hit a local fatal condition (its args->err
 	 * says which): every worker stops as if the run had ended. */
@@ -60,6 +66,7 @@ struct shb_worker_args {
 	uint32_t conns;  /* connections this worker owns */
 	uint64_t budget; /* requests to finish; 0 in duration mode */
 	struct shb_stats stats;
+	struct shb_ival *ival; /* --interval: the deltas, or NULL */
 	uint64_t end_ns; /* when its budget was done or the run was stopped */
 	uint64_t warmup_requests; /* ended during the warm-up: not in stats */
 	int failed;      /* the worker could not run, or hit a fatal local

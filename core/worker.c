@@ -502,6 +502,10 @@ static void begin_measuring(struct worker *w)
 	w->args->warmup_requests += w->stats->ok + w->stats->errors;
 	shb_stats_reset(w->stats);
 	w->measuring = 1;
+	if (w->args->ival) {
+		shb_ival_rebase(w->args->ival, w->stats);
+		shb_ival_enter(w->args->ival);
+	}
 	w->budget = w->args->budget;
 	w->issued = 0;
 	w->done = 0;
@@ -535,7 +539,9 @@ static void arrive(struct worker *w, shb_tstamp now)
 		return;
 	w->arrived = 1;
 	if (atomic_fetch_sub(&w->run->setup_left, 1) == 1)
-		atomic_store_explicit(&w->run->load_ns, now, memory_order_release);
+		atomic_store_explicit(&w->run->load_ns,
+				      now > w->run->start_at_ns ? now :
+				      w->run->start_at_ns, memory_order_release);
 }
 
 /* Once the load has started: requests may go out on every ready
@@ -553,6 +559,12 @@ static void setup_step(struct worker *w)
 	 * count run would never end. */
 	if (w->now < t)
 		w->now = shb_now_ns();
+	/* --start-at: set up and waiting; next_wait polls every
+	 * SETUP_POLL_NS until then. */
+	if (w->now < t)
+		return;
+	uint64_t none = 0;
+	atomic_compare_exchange_strong(&w->run->loaded_ns, &none, w->now);
 	w->loading = 1;
 	w->measure_ns = t + w->run->cfg->warmup_ns;
 	if (w->open) {
@@ -595,6 +607,10 @@ static void run_loop(struct worker *w)
 		if (w->stopping && (ops_left(w) == 0 || w->now >= drain_until))
 			break;
 		uint64_t wait = w->stopping ? 10000000ull : next_wait(w);
+		/* --interval: the main thread may take this pass's deltas
+		 * while we wait. */
+		if (w->args->ival)
+			shb_ival_leave(w->args->ival, w->stats);
 		/* Open loop takes each completion as it comes: a batch that
 		 * lingers would delay the clock reading, and so inflate the
 		 * latency, of every request in it. */
@@ -610,6 +626,8 @@ static void run_loop(struct worker *w)
 		w->now = shb_now_ns();
 		if (!w->measuring && w->now >= w->measure_ns)
 			begin_measuring(w);
+		if (w->args->ival && w->measuring)
+			shb_ival_enter(w->args->ival);
 		reap(w);
 		shb_buf_ring_publish(&w->br);
 		if (w->stopping)
@@ -685,6 +703,11 @@ void *shb_worker_main(void *arg)
 	 * connect errors, a failure) must not hold the others back. */
 	arrive(w, a->end_ns);
 	worker_teardown(w);
+	/* The last deltas, before the main thread's final collect. */
+	if (a->ival && w->measuring) {
+		shb_ival_enter(a->ival);
+		shb_ival_leave(a->ival, w->stats);
+	}
 	free(w);
 	__atomic_store_n(&a->live_done, 1, __ATOMIC_RELEASE);
 	return NULL;

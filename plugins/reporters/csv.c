@@ -110,8 +110,12 @@ static void field_opt(struct row *w, int has, uint64_t v)
 		sep(w);
 }
 
-static void header(struct shb_rpt_out *o, const struct shb_rpt_latency *l,
-		   int v12)
+/* With --interval only, appended after every other column. */
+static const char *const ival_cols[] = {"interval_index", "interval_start_ns"};
+
+/* Returns the number of columns. */
+static int header(struct shb_rpt_out *o, const struct shb_rpt_latency *l,
+		  int v12, int ivals)
 {
 	struct row w = {o, 0};
 	char col[48], pct[16];
@@ -136,7 +140,10 @@ static void header(struct shb_rpt_out *o, const struct shb_rpt_latency *l,
 		for (size_t i = 0; i < COUNT_OF(v12_tail_cols); i++)
 			field_str(&w, v12_tail_cols[i]);
 	}
+	for (size_t i = 0; ivals && i < COUNT_OF(ival_cols); i++)
+		field_str(&w, ival_cols[i]);
 	shb_rpt_puts(o, "\n");
+	return w.n;
 }
 
 /* 2xx..5xx by class; 1xx and 600..999 fall in "other". */
@@ -291,7 +298,7 @@ static void v12_fields(struct row *w, const struct shb_host *host,
 static void summary_row(struct shb_rpt_out *o, const struct shb_host *host,
 			const struct shb_run_info *run,
 			const struct shb_results *r,
-			const struct shb_target_info *ti, long target)
+			const struct shb_target_info *ti, long target, int ivals)
 {
 	struct shb_rpt_errors e;
 	struct shb_rpt_latency lat;
@@ -345,7 +352,64 @@ static void summary_row(struct shb_rpt_out *o, const struct shb_host *host,
 			SHB_RPT_HAS(run, struct shb_run_info, label) ? run->label : NULL;
 		v12_fields(&w, host, run, r, label, target);
 	}
+	if (ivals) { /* interval_index, interval_start_ns: empty */
+		sep(&w);
+		sep(&w);
+	}
 	shb_rpt_puts(o, "\n");
+}
+
+/* One interval (--interval): the columns an interval has (its length in
+ * duration_ns, its counts, rate, bytes, latency max and the p50, p90 and
+ * p99 columns when the run prints them), the others empty, then its index
+ * and start. `ncols`: the header's. */
+static void interval_row(struct shb_rpt_out *o, const struct shb_run_info *run,
+			 const struct shb_rpt_latency *l,
+			 const struct shb_rpt_ival *v, int ncols)
+{
+	struct row w = {o, 0};
+	field_str(&w, run->url);
+	field_str(&w, run->method);
+	field_str(&w, run->proto_display);
+	field_u64(&w, run->threads);
+	field_u64(&w, run->connections);
+	field_u64(&w, run->parallel);
+	field_u64(&w, v->len_ns);
+	field_u64(&w, 0);
+	field_u64(&w, v->ok + v->errors);
+	field_u64(&w, v->ok);
+	field_u64(&w, v->errors);
+	for (int k = 0; k < SHB_ERRK_COUNT + 1; k++) /* kinds, retried */
+		sep(&w);
+	field_u64(&w, shb_rpt_scale(shb_rpt_per_sec(v->ok, v->len_ns), 0));
+	field_u64(&w, v->bytes_received);
+	field_u64(&w, v->bytes_sent);
+	for (int i = 0; i < 4; i++) /* connections_opened, min, mean, stddev */
+		sep(&w);
+	if (v->ok)
+		field_u64(&w, v->max);
+	else
+		sep(&w);
+	for (size_t i = 0; i < l->npct; i++) {
+		uint32_t p = l->ppm[i];
+		uint64_t x = p == 500000 ? v->p50 : p == 900000 ? v->p90 : v->p99;
+		if (v->ok && (p == 500000 || p == 900000 || p == 990000))
+			field_u64(&w, x);
+		else
+			sep(&w);
+	}
+	while (w.n < ncols - 2)
+		sep(&w);
+	field_u64(&w, v->index);
+	field_u64(&w, v->start_ns);
+	shb_rpt_puts(o, "\n");
+}
+
+static shb_ssize discard(void *ctx, const void *buf, size_t len)
+{
+	(void)ctx;
+	(void)buf;
+	return (shb_ssize)len;
 }
 
 static int csv_end(void *rep, const struct shb_results *r)
@@ -359,9 +423,14 @@ static int csv_end(void *rep, const struct shb_results *r)
 
 	struct shb_rpt_out o;
 	shb_rpt_out_init(&o, c->out);
-	if (!(c->flags & OPT_NOHEADER))
-		header(&o, &lat, has_v12(r));
-	summary_row(&o, c->host, run, r, NULL, -1);
+	int ivals = c->nivals > 0;
+	static const struct shb_ostream discard_os = {sizeof(discard_os), 0, NULL, discard};
+	struct shb_rpt_out sink;
+	shb_rpt_out_init(&sink, &discard_os);
+	/* The column count, for the interval rows, even without a header. */
+	int ncols = header((c->flags & OPT_NOHEADER) ? &sink : &o, &lat,
+			   has_v12(r), ivals);
+	summary_row(&o, c->host, run, r, NULL, -1, ivals);
 	/* Several targets: a row each after the total, in run order. */
 	for (size_t i = 0; i < shb_rpt_target_count(r); i++) {
 		const struct shb_target_info *ti;
@@ -369,8 +438,11 @@ static int csv_end(void *rep, const struct shb_results *r)
 		struct shb_target_info none = {0};
 		if (t)
 			summary_row(&o, c->host, run, t, ti ? ti : &none,
-				    (long)i);
+				    (long)i, ivals);
 	}
+	/* --interval: a row per interval after them, in order. */
+	for (size_t i = 0; i < c->nivals; i++)
+		interval_row(&o, run, &lat, &c->ivals[i], ncols);
 	return shb_rpt_flush(&o);
 }
 
@@ -386,7 +458,7 @@ static const struct shb_report_vtable csv_vt = {
 	.struct_size = sizeof(struct shb_report_vtable),
 	.create = csv_create,
 	.begin = shb_rpt_begin,
-	.sample = NULL,
+	.sample = shb_rpt_sample, /* with --interval only: no WANTS_INTERVALS */
 	.end = csv_end,
 	.destroy = shb_rpt_destroy,
 };

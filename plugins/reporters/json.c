@@ -454,6 +454,41 @@ static void put_targets(struct jb *b, json_t *doc, const struct shb_host *host,
 	put(b, doc, "targets", arr);
 }
 
+/* --interval: one object per interval, deltas (never cumulative); times
+ * in seconds from the start of the measured load; latency null when no
+ * request of the interval was ok. */
+static void put_intervals(struct jb *b, json_t *doc, const struct shb_rpt *j)
+{
+	if (!j->nivals)
+		return;
+	json_t *arr = json_array();
+	for (size_t i = 0; i < j->nivals; i++) {
+		const struct shb_rpt_ival *v = &j->ivals[i];
+		json_t *o = json_object();
+		put(b, o, "index", jint(v->index));
+		put(b, o, "startSeconds", jsecs(v->start_ns));
+		put(b, o, "durationSeconds", jsecs(v->len_ns));
+		put(b, o, "ok", jint(v->ok));
+		put(b, o, "errors", jint(v->errors));
+		put(b, o, "requestsPerSec", json_real(shb_rpt_per_sec(v->ok, v->len_ns)));
+		put(b, o, "bytesSent", jint(v->bytes_sent));
+		put(b, o, "bytesReceived", jint(v->bytes_received));
+		if (v->ok) {
+			json_t *lat = json_object();
+			put(b, lat, "p50", jsecs(v->p50));
+			put(b, lat, "p90", jsecs(v->p90));
+			put(b, lat, "p99", jsecs(v->p99));
+			put(b, lat, "max", jsecs(v->max));
+			put(b, o, "latency", lat);
+		} else {
+			put(b, o, "latency", json_null());
+		}
+		if (json_array_append_new(arr, o) != 0)
+			b->failed = 1;
+	}
+	put(b, doc, "intervals", arr);
+}
+
 static int dump_cb(const char *buf, size_t size, void *data)
 {
 	struct shb_rpt_out *o = data;
@@ -477,6 +512,7 @@ static int json_end(void *rep, const struct shb_results *r)
 	put_run12(&b, doc, run, r);
 	if (SHB_RPT_HAS(r, struct shb_results, target_count))
 		put_targets(&b, doc, j->host, run, r);
+	put_intervals(&b, doc, j);
 	if (b.failed || !doc) {
 		json_decref(doc);
 		return SHB_E_NOMEM;
@@ -508,7 +544,7 @@ static const struct shb_report_vtable json_vt = {
 	.struct_size = sizeof(struct shb_report_vtable),
 	.create = json_create,
 	.begin = shb_rpt_begin,
-	.sample = NULL,
+	.sample = shb_rpt_sample, /* with --interval only: no WANTS_INTERVALS */
 	.end = json_end,
 	.destroy = shb_rpt_destroy,
 };

@@ -168,7 +168,43 @@ int shb_rpt_begin(void *rep, const struct shb_run_info *info)
 
 void shb_rpt_destroy(void *rep)
 {
+	struct shb_rpt *r = rep;
+	if (r)
+		free(r->ivals);
 	free(rep);
+}
+
+int shb_rpt_sample(void *rep, const struct shb_results *r)
+{
+	struct shb_rpt *j = rep;
+	if (!j || !r || !SHB_HAS(r, struct shb_results, interval_start_ns) ||
+	    r->kind != SHB_RESULTS_INTERVAL)
+		return SHB_E_INVAL;
+	if (j->nivals == j->ivals_cap) {
+		size_t cap = j->ivals_cap ? 2 * j->ivals_cap : 64;
+		struct shb_rpt_ival *n = realloc(j->ivals, cap * sizeof(*n));
+		if (!n)
+			return SHB_E_NOMEM;
+		j->ivals = n;
+		j->ivals_cap = cap;
+	}
+	struct shb_rpt_pcts p = {.count = 3, .ppm = {500000, 900000, 990000}};
+	struct shb_rpt_latency lat;
+	shb_rpt_read_hist(j->host, r->latency, &p, &lat);
+	j->ivals[j->nivals++] = (struct shb_rpt_ival){
+		.index = r->interval_index,
+		.start_ns = r->interval_start_ns,
+		.len_ns = r->elapsed_ns,
+		.ok = r->requests_ok,
+		.errors = r->requests_errors,
+		.bytes_sent = r->bytes_sent,
+		.bytes_received = r->bytes_received,
+		.p50 = lat.count ? lat.pct[0] : 0,
+		.p90 = lat.count ? lat.pct[1] : 0,
+		.p99 = lat.count ? lat.pct[2] : 0,
+		.max = lat.count ? lat.max : 0,
+	};
+	return SHB_OK;
 }
 
 const struct shb_run_info *shb_rpt_check(const struct shb_rpt *rep,

@@ -27,11 +27,21 @@ const void *shb_rpt_get_factory(const char *factory_id);
 
 /* What every reporter keeps between create() and destroy(). `flags` holds
  * the bits of the options it was created with (see shb_rpt_create). */
+/* One interval (--interval), read from its SHB_RESULTS_INTERVAL result
+ * when sample() gets it: the histogram is the core's only for the call. */
+struct shb_rpt_ival {
+	uint64_t index, start_ns, len_ns;
+	uint64_t ok, errors, bytes_sent, bytes_received;
+	uint64_t p50, p90, p99, max; /* ns; 0 when no request was ok */
+};
+
 struct shb_rpt {
 	const struct shb_host *host;
 	const struct shb_ostream *out;
 	const struct shb_run_info *info; /* from begin(), may stay NULL */
 	uint32_t flags;
+	struct shb_rpt_ival *ivals; /* sample()'s, in order; owned */
+	size_t nivals, ivals_cap;
 };
 
 /* The body of every reporter's create(): validates `out`, parses
@@ -42,6 +52,9 @@ int shb_rpt_create(const char *rname, const char *const *known,
 		   const char *options, void **rep, char *err, size_t errlen);
 int shb_rpt_begin(void *rep, const struct shb_run_info *info);
 void shb_rpt_destroy(void *rep);
+/* [main] sample() for reporters that print intervals at the end: keeps
+ * the interval's numbers in rep->ivals. */
+int shb_rpt_sample(void *rep, const struct shb_results *r);
 
 /* The run facts for end(): r->run, else what begin() got. NULL when `r` or
  * the run info is missing or shorter than the v1.0 layout. */

@@ -784,7 +784,8 @@ static void test_entry_and_init(void)
 		CU_ASSERT_PTR_NOT_NULL(d->vt->begin);
 		CU_ASSERT_PTR_NOT_NULL(d->vt->end);
 		CU_ASSERT_PTR_NOT_NULL(d->vt->destroy);
-		CU_ASSERT_PTR_NULL(d->vt->sample);
+		/* json and csv take intervals (with --interval); text none */
+		CU_ASSERT_EQUAL(d->vt->sample == NULL, i == P_TEXT);
 
 		/* Before init, create must refuse rather than use no host. */
 		struct membuf m = {0};
@@ -1584,6 +1585,125 @@ static void test_v12_percentile_list(void)
 
 /* ---- registration ------------------------------------------------------------------------------ */
 
+/* --interval: two interval deltas (the second one partial, with no
+ * request ok) before the v12basic totals they add up to. JSON and CSV
+ * print them after the totals; text takes none (no sample()). */
+static const struct shb_hist ival_hist = {
+	.count = 9989, .min = 60000, .max = 2900000, .mean = 220000,
+	.stddev = 80000,
+	.pct = {70000, 110000, 180000, 270000, 420000, 570000, 1000000,
+		2300000, 2900000},
+};
+static struct shb_run_info ival_run;
+static struct shb_results ival_total, ival_samples[2];
+
+static void ival_fixture(void)
+{
+	ival_run = v12basic_run;
+	ival_run.interval_ns = 1000000000ull;
+	ival_total = v12basic_results;
+	ival_total.run = &ival_run;
+	static const struct shb_hist one = {
+		.count = 1, .min = 50000, .max = 50000, .mean = 50000,
+		.pct = {50000, 50000, 50000, 50000, 50000, 50000, 50000,
+			50000, 50000},
+	};
+	struct shb_results a = {
+		.struct_size = sizeof(struct shb_results),
+		.kind = SHB_RESULTS_INTERVAL, .run = &ival_run,
+		.elapsed_ns = 1000000000ull, .requests_total = 9995,
+		.requests_ok = 9989, .requests_errors = 6,
+		.bytes_sent = 559000, .bytes_received = 1523000,
+		.latency = &ival_hist, .latency_uncorrected = &ival_hist,
+		.connect = &empty_hist, .handshake = &empty_hist,
+		.first_byte = &empty_hist,
+		.interval_index = 0, .interval_start_ns = 0,
+	};
+	ival_samples[0] = a;
+	a.elapsed_ns = 234000000;
+	a.requests_total = 5;
+	a.requests_ok = 1;
+	a.requests_errors = 4;
+	a.bytes_sent = 1000;
+	a.bytes_received = 456;
+	a.latency = a.latency_uncorrected = &one;
+	a.interval_index = 1;
+	a.interval_start_ns = 1000000000ull;
+	ival_samples[1] = a;
+}
+
+/* create/begin/sample* /end/destroy, sample() as a reporter has it. */
+static int run_with_samples(int which, const struct shb_results *total,
+			    const struct shb_results *samples, size_t n,
+			    struct membuf *m)
+{
+	const struct shb_report_desc *d = ready(which);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	struct shb_ostream os = {
+		.struct_size = sizeof(os), .is_terminal = 0, .ctx = m,
+		.write = mem_write,
+	};
+	void *rep = NULL;
+	char err[256] = "";
+	int rc = d->vt->create(&host, &os, NULL, &rep, err, sizeof(err));
+	if (rc != SHB_OK)
+		return rc;
+	rc = d->vt->begin(rep, total->run);
+	for (size_t i = 0; rc == SHB_OK && d->vt->sample && i < n; i++)
+		rc = d->vt->sample(rep, &samples[i]);
+	if (rc == SHB_OK)
+		rc = d->vt->end(rep, total);
+	d->vt->destroy(rep);
+	return rc;
+}
+
+static void test_intervals(void)
+{
+	ival_fixture();
+	/* Neither asks for samples by default: --interval turns them on. */
+	CU_ASSERT_EQUAL(ready(P_JSON)->flags & SHB_REPORT_WANTS_INTERVALS, 0);
+	CU_ASSERT_EQUAL(ready(P_CSV)->flags & SHB_REPORT_WANTS_INTERVALS, 0);
+	CU_ASSERT_PTR_NULL(ready(P_TEXT)->vt->sample);
+	struct membuf m = {0};
+	CU_ASSERT_EQUAL(run_with_samples(P_CSV, &ival_total, ival_samples, 2, &m), SHB_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m.data);
+	check_golden(&m, "intervals.csv");
+	mem_free(&m);
+	memset(&m, 0, sizeof(m));
+	CU_ASSERT_EQUAL(run_with_samples(P_JSON, &ival_total, ival_samples, 2, &m), SHB_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m.data);
+	check_golden(&m, "intervals.json");
+	json_t *root = json_loadb(m.data, m.len, 0, NULL);
+	mem_free(&m);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	json_t *iv = json_object_get(root, "intervals");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(iv), 2);
+	json_t *a = json_array_get(iv, 0), *b = json_array_get(iv, 1);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(a, "ok")) +
+			json_integer_value(json_object_get(b, "ok")), 9990);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(a, "errors")) +
+			json_integer_value(json_object_get(b, "errors")), 10);
+	j_int(a, "index", 0);
+	j_int(b, "index", 1);
+	j_real(b, "startSeconds", 1.0);
+	j_real(b, "durationSeconds", 0.234);
+	j_real(a, "requestsPerSec", 9989.0);
+	j_real(a, "latency/p99", 0.001);
+	j_real(a, "latency/max", 0.0029);
+	j_real(b, "latency/p50", 0.00005);
+	json_decref(root);
+	/* A sample() that is not an interval is refused. */
+	const struct shb_report_desc *d = ready(P_JSON);
+	struct shb_ostream os = {.struct_size = sizeof(os), .ctx = &m,
+				 .write = mem_write};
+	void *rep = NULL;
+	char err[256];
+	CU_ASSERT_EQUAL_FATAL(d->vt->create(&host, &os, NULL, &rep, err, sizeof(err)), SHB_OK);
+	CU_ASSERT_EQUAL(d->vt->sample(rep, &ival_total), SHB_E_INVAL);
+	d->vt->destroy(rep);
+	mem_free(&m);
+}
+
 static CU_TestInfo report_tests[] = {
 	{"entry and init (runs first)", test_entry_and_init},
 	{"only the entry is exported", test_only_entry_exported},
@@ -1616,6 +1736,7 @@ static CU_TestInfo report_tests[] = {
 	{"1.2 NULL arrays read as absent", test_v12_null_arrays},
 	{"1.2 warm-up over the extension", test_v12_warmup},
 	{"1.2 percentile list", test_v12_percentile_list},
+	{"intervals (csv, json goldens)", test_intervals},
 	CU_TEST_INFO_NULL,
 };
 

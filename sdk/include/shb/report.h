@@ -40,7 +40,9 @@ struct shb_report_vtable {
 		      const char *options, void **rep, char *err, size_t errlen);
 	/* [main] Before load starts. `info` is valid until destroy. */
 	int (*begin)(void *rep, const struct shb_run_info *info);
-	/* [main] Interval results (only with WANTS_INTERVALS); may be NULL. */
+	/* [main] Interval results: with WANTS_INTERVALS (then every second
+	 * by default), or for any reporter when the user gives --interval;
+	 * each a delta over one interval (results.h). May be NULL. */
 	int (*sample)(void *rep, const struct shb_results *r);
 	/* [main] The totals, once. `r` is borrowed for the call. */
 	int (*end)(void *rep, const struct shb_results *r);
