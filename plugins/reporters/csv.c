@@ -478,17 +478,6 @@ const struct shb_report_desc shb_rpt_module_desc = {
 	.option_defs = csv_option_defs,
 };
 
-SHB_PLUGIN_EXPORT const struct shb_plugin_entry shb_plugin_entry_v1 = {
-	.struct_size = sizeof(struct shb_plugin_entry),
-	.abi_major = SHB_ABI_MAJOR,
-	.abi_minor = SHB_TARGET_ABI_MINOR,
-	.flags = 0,
-	.id = "org.shb.report.csv",
-	.version = SHB_VERSION_STRING,
-	.vendor = "shb",
-	.url = NULL,
-	.license = "MIT",
-	.init = shb_rpt_init,
-	.deinit = NULL,
-	.get_factory = shb_rpt_get_factory,
-};
+SHB_PLUGIN_DEFINE_FULL("org.shb.report.csv", SHB_VERSION_STRING, "shb", NULL, "MIT",
+		       shb_rpt_init, NULL, NULL, SHB_NO_PROTOCOLS,
+		       SHB_REPORTERS(&shb_rpt_module_desc));

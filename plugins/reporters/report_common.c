@@ -40,23 +40,6 @@ int shb_rpt_init(const struct shb_host *host)
 	return SHB_OK;
 }
 
-static const struct shb_report_desc *rpt_get(uint32_t index)
-{
-	return index == 0 ? &shb_rpt_module_desc : NULL;
-}
-
-static const struct shb_report_factory rpt_factory = {
-	.struct_size = sizeof(struct shb_report_factory),
-	.count = 1,
-	.get = rpt_get,
-};
-
-const void *shb_rpt_get_factory(const char *factory_id)
-{
-	if (factory_id && strcmp(factory_id, SHB_FACTORY_REPORTER) == 0)
-		return &rpt_factory;
-	return NULL;
-}
 
 /* ---- the reporter object --------------------------------------------------- */
 

@@ -17,11 +17,9 @@
 /* entry->init for every reporter module: checks that the host offers the
  * histogram accessors we read and keeps the table for create(). */
 int shb_rpt_init(const struct shb_host *host);
-/* Each module defines its one descriptor under this name ... */
+/* Each module defines its one descriptor under this name and hands it
+ * out with SHB_PLUGIN_DEFINE_FULL (shb/define.h). */
 extern const struct shb_report_desc shb_rpt_module_desc;
-/* ... and this entry->get_factory hands it out as a one-entry
- * SHB_FACTORY_REPORTER table. */
-const void *shb_rpt_get_factory(const char *factory_id);
 
 /* ---- the reporter object --------------------------------------------------- */
 
