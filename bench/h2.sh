@@ -158,38 +158,8 @@ make_cert() {
 
 # --- servers: each listens on two ports, h2c first, then TLS -----------------
 
-# h2o serves a file: a fixed response would need mruby, which costs it
-# about twice the CPU per request. index.txt makes it text/plain.
 write_h2o_conf() { # h2c-port tls-port
-	local user=""
-	[ "$(id -u)" -eq 0 ] && user="user: root"
-	mkdir -p "$tmp/h2o/www"
-	printf 'hello, world!' >"$tmp/h2o/www/index.txt"
-	cat >"$tmp/h2o/h2o.conf" <<EOF
-$user
-pid-file: $tmp/h2o/h2o.pid
-error-log: $tmp/h2o/error.log
-num-threads: $workers
-max-connections: $max_fds
-http2-max-concurrent-requests-per-connection: 256
-http2-idle-timeout: 300
-listen:
-  host: 127.0.0.1
-  port: $1
-listen:
-  host: 127.0.0.1
-  port: $2
-  ssl:
-    certificate-file: $tmp/tls/cert.pem
-    key-file: $tmp/tls/key.pem
-    ocsp-update-interval: 0
-hosts:
-  default:
-    paths:
-      /:
-        file.dir: $tmp/h2o/www
-        file.index: ['index.txt']
-EOF
+	write_h2o_conf_with "$workers" "$max_fds" "$1" "$2"
 }
 
 write_haproxy_conf() { # h2c-port tls-port

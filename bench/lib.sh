@@ -209,6 +209,42 @@ start_server() { # name nports need-children conf-fn cmd...
 	die "found no free loopback ports for $name"
 }
 
+# h2o serves a file: a fixed response would need mruby, which costs it
+# about twice the CPU per request. index.txt makes it text/plain. Writes
+# $tmp/h2o/h2o.conf (h2c on the first port, TLS with $tmp/tls on the
+# second) and the 13-byte body.
+write_h2o_conf_with() { # threads max-connections h2c-port tls-port
+	local user=""
+	[ "$(id -u)" -eq 0 ] && user="user: root"
+	mkdir -p "$tmp/h2o/www"
+	printf 'hello, world!' >"$tmp/h2o/www/index.txt"
+	cat >"$tmp/h2o/h2o.conf" <<EOF
+$user
+pid-file: $tmp/h2o/h2o.pid
+error-log: $tmp/h2o/error.log
+num-threads: $1
+max-connections: $2
+http2-max-concurrent-requests-per-connection: 256
+http2-idle-timeout: 300
+listen:
+  host: 127.0.0.1
+  port: $3
+listen:
+  host: 127.0.0.1
+  port: $4
+  ssl:
+    certificate-file: $tmp/tls/cert.pem
+    key-file: $tmp/tls/key.pem
+    ocsp-update-interval: 0
+hosts:
+  default:
+    paths:
+      /:
+        file.dir: $tmp/h2o/www
+        file.index: ['index.txt']
+EOF
+}
+
 # nginx.conf for a fixed 13-byte "hello, world!" from $tmp/nginx/, with
 # keep-alive limits far above what a run reaches; the arguments are lines of
 # the server block (its listen directives). Reads workers, max_conns and

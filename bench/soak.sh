@@ -204,35 +204,7 @@ write_nginx_conf() { # h1-port h2c-port tls-port
 }
 
 write_h2o_conf() { # h2c-port tls-port
-	local user=""
-	[ "$(id -u)" -eq 0 ] && user="user: root"
-	mkdir -p "$tmp/h2o/www"
-	printf 'hello, world!' >"$tmp/h2o/www/index.txt"
-	cat >"$tmp/h2o/h2o.conf" <<EOF
-$user
-pid-file: $tmp/h2o/h2o.pid
-error-log: $tmp/h2o/error.log
-num-threads: 1
-max-connections: $((2 * conns + 64))
-http2-max-concurrent-requests-per-connection: 256
-http2-idle-timeout: 300
-listen:
-  host: 127.0.0.1
-  port: $1
-listen:
-  host: 127.0.0.1
-  port: $2
-  ssl:
-    certificate-file: $tmp/tls/cert.pem
-    key-file: $tmp/tls/key.pem
-    ocsp-update-interval: 0
-hosts:
-  default:
-    paths:
-      /:
-        file.dir: $tmp/h2o/www
-        file.index: ['index.txt']
-EOF
+	write_h2o_conf_with 1 "$((2 * conns + 64))" "$1" "$2"
 }
 
 declare -A url=() server_of=()
