@@ -140,6 +140,35 @@ static void test_collect_ring_wraps(void)
 	shb_h2_fields_free(&x.f);
 }
 
+/* An HPACK bomb collected for an observer: one 4000-octet value indexed,
+ * then referenced 1000 times (4 MB decoded from 4 KB). The header-list cap
+ * ends the block, and the collected octets stay within twice the cap
+ * (the buffer doubles), not the 4 MB the block asks for. */
+static void test_collect_bomb_capped(void)
+{
+	static struct collect_ctx x;
+	static uint8_t blk[8192];
+	size_t len = 0;
+
+	ctx_init(&x, 4096);
+	/* literal with incremental indexing, new name "x", plain value of
+	 * 4000 octets: 0x7f then 4000 - 127 = 3873 as a prefixed integer */
+	blk[len++] = 0x40;
+	blk[len++] = 1;
+	blk[len++] = 'x';
+	blk[len++] = 0x7f;
+	blk[len++] = 0x80 | (3873 & 0x7f);
+	blk[len++] = 3873 >> 7;
+	memset(blk + len, 'v', 4000);
+	len += 4000;
+	for (int i = 0; i < 1000; i++)
+		blk[len++] = 0x80 | 62;
+	CU_ASSERT_EQUAL(collect(&x, blk, len, 0), SHB_H2_HSCAN_E_LIST_SIZE);
+	CU_ASSERT_TRUE(x.f.count < 70);
+	CU_ASSERT_TRUE(x.f.cap <= 2 * SHB_H2_HSCAN_MAX_LIST);
+	shb_h2_fields_free(&x.f);
+}
+
 /* ---- a recording observer --------------------------------------------------- */
 
 #define MAX_CALLS 64
@@ -769,6 +798,7 @@ CU_TestInfo shb_h2_observe_tests[] = {
 	{"collected fields: RFC 7541 Appendix C, whole and in pieces",
 	 test_collect_appendix_c},
 	{"collected fields: the octet ring wraps", test_collect_ring_wraps},
+	{"collected fields: an HPACK bomb stops at the list cap", test_collect_bomb_capped},
 	{"extension entry and set_observer", test_extension_entry},
 	{"observer calls for head, data, trailers, Trailers-Only; every split",
 	 test_observer_calls},
