@@ -35,25 +35,34 @@ websockets_start() {
 
 # websockets_check PROTO ENDPOINT JSON: after a run that passed, prints
 # why it fails from the server's side, or nothing. The server has logged
-# one close code per connection that ended (shb's report counts them in
-# connectionsOpened): every one must be 1000, the client's close frame
-# after shb's last message or in answer to the server's (ws:close).
+# one close code per connection that ended after its upgrade: every one
+# must be 1000, the client's close frame after shb's last message or in
+# answer to the server's (ws:close). On ws:echo and ws:64k nothing makes
+# shb reconnect, so the server must have seen every connection shb opened
+# (connectionsOpened). On ws:close the server closes after 5 answers and
+# shb resends what was in flight on new connections: one of those may
+# still be in its TLS or upgrade handshake when the last request ends,
+# and shb then drops it without an upgrade the server could log. There
+# the server must have seen at least the 40 connections that 200 answers
+# take, and no more than shb opened.
 websockets_check() {
-	local want got i codes
+	local opened got i codes least
 	# shellcheck disable=SC2154 # jcheck: run.sh's JSON checker
-	want=$("$jcheck" --get "$3" connectionsOpened) || { echo "no connectionsOpened in the report"; return; }
+	opened=$("$jcheck" --get "$3" connectionsOpened) || { echo "no connectionsOpened in the report"; return; }
+	least=$opened
+	[[ $2 == ws:close ]] && least=40
 	# The server writes the line once the connection is gone; shb may
 	# have exited a moment before.
 	for ((i = 0; i < 100; i++)); do
 		got=$(wc -l <"$websockets_closes")
-		((got >= want)) && break
+		((got >= opened)) && break
 		sleep 0.05
 	done
 	codes=$(sort "$websockets_closes" | uniq -c | awk '{ printf "%s%s x%s", (NR > 1 ? ", " : ""), $2, $1 }')
 	: >"$websockets_closes"
-	if ((got != want)); then
-		echo "the server saw $got connections end, shb opened $want (close codes: ${codes:-none})"
-	elif [[ $codes != "1000 x$want" ]]; then
-		echo "close codes the server received: $codes (want 1000 x$want)"
+	if ((got < least || got > opened)); then
+		echo "the server saw $got connections end, shb opened $opened (close codes: ${codes:-none})"
+	elif [[ $codes != "1000 x$got" ]]; then
+		echo "close codes the server received: $codes (want 1000 x$got)"
 	fi
 }
