@@ -410,6 +410,36 @@ static const struct shb_origin *host_conn_origin(struct shb_conn *handle)
 	return &s->conn->m->origin;
 }
 
+static void host_tls_client_hello(struct shb_conn *handle, const uint8_t *msg,
+				  size_t len)
+{
+	struct shb_kit_host *kh = active;
+	struct shb_kit_slot *s;
+
+	if (!kh)
+		return;
+	s = slot_of(kh, handle);
+	if (!s || s->finished) {
+		shb_kit_violation(kh, "tls_client_hello on %s connection handle",
+				  s ? "a finalised" : "an unknown");
+		return;
+	}
+	if (kh->cur != s->conn)
+		shb_kit_violation(kh, "tls_client_hello outside a [conn] call "
+				      "on that connection");
+	if (!msg || len < 4 || msg[0] != 1)
+		shb_kit_violation(kh, "tls_client_hello: %zu bytes that are not "
+				      "a ClientHello handshake message", len);
+	kh->client_hello_calls++;
+	if (kh->client_hello || !msg || len == 0 || len > 65536)
+		return;
+	kh->client_hello = malloc(len);
+	if (!kh->client_hello)
+		return;
+	memcpy(kh->client_hello, msg, len);
+	kh->client_hello_len = len;
+}
+
 /* ---- set-up ----------------------------------------------------------------- */
 
 int shb_kit_host_init(struct shb_kit_host *kh, uint32_t abi_minor)
@@ -417,9 +447,9 @@ int shb_kit_host_init(struct shb_kit_host *kh, uint32_t abi_minor)
 	if (abi_minor < 1 || abi_minor > SHB_ABI_MINOR)
 		return -1;
 	memset(kh, 0, sizeof *kh);
-	kh->host.struct_size = abi_minor >= 2
-				       ? sizeof(struct shb_host)
-				       : END_OF(struct shb_host, hist);
+	kh->host.struct_size = abi_minor >= 3   ? sizeof(struct shb_host)
+			       : abi_minor == 2 ? END_OF(struct shb_host, conn_origin)
+						: END_OF(struct shb_host, hist);
 	kh->host.abi_major = SHB_ABI_MAJOR;
 	kh->host.abi_minor = abi_minor;
 	kh->host.version = SHB_VERSION_STRING "-kit";
@@ -434,6 +464,8 @@ int shb_kit_host_init(struct shb_kit_host *kh, uint32_t abi_minor)
 	kh->host.hist = &shb_kit_hist_ops;
 	if (abi_minor >= 2)
 		kh->host.conn_origin = host_conn_origin;
+	if (abi_minor >= 3)
+		kh->host.tls_client_hello = host_tls_client_hello;
 	kh->clock.now = 1;
 	kh->log_level = SHB_LOG_WARN;
 	kh->main_thread = pthread_self();
@@ -449,6 +481,10 @@ void shb_kit_host_reset(struct shb_kit_host *kh)
 	kh->event_count = 0;
 	kh->log_count = 0;
 	kh->violation_count = 0;
+	free(kh->client_hello);
+	kh->client_hello = NULL;
+	kh->client_hello_len = 0;
+	kh->client_hello_calls = 0;
 }
 
 void shb_kit_host_fini(struct shb_kit_host *kh)

@@ -1,5 +1,5 @@
-/* The layout of plugin ABI 1.2 on x86-64 (LP64), against the current
- * headers. Every member that 1.1 had keeps the offset layout_1_1_x86_64.c
+/* The layout of plugin ABI 1.2 on x86-64 (LP64), against the frozen 1.2
+ * headers in v1.2/. Every member that 1.1 had keeps the offset layout_1_1_x86_64.c
  * freezes; 1.2 appended members to the protocol and reporter descriptors,
  * the vtable, the plugin
  * entry, the host table, struct shb_req_result, struct shb_run_info and
@@ -329,8 +329,8 @@ _Static_assert(offsetof(struct shb_host, hist) == 88, "shb_host.hist");
 _Static_assert(offsetof(struct shb_host, conn_origin) == 96, "shb_host.conn_origin");
 #endif
 
-int shb_abi_layout_checked(void);
-int shb_abi_layout_checked(void)
+int shb_abi_layout_1_2_checked(void);
+int shb_abi_layout_1_2_checked(void)
 {
 	return 1;
 }

@@ -1,19 +1,21 @@
 /* ABI checks that run: SHB_HAS against struct sizes written by older and
  * newer peers. (The frozen layouts are checked at compile time by
- * layout_1_1_x86_64.c, against the 1.1 headers kept in v1.1/, and
- * layout_1_2_x86_64.c; the header_*.c files check each header stands
- * alone.) */
+ * layout_1_1_x86_64.c and layout_1_2_x86_64.c, against the 1.1 and 1.2
+ * headers kept in v1.1/ and v1.2/, and layout_1_3_x86_64.c; the header_*.c
+ * files check each header stands alone.) */
 #include <CUnit/CUnit.h>
 #include <stddef.h>
 #include <shb/shb.h>
 
 int shb_abi_layout_checked(void);
 int shb_abi_layout_1_1_checked(void);
+int shb_abi_layout_1_2_checked(void);
 
 static void test_abi_layout_compiled(void)
 {
 	CU_ASSERT_EQUAL(shb_abi_layout_checked(), 1);
 	CU_ASSERT_EQUAL(shb_abi_layout_1_1_checked(), 1);
+	CU_ASSERT_EQUAL(shb_abi_layout_1_2_checked(), 1);
 }
 
 /* A 1.1 writer's struct_size ends before every 1.2 member. */
@@ -51,10 +53,31 @@ static void test_abi_has_members(void)
 	CU_ASSERT_FALSE(SHB_HAS(&r, struct shb_req_result, ts_done));
 }
 
+/* A 1.2 writer's struct_size ends before every 1.3 member. */
+static void test_abi_1_2_sizes_hide_1_3_members(void)
+{
+	struct shb_run_config c = {.struct_size = 96};
+	struct shb_origin o = {.struct_size = 56};
+	struct shb_results s = {.struct_size = 304};
+	struct shb_run_info i = {.struct_size = 200};
+	struct shb_host h = {.struct_size = 104};
+
+	CU_ASSERT_TRUE(SHB_HAS(&c, struct shb_run_config, cafile));
+	CU_ASSERT_FALSE(SHB_HAS(&c, struct shb_run_config, cert_file));
+	CU_ASSERT_TRUE(SHB_HAS(&o, struct shb_origin, prepared));
+	CU_ASSERT_FALSE(SHB_HAS(&o, struct shb_origin, route_flags));
+	CU_ASSERT_TRUE(SHB_HAS(&s, struct shb_results, reserved1));
+	CU_ASSERT_FALSE(SHB_HAS(&s, struct shb_results, tls_ja3));
+	CU_ASSERT_TRUE(SHB_HAS(&i, struct shb_run_info, percentile_count));
+	CU_ASSERT_FALSE(SHB_HAS(&i, struct shb_run_info, compare_index));
+	CU_ASSERT_TRUE(SHB_HAS(&h, struct shb_host, conn_origin));
+	CU_ASSERT_FALSE(SHB_HAS(&h, struct shb_host, tls_client_hello));
+}
+
 static void test_abi_version(void)
 {
 	CU_ASSERT_EQUAL(SHB_ABI_MAJOR, 1);
-	CU_ASSERT_EQUAL(SHB_ABI_MINOR, 2);
+	CU_ASSERT_EQUAL(SHB_ABI_MINOR, 3);
 	CU_ASSERT_TRUE(SHB_TARGET_ABI_MINOR <= SHB_ABI_MINOR);
 }
 
@@ -62,6 +85,7 @@ static CU_TestInfo abi_tests[] = {
 	{"layout_compiled", test_abi_layout_compiled},
 	{"has_members", test_abi_has_members},
 	{"1_1_sizes_hide_1_2_members", test_abi_1_1_sizes_hide_1_2_members},
+	{"1_2_sizes_hide_1_3_members", test_abi_1_2_sizes_hide_1_3_members},
 	{"version", test_abi_version},
 	CU_TEST_INFO_NULL,
 };

@@ -560,17 +560,24 @@ static void test_host_table(void)
 {
 	uint8_t a[8], b[8];
 
-	CU_ASSERT_EQUAL(shb_kit_host_init(&kh, 3), -1);
+	CU_ASSERT_EQUAL(shb_kit_host_init(&kh, SHB_ABI_MINOR + 1), -1);
 	CU_ASSERT_EQUAL(shb_kit_host_init(&kh, 1), 0);
 	CU_ASSERT_EQUAL(kh.host.abi_minor, 1);
 	CU_ASSERT(kh.host.struct_size < sizeof(struct shb_host));
 	CU_ASSERT_FALSE(SHB_HAS(&kh.host, struct shb_host, conn_origin));
 	shb_kit_host_fini(&kh);
 
+	/* A 1.2 host has conn_origin but no tls_client_hello. */
 	CU_ASSERT_EQUAL(shb_kit_host_init(&kh, 2), 0);
+	CU_ASSERT_TRUE(SHB_HAS(&kh.host, struct shb_host, conn_origin));
+	CU_ASSERT_FALSE(SHB_HAS(&kh.host, struct shb_host, tls_client_hello));
+	shb_kit_host_fini(&kh);
+
+	CU_ASSERT_EQUAL(shb_kit_host_init(&kh, 3), 0);
 	CU_ASSERT_PTR_EQUAL(shb_kit_host_active(), &kh);
 	CU_ASSERT_EQUAL(kh.host.struct_size, sizeof(struct shb_host));
 	CU_ASSERT_PTR_NOT_NULL(kh.host.conn_origin);
+	CU_ASSERT_PTR_NOT_NULL(kh.host.tls_client_hello);
 	CU_ASSERT_EQUAL(kh.host.now(), 1);
 	shb_kit_clock_set(&kh.clock, 5000);
 	shb_kit_clock_advance(&kh.clock, 7);

@@ -72,6 +72,17 @@ struct shb_host {
 	 * prepared request of its first target). Core-owned, valid from
 	 * conn_init until module_destroy. */
 	const struct shb_origin *(*conn_origin)(struct shb_conn *conn);
+
+	/* since 1.3 */
+	/* [conn] A module that runs its own TLS (SHB_TRANSPORT_DGRAM) hands the
+	 * core the ClientHello it sends: the handshake message from its type
+	 * byte on, without record or CRYPTO framing. Only from inside a [conn]
+	 * call on `conn`; `msg` is borrowed for the call. The core keeps the
+	 * first one of the run and reports its JA3 and JA4 fingerprints
+	 * (shb_results.tls_ja3/tls_ja4); later calls are cheap no-ops, so a
+	 * module may call it on every connection. */
+	void (*tls_client_hello)(struct shb_conn *conn, const uint8_t *msg,
+				 size_t len);
 };
 
 #ifdef __cplusplus

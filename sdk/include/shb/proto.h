@@ -47,6 +47,12 @@ enum shb_proto_flags {
 	/* The module requires the negotiated ALPN to be one of its list; the
 	 * core counts a connect error and warns once per run otherwise. */
 	SHB_PROTO_ALPN_REQUIRED = 1u << 2,
+	/* since 1.3: the module writes requests in absolute form (RFC 9112
+	 * section 3.2.2, "GET http://host/path HTTP/1.1") on an origin whose
+	 * route_flags has SHB_ROUTE_ABSOLUTE_FORM, for a forward proxy. Without
+	 * it the core reaches a plain-http origin behind a proxy through a
+	 * CONNECT tunnel instead, which the module never sees. */
+	SHB_PROTO_ABSOLUTE_FORM = 1u << 3,
 };
 
 struct shb_proto_vtable;
@@ -132,6 +138,21 @@ struct shb_run_config {
 	uint32_t tls_verify; /* enum shb_tls_verify (results.h) */
 	uint32_t reserved1;  /* 0 */
 	const char *cafile;  /* PEM file with SHB_TLS_VERIFY_CAFILE, else NULL */
+
+	/* since 1.3: the rest of the TLS settings, for protocols that run
+	 * their own TLS (the core applies them itself for SHB_PROTO_CORE_TLS).
+	 * Core-owned strings, borrowed like the rest of this struct: a module
+	 * copies what it keeps. The core has already checked that the files
+	 * load and that the key matches the certificate. */
+	const char *cert_file; /* --cert: client certificate chain (PEM), or
+				* NULL */
+	const char *key_file;  /* --key: its private key (PEM); set exactly
+				* when cert_file is */
+	/* A GnuTLS priority string built from --tls-version and --ciphers
+	 * (already accepted by gnutls_priority_init), or NULL for the module's
+	 * default. A QUIC module keeps its own TLS 1.3-only restriction on
+	 * top of it. */
+	const char *tls_priority;
 };
 
 enum shb_request_flags {
@@ -207,6 +228,20 @@ struct shb_origin {
 	 * target: what a handshake protocol (a WebSocket upgrade) builds its
 	 * handshake from in on_transport_ready. */
 	const void *prepared;
+
+	/* since 1.3 */
+	uint32_t route_flags; /* enum shb_route_flags */
+	uint32_t reserved1;   /* 0 */
+};
+
+/* since 1.3: how the core reaches an origin, as far as a module must know. A
+ * CONNECT tunnel or a Unix socket is invisible to the module and has no
+ * flag. */
+enum shb_route_flags {
+	/* Requests go to a forward proxy and must be written in absolute
+	 * form. Set only for modules whose descriptor has
+	 * SHB_PROTO_ABSOLUTE_FORM. */
+	SHB_ROUTE_ABSOLUTE_FORM = 1u << 0,
 };
 
 /* ---- per-request results --------------------------------------------------- */

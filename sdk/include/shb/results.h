@@ -131,6 +131,17 @@ struct shb_run_info {
 	const char *label;       /* the run's label (label=URL), or NULL */
 	const uint32_t *percentiles_ppm; /* --percentiles, ascending */
 	size_t percentile_count;
+
+	/* since 1.3: a comparison (several positional `[label=]URL`) is one run
+	 * after another with the same settings. A reporter whose plugin entry
+	 * says abi_minor >= 3 keeps one instance across them: create, then
+	 * begin, sample*, end for each run with compare_index 0, 1, ..., then
+	 * destroy; each run has its own shb_run_info, valid until destroy. A
+	 * reporter built against an older minor gets a fresh instance per run
+	 * instead, writing to the same sink one report after another. Without
+	 * a comparison: index 0, count 1. */
+	uint32_t compare_index;
+	uint32_t compare_count;
 };
 
 enum shb_results_kind {
@@ -210,6 +221,28 @@ struct shb_results {
 	size_t target_count;
 	uint32_t target_index; /* in a per-target result: its index */
 	uint32_t reserved1;
+
+	/* since 1.3 */
+	/* Fingerprints of the ClientHello shb sent (the first of the run):
+	 * JA3 as the 32 lower-case hex digits of its MD5, JA4 as
+	 * "t13d1516h2_8daaf6152771_e5627efa2ab1" (q... over QUIC). Core-owned,
+	 * valid for the call; NULL without TLS or when a module running its
+	 * own TLS did not hand its ClientHello (host->tls_client_hello). The
+	 * same in every result of a run, interval results included. */
+	const char *tls_ja3;
+	const char *tls_ja4;
+	/* Gauges, not deltas, also in interval results: connections up (the
+	 * transport and any protocol handshake done) and connections being
+	 * set up (connect, TLS or QUIC handshake), at the end of the interval
+	 * or of the run. */
+	uint64_t connections_active;
+	uint64_t connections_connecting;
+	/* Wall clock (CLOCK_REALTIME, ns since the Unix epoch) at which this
+	 * process's load started (after set-up, before any --warmup); 0 for a
+	 * run stopped during set-up. Against run->start_at_unix_ns it gives
+	 * this process's start error; across the shards of one run, their
+	 * start skew. */
+	uint64_t load_start_unix_ns;
 };
 
 #ifdef __cplusplus

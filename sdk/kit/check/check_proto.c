@@ -268,9 +268,13 @@ int chk_group_proto_desc(struct chk *k)
 		goto out;
 	}
 	if (d->flags & ~(uint32_t)(SHB_PROTO_CORE_TLS | SHB_PROTO_MULTIPLEXED |
-				   SHB_PROTO_ALPN_REQUIRED))
+				   SHB_PROTO_ALPN_REQUIRED |
+				   SHB_PROTO_ABSOLUTE_FORM))
 		chk_line(k, "WARN", check, "unknown flags 0x%x",
 			 (unsigned)d->flags);
+	if ((d->flags & SHB_PROTO_ABSOLUTE_FORM) && minor < 3)
+		chk_line(k, "WARN", check, "SHB_PROTO_ABSOLUTE_FORM in a plugin "
+			 "for ABI minor %u: a 1.%u core ignores it", minor, minor);
 	if (!d->display_name || !d->summary)
 		chk_line(k, "WARN", check, "no %s (shown by --list-plugins and "
 			 "reports)", d->display_name ? "summary" : "display_name");

@@ -148,10 +148,18 @@ struct shb_kit_host {
 	size_t slot_count;
 	size_t done_cap, event_cap, log_cap, violation_cap, slot_cap;
 	uint64_t rng;
+
+	/* Since ABI 1.3 (a host of minor 3): the first ClientHello handed to
+	 * tls_client_hello since shb_kit_host_reset (kit-owned copy, at most
+	 * 64 KiB; NULL before any) and how many calls there were. */
+	uint8_t *client_hello;
+	size_t client_hello_len;
+	size_t client_hello_calls;
 };
 
-/* Fills the host table for ABI minor `abi_minor` (1 or 2: a 1.1 host has
- * no conn_origin and a 1.1 struct_size, to test a plugin's fallbacks),
+/* Fills the host table for ABI minor `abi_minor` (1 to 3: a 1.1 host has
+ * no conn_origin and a 1.1 struct_size, a 1.2 host no tls_client_hello, to
+ * test a plugin's fallbacks),
  * sets the clock to 1 and makes `kh` the active host. 0, or -1 for an
  * unsupported minor. */
 int shb_kit_host_init(struct shb_kit_host *kh, uint32_t abi_minor);
