@@ -38,12 +38,6 @@ void qc_emit(struct shb_quic_conn *c, const struct shb_quic_event *ev)
 	c->in_event--;
 }
 
-bool qc_ended(const struct shb_quic_conn *c)
-{
-	return c->state == SHB_QUIC_CONN_CLOSING ||
-	       c->state == SHB_QUIC_CONN_CLOSED;
-}
-
 static uint64_t min_u64(uint64_t a, uint64_t b)
 {
 	return a < b ? a : b;
@@ -222,6 +216,10 @@ static int tls_crypto_send(void *user, enum shb_quic_level level,
 
 	if (c->sp[space].discarded || len > cs->cap - cs->len)
 		return -1;
+	/* The first Initial message is the ClientHello (one call per
+	 * message); one after a HelloRetryRequest comes at a later offset. */
+	if (level == SHB_QUIC_LEVEL_INITIAL && cs->len == 0 && c->cfg.client_hello)
+		c->cfg.client_hello(c->cfg.user, data, len);
 	memcpy(cs->data + cs->len, data, len);
 	cs->len += (uint32_t)len;
 	return 0;
@@ -366,9 +364,12 @@ void qc_discard_space(struct shb_quic_conn *c, int space, uint64_t now)
 	shb_quic_keys_deinit(&sp->tx);
 	sp->cs.len = sp->cs.next = sp->cs.acked = 0;
 	shb_quic_recovery_discard(&c->rec, (enum shb_quic_pns)space, now);
-	for (unsigned i = 0; i < QC_EARLY_PKTS; i++)
-		if (c->early[i].space == space)
+	for (unsigned i = 0; i < QC_EARLY_PKTS; i++) {
+		if (c->early[i].len && c->early[i].space == space) {
 			c->early[i].len = 0;
+			c->nearly--;
+		}
+	}
 	qc_log(c, "space %d discarded", space);
 }
 
@@ -422,6 +423,7 @@ static struct shb_quic_recovery_config recovery_config(
 	rc.ref_capacity[QC_APP] = 4 * QC_APP_RING;
 	rc.initial_window = cfg->initial_window;
 	rc.max_datagram = cfg->max_dgram;
+	rc.no_pacing = cfg->no_pacing;
 	return rc;
 }
 
@@ -699,6 +701,11 @@ void shb_quic_conn_free(struct shb_quic_conn *c)
 	shb_quic_keys_deinit(&c->rx_prev);
 	shb_quic_keys_deinit(&c->tx_next);
 	shb_quic_recovery_free(&c->rec);
+	for (uint32_t i = 0; c->own && i < c->nbidi; i++)
+		free(c->own[i].p);
+	free(c->own);
+	for (uint32_t i = 0; i < SHB_QUIC_CONN_MAX_UNI; i++)
+		free(c->uni_tx[i].heap);
 	conn_unmap(c);
 }
 
@@ -746,7 +753,7 @@ int shb_quic_conn_recv(struct shb_quic_conn *c, uint8_t *dgram, size_t len,
 	c->now = now;
 	c->stats.bytes_received += len;
 	qc_rx_datagram(c, dgram, len, now);
-	if (!qc_ended(c))
+	if (c->nearly && !qc_ended(c))
 		qc_rx_replay_early(c, now);
 	give_back_reorder_pages(c);
 	return after_call(c);
@@ -818,6 +825,8 @@ uint64_t shb_quic_conn_deadline(const struct shb_quic_conn *c)
 	d = min_u64(d, c->hs_done ? QC_NONE : c->hs_deadline);
 	d = min_u64(d, add_sat(c->idle_start, idle_period(c)));
 	d = min_u64(d, keepalive_at(c));
+	/* Data held back by the pacer: the owner's timer brings us back. */
+	d = min_u64(d, qc_tx_paced_until(c));
 	return d;
 }
 
@@ -895,6 +904,7 @@ void shb_quic_conn_stats(const struct shb_quic_conn *c,
 	const struct shb_quic_cc *cc = shb_quic_recovery_cc(&c->rec);
 
 	*out = c->stats;
+	out->stream_bytes_sent = c->tx_data;
 	out->packets_sent = shb_quic_recovery_stats(&c->rec)->packets_sent;
 	out->smoothed_rtt = rtt->smoothed;
 	out->min_rtt = rtt->min;

@@ -74,8 +74,12 @@
  *    from the decrypted packet whenever it arrives in order;
  *  - ACKs on the next packet of a space after an ack-eliciting packet;
  *    RFC 9002 loss detection, PTO (probes counted, at most two datagrams
- *    while one is owed), NewReno-like congestion control with a 4 MiB
- *    initial window; only ack-eliciting packets count in flight;
+ *    while one is owed), NewReno-like congestion control with RFC 9002's
+ *    initial window (12000 bytes), no growth while application-limited,
+ *    and pacing at 5/4 (2 in slow start) of cwnd per smoothed RTT with
+ *    bursts of 10 datagrams (1 ms at the pacing rate on fast paths, up to
+ *    a 64-datagram train); only ack-eliciting packets count in flight and
+ *    are paced;
  *  - flow control both ways: MAX_DATA / MAX_STREAM_DATA refreshed at half
  *    the window and resent with the current value when lost; the peer's
  *    MAX_DATA / MAX_STREAM_DATA / MAX_STREAMS honoured; retransmissions
@@ -125,9 +129,13 @@ enum shb_quic_conn_rc {
 #define SHB_QUIC_CONN_STREAM_WINDOW ((UINT64_C(1) << 30) - 1)
 #define SHB_QUIC_CONN_DATA_WINDOW (UINT64_C(256) << 10)
 #define SHB_QUIC_CONN_WINDOW SHB_QUIC_CONN_STREAM_WINDOW
-/* Bytes one client unidirectional stream can ever send (control stream:
- * type, SETTINGS, GOAWAY; QPACK streams: their type byte). */
+/* Bytes of a client unidirectional stream held in the connection's own
+ * memory (control stream: type, SETTINGS, GOAWAY, PRIORITY_UPDATE frames;
+ * QPACK streams: their type byte). Acknowledged bytes are dropped; more
+ * unacknowledged ones move to a heap buffer of at most
+ * SHB_QUIC_CONN_UNI_MAX_BUF. */
 #define SHB_QUIC_CONN_UNI_BUF 1024u
+#define SHB_QUIC_CONN_UNI_MAX_BUF (64u * 1024u)
 /* Client unidirectional streams that can be opened. */
 #define SHB_QUIC_CONN_MAX_UNI 4u
 /* Server unidirectional streams we allow at once (advertised: 3). */
@@ -246,8 +254,12 @@ struct shb_quic_conn_config {
 	uint32_t max_bidi_streams;
 	/* Largest datagram we send: 1200..1472, default 1200. */
 	uint32_t max_dgram;
-	/* Congestion window at start, bytes; default 4 MiB. */
+	/* Congestion window at start, bytes; default RFC 9002 7.2's
+	 * min(10 * max_dgram, max(2 * max_dgram, 14720)). */
 	uint64_t initial_window;
+	/* 0: ack-eliciting packets are paced (quic_pacer.h); 1: whole
+	 * trains leave as soon as the window allows (lab links). */
+	uint32_t no_pacing;
 	/* Our max_idle_timeout, ns (default 30 s; the owner passes
 	 * max(30 s, --timeout)). The effective one is min(ours, the
 	 * server's), at least 3 PTO. */
@@ -274,6 +286,10 @@ struct shb_quic_conn_config {
 	/* Random bytes (connection IDs, PATH_CHALLENGE is echoed so not
 	 * needed): 0 on success. NULL: gnutls_rnd(GNUTLS_RND_NONCE). */
 	int (*random)(void *user, void *buf, size_t len);
+	/* The ClientHello TLS sends (the handshake message from its type
+	 * byte on; borrowed for the call), once, from inside
+	 * shb_quic_conn_new(); NULL: not wanted. For the report's JA3/JA4. */
+	void (*client_hello)(void *user, const uint8_t *msg, size_t len);
 };
 
 /* Connection states (shb_quic_conn_state()). */
@@ -300,6 +316,8 @@ struct shb_quic_conn_stats {
 	uint64_t bytes_sent;     /* datagram bytes */
 	uint64_t bytes_received; /* datagram bytes */
 	uint64_t stream_bytes_received; /* delivered in STREAM_DATA */
+	uint64_t stream_bytes_sent;   /* stream data sent the first time */
+	uint64_t stream_bytes_resent; /* stream data sent again after a loss */
 	uint64_t smoothed_rtt; /* ns */
 	uint64_t min_rtt;      /* ns, 0 before a sample */
 	uint64_t cwnd;
@@ -346,7 +364,8 @@ int shb_quic_conn_recv(struct shb_quic_conn *c, uint8_t *dgram, size_t len,
  * none larger than max_dgram. The first datagram may coalesce Initial,
  * Handshake and 1-RTT packets; a datagram with an Initial packet is 1200
  * bytes or more. While a PTO probe is owed at most two datagrams are
- * written. cap must be at least max_dgram. Returns the bytes written (0:
+ * written; the pacer may cut a train short or hold it back entirely
+ * (deadline() then says when to come back). cap must be at least max_dgram. Returns the bytes written (0:
  * nothing to send now; *segment_size is then 0), or SHB_QUIC_CONN_E_INVAL.
  * After the CONNECTION_CLOSE datagram was written state() is CLOSED. The
  * owner calls it again while it returns a full train. */
@@ -358,7 +377,9 @@ ptrdiff_t shb_quic_conn_write(struct shb_quic_conn *c, uint8_t *buf,
 int shb_quic_conn_want_write(const struct shb_quic_conn *c);
 
 /* Earliest time at which on_timeout() has work (loss timer, PTO, idle,
- * handshake deadline, keepalive), or UINT64_MAX. */
+ * handshake deadline, keepalive) or write() has data the pacer held back
+ * (on_timeout() then does nothing; want_write() says yes), or
+ * UINT64_MAX. */
 uint64_t shb_quic_conn_deadline(const struct shb_quic_conn *c);
 
 /* Runs the timers due at `now` (early calls do nothing). May end the
@@ -421,6 +442,16 @@ int64_t shb_quic_conn_bidi_open(struct shb_quic_conn *c);
 int shb_quic_conn_bidi_send(struct shb_quic_conn *c, uint64_t id,
 			    const uint8_t *data, size_t len, int fin);
 
+/* [conn] A buffer of len octets owned by request stream `id`'s slot, for
+ * bytes that do not outlive the caller's call otherwise (a request
+ * varied per issue): write them there, then bidi_send(id, buf, len, 1).
+ * It stays valid until the slot is freed (everything sent on it
+ * acknowledged or reset) or shb_quic_conn_free, and is reused, grown
+ * when needed, by later streams in the slot. NULL when out of memory or
+ * `id` is not an open request stream whose data was not given yet. */
+uint8_t *shb_quic_conn_bidi_buffer(struct shb_quic_conn *c, uint64_t id,
+				   size_t len);
+
 /* ---- our unidirectional streams (HTTP/3 control and QPACK) --------------- */
 
 /* Opens the next client unidirectional stream (2, 6, 10, ...). Returns
@@ -430,8 +461,10 @@ int64_t shb_quic_conn_uni_open(struct shb_quic_conn *c);
 
 /* Appends data[0..len) (copied) to unidirectional stream `id`. These
  * streams are never finished (HTTP/3 critical streams). Returns
- * SHB_QUIC_CONN_OK, _E_LIMIT (more than SHB_QUIC_CONN_UNI_BUF bytes in
- * the stream's life), _E_STATE (not one of ours, or reset) or _E_CLOSED. */
+ * SHB_QUIC_CONN_OK, _E_LIMIT (the stream would hold more than
+ * SHB_QUIC_CONN_UNI_MAX_BUF bytes not yet acknowledged, or memory ran
+ * out; nothing was appended), _E_STATE (not one of ours, or reset) or
+ * _E_CLOSED. */
 int shb_quic_conn_uni_send(struct shb_quic_conn *c, uint64_t id,
 			   const uint8_t *data, size_t len);
 

@@ -49,6 +49,9 @@
 #define QC_RO_SLACK 64u
 /* Lost byte ranges remembered per stream before they are merged. */
 #define QC_RTX_MAX 4u
+/* Acknowledged ranges of one of our uni streams kept above its acked
+ * prefix. */
+#define QC_UNI_ACKS 8u
 /* Connection IDs from the server we store (our
  * active_connection_id_limit) and RETIRE_CONNECTION_ID frames pending. */
 #define QC_CID_LIMIT 4u
@@ -109,6 +112,8 @@ struct qc_stream {
 
 	/* Sending side (QC_BIDI, QC_UNI_LOCAL). */
 	const uint8_t *sbuf; /* borrowed (bidi) or the stream's own buffer */
+	uint64_t sbase;      /* stream offset of sbuf[0]: 0 but for our uni
+			      * streams, which drop acknowledged bytes */
 	uint64_t slen;       /* bytes given to send */
 	uint64_t tx_next;    /* bytes sent at least once */
 	uint64_t tx_max;     /* the server's MAX_STREAM_DATA */
@@ -244,6 +249,13 @@ struct shb_quic_conn {
 	uint32_t map_cap; /* power of two */
 	uint32_t *free_bidi; /* stack of free request slots */
 	uint32_t nfree_bidi;
+	/* Send buffers owned by request slots (shb_quic_conn_bidi_buffer):
+	 * nbidi entries, heap, NULL until first asked for; each grows to the
+	 * largest request its slot sent. Freed by shb_quic_conn_free. */
+	struct qc_own {
+		uint8_t *p;
+		size_t cap;
+	} *own;
 	uint64_t bidi_base;   /* lowest index that may still be mapped */
 	uint64_t bidi_next;   /* index of the next stream to open */
 	uint64_t peer_max_bidi; /* the server's MAX_STREAMS (bidi) */
@@ -255,13 +267,29 @@ struct shb_quic_conn {
 	uint64_t peer_uni_next;  /* the server's next uni index */
 	uint64_t peer_uni_limit; /* our MAX_STREAMS (uni) */
 	uint8_t *uni_buf; /* SHB_QUIC_CONN_MAX_UNI * SHB_QUIC_CONN_UNI_BUF */
+	/* Our uni streams keep bytes [sbase, slen) only (quic_conn_stream.c
+	 * uni_room): in their uni_buf slot until that is too small, then in
+	 * `heap` (up to SHB_QUIC_CONN_UNI_MAX_BUF). Every byte below `acked`
+	 * was acknowledged; acknowledged ranges above it wait in ack[] (a
+	 * full list drops one: acked then catches up once nothing is in
+	 * flight). Freed by shb_quic_conn_free. */
+	struct qc_uni_tx {
+		uint8_t *heap;
+		size_t cap;
+		uint64_t acked;
+		struct qc_range ack[QC_UNI_ACKS];
+		uint8_t nack;
+	} uni_tx[SHB_QUIC_CONN_MAX_UNI];
 	/* Send queue: slots with something to send, FIFO ring. */
 	uint32_t *sendq;
 	uint32_t sq_head, sq_len;
 	struct shb_quic_ro_pool ro;
 
-	/* Packets that arrived before their keys. */
+	/* Packets that arrived before their keys; nearly counts the slots
+	 * in use, so that a datagram after the handshake skips the replay
+	 * without looking at every slot. */
 	struct qc_early early[QC_EARLY_PKTS];
+	uint8_t nearly;
 
 	/* Timers. */
 	uint64_t idle_timeout;    /* effective, ns */
@@ -302,7 +330,12 @@ void qc_failf(struct shb_quic_conn *c, uint64_t code, uint64_t frame_type,
 void qc_terminate(struct shb_quic_conn *c, uint32_t origin, uint32_t app,
 		  uint64_t code, uint64_t frame_type, const uint8_t *reason,
 		  size_t reason_len);
-bool qc_ended(const struct shb_quic_conn *c);
+/* Inline: the receive path asks once per packet and per frame. */
+static inline bool qc_ended(const struct shb_quic_conn *c)
+{
+	return c->state == SHB_QUIC_CONN_CLOSING ||
+	       c->state == SHB_QUIC_CONN_CLOSED;
+}
 /* Hands received CRYPTO bytes of `space` to reassembly and TLS, and
  * completes the handshake when TLS says so. */
 void qc_crypto_recv(struct shb_quic_conn *c, int space, uint64_t off,
@@ -324,6 +357,9 @@ void qc_rx_replay_early(struct shb_quic_conn *c, uint64_t now);
 ptrdiff_t qc_tx_train(struct shb_quic_conn *c, uint8_t *buf, size_t cap,
 		      size_t *seg, uint64_t now);
 bool qc_tx_wanted(const struct shb_quic_conn *c);
+/* When the pacer releases data that waits only for it, or QC_NONE (nothing
+ * waits, or it may leave now, judged at c->now). */
+uint64_t qc_tx_paced_until(const struct shb_quic_conn *c);
 
 /* ---- quic_conn_stream.c -------------------------------------------------- */
 

@@ -108,6 +108,7 @@ static void keep_early(struct shb_quic_conn *c, int space, const uint8_t *pkt,
 			memcpy(e->data, pkt, len);
 			e->len = (uint16_t)len;
 			e->space = (uint8_t)space;
+			c->nearly++;
 			return;
 		}
 	}
@@ -326,45 +327,70 @@ static void on_frame(struct shb_quic_conn *c, int space,
 	}
 }
 
+/* The first frames of a payload as the scan decoded them, so that
+ * running them does not decode them again. A bulk download's packet holds
+ * one STREAM frame, now and then behind an ACK, so a few cover nearly
+ * every packet; frames past them are decoded a second time. The frames
+ * point into the decrypted packet, which outlives both passes. */
+#define RX_FRAMES_KEPT 4u
+
+struct rx_frames {
+	struct shb_quic_frame f[RX_FRAMES_KEPT];
+	unsigned n;  /* frames kept in f */
+	size_t rest; /* payload offset of the first frame not kept */
+};
+
 /* First pass over a payload: every frame must decode and be allowed in
  * the packet type. Also tells whether the packet is ack-eliciting and how
  * many reorder blocks its STREAM frames need. Returns false after
  * closing the connection. */
 static bool scan_frames(struct shb_quic_conn *c, const uint8_t *p, size_t len,
-			uint32_t ptype, int *eliciting, uint32_t *blocks)
+			uint32_t ptype, int *eliciting, uint32_t *blocks,
+			struct rx_frames *kept)
 {
 	size_t off = 0;
 
 	*eliciting = 0;
 	*blocks = 0;
+	kept->n = 0;
+	kept->rest = 0;
 	if (len == 0) {
 		qc_fail(c, SHB_QUIC_TE_PROTOCOL_VIOLATION, 0,
 			"packet without frames");
 		return false;
 	}
 	while (off < len) {
-		struct shb_quic_frame f;
-		int rc = shb_quic_frame_decode(p + off, len - off, ptype, &f);
+		struct shb_quic_frame spare;
+		struct shb_quic_frame *f =
+			kept->n < RX_FRAMES_KEPT ? &kept->f[kept->n] : &spare;
+		int rc = shb_quic_frame_decode(p + off, len - off, ptype, f);
 
 		if (rc != SHB_QUIC_OK) {
-			qc_fail(c, shb_quic_wire_err_code(rc), f.type,
-				f.why ? f.why : "malformed frame");
+			qc_fail(c, shb_quic_wire_err_code(rc), f->type,
+				f->why ? f->why : "malformed frame");
 			return false;
 		}
-		if (shb_quic_frame_ack_eliciting(f.type))
+		if (shb_quic_frame_ack_eliciting(f->type))
 			*eliciting = 1;
-		if (f.type == SHB_QUIC_FT_STREAM)
-			*blocks += qc_stream_frame_blocks(c, &f.u.stream);
-		off += f.wire_len;
+		if (f->type == SHB_QUIC_FT_STREAM)
+			*blocks += qc_stream_frame_blocks(c, &f->u.stream);
+		off += f->wire_len;
+		if (f != &spare) {
+			kept->n++;
+			kept->rest = off;
+		}
 	}
 	return true;
 }
 
 static void run_frames(struct shb_quic_conn *c, int space, const uint8_t *p,
-		       size_t len, uint32_t ptype, uint64_t now)
+		       size_t len, uint32_t ptype, uint64_t now,
+		       const struct rx_frames *kept)
 {
-	size_t off = 0;
+	size_t off = kept->rest;
 
+	for (unsigned i = 0; i < kept->n && !qc_ended(c); i++)
+		on_frame(c, space, &kept->f[i], now);
 	while (off < len && !qc_ended(c)) {
 		struct shb_quic_frame f;
 
@@ -456,6 +482,7 @@ static int rx_packet(struct shb_quic_conn *c, uint8_t *pkt,
 	uint64_t trunc, pn;
 	uint32_t blocks;
 	int eliciting;
+	struct rx_frames kept;
 
 	if (space < 0 || c->sp[space].discarded)
 		return RX_DROP;
@@ -498,7 +525,8 @@ static int rx_packet(struct shb_quic_conn *c, uint8_t *pkt,
 		first_server_packet(c, h);
 	const uint8_t *payload = pkt + hdr_len;
 
-	if (!scan_frames(c, payload, (size_t)n, h->type, &eliciting, &blocks))
+	if (!scan_frames(c, payload, (size_t)n, h->type, &eliciting, &blocks,
+			 &kept))
 		return RX_DROP;
 	if (blocks > qc_ro_free(c)) {
 		/* Out-of-order stream data we cannot hold all of. Flow
@@ -511,7 +539,7 @@ static int rx_packet(struct shb_quic_conn *c, uint8_t *pkt,
 		 * twice. */
 		c->stats.packets_unacked++;
 		qc_on_receipt(c, now);
-		run_frames(c, space, payload, (size_t)n, h->type, now);
+		run_frames(c, space, payload, (size_t)n, h->type, now, &kept);
 		return RX_OK;
 	}
 	if (shb_quic_recovery_on_received(&c->rec, (enum shb_quic_pns)space, pn,
@@ -520,7 +548,7 @@ static int rx_packet(struct shb_quic_conn *c, uint8_t *pkt,
 		return RX_DROP;
 	c->stats.packets_received++;
 	qc_on_receipt(c, now);
-	run_frames(c, space, payload, (size_t)n, h->type, now);
+	run_frames(c, space, payload, (size_t)n, h->type, now, &kept);
 	return RX_OK;
 }
 
@@ -583,6 +611,7 @@ void qc_rx_replay_early(struct shb_quic_conn *c, uint64_t now)
 			if (!len || sp->discarded || !shb_quic_keys_ready(&sp->rx))
 				continue;
 			e->len = 0;
+			c->nearly--;
 			again = true;
 			if (shb_quic_hdr_parse(e->data, len, c->scid.len, &h) !=
 				    SHB_QUIC_OK ||

@@ -3,6 +3,7 @@
  * what happens when a frame we sent is acknowledged or lost. */
 #include "quic_conn_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "quic_wire_err.h"
@@ -319,6 +320,32 @@ int shb_quic_conn_bidi_send(struct shb_quic_conn *c, uint64_t id,
 	return SHB_QUIC_CONN_OK;
 }
 
+uint8_t *shb_quic_conn_bidi_buffer(struct shb_quic_conn *c, uint64_t id,
+				   size_t len)
+{
+	if (api_check(c) != SHB_QUIC_CONN_OK)
+		return NULL;
+	struct qc_stream *s = qc_stream_find(c, id);
+
+	if (!s || s->kind != QC_BIDI || s->send_given)
+		return NULL;
+	if (!c->own) {
+		c->own = calloc(c->nbidi, sizeof(*c->own));
+		if (!c->own)
+			return NULL;
+	}
+	struct qc_own *o = &c->own[qc_slot_of(c, s)];
+
+	if (len > o->cap) {
+		uint8_t *p = realloc(o->p, len ? len : 1);
+		if (!p)
+			return NULL;
+		o->p = p;
+		o->cap = len;
+	}
+	return o->p ? o->p : (uint8_t *)c->own; /* len 0: any valid pointer */
+}
+
 int64_t shb_quic_conn_uni_open(struct shb_quic_conn *c)
 {
 	int rc = api_check(c);
@@ -339,6 +366,121 @@ int64_t shb_quic_conn_uni_open(struct shb_quic_conn *c)
 	return (int64_t)s->id;
 }
 
+/* Our uni stream s's window: the acknowledged prefix catches up when
+ * nothing is in flight or waiting to be resent (every byte sent was then
+ * acknowledged, whatever acks the list dropped). */
+static struct qc_uni_tx *uni_tx(struct shb_quic_conn *c,
+				const struct qc_stream *s)
+{
+	struct qc_uni_tx *u = &c->uni_tx[s->id >> 2];
+
+	if (s->inflight == 0 && s->nrtx == 0 && s->tx_next == s->slen)
+		u->acked = s->slen;
+	return u;
+}
+
+/* Drops the acknowledged bytes below u->acked from s's buffer. */
+static void uni_compact(struct qc_stream *s, struct qc_uni_tx *u)
+{
+	uint64_t base = u->acked;
+	uint8_t *buf = (uint8_t *)(uintptr_t)s->sbuf;
+
+	if (base <= s->sbase)
+		return;
+	memmove(buf, buf + (base - s->sbase), (size_t)(s->slen - base));
+	s->sbase = base;
+	/* A range lost, then acknowledged after all, needs no resend. */
+	for (uint8_t i = 0; i < s->nrtx;) {
+		struct qc_range *r = &s->rtx[i];
+		uint64_t end = r->off + r->len;
+
+		if (end <= base) {
+			memmove(r, r + 1, (size_t)(s->nrtx - i - 1) * sizeof(*r));
+			s->nrtx--;
+			continue;
+		}
+		if (r->off < base) {
+			r->len = end - base;
+			r->off = base;
+		}
+		i++;
+	}
+}
+
+/* Room for len more bytes in s's buffer: acknowledged bytes dropped
+ * first, then a larger heap buffer (doubling, at most
+ * SHB_QUIC_CONN_UNI_MAX_BUF). False when that does not suffice. */
+static bool uni_room(struct shb_quic_conn *c, struct qc_stream *s, size_t len)
+{
+	struct qc_uni_tx *u = uni_tx(c, s);
+	size_t cap = u->heap ? u->cap : SHB_QUIC_CONN_UNI_BUF;
+	size_t held = (size_t)(s->slen - s->sbase);
+
+	if (len <= cap - held)
+		return true;
+	uni_compact(s, u);
+	held = (size_t)(s->slen - s->sbase);
+	if (len <= cap - held)
+		return true;
+	if (len > SHB_QUIC_CONN_UNI_MAX_BUF - held)
+		return false;
+	while (cap - held < len)
+		cap *= 2;
+	if (cap > SHB_QUIC_CONN_UNI_MAX_BUF)
+		cap = SHB_QUIC_CONN_UNI_MAX_BUF;
+	uint8_t *p = malloc(cap);
+
+	if (!p)
+		return false;
+	memcpy(p, s->sbuf, held);
+	free(u->heap);
+	u->heap = p;
+	u->cap = cap;
+	s->sbuf = p;
+	return true;
+}
+
+/* Stream bytes [off, off + len) of our uni stream s were acknowledged. */
+static void uni_acked(struct shb_quic_conn *c, const struct qc_stream *s,
+		      uint64_t off, uint64_t len)
+{
+	struct qc_uni_tx *u = &c->uni_tx[s->id >> 2];
+	uint64_t end = off + len;
+
+	if (end <= u->acked)
+		return;
+	if (off > u->acked) {
+		for (uint8_t i = 0; i < u->nack; i++) {
+			struct qc_range *r = &u->ack[i];
+
+			if (off <= r->off + r->len && end >= r->off) {
+				uint64_t lo = off < r->off ? off : r->off;
+				uint64_t hi = end > r->off + r->len ? end : r->off + r->len;
+
+				r->off = lo;
+				r->len = hi - lo;
+				return;
+			}
+		}
+		if (u->nack < QC_UNI_ACKS)
+			u->ack[u->nack++] = (struct qc_range){off, len};
+		return;
+	}
+	u->acked = end;
+	for (uint8_t i = 0; i < u->nack;) {
+		struct qc_range *r = &u->ack[i];
+
+		if (r->off > u->acked) {
+			i++;
+			continue;
+		}
+		if (r->off + r->len > u->acked)
+			u->acked = r->off + r->len;
+		*r = u->ack[--u->nack];
+		i = 0; /* the prefix grew: look again from the start */
+	}
+}
+
 int shb_quic_conn_uni_send(struct shb_quic_conn *c, uint64_t id,
 			   const uint8_t *data, size_t len)
 {
@@ -352,10 +494,11 @@ int shb_quic_conn_uni_send(struct shb_quic_conn *c, uint64_t id,
 
 	if (!s || s->kind != QC_UNI_LOCAL || s->reset)
 		return SHB_QUIC_CONN_E_STATE;
-	if (len > SHB_QUIC_CONN_UNI_BUF - s->slen)
+	if (!uni_room(c, s, len))
 		return SHB_QUIC_CONN_E_LIMIT;
 	if (len) {
-		memcpy((uint8_t *)(uintptr_t)s->sbuf + s->slen, data, len);
+		memcpy((uint8_t *)(uintptr_t)s->sbuf + (s->slen - s->sbase), data,
+		       len);
 		s->slen += len;
 		qc_sendq_push(c, s);
 	}
@@ -866,6 +1009,8 @@ void qc_ref_acked(struct shb_quic_conn *c, int space,
 			s->inflight--;
 		if (r->flags & QC_REF_FIN)
 			s->fin_acked = 1;
+		if (s->kind == QC_UNI_LOCAL)
+			uni_acked(c, s, r->offset, r->len);
 	} else if (r->kind == QC_REF_RESET_STREAM) {
 		if (s->inflight)
 			s->inflight--;
@@ -912,7 +1057,18 @@ void qc_ref_lost(struct shb_quic_conn *c, int space,
 		if (s->inflight)
 			s->inflight--;
 		if (!s->reset) {
-			rtx_add(s, r->offset, r->len);
+			uint64_t off = r->offset, len = r->len;
+
+			/* Our uni streams no longer hold acknowledged bytes
+			 * (a resent copy can be lost after the first arrived). */
+			if (s->kind == QC_UNI_LOCAL) {
+				uint64_t acked = c->uni_tx[s->id >> 2].acked;
+
+				len = off + len <= acked ? 0
+				      : off < acked ? off + len - acked : len;
+				off = off < acked ? acked : off;
+			}
+			rtx_add(s, off, len);
 			if (r->flags & QC_REF_FIN)
 				s->fin_rtx = 1;
 		}

@@ -118,7 +118,9 @@ static bool begin(struct shb_quic_conn *c, struct pkt *k, int space,
 	k->len = k->lay.len;
 	k->pn = spec.pn;
 	k->ack_largest = SHB_QUIC_PN_NONE;
-	k->verdict = shb_quic_recovery_can_send(&c->rec, pns, cap, &k->max_refs);
+	/* c->now is the `now` of the write() being served. */
+	k->verdict = shb_quic_recovery_can_send_at(&c->rec, pns, cap,
+						   &k->max_refs, c->now);
 	if (k->max_refs > QC_PKT_REFS)
 		k->max_refs = QC_PKT_REFS;
 	return true;
@@ -178,7 +180,8 @@ static bool put_stream(struct shb_quic_conn *c, struct pkt *k,
 	if (!can_ref(k) || room(k) < QC_MIN_STREAM_ROOM)
 		return false;
 	n = shb_quic_stream_frame_encode(at(k), room(k), s->id, off,
-					 len ? s->sbuf + off : NULL, (size_t)len,
+					 len ? s->sbuf + (off - s->sbase) : NULL,
+					 (size_t)len,
 					 fin, SHB_QUIC_STREAM_MODE_LEN, taken);
 	if (!n)
 		return false;
@@ -209,6 +212,7 @@ static void fill_stream_data(struct shb_quic_conn *c, struct pkt *k,
 
 		if (!put_stream(c, k, s, r->off, r->len, fin, &taken))
 			return;
+		c->stats.stream_bytes_resent += taken;
 		if (fin && taken == r->len)
 			s->fin_rtx = 0;
 		r->off += taken;
@@ -409,8 +413,10 @@ static void record(struct shb_quic_conn *c, struct pkt *k, size_t size,
 }
 
 /* More to send after the packets of this datagram? `mask`: spaces that
- * have a packet in it (their ACK and probe are being served). */
-static bool wanted(const struct shb_quic_conn *c, unsigned mask)
+ * have a packet in it (their ACK and probe are being served). `paced`:
+ * the pacer may hold data back (at c->now); false asks what would go out
+ * if it did not. */
+static bool wanted(const struct shb_quic_conn *c, unsigned mask, bool paced)
 {
 	for (int space = 0; space < QC_SPACES; space++) {
 		enum shb_quic_pns pns = (enum shb_quic_pns)space;
@@ -421,8 +427,12 @@ static bool wanted(const struct shb_quic_conn *c, unsigned mask)
 		if (!here && (shb_quic_recovery_ack_owed(&c->rec, pns) ||
 			      shb_quic_recovery_probes(&c->rec, pns) > 0))
 			return true;
-		if (shb_quic_recovery_can_send(&c->rec, pns, c->cfg.max_dgram,
-					       NULL) < 0)
+		if ((paced ? shb_quic_recovery_can_send_at(&c->rec, pns,
+							   c->cfg.max_dgram,
+							   NULL, c->now)
+			   : shb_quic_recovery_can_send(&c->rec, pns,
+							c->cfg.max_dgram,
+							NULL)) < 0)
 			continue;
 		if (space != QC_APP) {
 			if (c->sp[space].cs.next < c->sp[space].cs.len)
@@ -449,7 +459,16 @@ static bool wanted(const struct shb_quic_conn *c, unsigned mask)
 
 bool qc_tx_wanted(const struct shb_quic_conn *c)
 {
-	return wanted(c, 0);
+	return wanted(c, 0, true);
+}
+
+uint64_t qc_tx_paced_until(const struct shb_quic_conn *c)
+{
+	uint64_t t = shb_quic_recovery_pacer_time(&c->rec);
+
+	if (t <= c->now || wanted(c, 0, true) || !wanted(c, 0, false))
+		return QC_NONE;
+	return t;
 }
 
 static size_t build_datagram(struct shb_quic_conn *c, uint8_t *out, size_t cap,
@@ -477,7 +496,7 @@ static size_t build_datagram(struct shb_quic_conn *c, uint8_t *out, size_t cap,
 	target = used;
 	if ((mask & 1u) && target < QC_MIN_INITIAL)
 		target = QC_MIN_INITIAL;
-	if (wanted(c, mask))
+	if (wanted(c, mask, true))
 		target = cap;
 	if (target > used)
 		pad(&pk[np - 1], target - used);
@@ -588,6 +607,12 @@ ptrdiff_t qc_tx_train(struct shb_quic_conn *c, uint8_t *buf, size_t cap,
 	}
 	if (qc_ended(c) && c->state == SHB_QUIC_CONN_CLOSING)
 		return qc_tx_train(c, buf, cap, seg, now);
+	/* Data left behind by the pacer, not by the window or for want of
+	 * data, still counts as using the window (RFC 9002 7.8). Asked only
+	 * when the pacer is holding: the common case costs one compare. */
+	shb_quic_recovery_set_pacing_limited(
+		&c->rec, shb_quic_recovery_pacer_time(&c->rec) > now &&
+				 wanted(c, 0, false));
 	*seg = count > 1 ? maxd : total;
 	return (ptrdiff_t)total;
 }

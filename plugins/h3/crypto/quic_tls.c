@@ -74,6 +74,16 @@ int shb_quic_tls_ctx_init(struct shb_quic_tls_ctx *ctx,
 			return SHB_QUIC_CRYPTO_E_INVAL;
 		}
 	}
+	if (cfg->cert_file) {
+		rc = gnutls_certificate_set_x509_key_file2(ctx->cred, cfg->cert_file,
+			cfg->key_file ? cfg->key_file : cfg->cert_file,
+			GNUTLS_X509_FMT_PEM, NULL, 0);
+		if (rc < 0) {
+			put_err(err, err_len, "cannot load the client certificate", rc);
+			shb_quic_tls_ctx_deinit(ctx);
+			return SHB_QUIC_CRYPTO_E_INVAL;
+		}
+	}
 	rc = gnutls_priority_init(&ctx->prio, cfg->priority ? cfg->priority
 							    : SHB_QUIC_TLS_PRIORITY, &errpos);
 	if (rc < 0) {

@@ -101,6 +101,10 @@ struct shb_quic_tls_config {
 	/* With verify: PEM file of trusted certificates; NULL uses the
 	 * system trust store. Ignored without verify. */
 	const char *ca_file;
+	/* A client certificate chain and its private key (PEM files) for a
+	 * server that asks for one (mTLS); both NULL: none. */
+	const char *cert_file;
+	const char *key_file;
 	/* Send one key share (the first group, X25519) instead of two: saves
 	 * one key generation per connection, costs a HelloRetryRequest round
 	 * trip with servers that do not accept X25519. */
@@ -118,7 +122,8 @@ struct shb_quic_tls_ctx {
 };
 
 /* Creates the shared state. On failure returns SHB_QUIC_CRYPTO_E_INVAL (bad
- * priority string, unreadable or empty CA file) or _E_LIB, leaves ctx
+ * priority string, unreadable or empty CA file, a client certificate or
+ * key that does not load) or _E_LIB, leaves ctx
  * empty and writes one line saying why into err (err_len bytes, may be 0). */
 int shb_quic_tls_ctx_init(struct shb_quic_tls_ctx *ctx,
 			  const struct shb_quic_tls_config *cfg,

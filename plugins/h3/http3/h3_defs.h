@@ -18,6 +18,9 @@ enum {
 	SHB_H3_FRAME_PUSH_PROMISE = 0x05,
 	SHB_H3_FRAME_GOAWAY = 0x07,
 	SHB_H3_FRAME_MAX_PUSH_ID = 0x0d,
+	/* RFC 9218 Section 7.2: PRIORITY_UPDATE for a request stream, sent
+	 * by clients on their control stream only. */
+	SHB_H3_FRAME_PRIORITY_UPDATE = 0xF0700,
 	/* HTTP/2 frame types with no HTTP/3 meaning: receiving one is
 	 * H3_FRAME_UNEXPECTED (RFC 9114 Section 7.2.8). */
 	SHB_H3_FRAME_H2_PRIORITY = 0x02,

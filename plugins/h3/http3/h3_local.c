@@ -71,3 +71,23 @@ size_t shb_h3_local_goaway(uint8_t *out, size_t cap)
 	out[at] = 0x00; /* push ID 0 */
 	return at + 1;
 }
+
+size_t shb_h3_local_priority_update(uint8_t *out, size_t cap,
+				    uint64_t stream_id, const char *value,
+				    size_t len)
+{
+	uint8_t id[8];
+	size_t idn = shb_h3_varint_encode(id, sizeof(id), stream_id), at;
+
+	if (idn == 0)
+		return 0;
+	at = shb_h3_frame_header_encode(out, cap, SHB_H3_FRAME_PRIORITY_UPDATE,
+					idn + len);
+	if (at == 0 || cap - at < idn + len)
+		return 0;
+	for (size_t i = 0; i < idn; i++)
+		out[at + i] = id[i];
+	for (size_t i = 0; i < len; i++)
+		out[at + idn + i] = (uint8_t)value[i];
+	return at + idn + len;
+}

@@ -32,4 +32,16 @@ size_t shb_h3_local_control(uint8_t *out, size_t cap, uint32_t grease);
  * written, or 0 when cap is too small (3 octets suffice). */
 size_t shb_h3_local_goaway(uint8_t *out, size_t cap);
 
+/* The most octets shb_h3_local_priority_update writes for a value of
+ * len octets: type (4), length and stream ID varints (8 each). */
+#define SHB_H3_PRIORITY_UPDATE_MAX(len) (4 + 8 + 8 + (size_t)(len))
+
+/* Writes a PRIORITY_UPDATE frame (RFC 9218 Section 7.2, type 0xF0700)
+ * for our control stream: the request stream `stream_id` and the
+ * Priority field value[len]. Returns the octets written, or 0 when cap
+ * is too small or stream_id is above 2^62 - 1. */
+size_t shb_h3_local_priority_update(uint8_t *out, size_t cap,
+				    uint64_t stream_id, const char *value,
+				    size_t len);
+
 #endif

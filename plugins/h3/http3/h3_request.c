@@ -9,6 +9,7 @@
 #include "h3_defs.h"
 #include "h3_frame.h"
 #include "http_fields.h"
+#include "http_prefint.h"
 #include "qpack_enc.h"
 #include "qpack_static.h"
 
@@ -25,16 +26,46 @@ static void named(struct shb_qpack_buf *b, uint64_t *size, uint64_t index,
 	*size += shb_qpack_static_get(index)->name_len + len + FIELD_OVERHEAD;
 }
 
+/* The field list's entries: headers, then :path, then content-length. */
+#define AT_PATH(r) ((r)->header_count)
+#define AT_CLEN(r) ((r)->header_count + 1)
+
+static struct shb_h3_fspan span_from(const struct shb_qpack_buf *b,
+				     size_t start, size_t value_len)
+{
+	struct shb_h3_fspan s = {start, b->len - start, value_len};
+	return s;
+}
+
+/* A literal line's octets up to its value: the line with an empty value
+ * less its last octet (the value's length, 0). */
+static void prefix_end(struct shb_qpack_buf *pre, struct shb_h3_fspan *at,
+		       size_t start)
+{
+	if (pre->oom)
+		return;
+	pre->len--;
+	at->off = start;
+	at->len = pre->len - start;
+}
+
 static void build_section(const struct shb_request *req,
-			  struct shb_qpack_buf *b, uint64_t *size)
+			  struct shb_qpack_buf *b, uint64_t *size,
+			  struct shb_h3_request *r, struct shb_qpack_buf *pre)
 {
 	char clen[24];
+	size_t at;
 
 	shb_qpack_put_prefix(b);
 	named(b, size, SHB_QPACK_IDX_METHOD_CONNECT, req->method);
 	named(b, size, SHB_QPACK_IDX_SCHEME_HTTPS, req->scheme);
 	named(b, size, SHB_QPACK_IDX_AUTHORITY, req->authority);
+	at = b->len;
 	named(b, size, SHB_QPACK_IDX_PATH_ROOT, req->path);
+	r->at[AT_PATH(r)] = span_from(b, at, strlen(req->path));
+	at = pre->len;
+	shb_qpack_put_name_ref(pre, SHB_QPACK_IDX_PATH_ROOT, "", 0);
+	prefix_end(pre, &r->pre_at[AT_PATH(r)], at);
 	for (size_t i = 0; i < req->header_count; i++) {
 		const struct shb_kv *kv = &req->headers[i];
 		size_t nlen, vlen;
@@ -43,13 +74,23 @@ static void build_section(const struct shb_request *req,
 			continue;
 		nlen = strlen(kv->key);
 		vlen = strlen(kv->value);
+		at = b->len;
 		shb_qpack_put_literal(b, kv->key, nlen, kv->value, vlen);
+		r->at[i] = span_from(b, at, vlen);
+		at = pre->len;
+		shb_qpack_put_literal(pre, kv->key, nlen, "", 0);
+		prefix_end(pre, &r->pre_at[i], at);
 		*size += nlen + vlen + FIELD_OVERHEAD;
 	}
+	at = b->len;
 	if (req->flags & SHB_REQUEST_HAS_BODY) {
 		snprintf(clen, sizeof(clen), "%zu", req->body_len);
 		named(b, size, SHB_QPACK_IDX_CONTENT_LENGTH, clen);
 	}
+	r->at[AT_CLEN(r)] = span_from(b, at, b->len > at ? strlen(clen) : 0);
+	at = pre->len;
+	shb_qpack_put_name_ref(pre, SHB_QPACK_IDX_CONTENT_LENGTH, "", 0);
+	prefix_end(pre, &r->pre_at[AT_CLEN(r)], at);
 }
 
 /* Lays out HEADERS frame | DATA header | body in one block. */
@@ -68,6 +109,8 @@ static int assemble(struct shb_h3_request *r, const struct shb_qpack_buf *b,
 	if (hn == 0 || (body > 0 && dn == 0))
 		return SHB_E_INVAL;
 	r->headers_len = hn + b->len;
+	r->section_off = hn;
+	r->section_len = b->len;
 	r->data_header_len = dn;
 	r->body_len = body;
 	r->len = r->headers_len + dn + body;
@@ -82,11 +125,27 @@ static int assemble(struct shb_h3_request *r, const struct shb_qpack_buf *b,
 	return SHB_OK;
 }
 
+/* Keeps a copy of the first Priority header's value for PRIORITY_UPDATE. */
+static int keep_prio(const struct shb_request *req, struct shb_h3_request *r)
+{
+	for (size_t i = 0; i < req->header_count; i++) {
+		const struct shb_kv *kv = &req->headers[i];
+
+		if (!kv->key || !kv->value || strcasecmp(kv->key, "priority"))
+			continue;
+		r->prio = strdup(kv->value);
+		r->prio_len = strlen(kv->value);
+		r->prio_at = i;
+		return r->prio ? 0 : -1;
+	}
+	return 0;
+}
+
 int shb_h3_request_encode(const struct shb_request *req,
 			  struct shb_h3_request **out, char *err,
 			  size_t errlen)
 {
-	struct shb_qpack_buf b = {0};
+	struct shb_qpack_buf b = {0}, pre = {0};
 	struct shb_h3_request *r;
 	int rc;
 
@@ -111,9 +170,18 @@ int shb_h3_request_encode(const struct shb_request *req,
 		snprintf(err, errlen, "h3: out of memory");
 		return SHB_E_NOMEM;
 	}
-	build_section(req, &b, &r->field_section_size);
-	rc = b.oom ? SHB_E_NOMEM : assemble(r, &b, req);
+	r->header_count = req->header_count;
+	r->at = calloc(req->header_count + 2, sizeof(*r->at));
+	r->pre_at = calloc(req->header_count + 2, sizeof(*r->pre_at));
+	if (r->at && r->pre_at)
+		build_section(req, &b, &r->field_section_size, r, &pre);
+	rc = b.oom || pre.oom || !r->at || !r->pre_at || keep_prio(req, r) < 0
+		     ? SHB_E_NOMEM : assemble(r, &b, req);
 	shb_qpack_buf_free(&b);
+	if (rc == SHB_OK)
+		r->pre = pre.p; /* freed with r */
+	else
+		shb_qpack_buf_free(&pre);
 	if (rc != SHB_OK) {
 		snprintf(err, errlen, rc == SHB_E_NOMEM
 				      ? "h3: out of memory"
@@ -131,5 +199,146 @@ void shb_h3_request_free(struct shb_h3_request *r)
 	if (!r)
 		return;
 	free(r->bytes);
+	free(r->at);
+	free(r->pre_at);
+	free(r->pre);
+	free(r->prio);
 	free(r);
+}
+
+void shb_h3_request_prio(const struct shb_h3_request *r,
+			 const struct shb_request_var *var,
+			 const char **value, size_t *len)
+{
+	*value = r->prio;
+	*len = r->prio_len;
+	if (!r->prio || !var || !(var->flags & SHB_VAR_HEADERS))
+		return;
+	for (size_t i = 0; i < var->header_count; i++) {
+		if (var->headers[i].index == r->prio_at) {
+			*value = var->headers[i].value;
+			*len = var->headers[i].value_len;
+			return;
+		}
+	}
+}
+
+/* ---- per-request variation (issue_var) ---------------------------------- */
+
+/* Decimal digits of v into out (at most 20); returns their count. Per
+ * request, so not snprintf. */
+static size_t put_dec(char *out, uint64_t v)
+{
+	char t[20];
+	size_t k = sizeof(t);
+
+	do {
+		t[--k] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	memcpy(out, t + k, sizeof(t) - k);
+	return sizeof(t) - k;
+}
+
+/* The template's section up to line k, then line k with `value`. */
+static void splice(const struct shb_h3_request *r, struct shb_qpack_buf *b,
+		   size_t *from, size_t k, const char *value, size_t value_len)
+{
+	const uint8_t *sec = r->bytes + r->section_off;
+	uint8_t len[16];
+	size_t n = shb_prefint_encode(len, sizeof(len), 7, 0x00, value_len);
+
+	shb_qpack_put(b, sec + *from, r->at[k].off - *from);
+	shb_qpack_put(b, r->pre + r->pre_at[k].off, r->pre_at[k].len);
+	shb_qpack_put(b, len, n);
+	shb_qpack_put(b, value, value_len);
+	*from = r->at[k].off + r->at[k].len;
+}
+
+int shb_h3_request_var_section(const struct shb_h3_request *r,
+			       const struct shb_request_var *v,
+			       struct shb_qpack_buf *b, uint64_t *size)
+{
+	size_t from = 0;
+	char clen[24];
+	uint64_t sz = r->field_section_size;
+
+	b->len = 0;
+	b->oom = 0;
+	if (v->flags & SHB_VAR_PATH) {
+		splice(r, b, &from, AT_PATH(r), v->path, v->path_len);
+		sz += v->path_len - r->at[AT_PATH(r)].value_len;
+	}
+	for (size_t i = 0; (v->flags & SHB_VAR_HEADERS) && i < v->header_count; i++) {
+		const struct shb_var_header *h = &v->headers[i];
+		if (h->index >= r->header_count ||
+		    (i && h->index <= v->headers[i - 1].index))
+			return SHB_E_INVAL;
+		if (r->at[h->index].len == 0)
+			continue; /* dropped (host, content-length) */
+		splice(r, b, &from, h->index, h->value, h->value_len);
+		sz += h->value_len - r->at[h->index].value_len;
+	}
+	if (v->flags & SHB_VAR_BODY) {
+		const struct shb_h3_fspan *cl = &r->at[AT_CLEN(r)];
+		size_t n = put_dec(clen, v->body_len);
+		splice(r, b, &from, AT_CLEN(r), clen, n);
+		sz += (uint64_t)n - cl->value_len;
+		if (cl->len == 0) /* a new line: name and overhead too */
+			sz += shb_qpack_static_get(SHB_QPACK_IDX_CONTENT_LENGTH)->name_len +
+			      FIELD_OVERHEAD;
+	}
+	shb_qpack_put(b, r->bytes + r->section_off + from, r->section_len - from);
+	*size = sz;
+	return b->oom ? SHB_E_NOMEM : SHB_OK;
+}
+
+static const uint8_t *var_body(const struct shb_h3_request *r,
+			       const struct shb_request_var *v, size_t *len)
+{
+	if (v->flags & SHB_VAR_BODY) {
+		*len = v->body_len;
+		return v->body;
+	}
+	*len = r->body_len;
+	return r->bytes + r->headers_len + r->data_header_len;
+}
+
+size_t shb_h3_request_var_len(const struct shb_h3_request *r,
+			      const struct shb_request_var *v, size_t sec_len)
+{
+	uint8_t h[SHB_H3_FRAME_HEADER_MAX];
+	size_t body, n = shb_h3_frame_header_encode(h, sizeof(h),
+						    SHB_H3_FRAME_HEADERS, sec_len);
+
+	(void)var_body(r, v, &body);
+	if (n == 0)
+		return 0;
+	n += sec_len;
+	if (body) {
+		size_t d = shb_h3_frame_header_encode(h, sizeof(h),
+						      SHB_H3_FRAME_DATA, body);
+		if (d == 0)
+			return 0;
+		n += d + body;
+	}
+	return n;
+}
+
+void shb_h3_request_var_write(const struct shb_h3_request *r,
+			      const struct shb_request_var *v,
+			      const uint8_t *sec, size_t sec_len, uint8_t *out)
+{
+	size_t body;
+	const uint8_t *bp = var_body(r, v, &body);
+
+	out += shb_h3_frame_header_encode(out, SHB_H3_FRAME_HEADER_MAX,
+					  SHB_H3_FRAME_HEADERS, sec_len);
+	memcpy(out, sec, sec_len);
+	out += sec_len;
+	if (!body)
+		return;
+	out += shb_h3_frame_header_encode(out, SHB_H3_FRAME_HEADER_MAX,
+					  SHB_H3_FRAME_DATA, body);
+	memcpy(out, bp, body);
 }

@@ -28,6 +28,12 @@
 
 #include <shb/proto.h>
 
+/* One field line in the section: octets [off, off + len), its value
+ * value_len octets long. */
+struct shb_h3_fspan {
+	size_t off, len, value_len;
+};
+
 struct shb_h3_request {
 	uint8_t *bytes;         /* HEADERS frame | DATA frame header | body */
 	size_t len;             /* total octets in bytes */
@@ -39,6 +45,23 @@ struct shb_h3_request {
 	 * SETTINGS_MAX_FIELD_SECTION_SIZE. */
 	uint64_t field_section_size;
 	uint32_t has_body; /* content-length was sent */
+	/* For issue_var: the field section is bytes[section_off ..
+	 * section_off + section_len). at[] says where each field line sits
+	 * in it and pre[pre_at[]] holds the line's octets up to its value (a
+	 * literal, never an indexed line): entry i < header_count is template
+	 * header i (len 0: dropped), then :path, then content-length (without
+	 * a body: at the section's end, len 0). */
+	size_t section_off, section_len;
+	struct shb_h3_fspan *at;
+	struct shb_h3_fspan *pre_at;
+	uint8_t *pre;
+	size_t header_count;
+	/* The template's Priority field (RFC 9218), which PRIORITY_UPDATE
+	 * repeats: an owned copy of its value (NULL without one) and its
+	 * header index. */
+	char *prio;
+	size_t prio_len;
+	size_t prio_at;
 };
 
 /* Builds the request for `req` (borrowed; nothing of it is kept). On
@@ -53,6 +76,35 @@ int shb_h3_request_encode(const struct shb_request *req,
 
 /* Frees a request from shb_h3_request_encode; NULL is accepted. */
 void shb_h3_request_free(struct shb_h3_request *r);
+
+struct shb_qpack_buf;
+
+/* [conn] Encodes the field section of r varied by `var` into `sec`
+ * (emptied first, its memory reused): :path, the varied header values
+ * and content-length (for a varied body) as literals (static name
+ * reference where the template has one, else the literal name), the
+ * other lines copied. Sets *size to the section's RFC 9114 4.2.2 size.
+ * SHB_OK, SHB_E_INVAL (a header index the template lacks or out of
+ * order), SHB_E_NOMEM. */
+int shb_h3_request_var_section(const struct shb_h3_request *r,
+			       const struct shb_request_var *var,
+			       struct shb_qpack_buf *sec, uint64_t *size);
+
+/* [conn] The request bytes for section sec[0..sec_len) and the body
+ * (var's when it varies, else the template's): the octets needed, and
+ * the writer into out[need]. 0 when a frame length cannot be encoded. */
+size_t shb_h3_request_var_len(const struct shb_h3_request *r,
+			      const struct shb_request_var *var, size_t sec_len);
+void shb_h3_request_var_write(const struct shb_h3_request *r,
+			      const struct shb_request_var *var,
+			      const uint8_t *sec, size_t sec_len, uint8_t *out);
+
+/* [conn] The Priority field value a request sends: the template's, or
+ * the varied one when `var` (may be NULL) varies that header. *value is
+ * NULL when the request has none. */
+void shb_h3_request_prio(const struct shb_h3_request *r,
+			 const struct shb_request_var *var,
+			 const char **value, size_t *len);
 
 /* User headers: host (the authority goes in :authority) and
  * content-length (shb sends its own for a body) are left out

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "h3_defs.h"
+#include "h3_local.h"
 #include "h3_request.h"
 
 /* ---- helpers shared with h3_events.c --------------------------------------- */
@@ -117,14 +118,55 @@ int shb_h3_conn_init(void *module, void *worker, void *conn,
 	return SHB_OK;
 }
 
+/* SHB_DEBUG: what the connection cost on the wire, however it ended (a
+ * run's end aborts connections without a CLOSED event). "resent" is
+ * stream data sent again after a loss: with "sent" it gives the share of
+ * upload bytes retransmitted. */
+static void trace_totals(const struct shb_h3_conn *c)
+{
+	struct shb_quic_conn_stats st;
+
+	c->ops->stats(c->q, &st);
+	shb_h3_trace(c, "QUIC totals: datagram bytes sent %llu received %llu; "
+		     "stream bytes sent %llu resent %llu received %llu; "
+		     "packets sent %llu lost %llu; %llu PTOs; cwnd %llu; "
+		     "srtt %.3f ms",
+		     (unsigned long long)st.bytes_sent,
+		     (unsigned long long)st.bytes_received,
+		     (unsigned long long)st.stream_bytes_sent,
+		     (unsigned long long)st.stream_bytes_resent,
+		     (unsigned long long)st.stream_bytes_received,
+		     (unsigned long long)st.packets_sent,
+		     (unsigned long long)st.packets_lost,
+		     (unsigned long long)st.pto_count,
+		     (unsigned long long)st.cwnd,
+		     (double)st.smoothed_rtt / 1e6);
+	if (c->prio_updates || c->prio_skipped)
+		shb_h3_trace(c, "PRIORITY_UPDATE frames: %llu sent, %llu not "
+			     "sent (control stream full)",
+			     (unsigned long long)c->prio_updates,
+			     (unsigned long long)c->prio_skipped);
+}
+
 void shb_h3_conn_fini(void *conn)
 {
 	struct shb_h3_conn *c = conn;
 
+	if (c->q && c->mod->debug)
+		trace_totals(c);
 	if (c->q)
 		c->ops->conn_free(c->q);
 	c->q = NULL;
 	shb_h3_reqtab_free(&c->reqs);
+	shb_qpack_buf_free(&c->vsec);
+}
+
+/* Inside transport_ready, a [conn] call: the core keeps the run's first
+ * ClientHello for the report's JA3/JA4 (a cheap no-op after that). */
+static void client_hello(void *user, const uint8_t *msg, size_t len)
+{
+	struct shb_h3_conn *c = user;
+	c->mod->host->tls_client_hello(c->handle, msg, len);
 }
 
 int shb_h3_conn_transport_ready(void *conn,
@@ -151,12 +193,17 @@ int shb_h3_conn_transport_ready(void *conn,
 	cfg.server_name = m->server_name;
 	cfg.max_bidi_streams = m->parallel;
 	cfg.max_dgram = SHB_H3_DGRAM;
+	cfg.initial_window = m->initial_window;
+	cfg.no_pacing = m->no_pacing;
 	cfg.idle_timeout = m->idle_timeout;
 	cfg.handshake_timeout = m->handshake_timeout;
 	cfg.on_event = shb_h3_on_event;
 	cfg.user = c;
 	cfg.log = m->debug ? quic_log : NULL;
 	cfg.random = m->host->random_secure ? trng : NULL;
+	if (SHB_HAS(m->host, struct shb_host, tls_client_hello) &&
+	    m->host->tls_client_hello)
+		cfg.client_hello = client_hello;
 	c->q = c->ops->conn_new(&cfg, now, &rc);
 	if (!c->q) {
 		snprintf(c->detail, sizeof(c->detail), "QUIC connection setup failed: %s",
@@ -306,8 +353,8 @@ uint32_t shb_h3_conn_capacity(const void *conn)
 
 /* ---- requests -------------------------------------------------------------- */
 
-static int refuse_oversized(struct shb_h3_conn *c,
-			    const struct shb_h3_request *r, uint64_t cookie)
+static int refuse_oversized(struct shb_h3_conn *c, uint64_t size,
+			    uint64_t cookie)
 {
 	struct shb_req_result res;
 
@@ -318,10 +365,91 @@ static int refuse_oversized(struct shb_h3_conn *c,
 	snprintf(c->scratch, sizeof(c->scratch),
 		 "the request's header section (%llu bytes) exceeds the server's "
 		 "SETTINGS_MAX_FIELD_SECTION_SIZE (%llu)",
-		 (unsigned long long)r->field_section_size,
+		 (unsigned long long)size,
 		 (unsigned long long)c->peer.max_field_section_size);
 	res.detail = c->scratch;
 	c->mod->host->req_done(c->handle, cookie, &res);
+	return SHB_OK;
+}
+
+/* Opens a request stream for `cookie` with its table entry: the stream
+ * id, or SHB_E_BUSY. */
+static int64_t open_request(struct shb_h3_conn *c, uint64_t cookie,
+			    struct shb_h3_req **out)
+{
+	struct shb_h3_req *req;
+	int64_t id = c->ops->bidi_open(c->q);
+
+	if (id < 0)
+		return SHB_E_BUSY;
+	req = shb_h3_reqtab_add(&c->reqs, (uint64_t)id);
+	if (!req) {
+		c->ops->retire(c->q, (uint64_t)id, SHB_H3_REQUEST_CANCELLED);
+		return SHB_E_BUSY;
+	}
+	req->cookie = cookie;
+	shb_h3_resp_init(&req->resp);
+	*out = req;
+	return id;
+}
+
+/* Gives up a stream from open_request before anything was sent on it. */
+static int drop_request(struct shb_h3_conn *c, int64_t id,
+			struct shb_h3_req *req, int rc)
+{
+	shb_h3_reqtab_remove(&c->reqs, req);
+	c->ops->retire(c->q, (uint64_t)id, SHB_H3_REQUEST_CANCELLED);
+	return rc;
+}
+
+/* RFC 9218 Section 7.2: the request's Priority field again, as a
+ * PRIORITY_UPDATE on our control stream, queued before the request's
+ * HEADERS (QUIC orders nothing across streams; a server buffers a frame
+ * for a stream it has not seen yet, Section 7). Sent whenever the
+ * request has the field: HTTP/3 has no setting that announces support
+ * (SETTINGS_NO_RFC7540_PRIORITIES is HTTP/2's, where RFC 7540 signals
+ * existed), and a server without RFC 9218 discards the unknown frame
+ * type (RFC 9114 Section 9). A control stream whose send buffer is full
+ * (shb_quic_conn_uni_send: E_LIMIT) costs this request its frame, never
+ * the connection. */
+static void send_prio_update(struct shb_h3_conn *c, int64_t id,
+			     const struct shb_h3_request *r,
+			     const struct shb_request_var *var)
+{
+	uint8_t frame[SHB_H3_PRIORITY_UPDATE_MAX(SHB_H3_PRIORITY_VALUE_MAX)];
+	const char *value;
+	size_t len, n;
+
+	if (c->mod->no_prio_update)
+		return;
+	shb_h3_request_prio(r, var, &value, &len);
+	if (!value)
+		return;
+	n = len <= SHB_H3_PRIORITY_VALUE_MAX
+		    ? shb_h3_local_priority_update(frame, sizeof(frame),
+						   (uint64_t)id, value, len)
+		    : 0;
+	if (n && c->ops->uni_send(c->q, c->ctl_id, frame, n) == 0) {
+		c->prio_updates++;
+		return;
+	}
+	if (c->prio_skipped++ == 0 && c->mod->debug)
+		shb_h3_trace(c, "PRIORITY_UPDATE not sent for stream %lld (value of "
+			     "%zu bytes, or the control stream's buffer is full); "
+			     "the Priority header still is", (long long)id, len);
+}
+
+/* Sends bytes[0..len) and FIN on the stream from open_request. */
+static int send_request(struct shb_h3_conn *c, int64_t id,
+			struct shb_h3_req *req, const uint8_t *bytes, size_t len)
+{
+	if (c->ops->bidi_send(c->q, (uint64_t)id, bytes, len, 1) < 0)
+		return drop_request(c, id, req, SHB_E_STATE);
+	c->issued++;
+	if (c->mod->run_flags & SHB_RUN_DISABLE_KEEPALIVE)
+		c->draining = 1; /* one request per connection */
+	if (c->mod->trace)
+		shb_h3_trace(c, "request on stream %lld", (long long)id);
 	return SHB_OK;
 }
 
@@ -338,28 +466,52 @@ int shb_h3_conn_issue(void *conn, const void *prepared, uint64_t cookie,
 		return SHB_E_BUSY;
 	if (c->peer.settings_received &&
 	    r->field_section_size > c->peer.max_field_section_size)
-		return refuse_oversized(c, r, cookie);
-	id = c->ops->bidi_open(c->q);
+		return refuse_oversized(c, r->field_section_size, cookie);
+	id = open_request(c, cookie, &req);
 	if (id < 0)
+		return (int)id;
+	send_prio_update(c, id, r, NULL);
+	return send_request(c, id, req, r->bytes, r->len);
+}
+
+/* The varied section is encoded into the connection's reusable buffer,
+ * then the whole request is written into a buffer its QUIC stream owns:
+ * the stream sends (and resends) from it after this call returned. */
+int shb_h3_conn_issue_var(void *conn, const void *prepared,
+			  const struct shb_request_var *var, uint64_t cookie,
+			  shb_tstamp now)
+{
+	struct shb_h3_conn *c = conn;
+	const struct shb_h3_request *r = prepared;
+	struct shb_h3_req *req;
+	uint64_t size;
+	uint8_t *out;
+	size_t need;
+	int64_t id;
+	int rc;
+
+	c->now = now;
+	if (!r || shb_h3_conn_capacity(c) == 0)
 		return SHB_E_BUSY;
-	req = shb_h3_reqtab_add(&c->reqs, (uint64_t)id);
-	if (!req) {
-		c->ops->retire(c->q, (uint64_t)id, SHB_H3_REQUEST_CANCELLED);
-		return SHB_E_BUSY;
-	}
-	req->cookie = cookie;
-	shb_h3_resp_init(&req->resp);
-	if (c->ops->bidi_send(c->q, (uint64_t)id, r->bytes, r->len, 1) < 0) {
-		shb_h3_reqtab_remove(&c->reqs, req);
-		c->ops->retire(c->q, (uint64_t)id, SHB_H3_REQUEST_CANCELLED);
-		return SHB_E_STATE;
-	}
-	c->issued++;
-	if (c->mod->run_flags & SHB_RUN_DISABLE_KEEPALIVE)
-		c->draining = 1; /* one request per connection */
-	if (c->mod->trace)
-		shb_h3_trace(c, "request on stream %lld", (long long)id);
-	return SHB_OK;
+	if (!var)
+		return SHB_E_INVAL;
+	rc = shb_h3_request_var_section(r, var, &c->vsec, &size);
+	if (rc < 0)
+		return rc;
+	if (c->peer.settings_received && size > c->peer.max_field_section_size)
+		return refuse_oversized(c, size, cookie);
+	need = shb_h3_request_var_len(r, var, c->vsec.len);
+	if (need == 0)
+		return SHB_E_INVAL;
+	id = open_request(c, cookie, &req);
+	if (id < 0)
+		return (int)id;
+	out = c->ops->bidi_buffer(c->q, (uint64_t)id, need);
+	if (!out)
+		return drop_request(c, id, req, SHB_E_NOMEM);
+	shb_h3_request_var_write(r, var, c->vsec.p, c->vsec.len, out);
+	send_prio_update(c, id, r, var);
+	return send_request(c, id, req, out, need);
 }
 
 void shb_h3_conn_cancel(void *conn, uint64_t cookie, shb_tstamp now)

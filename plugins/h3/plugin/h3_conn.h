@@ -31,6 +31,7 @@
 #include "h3_peer.h"
 #include "h3_quic_ops.h"
 #include "h3_reqtab.h"
+#include "qpack_enc.h"
 #include "quic_tls.h"
 
 #define SHB_H3_PLUGIN_ID "org.shb.proto.h3"
@@ -41,6 +42,10 @@
 #define SHB_H3_DGRAM 1200u
 /* Server unidirectional streams tracked at once (3 are critical). */
 #define SHB_H3_UNI_SLOTS 8u
+/* The longest Priority field value sent again as PRIORITY_UPDATE (RFC
+ * 9218 Section 7.2); --priority's are at most 10 octets, a longer -H
+ * value goes in the header only. */
+#define SHB_H3_PRIORITY_VALUE_MAX 128u
 /* After our CONNECTION_CLOSE went out, the error is reported at the
  * latest this long after, should the core not ask to write again. */
 #define SHB_H3_CLOSE_GRACE_NS (UINT64_C(50) * 1000000u)
@@ -57,6 +62,10 @@ struct shb_h3_module {
 	uint32_t trace;              /* SHB_LOG_TRACE enabled at create */
 	uint64_t handshake_timeout;  /* ns: --connect-timeout */
 	uint64_t idle_timeout;       /* ns: max(30 s, --timeout) */
+	int has_cert;                /* --cert: a client certificate is set */
+	uint64_t initial_window;     /* --proto-opt initial-window; 0: RFC */
+	uint32_t no_pacing;          /* --proto-opt pacing=0 */
+	uint32_t no_prio_update;     /* --proto-opt priority-update=off */
 };
 
 /* Per worker thread (worker_size bytes of core memory). */
@@ -85,6 +94,10 @@ struct shb_h3_conn {
 	struct shb_h3_peer peer;
 	struct shb_h3_peer_uni uni[SHB_H3_UNI_SLOTS];
 	uint64_t issued; /* requests started on this connection */
+	uint64_t ctl_id; /* our control stream (valid once hs_done) */
+	/* PRIORITY_UPDATE frames sent, and not sent because the control
+	 * stream's send buffer was full (SHB_DEBUG traces). */
+	uint64_t prio_updates, prio_skipped;
 	uint64_t serial; /* connection number within the worker */
 
 	uint8_t hs_done;   /* QUIC handshake complete, our streams open */
@@ -100,6 +113,10 @@ struct shb_h3_conn {
 	shb_tstamp close_sent_at;
 
 	uint64_t dgrams_in, dgrams_out; /* for traces */
+	/* issue_var: the varied field section, reused (its memory grows to
+	 * the largest); the request's bytes then go into a buffer owned by
+	 * its QUIC stream (bidi_buffer). Freed by conn_fini. */
+	struct shb_qpack_buf vsec;
 	char detail[256];  /* error_detail() */
 	char scratch[192]; /* request result details, valid for req_done */
 };
@@ -121,6 +138,9 @@ uint32_t shb_h3_conn_state(const void *conn);
 uint32_t shb_h3_conn_capacity(const void *conn);
 int shb_h3_conn_issue(void *conn, const void *prepared, uint64_t cookie,
 		      shb_tstamp now);
+int shb_h3_conn_issue_var(void *conn, const void *prepared,
+			  const struct shb_request_var *var, uint64_t cookie,
+			  shb_tstamp now);
 void shb_h3_conn_cancel(void *conn, uint64_t cookie, shb_tstamp now);
 void shb_h3_conn_shutdown(void *conn, uint32_t mode, shb_tstamp now);
 const char *shb_h3_conn_error_detail(const void *conn);

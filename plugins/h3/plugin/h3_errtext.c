@@ -94,9 +94,15 @@ static int describe_alert(const struct shb_quic_close_info *ci,
 	uint8_t a = (uint8_t)(ci->code - CRYPTO_BASE);
 
 	shb_h3_alert_name(a, name, sizeof(name));
-	snprintf(out, cap, "%s: %sTLS alert %u (%s)",
+	/* certificate_required (116), or bad_certificate (42) from servers on
+	 * Go's TLS before 1.21: a server's alert about a certificate is
+	 * about ours, so without one name the options that provide it */
+	snprintf(out, cap, "%s: %sTLS alert %u (%s)%s",
 		 ctx->handshake_done ? "TLS error" : "QUIC handshake failed",
-		 from_peer ? "server sent " : "", a, name);
+		 from_peer ? "server sent " : "", a, name,
+		 from_peer && (a == 116 || a == 42) && !ctx->has_cert ?
+		 ": the server wants a client certificate (--cert FILE --key FILE)" :
+		 "");
 	return SHB_E_TLS;
 }
 

@@ -26,6 +26,7 @@ struct shb_h3_close_ctx {
 	uint64_t handshake_timeout;
 	uint64_t idle_timeout;
 	int handshake_done;
+	int has_cert; /* --cert was given */
 };
 
 /* How a connection that ended other than by our own close failed: writes

@@ -245,11 +245,16 @@ static void on_uni_reset(struct shb_h3_conn *c, uint64_t id)
 
 /* ---- handshake and end ------------------------------------------------- */
 
-static int open_local(struct shb_h3_conn *c, const uint8_t *bytes, size_t len)
+/* Opens one of our uni streams with bytes[len]; its id into *out. */
+static int open_local(struct shb_h3_conn *c, const uint8_t *bytes, size_t len,
+		      uint64_t *out)
 {
 	int64_t id = c->ops->uni_open(c->q);
 
-	return id < 0 ? -1 : c->ops->uni_send(c->q, (uint64_t)id, bytes, len);
+	if (id < 0)
+		return -1;
+	*out = (uint64_t)id;
+	return c->ops->uni_send(c->q, (uint64_t)id, bytes, len);
 }
 
 static void on_handshake(struct shb_h3_conn *c)
@@ -265,9 +270,11 @@ static void on_handshake(struct shb_h3_conn *c)
 	if (c->mod->host->random_secure)
 		(void)c->mod->host->random_secure(&grease, sizeof(grease));
 	n = shb_h3_local_control(ctl, sizeof(ctl), grease);
-	if (n == 0 || open_local(c, ctl, n) < 0 ||
-	    open_local(c, shb_h3_local_encoder_stream, 1) < 0 ||
-	    open_local(c, shb_h3_local_decoder_stream, 1) < 0) {
+	uint64_t qpack_id;
+
+	if (n == 0 || open_local(c, ctl, n, &c->ctl_id) < 0 ||
+	    open_local(c, shb_h3_local_encoder_stream, 1, &qpack_id) < 0 ||
+	    open_local(c, shb_h3_local_decoder_stream, 1, &qpack_id) < 0) {
 		shb_h3_conn_fail(c, SHB_H3_STREAM_CREATION_ERROR,
 				 "cannot open the control and QPACK streams "
 				 "(the server must allow 3 unidirectional streams)");
@@ -337,6 +344,7 @@ static void on_closed(struct shb_h3_conn *c, const struct shb_quic_close_info *c
 		ctx.handshake_timeout = c->mod->handshake_timeout;
 		ctx.idle_timeout = c->ops->idle_timeout(c->q);
 		ctx.handshake_done = c->hs_done;
+		ctx.has_cert = c->mod->has_cert;
 		c->end_rc = shb_h3_close_describe(ci, &ctx, text, sizeof(text));
 		if (c->end_rc == 0 && ci->origin != SHB_QUIC_CLOSE_NONE)
 			c->end_rc = SHB_E_CLOSED;

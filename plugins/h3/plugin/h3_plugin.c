@@ -12,14 +12,99 @@
 /* Written once by init, read-only afterwards (plugin.h allows this). */
 static const struct shb_host *g_host;
 
+/* The largest initial-window= accepted: far above any useful start, low
+ * enough that window arithmetic never nears overflow. */
+#define H3_MAX_INITIAL_WINDOW (UINT64_C(1) << 30)
+
+static const struct shb_option_def h3_option_defs[] = {
+	{"initial-window", "BYTES",
+	 "congestion window at start (K/M suffixes: KiB/MiB); default RFC "
+	 "9002's 12000 bytes; 4M is the old lab start"},
+	{"pacing", "0|1",
+	 "1 (default): pace packets over the RTT (RFC 9002 7.7); 0: send "
+	 "whole trains as the window allows"},
+	{"priority-update", "auto|off",
+	 "auto (default): an RFC 9218 PRIORITY_UPDATE frame on the control "
+	 "stream before each request with a Priority field; off: the header "
+	 "alone"},
+	{NULL, NULL, NULL},
+};
+
+/* "12000", "64K", "4M": bytes, binary suffixes. 0 on success. */
+static int parse_bytes(const char *v, uint64_t *out)
+{
+	uint64_t n = 0, mul = 1;
+	const char *p = v;
+
+	if (!v || *v < '0' || *v > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (n > H3_MAX_INITIAL_WINDOW)
+			return -1;
+		n = n * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == 'k' || *p == 'K')
+		mul = 1024, p++;
+	else if (*p == 'm' || *p == 'M')
+		mul = 1024 * 1024, p++;
+	if (*p || n > H3_MAX_INITIAL_WINDOW / mul)
+		return -1;
+	*out = n * mul;
+	return 0;
+}
+
+/* --proto-opt: the core already refused keys not in h3_option_defs.
+ * Fills m when it is not NULL. */
+static int h3_parse_options(const struct shb_run_config *cfg,
+			    struct shb_h3_module *m, char *err, size_t errlen)
+{
+	for (uint32_t i = 0; i < cfg->option_count; i++) {
+		const char *k = cfg->options[i].key ? cfg->options[i].key : "";
+		const char *v = cfg->options[i].value;
+		uint64_t n;
+
+		if (strcmp(k, "initial-window") == 0) {
+			if (parse_bytes(v, &n) < 0 || n < 2 * SHB_H3_DGRAM) {
+				snprintf(err, errlen, "h3: --proto-opt initial-window=%s: "
+					 "expected bytes from %u to 1G (K and M "
+					 "suffixes allowed)", v ? v : "",
+					 2 * SHB_H3_DGRAM);
+				return SHB_E_INVAL;
+			}
+			if (m)
+				m->initial_window = n;
+		} else if (strcmp(k, "pacing") == 0) {
+			if (!v || (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)) {
+				snprintf(err, errlen, "h3: --proto-opt pacing=%s: "
+					 "expected 0 or 1", v ? v : "");
+				return SHB_E_INVAL;
+			}
+			if (m)
+				m->no_pacing = v[0] == '0';
+		} else if (strcmp(k, "priority-update") == 0) {
+			if (!v || (strcmp(v, "auto") != 0 && strcmp(v, "off") != 0)) {
+				snprintf(err, errlen, "h3: --proto-opt priority-update=%s: "
+					 "expected auto or off", v ? v : "");
+				return SHB_E_INVAL;
+			}
+			if (m)
+				m->no_prio_update = strcmp(v, "off") == 0;
+		} else {
+			snprintf(err, errlen, "h3: unknown option '%s' (known: "
+				 "initial-window, pacing, priority-update)", k);
+			return SHB_E_INVAL;
+		}
+	}
+	return SHB_OK;
+}
+
 static int h3_check_config(const struct shb_run_config *cfg, char *err,
 			   size_t errlen)
 {
-	if (cfg->option_count > 0) {
-		snprintf(err, errlen, "h3: unknown option '%s' (h3 has none)",
-			 cfg->options[0].key ? cfg->options[0].key : "");
-		return SHB_E_INVAL;
-	}
+	int rc = h3_parse_options(cfg, NULL, err, errlen);
+
+	if (rc < 0)
+		return rc;
 	if (!(cfg->flags & SHB_RUN_TLS)) {
 		snprintf(err, errlen, "h3: HTTP/3 runs over QUIC, which needs an "
 			 "https:// URL");
@@ -41,6 +126,18 @@ static void h3_module_destroy(void *module)
 	shb_quic_tls_ctx_deinit(&m->tls);
 	free(m->server_name);
 	free(m);
+}
+
+/* The user's GnuTLS priorities with QUIC's rules after them, so they win:
+ * TLS 1.3 only, no compatibility mode (RFC 9001 8.4). malloc'd. */
+static char *quic_priority(const char *user)
+{
+	static const char quic[] = ":-VERS-ALL:+VERS-TLS1.3:%DISABLE_TLS13_COMPAT_MODE";
+	size_t n = strlen(user) + sizeof(quic);
+	char *s = malloc(n);
+	if (s)
+		snprintf(s, n, "%s%s", user, quic);
+	return s;
 }
 
 static int h3_module_create(const struct shb_host *host,
@@ -69,6 +166,7 @@ static int h3_module_create(const struct shb_host *host,
 	}
 	m->host = host;
 	m->ops = &shb_h3_quic_ops_real;
+	h3_parse_options(cfg, m, err, errlen); /* checked above */
 	m->parallel = cfg->parallel ? cfg->parallel : 1;
 	m->run_flags = cfg->flags;
 	/* Asked once: tracing is decided for the whole run. */
@@ -86,7 +184,24 @@ static int h3_module_create(const struct shb_host *host,
 		tc.verify = true;
 		tc.ca_file = cfg->tls_verify == SHB_TLS_VERIFY_CAFILE ? cfg->cafile : NULL;
 	}
-	if (shb_quic_tls_ctx_init(&m->tls, &tc, terr, sizeof(terr)) != 0) {
+	/* 1.3: --cert/--key and --ciphers/--tls-version, checked by the core
+	 * already; QUIC's rules stay on top of the user's priorities. */
+	char *prio = NULL;
+	if (SHB_HAS(cfg, struct shb_run_config, tls_priority)) {
+		tc.cert_file = cfg->cert_file;
+		tc.key_file = cfg->key_file;
+		m->has_cert = cfg->cert_file != NULL;
+		if (cfg->tls_priority && !(prio = quic_priority(cfg->tls_priority))) {
+			snprintf(err, errlen, "h3: out of memory");
+			free(m->server_name);
+			free(m);
+			return SHB_E_NOMEM;
+		}
+		tc.priority = prio;
+	}
+	int trc = shb_quic_tls_ctx_init(&m->tls, &tc, terr, sizeof(terr));
+	free(prio);
+	if (trc != 0) {
 		snprintf(err, errlen, "h3: TLS setup failed: %s",
 			 terr[0] ? terr : "GnuTLS error");
 		free(m->server_name);
@@ -154,6 +269,7 @@ static const struct shb_proto_vtable h3_vtable = {
 	.state = shb_h3_conn_state,
 	.capacity = shb_h3_conn_capacity,
 	.issue = shb_h3_conn_issue,
+	.issue_var = shb_h3_conn_issue_var,
 	.cancel = shb_h3_conn_cancel,
 	.shutdown = shb_h3_conn_shutdown,
 	.error_detail = shb_h3_conn_error_detail,
@@ -175,6 +291,7 @@ static const struct shb_proto_desc h3_desc = {
 	.worker_size = sizeof(struct shb_h3_worker),
 	.conn_size = sizeof(struct shb_h3_conn),
 	.vt = &h3_vtable,
+	.option_defs = h3_option_defs,
 	.max_dgram = 1200, /* no path MTU discovery (RFC 9000 14.1) */
 };
 

@@ -16,6 +16,7 @@ const struct shb_h3_quic_ops shb_h3_quic_ops_real = {
 	.bidi_available = shb_quic_conn_bidi_available,
 	.bidi_open = shb_quic_conn_bidi_open,
 	.bidi_send = shb_quic_conn_bidi_send,
+	.bidi_buffer = shb_quic_conn_bidi_buffer,
 	.uni_open = shb_quic_conn_uni_open,
 	.uni_send = shb_quic_conn_uni_send,
 	.stream_reset = shb_quic_conn_stream_reset,

@@ -34,6 +34,8 @@ struct shb_h3_quic_ops {
 	int64_t (*bidi_open)(struct shb_quic_conn *c);
 	int (*bidi_send)(struct shb_quic_conn *c, uint64_t id,
 			 const uint8_t *data, size_t len, int fin);
+	uint8_t *(*bidi_buffer)(struct shb_quic_conn *c, uint64_t id,
+				size_t len);
 	int64_t (*uni_open)(struct shb_quic_conn *c);
 	int (*uni_send)(struct shb_quic_conn *c, uint64_t id,
 			const uint8_t *data, size_t len);

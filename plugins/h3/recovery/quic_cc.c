@@ -1,13 +1,21 @@
 /* NewReno-like window arithmetic; see quic_cc.h for the policy. */
 #include "quic_cc.h"
 
+uint64_t shb_quic_cc_rfc_window(uint32_t max_datagram)
+{
+	uint64_t md = max_datagram ? max_datagram : SHB_QUIC_CC_MAX_DATAGRAM;
+	uint64_t floor = 2 * md > 14720 ? 2 * md : 14720;
+
+	return 10 * md < floor ? 10 * md : floor;
+}
+
 void shb_quic_cc_init(struct shb_quic_cc *cc, uint64_t initial_window,
 		      uint32_t max_datagram)
 {
 	if (max_datagram == 0)
 		max_datagram = SHB_QUIC_CC_MAX_DATAGRAM;
 	if (initial_window == 0)
-		initial_window = SHB_QUIC_CC_INITIAL_WINDOW;
+		initial_window = shb_quic_cc_rfc_window(max_datagram);
 	cc->max_datagram = max_datagram;
 	cc->min_window = 2 * (uint64_t)max_datagram;
 	cc->cwnd = initial_window < cc->min_window ? cc->min_window
@@ -83,6 +91,16 @@ void shb_quic_cc_on_persistent(struct shb_quic_cc *cc)
 	cc->cwnd = cc->min_window;
 	cc->acked_carry = 0;
 	cc->in_recovery_period = 0;
+}
+
+int shb_quic_cc_cwnd_limited(const struct shb_quic_cc *cc,
+			     uint64_t prior_in_flight)
+{
+	uint64_t slack = (uint64_t)SHB_QUIC_CC_LIMITED_SLACK * cc->max_datagram;
+
+	if (prior_in_flight + slack >= cc->cwnd)
+		return 1;
+	return cc->cwnd < cc->ssthresh && prior_in_flight > cc->cwnd / 2;
 }
 
 uint64_t shb_quic_cc_available(const struct shb_quic_cc *cc)

@@ -1,9 +1,10 @@
 /* Congestion control: one deliberately simple NewReno-like controller
- * (RFC 9002 Section 7, without pacing, ECN or HyStart).
+ * (RFC 9002 Section 7, without ECN or HyStart; pacing is quic_pacer.h).
  *
- *  - The window starts large (4 MiB unless configured): a load generator's
- *    client mostly sends small requests, and a small start would only
- *    throttle it against servers that are not congested.
+ *  - The window starts at RFC 9002's 7.2 value, min(10 * max_datagram,
+ *    max(2 * max_datagram, 14720)): 12000 bytes for 1200-byte datagrams.
+ *    A larger start (the 4 MiB this client used to start with) stays
+ *    available for lab links where nothing is congested.
  *  - Slow start (window < ssthresh) adds every acknowledged byte, up to
  *    ssthresh; congestion avoidance then adds one max_datagram per window's
  *    worth of acknowledged bytes, carrying the remainder from ACK to ACK
@@ -17,10 +18,12 @@
  *  - Only in-flight packets count in bytes_in_flight; the recovery part
  *    makes exactly the ack-eliciting packets in flight, so ACK-only
  *    packets, which may never be acknowledged, never fill the window.
- *  - There is no application-limited check (RFC 9002 7.8): the window
- *    grows with every acknowledged byte even when it was not full. With a
- *    4 MiB start this matters only for a client that later sends bulk
- *    data, which then leaves in one burst (there is no pacing either).
+ *  - Application-limited (RFC 9002 7.8): the window grows only when the
+ *    sender was using it, judged by the bytes in flight before the ACK
+ *    (cwnd_limited()), or when the pacer held data back (the recovery
+ *    part knows): a load generator's client that sends small requests
+ *    keeps its initial window instead of growing one it never fills and
+ *    later dumping a bulk upload into it in one burst.
  *
  * Plain data owned by the caller. Sizes are bytes, times nanoseconds.
  */
@@ -29,8 +32,14 @@
 
 #include <stdint.h>
 
-#define SHB_QUIC_CC_INITIAL_WINDOW (UINT64_C(4) << 20)
 #define SHB_QUIC_CC_MAX_DATAGRAM 1200u
+/* The start this client had before it followed RFC 9002 7.2; kept for
+ * `--proto-opt initial-window=` on lab links. */
+#define SHB_QUIC_CC_LAB_WINDOW (UINT64_C(4) << 20)
+/* Slack below a full window that still counts as using it: a sender
+ * rarely fills the last bytes exactly (RFC 9002 7.8 leaves the rule to
+ * the implementation; this one is Chromium's and quic-go's). */
+#define SHB_QUIC_CC_LIMITED_SLACK 3u /* datagrams */
 
 /* Read the members freely; change them only through the functions. */
 struct shb_quic_cc {
@@ -44,10 +53,14 @@ struct shb_quic_cc {
 	uint8_t in_recovery_period; /* a recovery period has started */
 };
 
-/* initial_window 0 means SHB_QUIC_CC_INITIAL_WINDOW, max_datagram 0 means
- * 1200. The window never goes below 2 * max_datagram. */
+/* initial_window 0 means shb_quic_cc_rfc_window(max_datagram),
+ * max_datagram 0 means 1200. The window never goes below
+ * 2 * max_datagram. */
 void shb_quic_cc_init(struct shb_quic_cc *cc, uint64_t initial_window,
 		      uint32_t max_datagram);
+
+/* RFC 9002 7.2: min(10 * max_datagram, max(2 * max_datagram, 14720)). */
+uint64_t shb_quic_cc_rfc_window(uint32_t max_datagram);
 
 /* An in-flight packet of `bytes` was sent. */
 void shb_quic_cc_on_sent(struct shb_quic_cc *cc, uint64_t bytes);
@@ -80,6 +93,16 @@ int shb_quic_cc_on_congestion(struct shb_quic_cc *cc, uint64_t newest_sent,
 /* Persistent congestion was established: minimum window, recovery period
  * over (every acknowledged byte counts again). */
 void shb_quic_cc_on_persistent(struct shb_quic_cc *cc);
+
+/* Was the sender using its window, with `prior_in_flight` bytes in flight
+ * before an ACK? Yes when the window is full or within
+ * SHB_QUIC_CC_LIMITED_SLACK datagrams of it, and in slow start also when
+ * more than half of it is in flight (the window doubles per round trip,
+ * so half of it was the whole window one round trip ago). Otherwise the
+ * sender is application-limited and acknowledged bytes must not grow the
+ * window (the recovery part checks this before grow()). */
+int shb_quic_cc_cwnd_limited(const struct shb_quic_cc *cc,
+			     uint64_t prior_in_flight);
 
 /* Bytes the window still has room for (0 when full). */
 uint64_t shb_quic_cc_available(const struct shb_quic_cc *cc);

@@ -129,6 +129,11 @@ void shb_quic_recovery_reset(struct shb_quic_recovery *r)
 	}
 	shb_quic_rtt_init(&r->rtt, r->cfg.initial_rtt);
 	shb_quic_cc_init(&r->cc, r->cfg.initial_window, r->cfg.max_datagram);
+	/* Bursts of the RFC's initial window (RFC 9002 7.7) whatever window
+	 * the connection starts with; more only where 1 ms at the pacing
+	 * rate is more (quic_pacer.h). */
+	shb_quic_pacer_init(&r->pacer, shb_quic_cc_rfc_window(r->cc.max_datagram),
+			    r->cc.max_datagram, !r->cfg.no_pacing);
 	memset(&r->stats, 0, sizeof(r->stats));
 	r->timer = SHB_QUIC_TIME_NONE;
 	r->peer_max_ack_delay = SHB_QUIC_DEFAULT_MAX_ACK_DELAY;
@@ -136,6 +141,7 @@ void shb_quic_recovery_reset(struct shb_quic_recovery *r)
 	r->has_hs_keys = 0;
 	r->hs_acked = 0;
 	r->confirmed = 0;
+	r->pacing_limited = 0;
 }
 
 void shb_quic_recovery_free(struct shb_quic_recovery *r)
@@ -475,8 +481,17 @@ static void take_rtt_sample(struct shb_quic_recovery *r, int space,
 
 static void apply_growth(struct shb_quic_recovery *r,
 			 const struct ack_batch *b,
-			 const struct loss_result *lr)
+			 const struct loss_result *lr, uint64_t prior_in_flight)
 {
+	if (b->grow_all == 0)
+		return;
+	/* RFC 9002 7.8: a window the sender did not use says nothing about
+	 * the path; growing it would only allow a later burst. */
+	if (!r->pacing_limited &&
+	    !shb_quic_cc_cwnd_limited(&r->cc, prior_in_flight)) {
+		r->stats.app_limited_acks++;
+		return;
+	}
 	/* Persistent congestion ends the recovery period, so every packet
 	 * counts; a new period excludes every packet of this ACK. */
 	if (lr->persistent)
@@ -501,6 +516,7 @@ int shb_quic_recovery_on_ack_iter(struct shb_quic_recovery *r,
 			      .trim = SHB_QUIC_PN_NONE};
 	struct shb_quic_ack_range first;
 	struct loss_result lr;
+	uint64_t prior_in_flight = r->cc.bytes_in_flight;
 
 	if (!valid_space(space))
 		return SHB_QUIC_RECOVERY_E_INVALID;
@@ -535,7 +551,7 @@ int shb_quic_recovery_on_ack_iter(struct shb_quic_recovery *r,
 	if (space == SHB_QUIC_PNS_HANDSHAKE)
 		r->hs_acked = 1;
 	detect_lost(r, space, now, &lr);
-	apply_growth(r, &b, &lr);
+	apply_growth(r, &b, &lr, prior_in_flight);
 	if (peer_validated(r))
 		reset_backoff(r);
 	set_timer(r, now);
@@ -742,6 +758,38 @@ shb_quic_recovery_can_send(const struct shb_quic_recovery *r,
 	return SHB_QUIC_SEND_OK;
 }
 
+static struct shb_quic_pace_rate pace_rate(const struct shb_quic_recovery *r)
+{
+	return shb_quic_pacer_rate(r->cc.cwnd, r->rtt.smoothed,
+				   r->cc.cwnd < r->cc.ssthresh);
+}
+
+void shb_quic_recovery_set_pacing_limited(struct shb_quic_recovery *r,
+					  int limited)
+{
+	r->pacing_limited = limited != 0;
+}
+
+uint64_t shb_quic_recovery_pacer_time(const struct shb_quic_recovery *r)
+{
+	return shb_quic_pacer_next(&r->pacer, pace_rate(r));
+}
+
+enum shb_quic_send_verdict
+shb_quic_recovery_can_send_at(const struct shb_quic_recovery *r,
+			      enum shb_quic_pns space, uint64_t bytes,
+			      uint32_t *max_refs, uint64_t now)
+{
+	enum shb_quic_send_verdict v =
+		shb_quic_recovery_can_send(r, space, bytes, max_refs);
+
+	if (v != SHB_QUIC_SEND_OK || shb_quic_recovery_pacer_time(r) <= now)
+		return v;
+	if (max_refs)
+		*max_refs = 0;
+	return SHB_QUIC_SEND_PACED;
+}
+
 /* Records one packet; reserve = ring slots to leave free. */
 static struct shb_quic_sent *record(struct shb_quic_pns_state *st,
 				    const struct shb_quic_sent *tmpl,
@@ -801,6 +849,7 @@ int shb_quic_recovery_on_sent(struct shb_quic_recovery *r,
 		shb_quic_cc_on_sent(&r->cc, p.size);
 		st->eliciting_in_flight++;
 	}
+	shb_quic_pacer_on_sent(&r->pacer, p.size, now, pace_rate(r));
 	st->last_eliciting = now;
 	if (st->probes > 0)
 		st->probes--;

@@ -28,10 +28,13 @@
  *   an ACK frame from shb_quic_recovery_ack_view() when
  *   shb_quic_recovery_ack_owed() (or ack_pending() if the packet goes out
  *   anyway);
- *   before an ack-eliciting packet: shb_quic_recovery_can_send();
+ *   before an ack-eliciting packet: shb_quic_recovery_can_send_at() (the
+ *   window and the pacer; can_send() asks the window alone);
  *   after sending (every packet, ACK-only ones too):
  *   shb_quic_recovery_on_sent().
- * Timers: shb_quic_recovery_deadline() / shb_quic_recovery_on_timeout().
+ * Timers: shb_quic_recovery_deadline() / shb_quic_recovery_on_timeout();
+ *   while data waits only for the pacer, wake up at
+ *   shb_quic_recovery_pacer_time().
  * Handshake progress: handshake_keys(), discard(), handshake_confirmed(),
  *   set_peer_max_ack_delay().
  *
@@ -69,6 +72,9 @@
  *  - an ACK frame detects losses in its own space only; acknowledging a
  *    packet already declared lost changes nothing (no spurious-loss undo:
  *    its data was requeued when the loss was reported);
+ *  - congestion control in quic_cc.h (RFC 9002 7.2 initial window unless
+ *    configured, no growth while application-limited), pacing in
+ *    quic_pacer.h (ack-eliciting packets only; probes are never held);
  *  - discarding a space drops its records (out of bytes in flight, no
  *    callbacks), ACK state, loss timer and probes, and resets pto_count.
  *
@@ -84,6 +90,7 @@
 
 #include "quic_ackrx.h"
 #include "quic_cc.h"
+#include "quic_pacer.h"
 #include "quic_pns.h"
 #include "quic_rtt.h"
 #include "quic_sent.h"
@@ -104,8 +111,11 @@ struct shb_quic_recovery_config {
 	uint32_t ring_capacity[SHB_QUIC_PNS_COUNT];
 	/* Frame references per space: 2 * ring_capacity. */
 	uint32_t ref_capacity[SHB_QUIC_PNS_COUNT];
-	uint64_t initial_window; /* 4 MiB */
+	/* RFC 9002 7.2: min(10 * max_datagram, max(2 * max_datagram,
+	 * 14720)), 12000 bytes for 1200-byte datagrams. */
+	uint64_t initial_window;
 	uint32_t max_datagram;   /* 1200 */
+	uint32_t no_pacing;      /* 0: paced (quic_pacer.h); 1: not (lab use) */
 	uint64_t initial_rtt;    /* 333 ms */
 };
 
@@ -149,6 +159,9 @@ enum shb_quic_send_verdict {
 	 * (ACK-only packets may still be sent). */
 	SHB_QUIC_SEND_RING_FULL = -2,
 	SHB_QUIC_SEND_DISCARDED = -3, /* the space was discarded */
+	/* can_send_at(): the window has room but the pacer holds the packet
+	 * until shb_quic_recovery_pacer_time(). */
+	SHB_QUIC_SEND_PACED = -4,
 };
 
 /* What a packet carried, for on_sent(). */
@@ -184,6 +197,9 @@ struct shb_quic_recovery_stats {
 	uint64_t pto_fired;
 	uint64_t congestion_events; /* window reductions */
 	uint64_t persistent_congestion;
+	/* ACKs that did not grow the window because it was not being used
+	 * (RFC 9002 7.8). */
+	uint64_t app_limited_acks;
 };
 
 struct shb_quic_pns_state {
@@ -203,6 +219,7 @@ struct shb_quic_recovery {
 	struct shb_quic_pns_state s[SHB_QUIC_PNS_COUNT];
 	struct shb_quic_rtt rtt;
 	struct shb_quic_cc cc;
+	struct shb_quic_pacer pacer;
 	struct shb_quic_recovery_cbs cb;
 	struct shb_quic_recovery_config cfg;
 	struct shb_quic_recovery_stats stats;
@@ -212,6 +229,7 @@ struct shb_quic_recovery {
 	uint8_t has_hs_keys;
 	uint8_t hs_acked;  /* the server acknowledged a Handshake packet */
 	uint8_t confirmed; /* handshake confirmed (HANDSHAKE_DONE) */
+	uint8_t pacing_limited; /* set_pacing_limited() */
 	uint8_t own_mem;   /* mem came from init(), not init_in() */
 	void *mem;
 };
@@ -351,11 +369,33 @@ shb_quic_recovery_can_send(const struct shb_quic_recovery *r,
 			   enum shb_quic_pns space, uint64_t bytes,
 			   uint32_t *max_refs);
 
+/* can_send() and then the pacer: SHB_QUIC_SEND_PACED (with *max_refs 0)
+ * when the window allows the packet but the pacer does not at `now`.
+ * Probes are never paced. */
+enum shb_quic_send_verdict
+shb_quic_recovery_can_send_at(const struct shb_quic_recovery *r,
+			      enum shb_quic_pns space, uint64_t bytes,
+			      uint32_t *max_refs, uint64_t now);
+
+/* The owner says, after each write, whether data it has is held back by
+ * the pacer (1) or not (0: it sent what it had, or the window is full).
+ * A window the pacer keeps from filling is still being used (RFC 9002
+ * 7.8): ACKs grow it while this is set, whatever is in flight. */
+void shb_quic_recovery_set_pacing_limited(struct shb_quic_recovery *r,
+					  int limited);
+
+/* When the pacer lets the next ack-eliciting datagram leave: a time at or
+ * before now when it may leave now; 0 when pacing is off. Not part of
+ * deadline(): the owner arms a timer for it only while data waits for it,
+ * else an idle connection would wake up for nothing. */
+uint64_t shb_quic_recovery_pacer_time(const struct shb_quic_recovery *r);
+
 /* A packet went out in `space` at `now` with packet number next_pn().
  * Every packet must be reported, ACK-only ones included (they consume a
  * packet number; a report with desc->ack_largest set marks the ACK as
  * sent). refs[0..nrefs) are copied. Ack-eliciting packets enter bytes in
- * flight, count down owed probes and re-arm the PTO. Returns OK,
+ * flight, take their size from the pacer, count down owed probes and
+ * re-arm the PTO. Returns OK,
  * NOT_RECORDED (ACK-only or reference-free probe, no room; harmless),
  * E_FULL (ack-eliciting, no room or nrefs over the limit can_send() gave)
  * or E_INVALID (discarded space, refs NULL with nrefs > 0). The packet

@@ -10,5 +10,7 @@ extern CU_TestInfo shb_test_conn_streams[];
 extern CU_TestInfo shb_test_conn_misc[];
 extern CU_TestInfo shb_test_conn_parts[];
 extern CU_TestInfo shb_test_conn_hostile[];
+extern CU_TestInfo shb_test_conn_own[];
+extern CU_TestInfo shb_test_conn_uni[];
 
 #endif

@@ -145,8 +145,10 @@ static void test_uni_streams(void)
 	CU_ASSERT_EQUAL(shb_quic_conn_uni_send(h.c, 2, settings, 5), 0);
 	CU_ASSERT_EQUAL(shb_quic_conn_uni_send(h.c, 6, settings, 1), 0);
 	CU_ASSERT_EQUAL(shb_quic_conn_uni_send(h.c, 10, big, sizeof(big)), 0);
-	CU_ASSERT_EQUAL(shb_quic_conn_uni_send(h.c, 10, big, 1),
-			SHB_QUIC_CONN_E_LIMIT);
+	/* More than SHB_QUIC_CONN_UNI_BUF not yet acknowledged moves to a
+	 * heap buffer (test_conn_uni.c has its limits). */
+	CU_ASSERT_EQUAL(shb_quic_conn_uni_send(h.c, 10, big, 1), 0);
+	CU_ASSERT_PTR_NOT_NULL(h.c->uni_tx[2].heap);
 	CU_ASSERT_EQUAL(shb_quic_conn_uni_send(h.c, 14, big, 1),
 			SHB_QUIC_CONN_E_STATE);
 	CU_ASSERT_TRUE(h_run(&h, h_cond_quiet, 2000 * H_MS));
@@ -154,7 +156,7 @@ static void test_uni_streams(void)
 	CU_ASSERT_TRUE(h_run(&h, h_cond_quiet, 2000 * H_MS));
 	CU_ASSERT_EQUAL(ts_uni_bytes(h.s, 2), 9);
 	CU_ASSERT_EQUAL(ts_uni_bytes(h.s, 6), 1);
-	CU_ASSERT_EQUAL(ts_uni_bytes(h.s, 10), sizeof(big));
+	CU_ASSERT_EQUAL(ts_uni_bytes(h.s, 10), sizeof(big) + 1);
 	size_t len;
 	bool fin;
 	const uint8_t *d = ts_stream_data(h.s, 2, &len, &fin);
@@ -222,6 +224,36 @@ static void test_memory(void)
 	CU_ASSERT_TRUE(shb_quic_conn_memory(&cfg) > m);
 }
 
+/* The ClientHello hook (for the report's JA3/JA4): once, inside
+ * shb_quic_conn_new, with one whole ClientHello handshake message. */
+static unsigned hello_calls;
+static size_t hello_len;
+static uint8_t hello_first[4];
+
+static void on_client_hello(void *user, const uint8_t *msg, size_t len)
+{
+	(void)user;
+	hello_calls++;
+	hello_len = len;
+	memcpy(hello_first, msg, len < 4 ? len : 4);
+}
+
+static void test_client_hello_hook(void)
+{
+	struct harness h;
+	struct shb_quic_conn_config cfg = {.client_hello = on_client_hello};
+
+	hello_calls = 0;
+	CU_ASSERT_FATAL(h_init(&h, &cfg, NULL, 3) == 0);
+	CU_ASSERT_EQUAL(hello_calls, 1);
+	CU_ASSERT_EQUAL(hello_first[0], 1); /* client_hello */
+	CU_ASSERT_EQUAL(hello_len, 4 + ((size_t)hello_first[1] << 16 |
+					(size_t)hello_first[2] << 8 | hello_first[3]));
+	CU_ASSERT_TRUE(h_run(&h, h_cond_handshake, 5000 * H_MS));
+	CU_ASSERT_EQUAL(hello_calls, 1);
+	h_fini(&h);
+}
+
 static void test_bad_config(void)
 {
 	struct shb_quic_conn_config cfg = {0};
@@ -241,6 +273,7 @@ CU_TestInfo shb_test_conn_basic[] = {
 	{"transport parameter CID checks", test_bad_cids},
 	{"certificate over several packets", test_big_certificate},
 	{"memory per connection", test_memory},
+	{"ClientHello handed once", test_client_hello_hook},
 	{"bad config", test_bad_config},
 	CU_TEST_INFO_NULL,
 };

@@ -15,5 +15,9 @@ CU_SuiteInfo shb_test_suites[] = {
 	 shb_test_conn_parts},
 	{"conn_hostile", h_suite_init, h_suite_clean, NULL, NULL,
 	 shb_test_conn_hostile},
+	{"conn_own", h_suite_init, h_suite_clean, NULL, NULL,
+	 shb_test_conn_own},
+	{"conn_uni", h_suite_init, h_suite_clean, NULL, NULL,
+	 shb_test_conn_uni},
 	CU_SUITE_INFO_NULL,
 };

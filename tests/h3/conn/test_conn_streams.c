@@ -91,9 +91,11 @@ static void test_retransmit_without_credit(void)
 	CU_ASSERT_TRUE_FATAL(h_run(&h, h_cond_handshake, 5000 * H_MS));
 	h.up.loss_pct = 30;
 	CU_ASSERT_EQUAL(h_request(&h, body, sizeof(body)), 0);
-	h_run(&h, h_cond_quiet, 20000 * H_MS);
+	/* Fixed scripted times, not "quiet": with a paced 12000-byte window
+	 * the links go quiet while a PTO is pending. */
+	h_run(&h, NULL, 2000 * H_MS);
 	h.up.loss_pct = 0;
-	h_run(&h, h_cond_quiet, 20000 * H_MS);
+	h_run(&h, NULL, 20000 * H_MS);
 	ts_stream_data(h.s, 0, &len, &fin);
 	CU_ASSERT_EQUAL(len, sizeof(body));
 	CU_ASSERT_TRUE(fin);
@@ -295,7 +297,62 @@ static void test_server_bidi(void)
 	h_fini(&h);
 }
 
+static bool paced(struct harness *h)
+{
+	return qc_tx_paced_until(h->c) != QC_NONE;
+}
+
+static bool upload_answered(struct harness *h)
+{
+	struct h_stream *s = h_stream(h, 0);
+
+	return s && s->fin;
+}
+
+/* The pacer seen from the connection: on the default start (12000 bytes,
+ * paced) a 300 KB upload soon has data that waits only for the pacer;
+ * then write() has nothing to send, want_write() says no, and deadline()
+ * is no later than the pacer's time (without it the next timer would be
+ * the PTO, tens of ms away), so an owner that sleeps until deadline()
+ * resumes the upload. Every byte arrives, and no PTO fires. */
+static void test_paced_upload_deadline(void)
+{
+	static uint8_t body[300000];
+	struct shb_quic_conn_stats st;
+	uint8_t buf[64 * 1200];
+	struct harness h;
+	size_t len, seg;
+	bool fin;
+
+	for (size_t i = 0; i < sizeof(body); i++)
+		body[i] = (uint8_t)(i * 7 + (i >> 11));
+	CU_ASSERT_FATAL(h_init(&h, NULL, NULL, 41) == 0);
+	CU_ASSERT_TRUE_FATAL(h_run(&h, h_cond_handshake, 5000 * H_MS));
+	CU_ASSERT_EQUAL(shb_quic_recovery_cc(&h.c->rec)->cwnd, 12000);
+	CU_ASSERT_EQUAL(h_request(&h, body, sizeof(body)), 0);
+	CU_ASSERT_TRUE_FATAL(h_run(&h, paced, 5000 * H_MS));
+	uint64_t t = qc_tx_paced_until(h.c);
+
+	CU_ASSERT_TRUE(t > h.now);
+	CU_ASSERT_FALSE(shb_quic_conn_want_write(h.c));
+	CU_ASSERT_TRUE(shb_quic_conn_deadline(h.c) <= t);
+	CU_ASSERT_EQUAL(shb_quic_conn_write(h.c, buf, sizeof(buf), &seg, h.now), 0);
+	CU_ASSERT_TRUE(h_run(&h, upload_answered, 20000 * H_MS));
+	const uint8_t *d = ts_stream_data(h.s, 0, &len, &fin);
+
+	CU_ASSERT_EQUAL(len, sizeof(body));
+	CU_ASSERT_TRUE(fin);
+	CU_ASSERT_TRUE(d && memcmp(d, body, sizeof(body)) == 0);
+	shb_quic_conn_stats(h.c, &st);
+	CU_ASSERT_EQUAL(st.pto_count, 0);
+	CU_ASSERT_EQUAL(st.stream_bytes_resent, 0);
+	CU_ASSERT_TRUE(st.stream_bytes_sent >= sizeof(body));
+	CU_ASSERT_EQUAL(h.bad_trains, 0);
+	h_fini(&h);
+}
+
 CU_TestInfo shb_test_conn_streams[] = {
+	{"paced upload: deadline, want_write", test_paced_upload_deadline},
 	{"receive windows refreshed", test_receive_windows},
 	{"send side blocked by flow control", test_send_blocked},
 	{"retransmissions need no new credit", test_retransmit_without_credit},

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Names and addresses over HTTP/3: --sni (the QUIC TLS layer takes SNI and
 # the name it verifies from the same place, so --sni sets both),
-# --connect-to, every address in order over UDP (a port unreachable at
+# --connect-to (both also over HTTP/1.1 and HTTP/2 to the same caddy), every address in order over UDP (a port unreachable at
 # 127.0.0.2 moves on to 127.0.0.1 without an error), the hint that no SNI
 # was sent when a handshake at an IP address fails, and the early stop of
 # a run that never connects. Skipped (77) when a server package is
@@ -54,6 +54,19 @@ ok_h3 sni 20 "https://127.0.0.1:$P/" -c 2 --sni localhost --cacert "$CA"
 # --connect-to: the URL's name for SNI and verification, the address given.
 ok_h3 connect-to 20 "https://localhost:$P/" -c 2 --cacert "$CA" \
 	--connect-to "localhost:$P:127.0.0.1:$P"
+# The same two over TCP against the same caddy: HTTP/1.1 and HTTP/2.
+for proto in h1 h2; do
+	run_shb "sni-$proto" --proto "$proto" -n 20 -c 2 --sni localhost \
+		--cacert "$CA" "https://127.0.0.1:$P/"
+	expect_rc "sni-$proto" 0
+	check "sni-$proto" 'requests.ok == 20' 'statusCodes.200 == 20'
+	check_no_errors "sni-$proto"
+	run_shb "connect-to-$proto" --proto "$proto" -n 20 -c 2 --cacert "$CA" \
+		--connect-to "localhost:$P:127.0.0.1:$P" "https://localhost:$P/"
+	expect_rc "connect-to-$proto" 0
+	check "connect-to-$proto" 'requests.ok == 20' 'statusCodes.200 == 20'
+	check_no_errors "connect-to-$proto"
+done
 # Two addresses: 127.0.0.2 answers ICMP port unreachable, so every
 # connection moves on to 127.0.0.1, where it stays; nothing counted, and
 # what was sent to 127.0.0.2 is sent again (exactly 40 answers). A UDP

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "h3_local.h"
 #include "h3_request.h"
 #include "h3_response.h"
 #include "qpack_dec.h"
@@ -262,7 +263,75 @@ static void test_conn_specific_refused(void)
 	}
 }
 
+/* --priority (RFC 9218) reaches HTTP/3 as a plain field: a literal name,
+ * lower case, no Huffman; its value is kept for the PRIORITY_UPDATE the
+ * plugin sends on the control stream (tests/h3/plugin test_prio.c). */
+static void test_priority_field(void)
+{
+	static const struct shb_kv headers[] = {{"Priority", "u=1, i"}};
+	struct shb_request req = {
+		.struct_size = sizeof(req),
+		.method = "GET",
+		.scheme = "https",
+		.authority = "example.com",
+		.path = "/",
+		.headers = headers,
+		.header_count = 1,
+	};
+	struct shb_h3_request *r = encode(&req);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	expect_bytes(r, "01 23"
+			"0000 d1 d7 500b 6578616d706c652e636f6d c1"
+			"2701 7072696f72697479 06 753d312c2069");
+	/* 177 as for GET /, plus 8 + 6 + 32. */
+	CU_ASSERT_EQUAL(r->field_section_size, 177 + 46);
+	expect_decodable(r, 5);
+	CU_ASSERT_EQUAL(r->prio_len, 6);
+	CU_ASSERT_EQUAL(r->prio_at, 0);
+	CU_ASSERT(r->prio && strcmp(r->prio, "u=1, i") == 0);
+	shb_h3_request_free(r);
+}
+
+/* PRIORITY_UPDATE for a request stream (RFC 9218 Section 7.2): type
+ * 0xF0700 as a 4-octet varint, the payload length, the stream ID as a
+ * varint, the field value; 0 when it does not fit. */
+static void test_priority_update_frame(void)
+{
+	static const struct {
+		uint64_t id;
+		const char *value, *hex;
+	} v[] = {
+		{0, "u=1, i", "800f0700 07 00 753d312c2069"},
+		{4, "u=7", "800f0700 04 04 753d37"},
+		{64, "u=0", "800f0700 05 4040 753d30"},
+		{16384, "i", "800f0700 05 80004000 69"},
+		{(UINT64_C(1) << 62) - 4, "",
+		 "800f0700 08 fffffffffffffffc"},
+	};
+	uint8_t out[64], want[64];
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		size_t n = shb_h3t_unhex(want, sizeof(want), v[i].hex);
+		size_t got = shb_h3_local_priority_update(out, sizeof(out), v[i].id,
+							  v[i].value,
+							  strlen(v[i].value));
+
+		CU_ASSERT_EQUAL(got, n);
+		CU_ASSERT(got == n && memcmp(out, want, n) == 0);
+		CU_ASSERT(n <= SHB_H3_PRIORITY_UPDATE_MAX(strlen(v[i].value)));
+		/* One octet short: nothing. */
+		CU_ASSERT_EQUAL(shb_h3_local_priority_update(out, n - 1, v[i].id,
+							     v[i].value,
+							     strlen(v[i].value)), 0);
+	}
+	CU_ASSERT_EQUAL(shb_h3_local_priority_update(out, sizeof(out),
+						     UINT64_C(1) << 62, "u=1", 3), 0);
+}
+
 CU_TestInfo shb_h3t_request_tests[] = {
+	{"Priority field (RFC 9218)", test_priority_field},
+	{"PRIORITY_UPDATE frame bytes", test_priority_update_frame},
 	{"GET / exact bytes", test_get_root},
 	{"POST with body and headers", test_post_with_headers},
 	{"methods and schemes", test_other_methods_and_schemes},

@@ -39,6 +39,8 @@ static void fq_free(struct shb_quic_conn *q)
 {
 	if (fq_last == q)
 		fq_last = NULL;
+	for (size_t i = 0; i < FQ_MAX_STREAMS; i++)
+		free(q->own[i]);
 	free(q);
 }
 
@@ -174,6 +176,17 @@ static int fq_bidi_send(struct shb_quic_conn *q, uint64_t id, const uint8_t *dat
 	return SHB_QUIC_CONN_OK;
 }
 
+/* A fresh buffer per stream, as the real one keeps its slot's until the
+ * stream is done: never reused within a test. */
+static uint8_t *fq_bidi_buffer(struct shb_quic_conn *q, uint64_t id, size_t len)
+{
+	if (ended(q) || (id & 3) || id >= 4 * (uint64_t)q->opened ||
+	    id / 4 >= FQ_MAX_STREAMS || q->own[id / 4])
+		return NULL;
+	q->own[id / 4] = malloc(len ? len : 1);
+	return q->own[id / 4];
+}
+
 static int64_t fq_uni_open(struct shb_quic_conn *q)
 {
 	if (q->state != SHB_QUIC_CONN_ESTABLISHED)
@@ -197,6 +210,10 @@ static int fq_uni_send(struct shb_quic_conn *q, uint64_t id, const uint8_t *data
 			return SHB_QUIC_CONN_E_LIMIT;
 		memcpy(u->bytes + u->len, data, len);
 		u->len += len;
+		if (u->nsend < 8) {
+			u->end_at[u->nsend] = u->len;
+			u->bidi_before[u->nsend++] = q->send_count;
+		}
 		q->dirty = 1;
 		return SHB_QUIC_CONN_OK;
 	}
@@ -243,6 +260,7 @@ const struct shb_h3_quic_ops fq_ops = {
 	.bidi_available = fq_bidi_available,
 	.bidi_open = fq_bidi_open,
 	.bidi_send = fq_bidi_send,
+	.bidi_buffer = fq_bidi_buffer,
 	.uni_open = fq_uni_open,
 	.uni_send = fq_uni_send,
 	.stream_reset = fq_reset,

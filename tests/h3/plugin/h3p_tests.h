@@ -24,6 +24,8 @@ extern CU_TestInfo shb_h3p_conn_tests[];
 extern CU_TestInfo shb_h3p_stream_tests[];
 extern CU_TestInfo shb_h3p_end_tests[];
 extern CU_TestInfo shb_h3p_live_tests[];
+extern CU_TestInfo shb_h3p_var_tests[];
+extern CU_TestInfo shb_h3p_prio_tests[];
 
 /* ---- fake host (the plugin test kit's, shb/kit.h) ------------------------ */
 
@@ -60,8 +62,13 @@ struct fq_op {
 
 struct fq_uni {
 	uint64_t id;
-	uint8_t bytes[64];
+	uint8_t bytes[256];
 	size_t len;
+	/* For each uni_send (the first 8): its end in bytes[] and how many
+	 * bidi_send calls came before it, to check what went first. */
+	size_t nsend;
+	size_t end_at[8];
+	size_t bidi_before[8];
 };
 
 struct shb_quic_conn {
@@ -76,6 +83,8 @@ struct shb_quic_conn {
 	int dirty;            /* write() has something */
 	struct fq_stream_send sends[FQ_MAX_STREAMS];
 	size_t send_count;
+	/* bidi_buffer's buffers, by stream index (id / 4); freed with q */
+	uint8_t *own[FQ_MAX_STREAMS];
 	struct fq_op ops[FQ_MAX_OPS];
 	size_t op_count;
 	struct fq_uni uni[4];

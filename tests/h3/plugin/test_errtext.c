@@ -24,11 +24,13 @@ static void test_names(void)
 			       "application error 0x1234");
 }
 
+static int with_cert; /* ctx.has_cert of the next expect() */
+
 static void expect(uint32_t origin, uint32_t app, uint64_t code, uint64_t frame,
 		   const char *reason, int hs, int want_rc, const char *want)
 {
 	struct shb_quic_close_info ci = {origin, app, code, frame, reason};
-	struct shb_h3_close_ctx ctx = {5000000000ull, 30000000000ull, hs};
+	struct shb_h3_close_ctx ctx = {5000000000ull, 30000000000ull, hs, with_cert};
 	char out[200];
 
 	CU_ASSERT_EQUAL(shb_h3_close_describe(&ci, &ctx, out, sizeof(out)), want_rc);
@@ -57,6 +59,19 @@ static void test_describe(void)
 	expect(SHB_QUIC_CLOSE_VERSION, 0, 0, 0, "", 0, SHB_E_PROTO,
 	       "the server does not support QUIC version 1");
 	expect(SHB_QUIC_CLOSE_LOCAL, 1, 0x100, 0, "", 1, 0, "");
+	/* certificate_required names the options, unless --cert was given */
+	expect(SHB_QUIC_CLOSE_PEER, 0, 0x174, 0, "", 1, SHB_E_TLS,
+	       "TLS error: server sent TLS alert 116 (certificate_required): the "
+	       "server wants a client certificate (--cert FILE --key FILE)");
+	expect(SHB_QUIC_CLOSE_PEER, 0, 0x12a, 0, "", 1, SHB_E_TLS,
+	       "TLS error: server sent TLS alert 42 (bad_certificate): the "
+	       "server wants a client certificate (--cert FILE --key FILE)");
+	with_cert = 1;
+	expect(SHB_QUIC_CLOSE_PEER, 0, 0x174, 0, "", 1, SHB_E_TLS,
+	       "TLS error: server sent TLS alert 116 (certificate_required)");
+	expect(SHB_QUIC_CLOSE_PEER, 0, 0x12a, 0, "", 1, SHB_E_TLS,
+	       "TLS error: server sent TLS alert 42 (bad_certificate)");
+	with_cert = 0;
 }
 
 CU_TestInfo shb_h3p_errtext_tests[] = {

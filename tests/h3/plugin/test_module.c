@@ -81,7 +81,8 @@ static void test_module_options(void)
 	void *m = NULL;
 
 	CU_ASSERT_EQUAL(create(SHB_RUN_TLS, 4, opts, 1, err, sizeof(err), &m), SHB_E_INVAL);
-	CU_ASSERT_STRING_EQUAL(err, "h3: unknown option 'window' (h3 has none)");
+	CU_ASSERT_STRING_EQUAL(err, "h3: unknown option 'window' (known: "
+			       "initial-window, pacing, priority-update)");
 	CU_ASSERT_EQUAL(create(0, 4, NULL, 0, err, sizeof(err), &m), SHB_E_INVAL);
 	CU_ASSERT_STRING_EQUAL(err, "h3: HTTP/3 runs over QUIC, which needs an https:// URL");
 	CU_ASSERT_EQUAL(create(SHB_RUN_TLS, 5000, NULL, 0, err, sizeof(err), &m), SHB_E_INVAL);
@@ -95,6 +96,68 @@ static void test_module_options(void)
 	CU_ASSERT_EQUAL(mod->idle_timeout, SHB_H3_MIN_IDLE_NS);
 	CU_ASSERT_PTR_EQUAL(mod->ops, &shb_h3_quic_ops_real);
 	d->vt->module_destroy(m);
+}
+
+/* --proto-opt initial-window=BYTES and pacing=0|1: declared for the core,
+ * parsed into the module (defaults: RFC window, paced), bad values
+ * refused with one line. */
+static void test_cc_options(void)
+{
+	static const struct shb_kv lab[] = {{"initial-window", "4M"},
+					    {"pacing", "0"}};
+	static const struct shb_kv plain[] = {{"initial-window", "64000"},
+					      {"pacing", "1"}};
+	static const struct {
+		struct shb_kv kv;
+		const char *err;
+	} bad[] = {
+		{{"initial-window", "2399"}, "h3: --proto-opt initial-window=2399: "
+		 "expected bytes from 2400 to 1G (K and M suffixes allowed)"},
+		{{"initial-window", "2G"}, "h3: --proto-opt initial-window=2G: "
+		 "expected bytes from 2400 to 1G (K and M suffixes allowed)"},
+		{{"initial-window", "12k5"}, "h3: --proto-opt initial-window=12k5: "
+		 "expected bytes from 2400 to 1G (K and M suffixes allowed)"},
+		{{"initial-window", NULL}, "h3: --proto-opt initial-window=: "
+		 "expected bytes from 2400 to 1G (K and M suffixes allowed)"},
+		{{"pacing", "yes"}, "h3: --proto-opt pacing=yes: expected 0 or 1"},
+		{{"pacing", NULL}, "h3: --proto-opt pacing=: expected 0 or 1"},
+	};
+	const struct shb_proto_desc *d = get_desc();
+	char err[160] = "";
+	void *m = NULL;
+	int n = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d->option_defs);
+	for (; d->option_defs[n].key; n++)
+		CU_ASSERT_PTR_NOT_NULL(d->option_defs[n].summary);
+	CU_ASSERT_EQUAL(n, 3); /* [2] priority-update: test_prio.c */
+	CU_ASSERT_STRING_EQUAL(d->option_defs[0].key, "initial-window");
+	CU_ASSERT_STRING_EQUAL(d->option_defs[0].value_name, "BYTES");
+	CU_ASSERT_STRING_EQUAL(d->option_defs[1].key, "pacing");
+	CU_ASSERT_STRING_EQUAL(d->option_defs[1].value_name, "0|1");
+
+	CU_ASSERT_EQUAL_FATAL(create(SHB_RUN_TLS, 4, NULL, 0, err, sizeof(err), &m), SHB_OK);
+	CU_ASSERT_EQUAL(((struct shb_h3_module *)m)->initial_window, 0);
+	CU_ASSERT_EQUAL(((struct shb_h3_module *)m)->no_pacing, 0);
+	d->vt->module_destroy(m);
+	m = NULL;
+	CU_ASSERT_EQUAL_FATAL(create(SHB_RUN_TLS, 4, lab, 2, err, sizeof(err), &m), SHB_OK);
+	CU_ASSERT_EQUAL(((struct shb_h3_module *)m)->initial_window, 4194304);
+	CU_ASSERT_EQUAL(((struct shb_h3_module *)m)->no_pacing, 1);
+	d->vt->module_destroy(m);
+	m = NULL;
+	CU_ASSERT_EQUAL_FATAL(create(SHB_RUN_TLS, 4, plain, 2, err, sizeof(err), &m), SHB_OK);
+	CU_ASSERT_EQUAL(((struct shb_h3_module *)m)->initial_window, 64000);
+	CU_ASSERT_EQUAL(((struct shb_h3_module *)m)->no_pacing, 0);
+	d->vt->module_destroy(m);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		m = NULL;
+		err[0] = 0;
+		CU_ASSERT_EQUAL(create(SHB_RUN_TLS, 4, &bad[i].kv, 1, err,
+				       sizeof(err), &m), SHB_E_INVAL);
+		CU_ASSERT_STRING_EQUAL(err, bad[i].err);
+		CU_ASSERT_PTR_NULL(m);
+	}
 }
 
 static void test_timeouts(void)
@@ -187,6 +250,7 @@ CU_TestInfo shb_h3p_module_tests[] = {
 	{"entry", test_entry},
 	{"descriptor", test_descriptor},
 	{"module options", test_module_options},
+	{"congestion options", test_cc_options},
 	{"timeouts", test_timeouts},
 	{"prepared request", test_prepare},
 	{"shared module exports", test_shared_module},

@@ -14,6 +14,7 @@ extern CU_TestInfo shb_rec_cc_tests[];
 extern CU_TestInfo shb_rec_sent_tests[];
 extern CU_TestInfo shb_rec_loss_tests[];
 extern CU_TestInfo shb_rec_pto_tests[];
+extern CU_TestInfo shb_rec_pacer_tests[];
 
 #define MS SHB_QUIC_MS
 #define T0 (1000 * MS) /* scripts start at 1 s, never at 0 */

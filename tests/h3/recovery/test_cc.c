@@ -12,7 +12,7 @@ static void test_init(void)
 	struct shb_quic_cc cc;
 
 	shb_quic_cc_init(&cc, 0, 0);
-	CU_ASSERT_EQUAL(cc.cwnd, UINT64_C(4194304));
+	CU_ASSERT_EQUAL(cc.cwnd, 12000); /* RFC 9002 7.2 */
 	CU_ASSERT_EQUAL(cc.ssthresh, UINT64_MAX);
 	CU_ASSERT_EQUAL(cc.min_window, 2400);
 	CU_ASSERT_EQUAL(cc.max_datagram, 1200);
@@ -22,6 +22,14 @@ static void test_init(void)
 	shb_quic_cc_init(&cc, 50000, 1500);
 	CU_ASSERT_EQUAL(cc.cwnd, 50000);
 	CU_ASSERT_EQUAL(cc.min_window, 3000);
+	/* min(10 * md, max(2 * md, 14720)) across the three regimes. */
+	shb_quic_cc_init(&cc, 0, 1500);
+	CU_ASSERT_EQUAL(cc.cwnd, 14720);
+	CU_ASSERT_EQUAL(shb_quic_cc_rfc_window(1200), 12000);
+	CU_ASSERT_EQUAL(shb_quic_cc_rfc_window(1472), 14720);
+	CU_ASSERT_EQUAL(shb_quic_cc_rfc_window(1400), 14000);
+	CU_ASSERT_EQUAL(shb_quic_cc_rfc_window(9000), 18000);
+	CU_ASSERT_EQUAL(shb_quic_cc_rfc_window(0), 12000);
 }
 
 static void test_window_room(void)
@@ -84,7 +92,7 @@ static void test_avoidance_carry(void)
 	CU_ASSERT_EQUAL(cc.cwnd, 14400);
 	CU_ASSERT_EQUAL(cc.acked_carry, 50);
 	/* With a 4 MiB window, one-byte ACKs still add up. */
-	shb_quic_cc_init(&cc, 0, 0);
+	shb_quic_cc_init(&cc, SHB_QUIC_CC_LAB_WINDOW, 0);
 	cc.ssthresh = cc.cwnd;
 	for (uint64_t i = 0; i < cc.cwnd; i += 1000)
 		shb_quic_cc_grow(&cc, 1000);

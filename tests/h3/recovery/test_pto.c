@@ -434,7 +434,7 @@ static void test_reset(void)
 	CU_ASSERT_EQUAL(shb_quic_recovery_largest_acked(&h.r, APP),
 			SHB_QUIC_PN_NONE);
 	CU_ASSERT_EQUAL(shb_quic_recovery_ring_count(&h.r, APP), 0);
-	CU_ASSERT_EQUAL(shb_quic_recovery_cc(&h.r)->cwnd, UINT64_C(4194304));
+	CU_ASSERT_EQUAL(shb_quic_recovery_cc(&h.r)->cwnd, UINT64_C(12000));
 	CU_ASSERT_FALSE(shb_quic_rtt_has_sample(shb_quic_recovery_rtt(&h.r)));
 	CU_ASSERT_EQUAL(shb_quic_recovery_stats(&h.r)->packets_sent, 0);
 	CU_ASSERT_EQUAL(shb_quic_recovery_can_send(&h.r, INI, SZ, NULL),

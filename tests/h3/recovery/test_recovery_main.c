@@ -10,5 +10,6 @@ CU_SuiteInfo shb_test_suites[] = {
 	{"quic_sent", NULL, NULL, NULL, NULL, shb_rec_sent_tests},
 	{"quic_loss", NULL, NULL, NULL, NULL, shb_rec_loss_tests},
 	{"quic_pto", NULL, NULL, NULL, NULL, shb_rec_pto_tests},
+	{"quic_pacer", NULL, NULL, NULL, NULL, shb_rec_pacer_tests},
 	CU_SUITE_INFO_NULL,
 };
