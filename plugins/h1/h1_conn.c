@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char unsolicited_reason[] =
@@ -20,9 +21,31 @@ trace(const struct shb_h1_conn *c, const char *fmt, ...)
 	c->mod->host->log(SHB_LOG_DEBUG, SHB_H1_PLUGIN_ID, line);
 }
 
+/* The bytes one request puts on the wire. */
+static size_t req_total(const struct shb_h1_conn *c)
+{
+	return c->req->total + c->abs_len;
+}
+
 static int send_pending(const struct shb_h1_conn *c)
 {
-	return c->req && c->send_off < c->req->total;
+	return c->req && c->send_off < req_total(c);
+}
+
+/* A core before 1.3 has no route_flags: never absolute form. */
+static void pick_form(struct shb_h1_conn *c)
+{
+	const struct shb_host *h = c->mod->host;
+	if (!SHB_HAS(h, struct shb_host, conn_origin) || !h->conn_origin)
+		return;
+	const struct shb_origin *o = h->conn_origin(c->handle);
+	if (!o || !SHB_HAS(o, struct shb_origin, route_flags) ||
+	    !(o->route_flags & SHB_ROUTE_ABSOLUTE_FORM) || !o->scheme ||
+	    !o->authority)
+		return;
+	c->abs_scheme = o->scheme;
+	c->abs_authority = o->authority;
+	c->abs_len = strlen(o->scheme) + 3 + strlen(o->authority);
 }
 
 int shb_h1_conn_init(void *module, void *worker, void *conn,
@@ -33,12 +56,19 @@ int shb_h1_conn_init(void *module, void *worker, void *conn,
 	memset(c, 0, sizeof(*c));
 	c->mod = module;
 	c->handle = handle;
+	pick_form(c);
 	return SHB_OK;
 }
 
 void shb_h1_conn_fini(void *conn)
 {
-	/* Nothing owned: the prepared request belongs to the module. */
+	struct shb_h1_conn *c = conn;
+
+	/* The prepared request belongs to the module; only the buffer of
+	 * varied requests is ours. */
+	free(c->vbuf);
+	c->vbuf = NULL;
+	c->vcap = 0;
 }
 
 int shb_h1_conn_transport_ready(void *conn,
@@ -187,6 +217,35 @@ static struct shb_vec vec_of(const uint8_t *p, size_t n)
 	return v;
 }
 
+/* Absolute form: the head split at the request target, with scheme,
+ * "://" and authority in between, then the body; send_off bytes in. */
+static shb_ssize pull_absolute(const struct shb_h1_conn *c,
+			       struct shb_vec *vecs, size_t max)
+{
+	const struct shb_h1_request *r = c->req;
+	const size_t sl = strlen(c->abs_scheme);
+	struct shb_vec seg[6] = {
+		vec_of(r->head, r->target_off),
+		vec_of((const uint8_t *)c->abs_scheme, sl),
+		vec_of((const uint8_t *)"://", 3),
+		vec_of((const uint8_t *)c->abs_authority, c->abs_len - sl - 3),
+		vec_of(r->head + r->target_off, r->head_len - r->target_off),
+		vec_of(r->body, r->body_len),
+	};
+	size_t skip = c->send_off, k = 0;
+
+	for (size_t i = 0; i < 6 && k < max; i++) {
+		if (skip >= seg[i].len) {
+			skip -= seg[i].len;
+			continue;
+		}
+		vecs[k++] = vec_of((const uint8_t *)seg[i].base + skip,
+				   seg[i].len - skip);
+		skip = 0;
+	}
+	return (shb_ssize)k;
+}
+
 shb_ssize shb_h1_conn_pull_send(void *conn, struct shb_vec *vecs, size_t max,
 				shb_tstamp now)
 {
@@ -196,6 +255,8 @@ shb_ssize shb_h1_conn_pull_send(void *conn, struct shb_vec *vecs, size_t max,
 
 	if (c->closed || !send_pending(c))
 		return 0;
+	if (c->abs_len)
+		return pull_absolute(c, vecs, max);
 	if (k < max && off < r->head_len) {
 		vecs[k++] = vec_of(r->head + off, r->head_len - off);
 		off = r->head_len;
@@ -214,7 +275,7 @@ void shb_h1_conn_sent(void *conn, size_t n, shb_tstamp now)
 
 	if (!c->req)
 		return;
-	left = c->req->total - c->send_off;
+	left = req_total(c) - c->send_off;
 	c->send_off += n < left ? n : left;
 }
 
@@ -249,6 +310,18 @@ uint32_t shb_h1_conn_capacity(const void *conn)
 	return c->ready && !c->closed && !c->awaiting && !send_pending(c);
 }
 
+/* Starts r (capacity checked by the caller). */
+static void begin(struct shb_h1_conn *c, const struct shb_h1_request *r,
+		  uint64_t cookie)
+{
+	c->req = r;
+	c->send_off = 0;
+	c->cookie = cookie;
+	c->awaiting = 1;
+	c->ts_first_byte = 0;
+	shb_h1_scan_begin(&c->scan, (int)c->req->is_head);
+}
+
 int shb_h1_conn_issue(void *conn, const void *prepared, uint64_t cookie,
 		      shb_tstamp now)
 {
@@ -258,12 +331,37 @@ int shb_h1_conn_issue(void *conn, const void *prepared, uint64_t cookie,
 		return SHB_E_BUSY;
 	if (!prepared)
 		return SHB_E_INVAL;
-	c->req = prepared;
-	c->send_off = 0;
-	c->cookie = cookie;
-	c->awaiting = 1;
-	c->ts_first_byte = 0;
-	shb_h1_scan_begin(&c->scan, (int)c->req->is_head);
+	begin(c, prepared, cookie);
+	return SHB_OK;
+}
+
+/* The varied request is written whole into the connection's buffer
+ * (HTTP/1.1 has one request in flight, so one buffer does), which grows
+ * only when a request is larger than any before it. */
+int shb_h1_conn_issue_var(void *conn, const void *prepared,
+			  const struct shb_request_var *var, uint64_t cookie,
+			  shb_tstamp now)
+{
+	struct shb_h1_conn *c = conn;
+	const struct shb_h1_request *r = prepared;
+
+	if (!shb_h1_conn_capacity(c))
+		return SHB_E_BUSY;
+	if (!r || !var)
+		return SHB_E_INVAL;
+	struct shb_h1_var_plan plan;
+	int rc = shb_h1_request_var_plan(r, var, &plan);
+	if (rc < 0)
+		return rc;
+	if (plan.size > c->vcap) {
+		uint8_t *p = realloc(c->vbuf, plan.size);
+		if (!p)
+			return SHB_E_NOMEM;
+		c->vbuf = p;
+		c->vcap = plan.size;
+	}
+	shb_h1_request_var_write(r, var, &plan, c->vbuf, &c->vreq);
+	begin(c, &c->vreq, cookie);
 	return SHB_OK;
 }
 

@@ -3,7 +3,9 @@
  *
  * The functions are the [conn] entries of the protocol vtable (proto.h has
  * the contract); `conn` is the core-provided memory of
- * sizeof(struct shb_h1_conn) bytes. Nothing here allocates. */
+ * sizeof(struct shb_h1_conn) bytes. Nothing here allocates, except
+ * issue_var's buffer, which grows to the largest varied request and is
+ * reused. */
 #ifndef SHB_H1_CONN_H
 #define SHB_H1_CONN_H
 
@@ -34,6 +36,18 @@ struct shb_h1_conn {
 	uint8_t awaiting;   /* a response is owed for cookie */
 	uint8_t closed;     /* no further use: state() says CLOSED */
 	uint8_t reserved0;
+	/* Absolute form for a forward proxy (the origin's route_flags has
+	 * SHB_ROUTE_ABSOLUTE_FORM): the origin's scheme and authority, owned
+	 * by the core until module_destroy, inserted before each request's
+	 * path; abs_len is the bytes that adds. NULL and 0 otherwise. */
+	const char *abs_scheme, *abs_authority;
+	size_t abs_len;
+	/* issue_var: the varied request is written into vbuf (grown to the
+	 * largest request so far, freed by conn_fini) and sent through
+	 * vreq, which req then points at. */
+	uint8_t *vbuf;
+	size_t vcap;
+	struct shb_h1_request vreq;
 	struct shb_h1_scan scan;
 };
 
@@ -55,6 +69,9 @@ uint32_t shb_h1_conn_state(const void *conn);
 uint32_t shb_h1_conn_capacity(const void *conn);
 int shb_h1_conn_issue(void *conn, const void *prepared, uint64_t cookie,
 		      shb_tstamp now);
+int shb_h1_conn_issue_var(void *conn, const void *prepared,
+			  const struct shb_request_var *var, uint64_t cookie,
+			  shb_tstamp now);
 void shb_h1_conn_cancel(void *conn, uint64_t cookie, shb_tstamp now);
 void shb_h1_conn_shutdown(void *conn, uint32_t mode, shb_tstamp now);
 const char *shb_h1_conn_error_detail(const void *conn);

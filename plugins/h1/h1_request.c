@@ -16,7 +16,13 @@ struct request_block {
 
 struct writer {
 	uint8_t *p;
+	uint8_t *base;
 };
+
+static size_t at(const struct writer *w)
+{
+	return (size_t)(w->p - w->base);
+}
 
 static void put(struct writer *w, const char *s, size_t n)
 {
@@ -94,26 +100,38 @@ static size_t head_size(const struct shb_request *req, uint32_t run_flags,
 	return n + 2;
 }
 
+static struct shb_h1_span span(size_t off, size_t len)
+{
+	struct shb_h1_span s = {off, len};
+	return s;
+}
+
 static void write_head(struct writer *w, const struct shb_request *req,
-		       uint32_t run_flags, const char *clen)
+		       uint32_t run_flags, const char *clen,
+		       struct shb_h1_request *r, struct shb_h1_span *hv)
 {
 	puts_(w, req->method);
 	puts_(w, " ");
+	r->path = span(at(w), strlen(req->path));
 	puts_(w, req->path);
 	puts_(w, " HTTP/1.1\r\nHost: ");
 	puts_(w, req->authority);
 	puts_(w, "\r\n");
 	for (size_t i = 0; i < req->header_count; i++) {
 		const struct shb_kv *h = &req->headers[i];
+		hv[i] = span(0, SIZE_MAX);
 		if (skip_header(req, h))
 			continue;
 		puts_(w, h->key);
 		puts_(w, ": ");
+		hv[i] = span(at(w), strlen(h->value));
 		puts_(w, h->value);
 		puts_(w, "\r\n");
 	}
+	r->clen = span(at(w), 0);
 	if (has_body(req)) {
 		puts_(w, "Content-Length: ");
+		r->clen = span(at(w), strlen(clen));
 		puts_(w, clen);
 		puts_(w, "\r\n");
 	}
@@ -151,17 +169,25 @@ int shb_h1_request_encode(const struct shb_request *req, uint32_t run_flags,
 		return rc;
 	snprintf(clen, sizeof(clen), "%zu", req->body_len);
 	n = head_size(req, run_flags, clen);
-	b = calloc(1, sizeof(*b) + n);
+	/* The header spans follow the head, aligned. */
+	size_t hv_at = (n + 15) & ~(size_t)15;
+	b = calloc(1, sizeof(*b) + hv_at +
+			      req->header_count * sizeof(struct shb_h1_span));
 	if (!b) {
 		snprintf(err, errlen, "h1: out of memory");
 		return SHB_E_NOMEM;
 	}
-	w.p = b->head;
-	write_head(&w, req, run_flags, clen);
+	struct shb_h1_span *hv = (struct shb_h1_span *)(void *)(b->head + hv_at);
+	w.p = w.base = b->head;
+	write_head(&w, req, run_flags, clen, &b->req, hv);
 	assert(w.p == b->head + n);
 	b->req.head = b->head;
 	b->req.head_len = n;
+	b->req.hv = hv;
+	b->req.header_count = req->header_count;
+	b->req.has_body = has_body(req);
 	b->req.is_head = strcmp(req->method, "HEAD") == 0;
+	b->req.target_off = (uint32_t)strlen(req->method) + 1;
 	if (copy_body(&b->req, req) != SHB_OK) {
 		free(b);
 		snprintf(err, errlen, "h1: out of memory");
@@ -179,4 +205,104 @@ void shb_h1_request_free(struct shb_h1_request *r)
 	free((void *)r->body);
 	/* req is the first member of its request_block. */
 	free(r);
+}
+
+/* ---- per-request variation (issue_var) ---------------------------------- */
+
+/* Decimal digits of v into out (at most 20); returns their count. Per
+ * request, so not snprintf. */
+static size_t put_dec(char *out, uint64_t v)
+{
+	char t[20];
+	size_t k = sizeof(t);
+
+	do {
+		t[--k] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	memcpy(out, t + k, sizeof(t) - k);
+	return sizeof(t) - k;
+}
+
+static void plan_add(struct shb_h1_var_plan *p, struct shb_h1_span at,
+		     const char *rep, size_t rep_len)
+{
+	struct shb_h1_repl *x = &p->repl[p->n++];
+
+	x->off = at.off;
+	x->len = at.len;
+	x->rep = rep;
+	x->rep_len = rep_len;
+	p->size += rep_len - at.len;
+}
+
+int shb_h1_request_var_plan(const struct shb_h1_request *r,
+			    const struct shb_request_var *v,
+			    struct shb_h1_var_plan *p)
+{
+	static const char cl[] = "Content-Length: ";
+
+	p->n = 0;
+	p->size = r->head_len;
+	if (v->flags & SHB_VAR_PATH)
+		plan_add(p, r->path, v->path, v->path_len);
+	if (v->flags & SHB_VAR_HEADERS) {
+		if (v->header_count > SHB_H1_VAR_MAX_HEADERS)
+			return SHB_E_INVAL;
+		for (size_t i = 0; i < v->header_count; i++) {
+			const struct shb_var_header *h = &v->headers[i];
+			if (h->index >= r->header_count ||
+			    (i && h->index <= v->headers[i - 1].index))
+				return SHB_E_INVAL;
+			if (r->hv[h->index].len == SIZE_MAX)
+				continue; /* a user Content-Length: not sent */
+			plan_add(p, r->hv[h->index], h->value, h->value_len);
+		}
+	}
+	if (v->flags & SHB_VAR_BODY) {
+		size_t k = 0;
+		if (!r->has_body) { /* a whole line where none was */
+			memcpy(p->clen, cl, sizeof(cl) - 1);
+			k = sizeof(cl) - 1;
+		}
+		k += put_dec(p->clen + k, v->body_len);
+		if (!r->has_body) {
+			memcpy(p->clen + k, "\r\n", 2);
+			k += 2;
+		}
+		plan_add(p, r->clen, p->clen, k);
+	}
+	p->size += (v->flags & SHB_VAR_BODY) ? v->body_len : r->body_len;
+	return SHB_OK;
+}
+
+void shb_h1_request_var_write(const struct shb_h1_request *r,
+			      const struct shb_request_var *v,
+			      const struct shb_h1_var_plan *p, uint8_t *out,
+			      struct shb_h1_request *view)
+{
+	size_t from = 0;
+	uint8_t *o = out;
+
+	for (uint32_t i = 0; i < p->n; i++) {
+		const struct shb_h1_repl *x = &p->repl[i];
+		memcpy(o, r->head + from, x->off - from);
+		o += x->off - from;
+		memcpy(o, x->rep, x->rep_len);
+		o += x->rep_len;
+		from = x->off + x->len;
+	}
+	memcpy(o, r->head + from, r->head_len - from);
+	o += r->head_len - from;
+	memset(view, 0, sizeof(*view));
+	view->head = out;
+	view->head_len = (size_t)(o - out);
+	view->is_head = r->is_head;
+	view->target_off = r->target_off;
+	const uint8_t *body = (v->flags & SHB_VAR_BODY) ? v->body : r->body;
+	view->body_len = (v->flags & SHB_VAR_BODY) ? v->body_len : r->body_len;
+	if (view->body_len)
+		memcpy(o, body, view->body_len);
+	view->body = view->body_len ? o : NULL;
+	view->total = view->head_len + view->body_len;
 }

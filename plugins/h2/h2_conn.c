@@ -193,6 +193,11 @@ void shb_h2_conn_fini(void *conn)
 	struct shb_h2_conn *c = conn;
 
 	/* Outstanding cookies are the core's to complete. */
+	for (uint32_t k = 0; c->vbody && k <= c->slot_mask; k++)
+		free(c->vbody[k].p);
+	free(c->vbody);
+	c->vbody = NULL;
+	shb_hpack_buf_free(&c->vblock);
 	free(c->streams);
 	c->streams = NULL;
 	free(c->dtable_octets);
@@ -338,30 +343,29 @@ static struct shb_h2_stream *open_stream(struct shb_h2_conn *c)
 	return s;
 }
 
-int shb_h2_conn_issue(void *conn, const void *prepared, uint64_t cookie,
-		      shb_tstamp now)
+/* Starts stream s (from open_stream, its body set) for r with the header
+ * block[0..len): HEADERS now, DATA as the windows allow. */
+static int start(struct shb_h2_conn *c, const struct shb_h2_request *r,
+		 const struct shb_request_var *var, uint64_t cookie,
+		 const uint8_t *block, size_t len, struct shb_h2_stream *s)
 {
-	struct shb_h2_conn *c = conn;
-	const struct shb_h2_request *r = prepared;
-	struct shb_h2_stream *s;
+	const char *prio;
+	size_t prio_len;
 	int rc;
 
-	c->now = now;
-	if (!shb_h2_conn_capacity(c))
-		return SHB_E_BUSY;
-	if (!r)
-		return SHB_E_INVAL;
-	s = open_stream(c);
 	s->cookie = cookie;
 	s->req = r;
 	s->send_window = (int64_t)c->peer_initial_window;
-	rc = shb_h2_send_headers(c, s);
+	shb_h2_request_prio(r, var, &prio, &prio_len);
+	rc = shb_h2_send_priority_update(c, s, prio, prio_len);
+	if (rc == SHB_OK)
+		rc = shb_h2_send_headers(c, s, block, len);
 	if (rc < 0) {
 		memset(s, 0, sizeof(*s));
 		c->open--;
 		return rc;
 	}
-	if (r->body_len) {
+	if (s->body_len) {
 		s->body_pending = 1;
 		c->body_streams++;
 		rc = shb_h2_pump(c);
@@ -371,6 +375,79 @@ int shb_h2_conn_issue(void *conn, const void *prepared, uint64_t cookie,
 	if (c->mod->run_flags & SHB_RUN_DISABLE_KEEPALIVE)
 		c->draining = 1;
 	return SHB_OK;
+}
+
+int shb_h2_conn_issue(void *conn, const void *prepared, uint64_t cookie,
+		      shb_tstamp now)
+{
+	struct shb_h2_conn *c = conn;
+	const struct shb_h2_request *r = prepared;
+	struct shb_h2_stream *s;
+
+	c->now = now;
+	if (!shb_h2_conn_capacity(c))
+		return SHB_E_BUSY;
+	if (!r)
+		return SHB_E_INVAL;
+	s = open_stream(c);
+	s->body = r->body;
+	s->body_len = r->body_len;
+	return start(c, r, NULL, cookie, r->block, r->block_len, s);
+}
+
+/* Copies a varied body into the stream slot's own buffer: DATA frames
+ * are cut from it later, after the call that lent it returned. */
+static int keep_body(struct shb_h2_conn *c, struct shb_h2_stream *s,
+		     const struct shb_request_var *var)
+{
+	struct shb_h2_obuf *vb;
+
+	if (!c->vbody) {
+		c->vbody = calloc(c->slot_mask + 1, sizeof(*c->vbody));
+		if (!c->vbody)
+			return SHB_E_NOMEM;
+	}
+	vb = &c->vbody[s - c->streams];
+	if (var->body_len > vb->cap) {
+		uint8_t *p = realloc(vb->p, var->body_len);
+		if (!p)
+			return SHB_E_NOMEM;
+		vb->p = p;
+		vb->cap = var->body_len;
+	}
+	if (var->body_len)
+		memcpy(vb->p, var->body, var->body_len);
+	s->body = vb->p;
+	s->body_len = var->body_len;
+	return SHB_OK;
+}
+
+int shb_h2_conn_issue_var(void *conn, const void *prepared,
+			  const struct shb_request_var *var, uint64_t cookie,
+			  shb_tstamp now)
+{
+	struct shb_h2_conn *c = conn;
+	const struct shb_h2_request *r = prepared;
+	struct shb_h2_stream *s;
+	int rc;
+
+	c->now = now;
+	if (!shb_h2_conn_capacity(c))
+		return SHB_E_BUSY;
+	if (!r || !var)
+		return SHB_E_INVAL;
+	rc = shb_h2_request_var_block(r, var, &c->vblock);
+	if (rc < 0)
+		return rc;
+	s = open_stream(c);
+	s->body = r->body;
+	s->body_len = r->body_len;
+	if ((var->flags & SHB_VAR_BODY) && (rc = keep_body(c, s, var)) < 0) {
+		memset(s, 0, sizeof(*s));
+		c->open--;
+		return rc;
+	}
+	return start(c, r, var, cookie, c->vblock.p, c->vblock.len, s);
 }
 
 void shb_h2_conn_cancel(void *conn, uint64_t cookie, shb_tstamp now)

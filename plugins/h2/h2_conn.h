@@ -16,6 +16,7 @@
 
 #include "h2_fields.h"
 #include "h2_frame.h"
+#include "h2_hpack.h"
 #include "h2_hscan.h"
 #include "h2_request.h"
 
@@ -77,6 +78,8 @@ struct shb_h2_module {
 	 * start: connections decode every field for the observer. */
 	uint32_t observed;
 	struct shb_h2_observer obs; /* members of a shorter table are NULL */
+	/* --proto-opt priority-update=off: never send PRIORITY_UPDATE. */
+	uint32_t no_prio_update;
 };
 
 #define SHB_H2_PEER_ENDED 64
@@ -84,6 +87,10 @@ struct shb_h2_module {
 struct shb_h2_stream {
 	uint64_t cookie;
 	const struct shb_h2_request *req;
+	/* The body this stream sends: the template's, or (issue_var) a copy
+	 * in the slot's vbody. */
+	const uint8_t *body;
+	uint64_t body_len;
 	uint64_t body_off; /* request body octets already framed */
 	uint64_t rx_header_bytes;
 	uint64_t rx_body_bytes;
@@ -171,6 +178,8 @@ struct shb_h2_conn {
 	uint8_t pump_more;    /* bodies stopped at SHB_H2_PUMP_LIMIT */
 	uint8_t size_update;  /* announce enc_table_size in the next block */
 	uint8_t settings_acked; /* the peer acknowledged our SETTINGS */
+	/* SETTINGS_NO_RFC7540_PRIORITIES of the peer's first SETTINGS. */
+	uint8_t peer_no_7540;
 
 	/* input */
 	uint64_t frames_in; /* complete frames received */
@@ -188,6 +197,13 @@ struct shb_h2_conn {
 	struct shb_h2_fields fields;
 	shb_tstamp flood_start; /* of the current counting second */
 	uint32_t flood[SHB_H2_FLOOD_KINDS];
+
+	/* issue_var: the varied header block (reused: copied into the
+	 * HEADERS frames at once) and one body buffer per stream slot
+	 * (NULL until the first varied body; each grows to the largest body
+	 * its slot carried). Freed by conn_fini. */
+	struct shb_hpack_buf vblock;
+	struct shb_h2_obuf *vbody;
 
 	const char *detail; /* last error, into detail_buf or static */
 	char detail_buf[200];
@@ -214,6 +230,9 @@ uint32_t shb_h2_conn_state(const void *conn);
 uint32_t shb_h2_conn_capacity(const void *conn);
 int shb_h2_conn_issue(void *conn, const void *prepared, uint64_t cookie,
 		      shb_tstamp now);
+int shb_h2_conn_issue_var(void *conn, const void *prepared,
+			  const struct shb_request_var *var, uint64_t cookie,
+			  shb_tstamp now);
 void shb_h2_conn_cancel(void *conn, uint64_t cookie, shb_tstamp now);
 void shb_h2_conn_shutdown(void *conn, uint32_t mode, shb_tstamp now);
 const char *shb_h2_conn_error_detail(const void *conn);
@@ -273,8 +292,19 @@ int shb_h2_send_rst_stream(struct shb_h2_conn *c, uint32_t stream_id,
 			   uint32_t code);
 int shb_h2_send_goaway(struct shb_h2_conn *c, uint32_t last_id,
 		       uint32_t code);
-/* HEADERS (+ CONTINUATION) of a new stream from its prepared block. */
-int shb_h2_send_headers(struct shb_h2_conn *c, struct shb_h2_stream *s);
+/* HEADERS (and CONTINUATION) for stream s with header block
+ * block[0..len), END_STREAM when s has no body. */
+int shb_h2_send_headers(struct shb_h2_conn *c, struct shb_h2_stream *s,
+			const uint8_t *block, size_t len);
+/* PRIORITY_UPDATE for stream s with the Priority field value[len], put
+ * right before its HEADERS (same buffer, so the same write) when RFC
+ * 9218 Section 2.1.1 says the server may use it: before the server's
+ * first SETTINGS, or when that SETTINGS had NO_RFC7540_PRIORITIES = 1;
+ * never with --proto-opt priority-update=off, nor for a value the
+ * peer's frame size cannot hold. */
+int shb_h2_send_priority_update(struct shb_h2_conn *c,
+				const struct shb_h2_stream *s,
+				const char *value, size_t len);
 /* Frames pending request bodies as far as windows and the pump limit
  * allow. */
 int shb_h2_pump(struct shb_h2_conn *c);

@@ -87,6 +87,17 @@ size_t shb_h2_write_goaway(uint8_t *p, uint32_t last_stream_id,
 	return SHB_H2_GOAWAY_LEN;
 }
 
+size_t shb_h2_write_priority_update(uint8_t *p, uint32_t stream_id,
+				    const char *value, size_t len)
+{
+	shb_h2_frame_header_write(p, (uint32_t)(4 + len), SHB_H2_PRIORITY_UPDATE,
+				  0, 0);
+	put32(p + SHB_H2_FRAME_HEADER_LEN, stream_id & SHB_H2_MAX_STREAM_ID);
+	if (len)
+		memcpy(p + SHB_H2_FRAME_HEADER_LEN + 4, value, len);
+	return SHB_H2_FRAME_HEADER_LEN + 4 + len;
+}
+
 const char *shb_h2_frame_type_name(uint8_t type)
 {
 	static const char *const names[] = {
@@ -94,6 +105,8 @@ const char *shb_h2_frame_type_name(uint8_t type)
 		"PUSH_PROMISE", "PING", "GOAWAY", "WINDOW_UPDATE",
 		"CONTINUATION",
 	};
+	if (type == SHB_H2_PRIORITY_UPDATE)
+		return "PRIORITY_UPDATE";
 	return type < sizeof(names) / sizeof(names[0]) ? names[type]
 						       : "UNKNOWN";
 }

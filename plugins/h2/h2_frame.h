@@ -29,6 +29,7 @@ enum shb_h2_frame_type {
 	SHB_H2_GOAWAY = 0x7,
 	SHB_H2_WINDOW_UPDATE = 0x8,
 	SHB_H2_CONTINUATION = 0x9,
+	SHB_H2_PRIORITY_UPDATE = 0x10, /* RFC 9218 Section 7.1 */
 };
 
 enum shb_h2_flag {
@@ -46,6 +47,7 @@ enum shb_h2_setting {
 	SHB_H2_SET_INITIAL_WINDOW_SIZE = 0x4,
 	SHB_H2_SET_MAX_FRAME_SIZE = 0x5,
 	SHB_H2_SET_MAX_HEADER_LIST_SIZE = 0x6,
+	SHB_H2_SET_NO_RFC7540_PRIORITIES = 0x9, /* RFC 9218 Section 2.1 */
 };
 
 enum shb_h2_error {
@@ -109,6 +111,12 @@ size_t shb_h2_write_ping(uint8_t *p, const uint8_t *data, int ack);
 /* GOAWAY without debug data: SHB_H2_GOAWAY_LEN octets. */
 size_t shb_h2_write_goaway(uint8_t *p, uint32_t last_stream_id,
 			   uint32_t error_code);
+
+/* PRIORITY_UPDATE (RFC 9218 Section 7.1) on stream 0 for request stream
+ * `stream_id` with the Priority field value[len]:
+ * SHB_H2_FRAME_HEADER_LEN + 4 + len octets (len + 4 < 2^24). */
+size_t shb_h2_write_priority_update(uint8_t *p, uint32_t stream_id,
+				    const char *value, size_t len);
 
 /* Static names for traces and error messages ("DATA", "PROTOCOL_ERROR");
  * unknown values give "UNKNOWN". */

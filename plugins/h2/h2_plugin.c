@@ -19,11 +19,44 @@ static int host_usable(const struct shb_host *host)
 	       host->req_done && host->log;
 }
 
+static const struct shb_option_def h2_option_defs[] = {
+	{"priority-update", "auto|off",
+	 "auto (default): an RFC 9218 PRIORITY_UPDATE frame before the "
+	 "HEADERS of each request with a Priority field, unless the server's "
+	 "SETTINGS lack NO_RFC7540_PRIORITIES=1; off: the header alone"},
+	{NULL, NULL, NULL},
+};
+
+/* --proto-opt: the core refused keys not in h2_option_defs already; a
+ * host that does not check them gets the same line from here. */
+static int h2_parse_options(const struct shb_run_config *cfg,
+			    uint32_t *no_prio_update, char *err, size_t errlen)
+{
+	for (uint32_t i = 0; i < cfg->option_count; i++) {
+		const char *k = cfg->options[i].key ? cfg->options[i].key : "";
+		const char *v = cfg->options[i].value;
+
+		if (strcmp(k, "priority-update") != 0) {
+			snprintf(err, errlen, "h2: unknown option '%s' (known: "
+				 "priority-update)", k);
+			return -1;
+		}
+		if (!v || (strcmp(v, "auto") != 0 && strcmp(v, "off") != 0)) {
+			snprintf(err, errlen, "h2: --proto-opt priority-update=%s: "
+				 "expected auto or off", v ? v : "");
+			return -1;
+		}
+		*no_prio_update = strcmp(v, "off") == 0;
+	}
+	return 0;
+}
+
 static int h2_module_create(const struct shb_host *host,
 			    const struct shb_run_config *cfg, void **module,
 			    char *err, size_t errlen)
 {
 	struct shb_h2_module *m;
+	uint32_t no_prio_update = 0;
 
 	/* The module uses the host it is given: the core's own (the one
 	 * init saw), or the table of a plugin that wraps h2 through
@@ -39,17 +72,15 @@ static int h2_module_create(const struct shb_host *host,
 		snprintf(err, errlen, "h2: missing host or run configuration");
 		return SHB_E_INVAL;
 	}
-	if (cfg->option_count > 0) {
-		snprintf(err, errlen, "h2: unknown option '%s' (h2 has none)",
-			 cfg->options[0].key ? cfg->options[0].key : "");
+	if (h2_parse_options(cfg, &no_prio_update, err, errlen) < 0)
 		return SHB_E_INVAL;
-	}
 	m = calloc(1, sizeof(*m));
 	if (!m) {
 		snprintf(err, errlen, "h2: out of memory");
 		return SHB_E_NOMEM;
 	}
 	m->host = host;
+	m->no_prio_update = no_prio_update;
 	m->run_flags = cfg->flags;
 	m->parallel = cfg->parallel ? cfg->parallel : 1;
 	/* Asked once: tracing every frame is decided for the whole run. */
@@ -107,6 +138,7 @@ static const struct shb_proto_vtable h2_vtable = {
 	.state = shb_h2_conn_state,
 	.capacity = shb_h2_conn_capacity,
 	.issue = shb_h2_conn_issue,
+	.issue_var = shb_h2_conn_issue_var,
 	.cancel = shb_h2_conn_cancel,
 	.shutdown = shb_h2_conn_shutdown,
 	.error_detail = shb_h2_conn_error_detail,
@@ -129,6 +161,7 @@ static const struct shb_proto_desc h2_desc = {
 	.worker_size = 0,
 	.conn_size = sizeof(struct shb_h2_conn),
 	.vt = &h2_vtable,
+	.option_defs = h2_option_defs,
 };
 
 static const struct shb_proto_desc *h2_factory_get(uint32_t index)

@@ -332,6 +332,10 @@ static int begin_frame(struct shb_h2_conn *c)
 	case SHB_H2_PUSH_PROMISE:
 		return shb_h2_conn_error(c, SHB_H2_PROTOCOL_ERROR,
 					 "PUSH_PROMISE, but push is disabled");
+	case SHB_H2_PRIORITY_UPDATE:
+		return shb_h2_conn_error(c, SHB_H2_PROTOCOL_ERROR,
+					 "PRIORITY_UPDATE from the server "
+					 "(RFC 9218 7.1: only clients send it)");
 	case SHB_H2_PING:
 		if (need_len(c, h, 8, 0) < 0)
 			return SHB_E_PROTO;
@@ -377,6 +381,17 @@ static int apply_setting(struct shb_h2_conn *c, uint16_t id, uint32_t v)
 		return SHB_OK;
 	case SHB_H2_SET_MAX_CONCURRENT_STREAMS:
 		c->peer_max_streams = v;
+		return SHB_OK;
+	case SHB_H2_SET_NO_RFC7540_PRIORITIES:
+		if (c->mod->debug)
+			shb_h2_trace(c, "  NO_RFC7540_PRIORITIES = %u", v);
+		if (v > 1)
+			return shb_h2_conn_error(c, SHB_H2_PROTOCOL_ERROR,
+						 "SETTINGS_NO_RFC7540_PRIORITIES = %u", v);
+		/* Only the first SETTINGS may carry it (RFC 9218 2.1): a
+		 * later change is ignored. */
+		if (!c->got_settings)
+			c->peer_no_7540 = (uint8_t)v;
 		return SHB_OK;
 	case SHB_H2_SET_INITIAL_WINDOW_SIZE: {
 		int64_t delta = (int64_t)v - (int64_t)c->peer_initial_window;

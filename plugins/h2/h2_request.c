@@ -8,14 +8,32 @@
 
 #include "h2_hpack.h"
 #include "http_fields.h"
+#include "http_prefint.h"
 
 static void field(struct shb_hpack_buf *b, const char *name, const char *value)
 {
 	shb_hpack_encode_field(b, name, strlen(name), value, strlen(value));
 }
 
+/* The octets of a literal without indexing for `name` up to its value:
+ * the encoding with an empty value (never an indexed field) less its
+ * last octet, the value's length 0. */
+static void name_prefix(struct shb_hpack_buf *pre, struct shb_h2_fspan *at,
+			const char *name)
+{
+	size_t start = pre->len;
+
+	shb_hpack_encode_field(pre, name, strlen(name), "", 0);
+	if (pre->oom)
+		return;
+	pre->len--;
+	at->off = start;
+	at->len = pre->len - start;
+}
+
 /* User header names are tokens; HTTP/2 requires them in lower case. */
-static int user_field(struct shb_hpack_buf *b, const struct shb_kv *kv)
+static int user_field(struct shb_hpack_buf *b, const struct shb_kv *kv,
+		      struct shb_hpack_buf *pre, struct shb_h2_fspan *pre_at)
 {
 	size_t n = strlen(kv->key);
 	char small[64], *name = n < sizeof(small) ? small : malloc(n + 1);
@@ -28,39 +46,77 @@ static int user_field(struct shb_hpack_buf *b, const struct shb_kv *kv)
 	}
 	name[n] = '\0';
 	shb_hpack_encode_field(b, name, n, kv->value, strlen(kv->value));
+	name_prefix(pre, pre_at, name);
 	if (name != small)
 		free(name);
 	return 0;
 }
 
-static int build_block(const struct shb_request *req, struct shb_hpack_buf *b)
+static struct shb_h2_fspan span_from(const struct shb_hpack_buf *b,
+				     size_t start)
+{
+	struct shb_h2_fspan s = {start, b->len - start};
+	return s;
+}
+
+/* The field list's entries: headers, then :path, then content-length. */
+#define AT_PATH(r) ((r)->header_count)
+#define AT_CLEN(r) ((r)->header_count + 1)
+
+static int build_block(const struct shb_request *req, struct shb_hpack_buf *b,
+		       struct shb_h2_request *r, struct shb_hpack_buf *pre)
 {
 	char len[24];
+	size_t at;
 
 	field(b, ":method", req->method);
 	field(b, ":scheme", req->scheme);
 	field(b, ":authority", req->authority);
+	at = b->len;
 	field(b, ":path", req->path);
+	r->at[AT_PATH(r)] = span_from(b, at);
+	name_prefix(pre, &r->pre_at[AT_PATH(r)], ":path");
 	for (size_t i = 0; i < req->header_count; i++) {
 		const struct shb_kv *kv = &req->headers[i];
 
 		if (!kv->key || !kv->value || shb_http_field_dropped(kv->key))
 			continue;
-		if (user_field(b, kv) < 0)
+		at = b->len;
+		if (user_field(b, kv, pre, &r->pre_at[i]) < 0)
 			return -1;
+		r->at[i] = span_from(b, at);
 	}
+	at = b->len;
 	if (req->flags & SHB_REQUEST_HAS_BODY) {
 		snprintf(len, sizeof(len), "%zu", req->body_len);
 		field(b, "content-length", len);
 	}
-	return b->oom ? -1 : 0;
+	r->at[AT_CLEN(r)] = span_from(b, at);
+	name_prefix(pre, &r->pre_at[AT_CLEN(r)], "content-length");
+	return b->oom || pre->oom ? -1 : 0;
+}
+
+/* Keeps a copy of the first Priority header's value for PRIORITY_UPDATE. */
+static int keep_prio(const struct shb_request *req, struct shb_h2_request *r)
+{
+	for (size_t i = 0; i < req->header_count; i++) {
+		const struct shb_kv *kv = &req->headers[i];
+
+		if (!kv->key || !kv->value || strcasecmp(kv->key, "priority"))
+			continue;
+		r->prio = strdup(kv->value);
+		r->prio_len = strlen(kv->value);
+		r->prio_at = i;
+		return r->prio ? 0 : -1;
+	}
+	return 0;
 }
 
 int shb_h2_request_encode(const struct shb_request *req,
 			  struct shb_h2_request **out, char *err,
 			  size_t errlen)
 {
-	struct shb_hpack_buf b = {0};
+	struct shb_hpack_buf b = {0}, pre = {0};
 	struct shb_h2_request *r;
 
 	if (!req->method || !req->scheme || !req->authority || !req->path ||
@@ -75,8 +131,16 @@ int shb_h2_request_encode(const struct shb_request *req,
 					  "HTTP/2", "RFC 9113 8.2.2", err, errlen) < 0)
 		return SHB_E_INVAL;
 	r = calloc(1, sizeof(*r));
-	if (!r || build_block(req, &b) < 0)
+	if (!r)
 		goto oom;
+	r->header_count = req->header_count;
+	r->at = calloc(req->header_count + 2, sizeof(*r->at));
+	r->pre_at = calloc(req->header_count + 2, sizeof(*r->pre_at));
+	if (!r->at || !r->pre_at || build_block(req, &b, r, &pre) < 0 ||
+	    keep_prio(req, r) < 0)
+		goto oom;
+	r->pre = pre.p;
+	pre.p = NULL;
 	r->block = b.p;
 	r->block_len = b.len;
 	r->has_body = (req->flags & SHB_REQUEST_HAS_BODY) != 0;
@@ -93,7 +157,8 @@ oom:
 	if (r && r->block)
 		r->block = NULL; /* still owned by b */
 	shb_hpack_buf_free(&b);
-	free(r);
+	shb_hpack_buf_free(&pre);
+	shb_h2_request_free(r);
 	snprintf(err, errlen, "h2: out of memory");
 	return SHB_E_NOMEM;
 }
@@ -104,5 +169,104 @@ void shb_h2_request_free(struct shb_h2_request *r)
 		return;
 	free(r->block);
 	free(r->body);
+	free(r->at);
+	free(r->pre_at);
+	free(r->pre);
+	free(r->prio);
 	free(r);
+}
+
+void shb_h2_request_prio(const struct shb_h2_request *r,
+			 const struct shb_request_var *var,
+			 const char **value, size_t *len)
+{
+	*value = r->prio;
+	*len = r->prio_len;
+	if (!r->prio || !var || !(var->flags & SHB_VAR_HEADERS))
+		return;
+	for (size_t i = 0; i < var->header_count; i++) {
+		if (var->headers[i].index == r->prio_at) {
+			*value = var->headers[i].value;
+			*len = var->headers[i].value_len;
+			return;
+		}
+	}
+}
+
+/* ---- per-request variation (issue_var) ---------------------------------- */
+
+/* Decimal digits of v into out (at most 20); returns their count. Per
+ * request, so not snprintf. */
+static size_t put_dec(char *out, uint64_t v)
+{
+	char t[20];
+	size_t k = sizeof(t);
+
+	do {
+		t[--k] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	memcpy(out, t + k, sizeof(t) - k);
+	return sizeof(t) - k;
+}
+
+static void put_raw(struct shb_hpack_buf *b, const uint8_t *p, size_t n)
+{
+	if (b->oom || n == 0)
+		return;
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		while (cap < b->len + n)
+			cap *= 2;
+		uint8_t *q = realloc(b->p, cap);
+		if (!q) {
+			b->oom = 1;
+			return;
+		}
+		b->p = q;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+/* The template's octets up to field k, then field k with `value`. */
+static void splice(const struct shb_h2_request *r, struct shb_hpack_buf *b,
+		   size_t *from, size_t k, const char *value, size_t value_len)
+{
+	uint8_t len[16];
+	size_t n = shb_prefint_encode(len, sizeof(len), 7, 0x00, value_len);
+
+	put_raw(b, r->block + *from, r->at[k].off - *from);
+	put_raw(b, r->pre + r->pre_at[k].off, r->pre_at[k].len);
+	put_raw(b, len, n);
+	put_raw(b, (const uint8_t *)value, value_len);
+	*from = r->at[k].off + r->at[k].len;
+}
+
+int shb_h2_request_var_block(const struct shb_h2_request *r,
+			     const struct shb_request_var *v,
+			     struct shb_hpack_buf *b)
+{
+	size_t from = 0;
+	char clen[24];
+
+	b->len = 0;
+	b->oom = 0;
+	if (v->flags & SHB_VAR_PATH)
+		splice(r, b, &from, AT_PATH(r), v->path, v->path_len);
+	for (size_t i = 0; (v->flags & SHB_VAR_HEADERS) && i < v->header_count; i++) {
+		const struct shb_var_header *h = &v->headers[i];
+		if (h->index >= r->header_count ||
+		    (i && h->index <= v->headers[i - 1].index))
+			return SHB_E_INVAL;
+		if (r->at[h->index].len == 0)
+			continue; /* dropped (host, content-length) */
+		splice(r, b, &from, h->index, h->value, h->value_len);
+	}
+	if (v->flags & SHB_VAR_BODY) {
+		splice(r, b, &from, AT_CLEN(r), clen, put_dec(clen, v->body_len));
+	}
+	put_raw(b, r->block + from, r->block_len - from);
+	return b->oom ? SHB_E_NOMEM : SHB_OK;
 }

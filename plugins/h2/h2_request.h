@@ -8,12 +8,34 @@
 
 #include <shb/proto.h>
 
+/* One field's representation in the block: octets [off, off + len). */
+struct shb_h2_fspan {
+	size_t off, len;
+};
+
 struct shb_h2_request {
 	uint8_t *block; /* HPACK block, block_len octets */
 	size_t block_len;
 	uint8_t *body; /* owned copy; NULL when body_len is 0 */
 	size_t body_len;
 	uint32_t has_body; /* send DATA / content-length */
+	/* For issue_var (no field refers to another: the block never
+	 * indexes dynamically, so fields can be swapped one by one): where
+	 * each field sits in block and the first octets of its literal
+	 * without indexing up to the value (the name's static index, or the
+	 * literal name), in `pre`. Entry i < header_count is template header
+	 * i (len 0: dropped), then :path, then content-length (without a
+	 * body: at the block's end, len 0). */
+	struct shb_h2_fspan *at;
+	struct shb_h2_fspan *pre_at;
+	uint8_t *pre;
+	size_t header_count;
+	/* The template's Priority field (RFC 9218), which PRIORITY_UPDATE
+	 * repeats: an owned copy of its value (NULL without one) and its
+	 * header index. */
+	char *prio;
+	size_t prio_len;
+	size_t prio_at;
 };
 
 /* Builds the block for `req`: pseudo-headers from static indices, user
@@ -27,6 +49,25 @@ int shb_h2_request_encode(const struct shb_request *req,
 			  size_t errlen);
 
 void shb_h2_request_free(struct shb_h2_request *r);
+
+struct shb_hpack_buf;
+
+/* [conn] Writes r's block varied by `var` into `out` (emptied first, its
+ * memory reused): the template's fields with :path, the varied header
+ * values and content-length (for a varied body of var->body_len octets)
+ * re-encoded, each as a literal without indexing (static name index
+ * where there is one), never Huffman-coded. SHB_OK, SHB_E_INVAL for a header index the
+ * template lacks or out of order, SHB_E_NOMEM. */
+int shb_h2_request_var_block(const struct shb_h2_request *r,
+			     const struct shb_request_var *var,
+			     struct shb_hpack_buf *out);
+
+/* [conn] The Priority field value a request sends: the template's, or
+ * the varied one when `var` (may be NULL) varies that header. *value is
+ * NULL when the request has none. */
+void shb_h2_request_prio(const struct shb_h2_request *r,
+			 const struct shb_request_var *var,
+			 const char **value, size_t *len);
 
 /* User headers: host and content-length are left out
  * (shb_http_field_dropped), connection-specific ones refused

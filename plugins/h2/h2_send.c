@@ -247,12 +247,12 @@ static void copy_block(uint8_t *dst, const uint8_t *upd, size_t upd_len,
 		memcpy(dst, block + (off - upd_len), n);
 }
 
-int shb_h2_send_headers(struct shb_h2_conn *c, struct shb_h2_stream *s)
+int shb_h2_send_headers(struct shb_h2_conn *c, struct shb_h2_stream *s,
+			const uint8_t *block, size_t block_len)
 {
-	const struct shb_h2_request *r = s->req;
 	uint8_t upd[8];
 	size_t upd_len = 0, total, frames, off = 0, fsz = c->peer_max_frame;
-	uint8_t end_stream = r->body_len ? 0 : SHB_H2_FLAG_END_STREAM;
+	uint8_t end_stream = s->body_len ? 0 : SHB_H2_FLAG_END_STREAM;
 	uint8_t *p;
 
 	/* A lowered peer table is acknowledged at the start of the next
@@ -260,7 +260,7 @@ int shb_h2_send_headers(struct shb_h2_conn *c, struct shb_h2_stream *s)
 	if (c->size_update)
 		upd_len = shb_prefint_encode(upd, sizeof(upd), 5, 0x20,
 					     c->enc_table_size);
-	total = upd_len + r->block_len;
+	total = upd_len + block_len;
 	frames = total > fsz ? (total + fsz - 1) / fsz : 1;
 	p = shb_h2_out_reserve(c, total + frames * SHB_H2_FRAME_HEADER_LEN);
 	if (!p)
@@ -276,11 +276,36 @@ int shb_h2_send_headers(struct shb_h2_conn *c, struct shb_h2_stream *s)
 			flags |= SHB_H2_FLAG_END_HEADERS;
 		p += shb_h2_frame_header_write(p, (uint32_t)n, type, flags,
 					       s->id);
-		copy_block(p, upd, upd_len, r->block, off, n);
+		copy_block(p, upd, upd_len, block, off, n);
 		p += n;
 		off += n;
 		trace_out(c, type, flags, s->id, n);
 	}
+	return SHB_OK;
+}
+
+/* Whether the server may act on PRIORITY_UPDATE (RFC 9218 2.1.1): a
+ * client that does not know yet sends both signals; one whose server
+ * did not send SETTINGS_NO_RFC7540_PRIORITIES = 1 stops sending frames
+ * that are likely ignored, and keeps the header. */
+static int prio_update_wanted(const struct shb_h2_conn *c)
+{
+	return !c->mod->no_prio_update && (!c->got_settings || c->peer_no_7540);
+}
+
+int shb_h2_send_priority_update(struct shb_h2_conn *c,
+				const struct shb_h2_stream *s,
+				const char *value, size_t len)
+{
+	uint8_t *p;
+
+	if (!value || !prio_update_wanted(c) || len + 4 > c->peer_max_frame)
+		return SHB_OK;
+	p = shb_h2_out_reserve(c, SHB_H2_FRAME_HEADER_LEN + 4 + len);
+	if (!p)
+		return oom(c);
+	shb_h2_out_commit(c, shb_h2_write_priority_update(p, s->id, value, len));
+	trace_out(c, SHB_H2_PRIORITY_UPDATE, 0, 0, 4 + len);
 	return SHB_OK;
 }
 
@@ -290,11 +315,9 @@ int shb_h2_send_headers(struct shb_h2_conn *c, struct shb_h2_stream *s)
  * stopped at the pump limit, 0 otherwise, or a negative SHB_E_*. */
 static int pump_stream(struct shb_h2_conn *c, struct shb_h2_stream *s)
 {
-	const struct shb_h2_request *r = s->req;
-
-	while (s->body_off < r->body_len && s->send_window > 0 &&
+	while (s->body_off < s->body_len && s->send_window > 0 &&
 	       c->send_window > 0) {
-		uint64_t n = r->body_len - s->body_off;
+		uint64_t n = s->body_len - s->body_off;
 		uint8_t flags = 0, *p;
 
 		if (c->out[c->fill].len >= SHB_H2_PUMP_LIMIT)
@@ -305,14 +328,14 @@ static int pump_stream(struct shb_h2_conn *c, struct shb_h2_stream *s)
 			n = (uint64_t)c->send_window;
 		if (n > c->peer_max_frame)
 			n = c->peer_max_frame;
-		if (s->body_off + n == r->body_len)
+		if (s->body_off + n == s->body_len)
 			flags = SHB_H2_FLAG_END_STREAM;
 		p = shb_h2_out_reserve(c, SHB_H2_FRAME_HEADER_LEN + n);
 		if (!p)
 			return oom(c);
 		shb_h2_frame_header_write(p, (uint32_t)n, SHB_H2_DATA, flags,
 					  s->id);
-		memcpy(p + SHB_H2_FRAME_HEADER_LEN, r->body + s->body_off, n);
+		memcpy(p + SHB_H2_FRAME_HEADER_LEN, s->body + s->body_off, n);
 		shb_h2_out_commit(c, SHB_H2_FRAME_HEADER_LEN + n);
 		c->data_sent = 1;
 		s->body_off += n;
@@ -320,7 +343,7 @@ static int pump_stream(struct shb_h2_conn *c, struct shb_h2_stream *s)
 		c->send_window -= (int64_t)n;
 		trace_out(c, SHB_H2_DATA, flags, s->id, n);
 	}
-	if (s->body_off == r->body_len) {
+	if (s->body_off == s->body_len) {
 		s->body_pending = 0;
 		c->body_streams--;
 	}

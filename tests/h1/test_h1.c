@@ -7,5 +7,6 @@ CU_SuiteInfo shb_test_suites[] = {
 	{"h1_request", NULL, NULL, NULL, NULL, shb_h1_request_tests},
 	{"h1_conn", NULL, NULL, NULL, NULL, shb_h1_conn_tests},
 	{"h1_module", NULL, NULL, NULL, NULL, shb_h1_module_tests},
+	{"h1_var", NULL, NULL, NULL, NULL, shb_h1_var_tests},
 	CU_SUITE_INFO_NULL,
 };

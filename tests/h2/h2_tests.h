@@ -21,6 +21,8 @@ extern CU_TestInfo shb_h2_conn_tests[];
 extern CU_TestInfo shb_h2_flow_tests[];
 extern CU_TestInfo shb_h2_module_tests[];
 extern CU_TestInfo shb_h2_observe_tests[];
+extern CU_TestInfo shb_h2_var_tests[];
+extern CU_TestInfo shb_h2_prio_tests[];
 
 /* The plugin's entry, linked in from the static library. */
 extern const struct shb_plugin_entry shb_plugin_entry_v1;
