@@ -427,9 +427,12 @@ static int csv_end(void *rep, const struct shb_results *r)
 	static const struct shb_ostream discard_os = {sizeof(discard_os), 0, NULL, discard};
 	struct shb_rpt_out sink;
 	shb_rpt_out_init(&sink, &discard_os);
-	/* The column count, for the interval rows, even without a header. */
-	int ncols = header((c->flags & OPT_NOHEADER) ? &sink : &o, &lat,
-			   has_v12(r), ivals);
+	/* The column count, for the interval rows, even without a header.
+	 * A comparison (1.3) has one header, then a row per run (its label
+	 * and url columns say which): the same settings give the same
+	 * columns. */
+	int noheader = (c->flags & OPT_NOHEADER) || shb_rpt_compare_index(run) > 0;
+	int ncols = header(noheader ? &sink : &o, &lat, has_v12(r), ivals);
 	summary_row(&o, c->host, run, r, NULL, -1, ivals);
 	/* Several targets: a row each after the total, in run order. */
 	for (size_t i = 0; i < shb_rpt_target_count(r); i++) {

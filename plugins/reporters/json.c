@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <jansson.h>
 
 #include "report_common.h"
@@ -382,6 +383,12 @@ static void put_run12(struct jb *b, json_t *doc, const struct shb_run_info *run,
 {
 	if (SHB_RPT_HAS(run, struct shb_run_info, label))
 		put(b, doc, "label", run->label ? jstr(run->label) : json_null());
+	if (shb_rpt_compare_count(run) > 1) { /* 1.3: only in a comparison */
+		json_t *c = json_object();
+		put(b, c, "index", jint(shb_rpt_compare_index(run)));
+		put(b, c, "count", jint(shb_rpt_compare_count(run)));
+		put(b, doc, "compare", c);
+	}
 	if (SHB_RPT_HAS(run, struct shb_run_info, shard_count)) {
 		json_t *sh = json_null();
 		if (run->shard_count > 1) {
@@ -480,6 +487,10 @@ static void put_intervals(struct jb *b, json_t *doc, const struct shb_rpt *j)
 			put(b, lat, "p99", jsecs(v->p99));
 			put(b, lat, "max", jsecs(v->max));
 			put(b, o, "latency", lat);
+			/* what shb merge sums to merge intervals exactly;
+			 * absent when the host cannot walk histograms */
+			if (v->hdr)
+				put(b, o, "latencyHistogram", json_string(v->hdr));
 		} else {
 			put(b, o, "latency", json_null());
 		}
@@ -487,6 +498,57 @@ static void put_intervals(struct jb *b, json_t *doc, const struct shb_rpt *j)
 			b->failed = 1;
 	}
 	put(b, doc, "intervals", arr);
+}
+
+/* [main] --interval: the common numbers, and the interval's latency
+ * histogram exported, so that shb merge can add shards' intervals. */
+static int json_sample(void *rep, const struct shb_results *r)
+{
+	struct shb_rpt *j = rep;
+	int rc = shb_rpt_sample(rep, r);
+	if (rc < 0)
+		return rc;
+	json_t *h = jhdr(j->host, r->latency);
+	if (!h)
+		return SHB_E_NOMEM;
+	const char *b64 = json_string_value(h);
+	struct shb_rpt_ival *v = &j->ivals[j->nivals - 1];
+	v->hdr = b64 ? strdup(b64) : NULL;
+	rc = b64 && !v->hdr ? SHB_E_NOMEM : SHB_OK;
+	json_decref(h);
+	return rc;
+}
+
+/* 1.3: the wall clock at which this process's load started, RFC 3339 to
+ * the ns ("2026-12-01T20:00:00.000412345Z"), for shb merge's start skew;
+ * absent when unknown (0: a run stopped during set-up). */
+static void put_load_start(struct jb *b, json_t *doc,
+			   const struct shb_results *r)
+{
+	if (!SHB_RPT_HAS(r, struct shb_results, load_start_unix_ns))
+		return;
+	uint64_t ns = r->load_start_unix_ns;
+	time_t secs = (time_t)(ns / 1000000000u);
+	struct tm tm;
+	char buf[48];
+	if (!ns || !gmtime_r(&secs, &tm))
+		return;
+	snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%09uZ",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec, (unsigned)(ns % 1000000000u));
+	put(b, doc, "loadStart", json_string(buf));
+}
+
+/* 1.3: JA3 and JA4 of shb's own ClientHello, only when the core knows
+ * them (a TLS run whose ClientHello was seen). */
+static void put_tls_fp(struct jb *b, json_t *doc, const struct shb_results *r)
+{
+	if (!SHB_RPT_HAS(r, struct shb_results, tls_ja4))
+		return;
+	if (r->tls_ja3)
+		put(b, doc, "tlsJa3", jstr(r->tls_ja3));
+	if (r->tls_ja4)
+		put(b, doc, "tlsJa4", jstr(r->tls_ja4));
 }
 
 static int dump_cb(const char *buf, size_t size, void *data)
@@ -510,6 +572,8 @@ static int json_end(void *rep, const struct shb_results *r)
 	put_run(&b, doc, run, &warm);
 	put_result(&b, doc, j->host, run, r);
 	put_run12(&b, doc, run, r);
+	put_load_start(&b, doc, r);
+	put_tls_fp(&b, doc, r);
 	if (SHB_RPT_HAS(r, struct shb_results, target_count))
 		put_targets(&b, doc, j->host, run, r);
 	put_intervals(&b, doc, j);
@@ -523,13 +587,41 @@ static int json_end(void *rep, const struct shb_results *r)
 		       ((j->flags & OPT_COMPACT) ? JSON_COMPACT : JSON_INDENT(2));
 	struct shb_rpt_out o;
 	shb_rpt_out_init(&o, j->out);
+	/* A comparison is one array of these documents, written as each
+	 * run ends; destroy closes it if the comparison was cut short. */
+	uint32_t ci = shb_rpt_compare_index(run), cn = shb_rpt_compare_count(run);
+	int compact = (j->flags & OPT_COMPACT) != 0;
+	if (cn > 1)
+		shb_rpt_puts(&o, j->cmp_open ? (compact ? "," : ",\n") :
+					       (compact ? "[" : "[\n"));
+	j->cmp_open = cn > 1;
 	int rc = json_dump_callback(doc, dump_cb, &o, flags);
 	json_decref(doc);
-	shb_rpt_puts(&o, "\n");
+	if (cn > 1 && ci + 1 == cn) {
+		shb_rpt_puts(&o, compact ? "]\n" : "\n]\n");
+		j->cmp_open = 0;
+	} else if (cn == 1) {
+		shb_rpt_puts(&o, "\n");
+	}
 	int wrc = shb_rpt_flush(&o);
 	if (wrc < 0)
 		return wrc;
 	return rc == 0 ? SHB_OK : SHB_E_NOMEM;
+}
+
+/* A comparison cut short (Ctrl-C) never reaches its last end(): the array
+ * is closed after the runs that did end, so the file stays one JSON
+ * value. */
+static void json_destroy(void *rep)
+{
+	struct shb_rpt *j = rep;
+	if (j && j->cmp_open) {
+		struct shb_rpt_out o;
+		shb_rpt_out_init(&o, j->out);
+		shb_rpt_puts(&o, (j->flags & OPT_COMPACT) ? "]\n" : "\n]\n");
+		shb_rpt_flush(&o);
+	}
+	shb_rpt_destroy(rep);
 }
 
 static int json_create(const struct shb_host *host,
@@ -544,9 +636,9 @@ static const struct shb_report_vtable json_vt = {
 	.struct_size = sizeof(struct shb_report_vtable),
 	.create = json_create,
 	.begin = shb_rpt_begin,
-	.sample = shb_rpt_sample, /* with --interval only: no WANTS_INTERVALS */
+	.sample = json_sample, /* with --interval only: no WANTS_INTERVALS */
 	.end = json_end,
-	.destroy = shb_rpt_destroy,
+	.destroy = json_destroy,
 };
 
 /* --report-opt json.KEY: the core checks keys against these. */

@@ -145,6 +145,10 @@ int shb_rpt_begin(void *rep, const struct shb_run_info *info)
 	struct shb_rpt *r = rep;
 	if (!r || !run_info_usable(info))
 		return SHB_E_INVAL;
+	/* In a comparison (ABI 1.3) each run brings its own intervals. */
+	for (size_t i = 0; i < r->nivals; i++)
+		free(r->ivals[i].hdr);
+	r->nivals = 0;
 	r->info = info;
 	return SHB_OK;
 }
@@ -152,8 +156,12 @@ int shb_rpt_begin(void *rep, const struct shb_run_info *info)
 void shb_rpt_destroy(void *rep)
 {
 	struct shb_rpt *r = rep;
-	if (r)
+	for (size_t i = 0; r && i < r->nivals; i++)
+		free(r->ivals[i].hdr);
+	if (r) {
 		free(r->ivals);
+		free(r->cmp_rows);
+	}
 	free(rep);
 }
 
@@ -187,6 +195,47 @@ int shb_rpt_sample(void *rep, const struct shb_results *r)
 		.p99 = lat.count ? lat.pct[2] : 0,
 		.max = lat.count ? lat.max : 0,
 	};
+	return SHB_OK;
+}
+
+uint32_t shb_rpt_compare_index(const struct shb_run_info *run)
+{
+	return shb_rpt_compare_count(run) > 1 ? run->compare_index : 0;
+}
+
+uint32_t shb_rpt_compare_count(const struct shb_run_info *run)
+{
+	if (!SHB_RPT_HAS(run, struct shb_run_info, compare_count) ||
+	    run->compare_count < 2 || run->compare_index >= run->compare_count)
+		return 1;
+	return run->compare_count;
+}
+
+int shb_rpt_compare_keep(struct shb_rpt *rep, const struct shb_run_info *run,
+			 const struct shb_results *r)
+{
+	struct shb_rpt_cmp_row *rows = realloc(rep->cmp_rows, (rep->ncmp_rows + 1) *
+					       sizeof(*rows));
+	if (!rows)
+		return SHB_E_NOMEM;
+	rep->cmp_rows = rows;
+	struct shb_rpt_cmp_row *w = &rows[rep->ncmp_rows++];
+	memset(w, 0, sizeof(*w));
+	const char *label = SHB_RPT_HAS(run, struct shb_run_info, label) &&
+			    run->label ? run->label : shb_rpt_str(run->url);
+	snprintf(w->label, sizeof(w->label), "%s", label);
+	struct shb_rpt_pcts p = {.count = 2, .ppm = {500000, 990000}};
+	struct shb_rpt_latency lat;
+	shb_rpt_read_hist(rep->host, r->latency, &p, &lat);
+	w->ok = r->requests_ok;
+	w->errors = r->requests_errors;
+	w->elapsed_ns = r->elapsed_ns;
+	w->p50 = lat.count ? lat.pct[0] : 0;
+	w->p99 = lat.count ? lat.pct[1] : 0;
+	w->has_rx = SHB_RPT_HAS(r, struct shb_results, rx_body_bytes);
+	w->rx_header = w->has_rx ? r->rx_header_bytes : 0;
+	w->rx_body = w->has_rx ? r->rx_body_bytes : 0;
+	w->interrupted = (int)r->interrupted;
 	return SHB_OK;
 }
 

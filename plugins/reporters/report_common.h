@@ -31,6 +31,18 @@ struct shb_rpt_ival {
 	uint64_t index, start_ns, len_ns;
 	uint64_t ok, errors, bytes_sent, bytes_received;
 	uint64_t p50, p90, p99, max; /* ns; 0 when no request was ok */
+	char *hdr; /* the json reporter's export of the latency histogram
+		    * (for shb merge), or NULL; owned, freed by destroy */
+};
+
+/* One run of a comparison, as its side-by-side table shows it. */
+struct shb_rpt_cmp_row {
+	char label[72];      /* the run's label, else its URL (cut) */
+	uint64_t ok, errors, elapsed_ns;
+	uint64_t p50, p99;   /* ns; 0 when no request was ok */
+	uint64_t rx_header, rx_body; /* ABI 1.2 sums over ok requests */
+	int has_rx;          /* the core gave them */
+	int interrupted;
 };
 
 struct shb_rpt {
@@ -40,6 +52,13 @@ struct shb_rpt {
 	uint32_t flags;
 	struct shb_rpt_ival *ivals; /* sample()'s, in order; owned */
 	size_t nivals, ivals_cap;
+	/* A comparison (ABI 1.3, shb_rpt_compare_*): the runs ended so far,
+	 * kept by the text reporter for its table (owned), and whether the
+	 * json reporter left its array open for destroy to close when the
+	 * comparison was cut short. */
+	struct shb_rpt_cmp_row *cmp_rows;
+	size_t ncmp_rows;
+	int cmp_open;
 };
 
 /* The body of every reporter's create(): validates `out`, parses
@@ -53,6 +72,16 @@ void shb_rpt_destroy(void *rep);
 /* [main] sample() for reporters that print intervals at the end: keeps
  * the interval's numbers in rep->ivals. */
 int shb_rpt_sample(void *rep, const struct shb_results *r);
+
+/* A comparison (ABI 1.3 run->compare_index/compare_count): this run's
+ * index and the number of runs; 0 and 1 without one (or from an older
+ * core). */
+uint32_t shb_rpt_compare_index(const struct shb_run_info *run);
+uint32_t shb_rpt_compare_count(const struct shb_run_info *run);
+/* Keeps the row of the run `r` ended in rep->cmp_rows. SHB_E_NOMEM when
+ * it cannot. */
+int shb_rpt_compare_keep(struct shb_rpt *rep, const struct shb_run_info *run,
+			 const struct shb_results *r);
 
 /* The run facts for end(): r->run, else what begin() got. NULL when `r` or
  * the run info is missing or shorter than the v1.0 layout. */

@@ -76,6 +76,18 @@ static void print_run(struct shb_rpt_out *o, const struct shb_run_info *run)
 		line_str(o, "TLS verify:", shb_rpt_tls_verify_name(run->tls_verify));
 }
 
+/* 1.3: the fingerprints of shb's own ClientHello, next to the TLS setting,
+ * when the core knows them (a TLS run). */
+static void print_tls_fp(struct shb_rpt_out *o, const struct shb_results *r)
+{
+	if (!SHB_RPT_HAS(r, struct shb_results, tls_ja4))
+		return;
+	if (r->tls_ja3)
+		line_str(o, "TLS JA3:", r->tls_ja3);
+	if (r->tls_ja4)
+		line_str(o, "TLS JA4:", r->tls_ja4);
+}
+
 /* --shard, -R and --stages (ABI 1.2): only when given. */
 static void print_schedule(struct shb_rpt_out *o, const struct shb_run_info *run)
 {
@@ -414,6 +426,35 @@ static void print_setup_timings(struct shb_rpt_out *o,
 
 /* ABI 1.2, several targets: one line each, "[0] label url: ..." with
  * the numbers to compare them by. */
+/* A target's status codes and errors by kind, a line each when it has
+ * any: the breakdown the run's own sections give, in short. */
+static void print_target_detail(struct shb_rpt_out *o, const struct shb_results *t)
+{
+	struct shb_rpt_errors e;
+	const char *sep = " ";
+	if (t->status_count) {
+		shb_rpt_puts(o, "      status");
+		for (size_t i = 0; i < t->status_count; i++, sep = ", ")
+			shb_rpt_printf(o, "%s[%u] %llu", sep, t->statuses[i].code,
+				       (unsigned long long)t->statuses[i].count);
+		shb_rpt_puts(o, "\n");
+	}
+	shb_rpt_sum_errors(t, &e);
+	sep = " ";
+	for (int k = 0; k < e.kinds; k++) {
+		if (!e.count[k])
+			continue;
+		shb_rpt_printf(o, "%s%s %llu", sep[0] == ' ' ? "      errors " : ", ",
+			       shb_rpt_err_names[k], (unsigned long long)e.count[k]);
+		sep = ", ";
+	}
+	if (e.other)
+		shb_rpt_printf(o, "%sother %llu", sep[0] == ' ' ? "      errors " : ", ",
+			       (unsigned long long)e.other);
+	if (sep[0] != ' ' || e.other)
+		shb_rpt_puts(o, "\n");
+}
+
 static void print_targets(struct shb_rpt_out *o, const struct shb_host *host,
 			  const struct shb_run_info *run,
 			  const struct shb_results *r)
@@ -451,6 +492,7 @@ static void print_targets(struct shb_rpt_out *o, const struct shb_host *host,
 		if (per_response(t, hdr, body, sizeof(hdr)))
 			shb_rpt_printf(o, ", %s + %s bytes/response", hdr, body);
 		shb_rpt_puts(o, "\n");
+		print_target_detail(o, t);
 	}
 }
 
@@ -479,12 +521,75 @@ static void print_plugins(struct shb_rpt_out *o, const struct shb_run_info *run)
 	}
 }
 
+/* A comparison's table: one column per run, in the order they ran. */
+static void cmp_cell(struct shb_rpt_out *o, int width, const char *v)
+{
+	shb_rpt_printf(o, " %*s", width, v);
+}
+
+static void print_comparison(struct shb_rpt_out *o, const struct shb_rpt *t)
+{
+	int width = 12;
+	char buf[48];
+	for (size_t i = 0; i < t->ncmp_rows; i++)
+		if ((int)strlen(t->cmp_rows[i].label) > width)
+			width = (int)strlen(t->cmp_rows[i].label);
+	shb_rpt_printf(o, "\nComparison (%zu runs, one after another):\n%-16s",
+		       t->ncmp_rows, "");
+	for (size_t i = 0; i < t->ncmp_rows; i++)
+		cmp_cell(o, width, t->cmp_rows[i].label);
+	shb_rpt_printf(o, "\n%-16s", "  Requests/s");
+	for (size_t i = 0; i < t->ncmp_rows; i++) {
+		const struct shb_rpt_cmp_row *w = &t->cmp_rows[i];
+		cmp_cell(o, width, shb_rpt_fixed(buf, sizeof(buf), shb_rpt_scale(
+				 shb_rpt_per_sec(w->ok, w->elapsed_ns), 1), 1));
+	}
+	shb_rpt_printf(o, "\n%-16s", "  p50 ms");
+	for (size_t i = 0; i < t->ncmp_rows; i++)
+		cmp_cell(o, width, t->cmp_rows[i].ok ?
+			 shb_rpt_ms(buf, sizeof(buf), t->cmp_rows[i].p50) : "-");
+	shb_rpt_printf(o, "\n%-16s", "  p99 ms");
+	for (size_t i = 0; i < t->ncmp_rows; i++)
+		cmp_cell(o, width, t->cmp_rows[i].ok ?
+			 shb_rpt_ms(buf, sizeof(buf), t->cmp_rows[i].p99) : "-");
+	shb_rpt_printf(o, "\n%-16s", "  OK");
+	for (size_t i = 0; i < t->ncmp_rows; i++) {
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)t->cmp_rows[i].ok);
+		cmp_cell(o, width, buf);
+	}
+	shb_rpt_printf(o, "\n%-16s", "  Errors");
+	for (size_t i = 0; i < t->ncmp_rows; i++) {
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)t->cmp_rows[i].errors);
+		cmp_cell(o, width, buf);
+	}
+	/* Bytes received per ok request: what each server sends differs
+	 * (headers, compression), and that explains part of a gap. */
+	static const char *const rx_names[2] = {"  Header B/resp", "  Body B/resp"};
+	for (int k = 0; k < 2; k++) {
+		shb_rpt_printf(o, "\n%-16s", rx_names[k]);
+		for (size_t i = 0; i < t->ncmp_rows; i++) {
+			const struct shb_rpt_cmp_row *w = &t->cmp_rows[i];
+			uint64_t v = k ? w->rx_body : w->rx_header;
+			cmp_cell(o, width, w->has_rx && w->ok ?
+				 shb_rpt_fixed(buf, sizeof(buf), shb_rpt_scale(
+					 shb_rpt_per(v, w->ok), 1), 1) : "-");
+		}
+	}
+	shb_rpt_puts(o, "\n");
+	for (size_t i = 0; i < t->ncmp_rows; i++)
+		if (t->cmp_rows[i].interrupted)
+			shb_rpt_printf(o, "(%s was interrupted)\n", t->cmp_rows[i].label);
+}
+
 static int text_end(void *rep, const struct shb_results *r)
 {
 	struct shb_rpt *t = rep;
 	const struct shb_run_info *run = shb_rpt_check(t, r);
 	if (!run)
 		return SHB_E_INVAL;
+	uint32_t ci = shb_rpt_compare_index(run), cn = shb_rpt_compare_count(run);
+	if (cn > 1 && shb_rpt_compare_keep(t, run, r) < 0)
+		return SHB_E_NOMEM;
 	struct shb_rpt_errors e;
 	struct shb_rpt_latency lat;
 	struct shb_rpt_warmup warm;
@@ -496,7 +601,11 @@ static int text_end(void *rep, const struct shb_results *r)
 
 	struct shb_rpt_out o;
 	shb_rpt_out_init(&o, t->out);
+	if (cn > 1)
+		shb_rpt_printf(&o, "%s== Run %u of %u ==\n", ci ? "\n" : "",
+			       ci + 1, cn);
 	print_run(&o, run);
+	print_tls_fp(&o, r);
 	print_schedule(&o, run);
 	print_warmup(&o, &warm);
 	print_requests(&o, r, &e);
@@ -511,7 +620,25 @@ static int text_end(void *rep, const struct shb_results *r)
 	print_setup_timings(&o, &setup);
 	print_targets(&o, t->host, run, r);
 	print_plugins(&o, run);
+	if (cn > 1 && ci + 1 == cn) {
+		print_comparison(&o, t);
+		t->ncmp_rows = 0; /* printed */
+	}
 	return shb_rpt_flush(&o);
+}
+
+/* A comparison cut short (Ctrl-C) never reaches its last end(): the table
+ * of the runs that did end still comes out. */
+static void text_destroy(void *rep)
+{
+	struct shb_rpt *t = rep;
+	if (t && t->ncmp_rows) {
+		struct shb_rpt_out o;
+		shb_rpt_out_init(&o, t->out);
+		print_comparison(&o, t);
+		shb_rpt_flush(&o);
+	}
+	shb_rpt_destroy(rep);
 }
 
 static int text_create(const struct shb_host *host,
@@ -528,7 +655,7 @@ static const struct shb_report_vtable text_vt = {
 	.begin = shb_rpt_begin,
 	.sample = NULL,
 	.end = text_end,
-	.destroy = shb_rpt_destroy,
+	.destroy = text_destroy,
 };
 
 /* The text reporter takes no options: the core refuses every key. */

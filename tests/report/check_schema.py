@@ -24,7 +24,12 @@ def main(argv):
     for path in argv[2:]:
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
-        errors = list(validator.iter_errors(doc))
+        # A comparison's report is an array of documents.
+        docs = doc if isinstance(doc, list) else [doc]
+        if not docs:
+            print(f"{path}: an empty array", file=sys.stderr)
+            return 1
+        errors = [e for d in docs for e in validator.iter_errors(d)]
         for e in errors:
             where = "/".join(str(p) for p in e.absolute_path) or "(top)"
             print(f"{path}: {where}: {e.message}", file=sys.stderr)
@@ -32,7 +37,7 @@ def main(argv):
         print(f"{path}: {'invalid' if errors else 'valid'}")
     # The schema must reject what it does not describe, or the check
     # above proves nothing.
-    probe = dict(doc)
+    probe = dict(docs[0])
     probe["noSuchKey"] = 1
     if validator.is_valid(probe):
         print("the schema accepts an unknown key", file=sys.stderr)
