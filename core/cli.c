@@ -7,11 +7,15 @@
  * cluster ("-qj") and take attached values ("-c10"). Every error is one
  * line that names the option as the user typed it. */
 #include "quote.h"
+#include "compare.h"
 #include "config.h"
 #include "plugin_opts.h"
 #include "schedule.h"
 #include "shard.h"
 #include "start_at.h"
+#include "targets.h"
+#include "priority.h"
+#include "source.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -21,6 +25,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
@@ -41,8 +46,11 @@ enum opt_id {
 	O_BATCH_SIZE, O_BATCH_LINGER, O_PLUGIN_DIR, O_LIST_PLUGINS, O_VERIFY,
 	O_CACERT, O_QUIET, O_HELP, O_VERSION, O_SLO, O_WARMUP, O_INTERVAL,
 	O_CONNECT_TO, O_RESOLVE, O_SNI, O_IPV4, O_IPV6, O_INSECURE,
+	O_CERT, O_KEY, O_TLS_VERSION, O_CIPHERS,
 	O_PROTO_OPT, O_REPORT_OPT, O_PERCENTILES, O_RATE, O_STAGES,
 	O_SHARD, O_START_AT,
+	O_UNIX_SOCKET, O_PROXY, O_NOPROXY, O_PRIORITY, O_TUI,
+	O_BODY_LINES, O_URLS, O_MIX, O_SOURCE,
 };
 
 struct opt_def {
@@ -76,6 +84,9 @@ static const struct opt_def opts[] = {
 	{"header", 'H', 1, O_HEADER},
 	{"data", 'd', 1, O_DATA},
 	{"data-binary", 0, 1, O_DATA_BINARY},
+	{"body-lines", 0, 1, O_BODY_LINES},
+	{"urls", 0, 1, O_URLS},
+	{"mix", 0, 0, O_MIX},
 	{"connect-timeout", 0, 1, O_CONNECT_TIMEOUT},
 	{"timeout", 0, 1, O_TIMEOUT},
 	{"disable-keepalive", 0, 0, O_NO_KEEPALIVE},
@@ -86,12 +97,22 @@ static const struct opt_def opts[] = {
 	{"verify", 0, 0, O_VERIFY},
 	{"cacert", 0, 1, O_CACERT},
 	{"insecure", 'k', 0, O_INSECURE},
+	{"cert", 0, 1, O_CERT},
+	{"key", 0, 1, O_KEY},
+	{"tls-version", 0, 1, O_TLS_VERSION},
+	{"ciphers", 0, 1, O_CIPHERS},
 	{"sni", 0, 1, O_SNI},
 	{"connect-to", 0, 1, O_CONNECT_TO},
 	{"resolve", 0, 1, O_RESOLVE},
 	{"ipv4", '4', 0, O_IPV4},
 	{"ipv6", '6', 0, O_IPV6},
+	{"source", 0, 1, O_SOURCE},
+	{"unix-socket", 0, 1, O_UNIX_SOCKET},
+	{"proxy", 'x', 1, O_PROXY},
+	{"noproxy", 0, 1, O_NOPROXY},
+	{"priority", 0, 1, O_PRIORITY},
 	{"quiet", 'q', 0, O_QUIET},
+	{"tui", 0, 0, O_TUI},
 	{"slo", 0, 1, O_SLO},
 	{"percentiles", 0, 1, O_PERCENTILES},
 	{"help", 'h', 0, O_HELP},
@@ -440,6 +461,7 @@ static int data_opt(struct cli *c, const char *name, const char *v,
 		return fail(c, "%s: the body exceeds %s", name,
 			    SHB_MAX_BODY_TEXT);
 	size_t room = SHB_MAX_BODY - used;
+	c->cfg->body_verbatim |= !strip; /* --data-binary: never a template */
 	if (v[0] != '@')
 		return append_body(c, (const uint8_t *)v, strlen(v));
 	if (read_source(c, name, v, room, &buf, &len) < 0)
@@ -844,6 +866,29 @@ static int finish_open_loop(struct cli *c)
 	return 0;
 }
 
+/* The versions shb speaks: GnuTLS still has 1.0 and 1.1, but servers
+ * worth load-testing have dropped them (RFC 8996). */
+static int tls_version_opt(struct cli *c, const char *name, const char *v)
+{
+	if (strcmp(v, "1.2") == 0)
+		c->cfg->tls_version = 0x0303;
+	else if (strcmp(v, "1.3") == 0)
+		c->cfg->tls_version = 0x0304;
+	else
+		return fail(c, "%s %s: give 1.2 or 1.3", name, shb_quote(v).s);
+	return 0;
+}
+
+/* Checked against GnuTLS at start (shb_tls_priority); here only that
+ * there is something to check. */
+static int ciphers_opt(struct cli *c, const char *name, const char *v)
+{
+	if (!v[0])
+		return fail(c, "%s: empty priority string (e.g. "
+			       "NORMAL:-CIPHER-ALL:+AES-256-GCM)", name);
+	return set_string(c, &c->cfg->ciphers, v);
+}
+
 /* SNI carries a DNS name only (RFC 6066 3): an address is refused. */
 static int sni_opt(struct cli *c, const char *name, const char *v)
 {
@@ -906,6 +951,89 @@ static int resolve_opt(struct cli *c, const char *name, const char *v)
 	return 0;
 }
 
+/* A socket path fits sun_path with its NUL (108 bytes on Linux). */
+static int unix_socket_opt(struct cli *c, const char *name, const char *v)
+{
+	struct sockaddr_un sun;
+	if (!*v)
+		return fail(c, "%s: empty path", name);
+	if (strlen(v) >= sizeof(sun.sun_path))
+		return fail(c, "%s: a socket path is at most %zu bytes, got %zu",
+			    name, sizeof(sun.sun_path) - 1, strlen(v));
+	return set_string(c, &c->cfg->unix_socket, v);
+}
+
+/* --priority: checked, then sent as the Priority header (RFC 9218). */
+static int priority_opt(struct cli *c, const char *name, const char *v)
+{
+	if (c->cfg->priority)
+		return fail(c, "%s given twice", name);
+	if (shb_priority_check(name, v, c->err, c->errlen) < 0 ||
+	    set_string(c, &c->cfg->priority, v) < 0)
+		return -1;
+	return add_header(c, "Priority", 8, v, strlen(v));
+}
+
+/* --source: parsed and each address checked to be this machine's before
+ * any traffic (source.h). */
+static int source_opt(struct cli *c, const char *name, const char *v)
+{
+	if (c->cfg->source)
+		return fail(c, "%s given twice: list the addresses in one "
+			       "(ADDR-ADDR or ADDR,ADDR)", name);
+	c->cfg->source = shb_source_parse(v, c->err, c->errlen);
+	if (!c->cfg->source ||
+	    shb_source_check_local(c->cfg->source, 1, c->err, c->errlen) < 0)
+		return -1;
+	return 0;
+}
+
+/* --source's family is the one connections use: it narrows name
+ * resolution as -4/-6 do, and must match an IP literal the URL connects
+ * to. */
+static int check_source(struct cli *c)
+{
+	struct shb_config *cfg = c->cfg;
+	const struct shb_source *s = cfg->source;
+	if (!s)
+		return 0;
+	const char *fam = s->family == AF_INET ? "IPv4" : "IPv6";
+	if (cfg->unix_socket)
+		return fail(c, "--source cannot be combined with --unix-socket");
+	if (cfg->family && cfg->family != s->family)
+		return fail(c, "--source is %s but %s was given", fam,
+			    cfg->family == AF_INET ? "-4" : "-6");
+	if (cfg->url.host_is_ip && !cfg->connect_to_count &&
+	    !cfg->resolve_count && !(cfg->proxy && cfg->proxy[0]) &&
+	    (cfg->url.host_is_ipv6 != 0) != (s->family == AF_INET6))
+		return fail(c, "--source is %s but the URL's host %s is %s", fam,
+			    cfg->url.host, cfg->url.host_is_ipv6 ? "IPv6" : "IPv4");
+	cfg->family = s->family;
+	return 0;
+}
+
+/* --unix-socket replaces where TCP would connect; the Priority header
+ * comes from --priority or -H, not both. */
+static int check_route_opts(struct cli *c)
+{
+	const struct shb_config *cfg = c->cfg;
+	size_t nprio = 0;
+	for (size_t i = 0; i < cfg->header_count; i++)
+		nprio += strcasecmp(cfg->headers[i].name, "priority") == 0;
+	if (cfg->priority && nprio > 1)
+		return fail(c, "--priority and -H 'Priority: ...' cannot be "
+			       "combined: give one");
+	if (!cfg->unix_socket)
+		return 0;
+	if (cfg->proxy && cfg->proxy[0])
+		return fail(c, "--unix-socket and --proxy cannot be combined");
+	if (cfg->connect_to_count || cfg->resolve_count || cfg->family)
+		return fail(c, "--unix-socket cannot be combined with "
+			       "--connect-to, --resolve, -4 or -6: the socket "
+			       "path is where every connection goes");
+	return 0;
+}
+
 static int family_opt(struct cli *c, int family)
 {
 	if (c->cfg->family && c->cfg->family != family)
@@ -929,6 +1057,8 @@ static int apply_flag(struct cli *c, enum opt_id id)
 	case O_IPV4: return family_opt(c, AF_INET);
 	case O_IPV6: return family_opt(c, AF_INET6);
 	case O_QUIET: cfg->quiet = 1; return 0;
+	case O_TUI: cfg->tui = 1; return 0;
+	case O_MIX: cfg->mix = 1; return 0;
 	case O_HELP: cfg->help = 1; return 0;
 	case O_VERSION: cfg->version = 1; return 0;
 	default: return fail(c, "internal error: option %d", (int)id);
@@ -979,6 +1109,8 @@ static int apply_value(struct cli *c, enum opt_id id, const char *name,
 	case O_HEADER: return header_opt(c, name, v);
 	case O_DATA: return data_opt(c, name, v, 1);
 	case O_DATA_BINARY: return data_opt(c, name, v, 0);
+	case O_BODY_LINES: return set_string(c, &cfg->body_lines, v);
+	case O_URLS: return set_string(c, &cfg->urls_file, v);
 	case O_CONNECT_TIMEOUT:
 		return duration_opt(c, name, v, 0, &cfg->connect_timeout_ns);
 	case O_TIMEOUT: return duration_opt(c, name, v, 1, &cfg->timeout_ns);
@@ -991,6 +1123,10 @@ static int apply_value(struct cli *c, enum opt_id id, const char *name,
 	case O_PLUGIN_DIR: return plugin_dir_opt(c, name, v);
 	case O_CACERT: return cacert_opt(c, name, v);
 	case O_SNI: return sni_opt(c, name, v);
+	case O_CERT: return set_string(c, &c->cfg->cert, v);
+	case O_KEY: return set_string(c, &c->cfg->key, v);
+	case O_TLS_VERSION: return tls_version_opt(c, name, v);
+	case O_CIPHERS: return ciphers_opt(c, name, v);
 	case O_CONNECT_TO: return connect_to_opt(c, name, v);
 	case O_RESOLVE: return resolve_opt(c, name, v);
 	case O_SLO: return slo_opt(c, name, v);
@@ -1016,6 +1152,11 @@ static int apply_value(struct cli *c, enum opt_id id, const char *name,
 		return shb_shard_parse(name, v, shard_env, &cfg->shard_index,
 				       &cfg->shard_count, c->err, c->errlen);
 	case O_START_AT: return start_at_opt(c, name, v);
+	case O_UNIX_SOCKET: return unix_socket_opt(c, name, v);
+	case O_PROXY: return set_string(c, &cfg->proxy, v);
+	case O_NOPROXY: return set_string(c, &cfg->noproxy, v);
+	case O_PRIORITY: return priority_opt(c, name, v);
+	case O_SOURCE: return source_opt(c, name, v);
 	default: return fail(c, "internal error: option %d", (int)id);
 	}
 }
@@ -1141,13 +1282,94 @@ static int short_options(struct cli *c, int argc, char **argv, int *i)
 	return 0;
 }
 
+/* A target, `[label=]URL`; several make a comparison (compare.h). */
 static int positional(struct cli *c, const char *arg)
 {
-	if (c->url)
-		return fail(c, "unexpected argument \"%s\": only one URL may "
-			       "be given (already have \"%s\")",
-			    shb_quote(arg).s, shb_quote(c->url).s);
-	c->url = arg;
+	struct shb_config *cfg = c->cfg;
+	const char *label, *url;
+	size_t label_len;
+
+	if (shb_target_split(arg, &label, &label_len, &url, c->err, c->errlen) < 0)
+		return -1;
+	for (size_t i = 0; label && i < cfg->target_count; i++)
+		if (cfg->targets[i].label &&
+		    strlen(cfg->targets[i].label) == label_len &&
+		    memcmp(cfg->targets[i].label, label, label_len) == 0)
+			return fail(c, "\"%s\": the label %.*s is given twice",
+				    shb_quote(arg).s, (int)label_len, label);
+	struct shb_target_arg *t = realloc(cfg->targets, (cfg->target_count + 1) *
+					   sizeof(*t));
+	if (!t)
+		return fail(c, "out of memory");
+	cfg->targets = t;
+	t = &t[cfg->target_count];
+	memset(t, 0, sizeof(*t));
+	t->label = label ? strndup(label, label_len) : NULL;
+	t->url_text = strdup(url);
+	t->weight = 1;
+	cfg->target_count++;
+	if ((label && !t->label) || !t->url_text)
+		return fail(c, "out of memory");
+	if (!c->url)
+		c->url = t->url_text;
+	return 0;
+}
+
+/* --urls and --mix (targets.h): the list file's targets, or the weights
+ * of the command line's (`URL@WEIGHT`); one mixed run either way. */
+static int finish_targets(struct cli *c)
+{
+	struct shb_config *cfg = c->cfg;
+	uint64_t sum = 0;
+
+	if (cfg->urls_file) {
+		if (cfg->target_count)
+			return fail(c, "--urls %s gives the targets: no URL on "
+				       "the command line as well (\"%s\")",
+				    cfg->urls_file,
+				    shb_quote(cfg->targets[0].url_text).s);
+		if (shb_urls_load(cfg, cfg->urls_file, c->err, c->errlen) < 0)
+			return -1;
+		cfg->mix = 1;
+		c->url = cfg->targets[0].url_text;
+	}
+	if (!cfg->mix)
+		return 0;
+	if (cfg->target_count > SHB_TARGETS_MAX)
+		return fail(c, "--mix: %zu targets, at most %d", cfg->target_count,
+			    SHB_TARGETS_MAX);
+	for (size_t i = 0; i < cfg->target_count; i++) {
+		struct shb_target_arg *t = &cfg->targets[i];
+		size_t n;
+		if (!cfg->urls_file) {
+			if (shb_target_split_weight(t->url_text, &n, &t->weight,
+						    c->err, c->errlen) < 0)
+				return -1;
+			t->url_text[n] = '\0';
+		}
+		sum += t->weight;
+	}
+	if (sum > SHB_WEIGHT_MAX)
+		return fail(c, "%s: the weights add up to %llu, at most %u",
+			    cfg->urls_file ? "--urls" : "--mix",
+			    (unsigned long long)sum, SHB_WEIGHT_MAX);
+	return 0;
+}
+
+/* Every target's URL is checked before any run, so that a typo in the
+ * last one of a comparison costs no traffic. */
+static int check_targets(struct cli *c)
+{
+	struct shb_config *cfg = c->cfg;
+	for (size_t i = 1; i < cfg->target_count; i++) {
+		struct shb_url u;
+		memset(&u, 0, sizeof(u));
+		int rc = shb_url_parse_any(cfg->targets[i].url_text, &u, c->err,
+					   c->errlen);
+		shb_url_free(&u);
+		if (rc < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -1230,12 +1452,48 @@ static int has_stdout_report(const struct shb_config *cfg, const char *name)
 	return 0;
 }
 
+/* --tui adds the reporter "tui" (plugins/reporters/tui). The screen is
+ * the terminal on stdout: the reporter goes first, so that its end()
+ * leaves the full screen before any other reporter prints its report
+ * there, and the progress line is off, as it would draw over the screen. */
+static int tui_report(struct cli *c)
+{
+	struct shb_config *cfg = c->cfg;
+	size_t at = cfg->report_count;
+	for (size_t i = 0; i < cfg->report_count; i++) {
+		if (strcmp(cfg->reports[i].name, "tui") != 0)
+			continue;
+		if (cfg->reports[i].path)
+			return fail(c, "--report tui:%s: the tui reporter draws "
+				       "on the terminal, never to a file; give "
+				       "it no FILE", shb_quote(cfg->reports[i].path).s);
+		if (at == cfg->report_count)
+			at = i;
+	}
+	if (at == cfg->report_count) {
+		if (!cfg->tui)
+			return 0;
+		if (add_report(c, "tui", 3, NULL, 0) < 0)
+			return -1;
+	}
+	struct shb_report_spec t = cfg->reports[at];
+	memmove(cfg->reports + 1, cfg->reports, at * sizeof(t));
+	cfg->reports[0] = t;
+	cfg->tui = 1;
+	cfg->quiet = 1;
+	return 0;
+}
+
 static int fill_defaults(struct cli *c)
 {
 	struct shb_config *cfg = c->cfg;
 
 	if (!cfg->proto && set_string(c, &cfg->proto, "h1") < 0)
 		return -1;
+	if (cfg->body_lines && cfg->has_body)
+		return fail(c, "--body-lines and -d/--data-binary: give one "
+			       "of them");
+	cfg->has_body |= cfg->body_lines != NULL; /* the lines are bodies */
 	if (!cfg->method &&
 	    set_string(c, &cfg->method, cfg->has_body ? "POST" : "GET") < 0)
 		return -1;
@@ -1249,8 +1507,11 @@ static int fill_defaults(struct cli *c)
 		return -1;
 	if (cfg->report_count == 0 && add_report(c, "text", 4, NULL, 0) < 0)
 		return -1;
+	if (tui_report(c) < 0)
+		return -1;
 	if (!c->duration_given && !c->requests_given)
 		cfg->requests = SHB_DEFAULT_REQUESTS;
+	cfg->requests_all = cfg->requests; /* before --shard takes its part */
 	return 0;
 }
 
@@ -1260,7 +1521,7 @@ static void set_defaults(struct shb_config *cfg)
 	cfg->connections = 50;
 	cfg->parallel = 1;
 	cfg->connect_timeout_ns = SHB_DEFAULT_CONNECT_TIMEOUT_NS;
-	cfg->batch_linger_us = 500;
+	cfg->batch_linger_us = 0; /* automatic (core/batch.h) */
 	cfg->shard_count = 1;
 }
 
@@ -1280,16 +1541,22 @@ int shb_cli_parse(int argc, char **argv, struct shb_config *cfg, char *err,
 		return fail(&c, "-n/--requests and -z/--duration cannot be "
 				"combined: give a request count or a duration");
 	if (finish_open_loop(&c) < 0 || check_framing(&c) < 0 ||
-	    fill_defaults(&c) < 0 || shb_shard_apply(cfg, err, errlen) < 0)
+	    fill_defaults(&c) < 0 || shb_shard_apply(cfg, err, errlen) < 0 ||
+	    check_route_opts(&c) < 0)
+		return -1;
+	if (finish_targets(&c) < 0)
 		return -1;
 	if (!c.url) {
 		if (cfg->list_plugins)
 			return 0;
 		return fail(&c, "missing URL (usage: shb [options] URL)");
 	}
+	if (check_targets(&c) < 0)
+		return -1;
 	if (set_string(&c, &cfg->url_text, c.url) < 0)
 		return -1;
-	if (shb_url_parse_any(c.url, &cfg->url, err, errlen) < 0)
+	if (shb_url_parse_any(c.url, &cfg->url, err, errlen) < 0 ||
+	    check_source(&c) < 0)
 		return -1;
 	/* http and https are settled now, as every protocol without
 	 * scheme_defs serves them; other schemes wait for the protocol. */
@@ -1305,6 +1572,19 @@ int shb_cli_set_scheme(struct shb_config *cfg,
 	if (shb_url_set_scheme(&cfg->url, cfg->url_text, schemes, proto, err,
 			       errlen) < 0)
 		return -1;
+	if (cfg->key && !cfg->cert) {
+		snprintf(err, errlen, "--key %s: give the certificate too "
+			 "(--cert FILE)", cfg->key);
+		return -1;
+	}
+	const char *tls_opt = cfg->cert ? "--cert" : cfg->ciphers ? "--ciphers" :
+			      cfg->tls_version ? "--tls-version" : NULL;
+	if (tls_opt && !cfg->url.tls) {
+		snprintf(err, errlen, "%s: the URL is %s://, which does not run "
+			 "over TLS%s", tls_opt, cfg->url.scheme,
+			 strcmp(cfg->url.scheme, "http") == 0 ? "; use https://" : "");
+		return -1;
+	}
 	if (cfg->sni && !cfg->url.tls) {
 		if (strcmp(cfg->url.scheme, "http") == 0)
 			snprintf(err, errlen,
@@ -1326,6 +1606,15 @@ void shb_config_free(struct shb_config *cfg)
 		return;
 	free(cfg->url_text);
 	shb_url_free(&cfg->url);
+	for (size_t i = 0; cfg->targets && i < cfg->target_count; i++) {
+		free(cfg->targets[i].label);
+		free(cfg->targets[i].url_text);
+		free(cfg->targets[i].method);
+		free(cfg->targets[i].body_file);
+		free(cfg->targets[i].body);
+	}
+	free(cfg->targets);
+	free(cfg->urls_file);
 	free(cfg->proto);
 	for (size_t i = 0; cfg->proto_opts && i < cfg->proto_opt_count; i++)
 		shb_plugin_opt_free(&cfg->proto_opts[i]);
@@ -1351,6 +1640,15 @@ void shb_config_free(struct shb_config *cfg)
 	free(cfg->plugin_dirs);
 	free(cfg->cacert);
 	free(cfg->sni);
+	free(cfg->cert);
+	free(cfg->key);
+	free(cfg->ciphers);
+	free(cfg->body_lines);
+	free(cfg->unix_socket);
+	free(cfg->proxy);
+	free(cfg->noproxy);
+	free(cfg->priority);
+	shb_source_free(cfg->source);
 	for (size_t i = 0; cfg->connect_to && i < cfg->connect_to_count; i++)
 		shb_connect_to_free(&cfg->connect_to[i]);
 	free(cfg->connect_to);
@@ -1364,6 +1662,8 @@ void shb_config_free(struct shb_config *cfg)
 
 static const char usage_text[] =
 	"Usage: shb [options] URL\n"
+	"       shb [options] [LABEL=]URL [LABEL=]URL...   (a comparison)\n"
+	"       shb [options] --mix URL[@WEIGHT]...   or   --urls FILE\n"
 	"       shb merge [options] FILE...   (see shb merge --help)\n"
 	"Sends HTTP requests to URL (http:// or https://, or a scheme a protocol\n"
 	"plugin serves, such as ws://) and reports latency, throughput and errors.\n"
@@ -1380,6 +1680,18 @@ static const char usage_text[] =
 	"                           flag); repeatable, passed in order; a key the\n"
 	"                           protocol does not declare is refused\n"
 	"                           (default: none)\n"
+	"  --mix                    the URLs given are one mixed run, not a\n"
+	"                           comparison; URL@WEIGHT weighs one (default 1)\n"
+	"  --urls FILE              one mixed run over FILE's targets, a line each:\n"
+	"                           [LABEL=]URL [WEIGHT] [METHOD [BODY-FILE]];\n"
+	"                           blank and # lines skipped (default: none)\n"
+	"                           A mix sends to its targets by weight (exactly\n"
+	"                           with -n), with connections per origin: -c is\n"
+	"                           split over the origins by weight, and -t is at\n"
+	"                           most the smallest origin's share.\n"
+	"                           Several URLs without --mix are a comparison:\n"
+	"                           one run each, one after another with the same\n"
+	"                           options, reported side by side.\n"
 	"\n"
 	"Load:\n"
 	"  -c, --connections N      concurrent "
@@ -1417,7 +1729,8 @@ static const char usage_text[] =
 	"                           0..4096, 0 = automatic (default: 0)\n"
 	"  --batch-linger USEC      longest wait for a "
 	"batch to fill, 1..1000000 us\n"
-	"                           (default: 500)\n"
+	"                           (default: automatic, 50 us or 1/16 of the\n"
+	"                           recent latency if more, at most 500)\n"
 	"\n"
 	"Request:\n"
 	"  -m, -X, --method TOKEN   request method "
@@ -1443,8 +1756,24 @@ static const char usage_text[] =
 	"                           -H Content-Length must "
 	"equal the body's length;\n"
 	"                           -H Transfer-Encoding is refused.\n"
+	"  --body-lines FILE        one body per line of FILE, "
+	"requests take them in\n"
+	"                           turn (LF ends a line; "
+	"at most 64 MiB; not with -d)\n"
+	"                           Templates in the URL path, "
+	"-H values and the body:\n"
+	"                           {{seq}} {{worker}} {{conn}} "
+	"{{rand:N}} {{uuid}}\n"
+	"                           {{line:FILE}}; \\{{ is a "
+	"literal {{ (see shb(1))\n"
 	"  --disable-keepalive      one request per "
 	"connection (default: keep-alive)\n"
+	"  --priority 'u=N[, i]'    RFC 9218 priority: urgency 0 (highest)..7,\n"
+	"                           i = incremental; sent as the Priority\n"
+	"                           header on every protocol, and as\n"
+	"                           PRIORITY_UPDATE frames on h2 and h3\n"
+	"                           (--proto-opt priority-update=off: not)\n"
+	"                           (default: none)\n"
 	"\n"
 	"Timeouts (D is a duration such as 5s, 250ms, 1m "
 	"or 1.5; bare = seconds):\n"
@@ -1464,6 +1793,15 @@ static const char usage_text[] =
 	"  --sni NAME               send NAME as SNI (h1, h2, h3) and, with\n"
 	"                           --verify, check the certificate against it\n"
 	"                           (default: the URL's host; none for an IP)\n"
+	"  --cert FILE              present this client certificate (PEM; with\n"
+	"                           its key in it too unless --key) when the\n"
+	"                           server asks for one (mTLS; h1, h2, h3)\n"
+	"  --key FILE               the private key of --cert (PEM, unencrypted)\n"
+	"  --tls-version V          offer TLS 1.2 or 1.3 only (default: both;\n"
+	"                           h3: 1.3 only)\n"
+	"  --ciphers STRING         a GnuTLS priority string, e.g.\n"
+	"                           NORMAL:-CIPHER-ALL:+AES-256-GCM (default:\n"
+	"                           AES-GCM and ChaCha20-Poly1305, TLS 1.2+)\n"
 	"\n"
 	"Routing (curl's meanings; only entries matching the URL apply):\n"
 	"  --connect-to HOST:PORT:CONNECT-HOST:CONNECT-PORT\n"
@@ -1480,6 +1818,23 @@ static const char usage_text[] =
 	"                           connection to the next; one that worked is\n"
 	"                           kept. A run in which no connection ever\n"
 	"                           succeeds stops with exit 1.\n"
+	"  --source ADDRS           connect from these local addresses, one per\n"
+	"                           connection in turn: ADDR, ADDR-ADDR or a\n"
+	"                           comma-separated list, one family, at most 256\n"
+	"                           (e.g. 127.0.0.2-127.0.0.9); each address has\n"
+	"                           its own ephemeral ports\n"
+	"  --unix-socket PATH       connect to this Unix stream socket instead;\n"
+	"                           the URL still gives Host and TLS's name\n"
+	"                           (stream protocols: h1, h2; not h3)\n"
+	"  -x, --proxy URL          through the HTTP proxy http://[USER:PASS@]\n"
+	"                           HOST[:PORT] (default port 1080): CONNECT\n"
+	"                           for https and h2c, absolute-form requests\n"
+	"                           for plain h1; \"\" for none (default: the\n"
+	"                           https_proxy/HTTPS_PROXY, http_proxy,\n"
+	"                           all_proxy variables, as curl reads them)\n"
+	"  --noproxy LIST           hosts reached directly, comma-separated;\n"
+	"                           a name covers its subdomains, * = all\n"
+	"                           (default: NO_PROXY / no_proxy)\n"
 	"\n"
 	"Plugins:\n"
 	"  --plugin-dir DIR         search DIR for plugins first; repeatable\n"
@@ -1499,6 +1854,9 @@ static const char usage_text[] =
 	"                           to a --report list (default: off)\n"
 	"  -q, --quiet              no live progress line "
 	"(default: progress shown)\n"
+	"  --tui                    full-screen live view on the terminal: charts\n"
+	"                           of throughput and latency, statuses, errors,\n"
+	"                           connections; the reports follow (see shb(1))\n"
 	"  --slo EXPR               fail (exit 3) unless EXPR holds at the end;\n"
 	"                           repeatable: pNN<D (p99<5ms, p99.9<=20ms),\n"
 	"                           error_rate<PCT (1%), rps>N; also <=, >, >=\n"

@@ -41,8 +41,23 @@ struct shb_plugin_opt {
 	char *value;  /* NULL for KEY alone (a flag) */
 };
 
+/* One target: a positional `[label=]URL` (`URL@WEIGHT` with --mix), or
+ * a line of --urls FILE (targets.h). */
+struct shb_target_arg {
+	char *label;    /* the label before '=', or NULL */
+	char *url_text; /* the URL after it (without any @WEIGHT) */
+	uint32_t weight;  /* --mix, --urls: 1 by default */
+	char *method;     /* --urls: the line's method, or NULL for -m's */
+	char *body_file;  /* --urls: the line's body file, or NULL for -d's */
+	uint8_t *body;    /* ... its bytes, read */
+	size_t body_len;
+	int line;         /* --urls: the line it came from; 0 otherwise */
+};
+
+struct shb_source;
+
 struct shb_config {
-	char *url_text;         /* the URL as typed */
+	char *url_text;         /* the URL as typed (of the target being run) */
 	/* Parsed; for a scheme other than http and https, the scheme's TLS
 	 * flag, default port and authority are set only once the protocol
 	 * is known (shb_proto_pick). */
@@ -71,19 +86,31 @@ struct shb_config {
 	uint64_t timeout_ns;         /* --timeout, 0 = none */
 	int disable_keepalive;
 	uint32_t batch_size;         /* 0 = automatic, max 4096 */
-	uint32_t batch_linger_us;    /* default 500, 1..1000000 */
+	uint32_t batch_linger_us;    /* 1..1000000; 0 = automatic (batch.h) */
 	char **plugin_dirs;          /* --plugin-dir, in order */
 	size_t plugin_dir_count;
 	int list_plugins;
 	int verify;                  /* --verify */
 	char *cacert;                /* --cacert FILE */
 	char *sni;                   /* --sni NAME, or NULL */
+	char *cert;                  /* --cert FILE: client certificate (PEM) */
+	char *key;                   /* --key FILE: its key; NULL: in --cert */
+	uint32_t tls_version;        /* --tls-version: 0x0303, 0x0304; 0 any */
+	char *ciphers;               /* --ciphers: a GnuTLS priority string */
 	struct shb_connect_to *connect_to; /* --connect-to, in order */
 	size_t connect_to_count;
 	struct shb_resolve *resolve; /* --resolve, in order */
 	size_t resolve_count;
 	int family;                  /* -4/-6: AF_INET/AF_INET6, else AF_UNSPEC */
+	char *unix_socket;           /* --unix-socket PATH, or NULL */
+	char *proxy;                 /* --proxy URL ("" = none), or NULL: the
+				      * environment's (proxy.h) */
+	char *noproxy;               /* --noproxy LIST, or NULL: NO_PROXY's */
+	char *priority;              /* --priority, checked; also in headers */
 	int quiet;                   /* -q: no progress line */
+	/* --tui, or --report tui: the full-screen view (the reporter "tui",
+	 * first in `reports`); quiet is then set too */
+	int tui;
 	uint64_t warmup_ns;          /* --warmup: load not measured, 0 = none */
 	uint64_t interval_ns;        /* --interval: time series, 0 = none */
 	/* Open loop (schedule.h): -R N sets rate_milli (requests/s x 1000);
@@ -101,6 +128,28 @@ struct shb_config {
 	uint32_t shard_index;
 	uint32_t shard_count;
 	uint64_t start_at_unix_ns;   /* --start-at (start_at.h), 0 without */
+	/* The positional targets in order (at least one unless
+	 * --list-plugins). More than one is a comparison (compare.h): one
+	 * run per target, one after another; url_text and url hold the
+	 * target being run (shb_compare_select). */
+	struct shb_target_arg *targets;
+	size_t target_count;
+	/* --mix, or --urls FILE: the targets are one mixed run (targets.h)
+	 * instead of a comparison. */
+	int mix;
+	char *urls_file;
+	/* -n before --shard took this shard's part (shard.c): the mixed
+	 * run's place in the request sequence. Equal to requests without. */
+	uint64_t requests_all;
+	/* --body-lines FILE (template.h): one body per line, requests take
+	 * them in turn; has_body is set with it. NULL without. */
+	char *body_lines;
+	/* Some of the body came from --data-binary, whose bytes are sent
+	 * unchanged: the body is then no template. */
+	int body_verbatim;
+	/* --source (source.h): the local addresses connections bind to,
+	 * owned by the config; NULL without. Sets family. */
+	struct shb_source *source;
 	int help;
 	int version;
 };

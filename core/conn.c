@@ -24,10 +24,11 @@ void shb_conn_finish_close(struct shb_conn *c)
 	}
 	c->tbuf[0].len = c->tbuf[1].len = 0;
 	c->backlog.len = 0;
+	c->proxy_sending = 0;
 	c->recv_paused = 0;
 	c->eof_pending = 0;
 	for (uint32_t i = 0; i < c->nrx; i++)
-		shb_buf_ring_recycle(&w->br, c->rx_bid[i]);
+		shb_buf_ring_recycle(&w->br, c->dg->rx_bid[i]);
 	c->nrx = 0;
 	if (c->fd >= 0)
 		close(c->fd);
@@ -53,8 +54,12 @@ void shb_conn_begin_close(struct shb_conn *c)
 	struct worker *w = c->w;
 	if (c->st == C_CLOSING || c->st == C_IDLE)
 		return;
-	if (c->st == C_CONNECTING || c->st == C_HANDSHAKE)
+	if (c->st == C_CONNECTING || c->st == C_PROXY || c->st == C_HANDSHAKE)
 		w->nconnecting--;
+	else if (c->st == C_READY && c->established)
+		w->nactive--;
+	else if (c->st == C_READY && w->dgram)
+		w->nhandshaking--;
 	c->st = C_CLOSING;
 	if (c->fd >= 0)
 		shutdown(c->fd, SHUT_RDWR);
@@ -79,7 +84,7 @@ void shb_conn_fail(struct shb_conn *c, unsigned kind, const char *msg)
 
 	if (c->st == C_CLOSING || c->st == C_IDLE)
 		return;
-	if (kind == SHB_ERRK_TLS && !c->established && c->w->run->sni_hint) {
+	if (kind == SHB_ERRK_TLS && !c->established && c->ro->sni_hint) {
 		/* The message is cut, never the hint. */
 		snprintf(hinted, sizeof(hinted), "%.*s" SNI_HINT,
 			 (int)(sizeof(hinted) - sizeof(SNI_HINT)), msg);
@@ -125,9 +130,9 @@ static void last_words(struct shb_conn *c, int bye)
 		return;
 	if (w->dgram) {
 		size_t seg = 0;
-		shb_ssize n = w->vt->write_dgrams(c->p, c->dgram_buf, w->dgram_max, &seg, w->now);
+		shb_ssize n = w->vt->write_dgrams(c->p, c->dg->buf, w->dgram_max, &seg, w->now);
 		if (n > 0)
-			(void)send(c->fd, c->dgram_buf, (size_t)n, MSG_DONTWAIT);
+			(void)send(c->fd, c->dg->buf, (size_t)n, MSG_DONTWAIT);
 		return;
 	}
 	struct shb_vec v[MAX_VECS];
@@ -200,7 +205,9 @@ void shb_conn_transport_ready(struct shb_conn *c)
 	}
 	w->nconnecting--;
 	c->st = C_READY;
-	if (!w->dgram)
+	if (w->dgram)
+		w->nhandshaking++;
+	else
 		shb_conn_established(c);
 	int r = w->vt->on_transport_ready(c->p, &info, w->now);
 	if (r < 0) {
@@ -232,7 +239,7 @@ void shb_conn_socket_failed(struct shb_conn *c, int err)
 
 const struct shb_addr *shb_conn_addr(const struct shb_conn *c)
 {
-	return &c->w->run->addrs[c->ai];
+	return &c->ro->addrs[c->ai];
 }
 
 /* Errors after which another address of the name may work: this one
@@ -254,7 +261,7 @@ static int other_addr_may_work(int err)
 int shb_conn_next_addr(struct shb_conn *c, int err, const char *msg)
 {
 	struct worker *w = c->w;
-	uint32_t n = w->run->naddrs;
+	uint32_t n = c->ro->naddrs;
 
 	if (n < 2 || c->addr_kept || !other_addr_may_work(err))
 		return 0;
@@ -285,6 +292,7 @@ void shb_conn_note_failure(struct shb_conn *c, const char *msg)
 	snprintf(w->last_fail, sizeof(w->last_fail), "%.*s",
 		 (int)sizeof(w->last_fail) - 1, msg);
 	w->last_fail_ai = c->ai;
+	w->last_fail_ro = c->ro;
 }
 
 /* The connection got through: the slot keeps its address, and the run
@@ -292,6 +300,11 @@ void shb_conn_note_failure(struct shb_conn *c, const char *msg)
 void shb_conn_established(struct shb_conn *c)
 {
 	struct worker *w = c->w;
+	if (!c->established && c->st == C_READY) {
+		w->nactive++;
+		if (w->dgram)
+			w->nhandshaking--;
+	}
 	c->established = 1;
 	c->addr_kept = 1;
 	c->ai_tried = 0;
@@ -318,7 +331,16 @@ void shb_conn_handshake_done(struct shb_conn *c)
 /* host->conn_origin: one origin per run today, the URL's. */
 const struct shb_origin *shb_worker_conn_origin(struct shb_conn *c)
 {
-	return &c->w->run->origin;
+	return c->ro->origin;
+}
+
+/* host->tls_client_hello: a QUIC module's ClientHello; the first of the
+ * run is kept for the report's fingerprints. */
+void shb_worker_tls_client_hello(struct shb_conn *c, const uint8_t *msg,
+				 size_t len)
+{
+	if (c && msg)
+		shb_hello_keep(&c->w->run->hello, msg, len, 1);
 }
 
 void shb_run_set_origin(struct shb_run *run)
@@ -337,6 +359,7 @@ void shb_run_set_origin(struct shb_run *run)
 	/* RFC 6066: no SNI for an IP literal unless --sni names one. */
 	o->sni = cfg->sni ? cfg->sni : cfg->url.host_is_ip ? NULL : cfg->url.host;
 	o->prepared = run->prepared;
+	o->route_flags = run->proxy_absolute ? SHB_ROUTE_ABSOLUTE_FORM : 0;
 }
 
 /* The slot's new socket goes into the registered file table (replacing

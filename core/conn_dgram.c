@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dgram_split.h"
 #include "worker_int.h"
 
 static void set_buf(int fd, int opt, int bytes)
@@ -29,6 +30,17 @@ int shb_dgram_probe_gso(int family)
 	return ok;
 }
 
+int shb_dgram_probe_gro(int family)
+{
+	int fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	int one = 1, ok;
+	if (fd < 0)
+		return 0;
+	ok = setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof(one)) == 0;
+	close(fd);
+	return ok;
+}
+
 void shb_dgram_start(struct shb_conn *c)
 {
 	struct worker *w = c->w;
@@ -42,9 +54,9 @@ void shb_dgram_start(struct shb_conn *c)
 	c->t_connect = w->now;
 	c->nrx = 0;
 	c->got_data = 0;
-	if (!c->dgram_buf) {
-		c->dgram_buf = malloc((size_t)w->dgram_train * w->dgram_max);
-		if (!c->dgram_buf) {
+	if (!c->dg) {
+		c->dg = malloc(sizeof(*c->dg) + (size_t)w->dgram_train * w->dgram_max);
+		if (!c->dg) {
 			shb_conn_fail(c, SHB_ERRK_CONNECT, "out of memory");
 			return;
 		}
@@ -54,8 +66,17 @@ void shb_dgram_start(struct shb_conn *c)
 		shb_conn_socket_failed(c, errno);
 		return;
 	}
+	if (shb_conn_bind_source(c, 0) < 0)
+		return;
 	set_buf(c->fd, SO_RCVBUF, 4 << 20);
 	set_buf(c->fd, SO_SNDBUF, 4 << 20);
+	if (w->gro) {
+		/* Probed at worker start; should this socket still refuse,
+		 * its receives carry one datagram each, which the same path
+		 * takes (no UDP_GRO control message means no segments). */
+		int one = 1;
+		(void)setsockopt(c->fd, SOL_UDP, UDP_GRO, &one, sizeof(one));
+	}
 	/* A UDP connect only sets the peer; no need to go through the ring. */
 	if (connect(c->fd, sa, addr->len) < 0) {
 		int e = errno;
@@ -78,6 +99,42 @@ void shb_dgram_start(struct shb_conn *c)
 	shb_conn_transport_ready(c);
 }
 
+/* GRO: the held receives split into their datagrams, handed over in
+ * batches of up to SEG_BATCH (a 64 KiB train of 1200-byte datagrams is 55).
+ * Stops at the first failure: the connection is failing then. */
+#define SEG_BATCH 128
+static void deliver_segments(struct shb_conn *c, uint32_t n)
+{
+	struct worker *w = c->w;
+	struct shb_vec v[SEG_BATCH];
+	size_t nv = 0;
+	int r;
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t *base = shb_buf_ring_buf(&w->br, c->dg->rx_bid[i]) + c->dg->rx_off[i];
+		size_t skip = 0, k;
+		while ((k = shb_dgram_split(base, c->dg->rx_len[i], c->dg->rx_seg[i], skip,
+					    v + nv, SEG_BATCH - nv)) > 0) {
+			skip += k;
+			nv += k;
+			if (nv < SEG_BATCH)
+				break;
+			r = w->vt->recv_dgrams(c->p, v, nv, w->now);
+			if (r < 0)
+				goto fail;
+			nv = 0;
+			if (c->st != C_READY)
+				return;
+		}
+	}
+	if (!nv)
+		return;
+	r = w->vt->recv_dgrams(c->p, v, nv, w->now);
+	if (r >= 0)
+		return;
+fail:
+	shb_conn_plugin_fail(c, r, "protocol error");
+}
+
 /* Hands the datagrams held during this completion batch to the protocol at
  * once, then gives their buffers back. */
 void shb_dgram_deliver(struct shb_conn *c)
@@ -87,18 +144,50 @@ void shb_dgram_deliver(struct shb_conn *c)
 	if (!n)
 		return;
 	c->nrx = 0;
-	if (c->st == C_READY) {
+	if (c->st == C_READY && !w->gro) {
 		struct shb_vec v[RX_DGRAMS];
 		for (uint32_t i = 0; i < n; i++) {
-			v[i].base = shb_buf_ring_buf(&w->br, c->rx_bid[i]);
-			v[i].len = c->rx_len[i];
+			v[i].base = shb_buf_ring_buf(&w->br, c->dg->rx_bid[i]);
+			v[i].len = c->dg->rx_len[i];
 		}
 		int r = w->vt->recv_dgrams(c->p, v, n, w->now);
 		if (r < 0)
 			shb_conn_plugin_fail(c, r, "protocol error");
+	} else if (c->st == C_READY) {
+		deliver_segments(c, n);
 	}
 	for (uint32_t i = 0; i < n; i++)
-		shb_buf_ring_recycle(&w->br, c->rx_bid[i]);
+		shb_buf_ring_recycle(&w->br, c->dg->rx_bid[i]);
+}
+
+/* A multishot recvmsg buffer: the io_uring_recvmsg_out header, the control
+ * messages, then the payload. Finds the payload and the UDP_GRO segment
+ * size (none: one datagram). -1 when the payload was truncated or the
+ * layout is not what was asked for. */
+static int gro_payload(struct worker *w, unsigned bid, uint32_t res,
+		       uint32_t *off, uint32_t *len, uint32_t *seg)
+{
+	uint8_t *buf = shb_buf_ring_buf(&w->br, bid);
+	struct io_uring_recvmsg_out *o =
+		io_uring_recvmsg_validate(buf, (int)res, &w->gro_msg);
+	struct cmsghdr *cm;
+	if (!o || (o->flags & MSG_TRUNC))
+		return -1;
+	uint8_t *p = io_uring_recvmsg_payload(o, &w->gro_msg);
+	*len = io_uring_recvmsg_payload_length(o, (int)res, &w->gro_msg);
+	*off = (uint32_t)(p - buf);
+	*seg = 0;
+	for (cm = io_uring_recvmsg_cmsg_firsthdr(o, &w->gro_msg); cm;
+	     cm = io_uring_recvmsg_cmsg_nexthdr(o, &w->gro_msg, cm)) {
+		int v;
+		if (cm->cmsg_level != SOL_UDP || cm->cmsg_type != UDP_GRO ||
+		    cm->cmsg_len < CMSG_LEN(sizeof(v)))
+			continue;
+		memcpy(&v, CMSG_DATA(cm), sizeof(v));
+		if (v > 0 && (uint32_t)v < *len)
+			*seg = (uint32_t)v;
+	}
+	return *off + *len <= res ? 0 : -1;
 }
 
 void shb_dgram_on_recv(struct shb_conn *c, struct io_uring_cqe *cqe)
@@ -109,14 +198,20 @@ void shb_dgram_on_recv(struct shb_conn *c, struct io_uring_cqe *cqe)
 
 	if (cqe->flags & IORING_CQE_F_BUFFER) {
 		unsigned bid = cqe->flags >> IORING_CQE_BUFFER_SHIFT;
-		if (res > 0 && c->st == C_READY) {
-			w->stats->bytes_recv += (uint64_t)res;
+		uint32_t off = 0, len = (uint32_t)res, seg = 0;
+		if (res > 0 && w->gro &&
+		    gro_payload(w, bid, (uint32_t)res, &off, &len, &seg) < 0)
+			len = 0; /* truncated or malformed: dropped, QUIC resends */
+		if (res > 0 && len > 0 && c->st == C_READY) {
+			w->stats->bytes_recv += len;
 			c->got_data = 1;
 			c->addr_kept = 1; /* the peer answers here: stay */
 			if (c->nrx == RX_DGRAMS)
 				shb_dgram_deliver(c);
-			c->rx_bid[c->nrx] = (uint16_t)bid;
-			c->rx_len[c->nrx] = (uint32_t)res;
+			c->dg->rx_bid[c->nrx] = (uint16_t)bid;
+			c->dg->rx_len[c->nrx] = len;
+			c->dg->rx_off[c->nrx] = (uint16_t)off;
+			c->dg->rx_seg[c->nrx] = (uint16_t)seg;
 			c->nrx++;
 			shb_conn_mark_dirty(c);
 		} else {
@@ -147,17 +242,17 @@ void shb_dgram_on_recv(struct shb_conn *c, struct io_uring_cqe *cqe)
 static void submit_train(struct shb_conn *c, size_t len, size_t seg)
 {
 	if (len <= seg || !c->w->gso) {
-		shb_conn_send(c, c->dgram_buf, len);
+		shb_conn_send(c, c->dg->buf, len);
 		return;
 	}
 	struct cmsghdr *cm;
 	memset(&c->msg, 0, sizeof(c->msg));
-	c->iov[0].iov_base = c->dgram_buf;
+	c->iov[0].iov_base = c->dg->buf;
 	c->iov[0].iov_len = len;
 	c->msg.msg_iov = c->iov;
 	c->msg.msg_iovlen = 1;
-	c->msg.msg_control = c->cmsg.buf;
-	c->msg.msg_controllen = sizeof(c->cmsg.buf);
+	c->msg.msg_control = c->dg->cmsg.buf;
+	c->msg.msg_controllen = sizeof(c->dg->cmsg.buf);
 	cm = CMSG_FIRSTHDR(&c->msg);
 	cm->cmsg_level = SOL_UDP;
 	cm->cmsg_type = UDP_SEGMENT;
@@ -177,7 +272,7 @@ void shb_dgram_flush(struct shb_conn *c)
 	struct worker *w = c->w;
 	size_t seg = 0;
 	size_t cap = (size_t)w->dgram_train * w->dgram_max;
-	shb_ssize n = w->vt->write_dgrams(c->p, c->dgram_buf, cap, &seg, w->now);
+	shb_ssize n = w->vt->write_dgrams(c->p, c->dg->buf, cap, &seg, w->now);
 	if (n < 0) {
 		shb_conn_plugin_fail(c, (int)n, "protocol error");
 		return;

@@ -7,9 +7,100 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "proxy.h"
 #include "worker_int.h"
 
 static void deliver_eof(struct shb_conn *c);
+static void deliver(struct shb_conn *c, const uint8_t *data, size_t len);
+static void transport_connected(struct shb_conn *c);
+
+/* ---- a CONNECT tunnel through a forward proxy (proxy.h) ---------------- */
+
+/* The proxy's time to set up the tunnel is part of the connect time. */
+static void proxy_start(struct shb_conn *c)
+{
+	struct shb_run *run = c->w->run;
+	c->st = C_PROXY;
+	c->backlog.len = 0;
+	c->tsent = 0;
+	c->proxy_sending = 1;
+	shb_conn_send(c, run->connect_req, run->connect_req_len);
+}
+
+static void proxy_sent(struct shb_conn *c, int res)
+{
+	struct shb_run *run = c->w->run;
+	char msg[160];
+
+	if (c->st == C_CLOSING || c->st == C_IDLE)
+		return;
+	if (res <= 0) {
+		snprintf(msg, sizeof(msg), "proxy CONNECT: send: %s",
+			 res ? strerror(-res) : "wrote nothing");
+		shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
+		return;
+	}
+	c->tsent += (size_t)res;
+	if (c->tsent < run->connect_req_len) {
+		shb_conn_send(c, run->connect_req + c->tsent,
+			      run->connect_req_len - c->tsent);
+		return;
+	}
+	c->proxy_sending = 0;
+	c->tsent = 0;
+	/* The answer may have come first: what waited for the send goes. */
+	if (c->tls_live)
+		shb_conn_flush_tls(c);
+	else if (c->st == C_READY)
+		shb_conn_mark_dirty(c);
+}
+
+/* The proxy's answer: its head, bounded, then a 2xx opens the tunnel. */
+static void proxy_input(struct shb_conn *c, const uint8_t *data, size_t len)
+{
+	char msg[SHB_SAMPLE_LEN];
+	unsigned status = 0;
+
+	/* Held at most SHB_PROXY_HEAD_MAX plus one receive: past the cap
+	 * without the head's end, the answer is refused below. What follows
+	 * the head is the tunnel's first bytes, kept whole. */
+	if (shb_bytes_append(&c->backlog, data, len) < 0) {
+		shb_conn_fail(c, SHB_ERRK_CONNECT, "out of memory");
+		return;
+	}
+	long n = shb_proxy_read_head(c->backlog.p, c->backlog.len, &status,
+				     msg, sizeof(msg));
+	if (n == 0)
+		return;
+	if (n < 0) {
+		shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
+		return;
+	}
+	if (status < 200 || status > 299) {
+		size_t line = strcspn((const char *)c->backlog.p, "\r\n");
+		snprintf(msg, sizeof(msg), "proxy refused CONNECT: %.*s",
+			 (int)(line < 120 ? line : 120),
+			 (const char *)c->backlog.p);
+		shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
+		return;
+	}
+	size_t rest = c->backlog.len - (size_t)n;
+	if (rest && c->ro->use_tls) {
+		/* A TLS server speaks only after our ClientHello. */
+		shb_conn_fail(c, SHB_ERRK_CONNECT, "proxy sent bytes after its "
+			      "answer to CONNECT, before the TLS handshake");
+		return;
+	}
+	memmove(c->backlog.p, c->backlog.p + n, rest);
+	c->backlog.len = 0;
+	transport_connected(c);
+	/* Bytes the server sent through the tunnel right away (an HTTP/2
+	 * server's SETTINGS) go to the protocol. */
+	if (rest && c->st == C_READY) {
+		c->backlog.len = rest;
+		deliver(c, NULL, 0);
+	}
+}
 
 void shb_conn_start(struct shb_conn *c)
 {
@@ -26,13 +117,15 @@ void shb_conn_start(struct shb_conn *c)
 	c->st = C_CONNECTING;
 	w->nconnecting++;
 	c->t_connect = w->now;
-	c->fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP);
+	c->fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC,
+		       sa->sa_family == AF_UNIX ? 0 : IPPROTO_TCP);
 	if (c->fd < 0) {
 		shb_conn_socket_failed(c, errno);
 		return;
 	}
-	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	if (shb_conn_attach(c) < 0)
+	if (sa->sa_family != AF_UNIX)
+		setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	if (shb_conn_bind_source(c, 1) < 0 || shb_conn_attach(c) < 0)
 		return;
 	if (io_uring_sq_space_left(&w->u.ring) < 2)
 		io_uring_submit(&w->u.ring); /* a link never straddles submits */
@@ -80,8 +173,9 @@ void shb_conn_on_connect(struct shb_conn *c, int res)
 			snprintf(msg, sizeof(msg), "connect: %s%s", strerror(-res),
 				 /* This machine's local ports, not the server. */
 				 res == -EADDRNOTAVAIL ?
-				 " (out of local ports: use keep-alive, or widen "
-				 "net.ipv4.ip_local_port_range)" : "");
+				 " (out of local ports: use keep-alive, widen "
+				 "net.ipv4.ip_local_port_range, or add addresses "
+				 "with --source)" : "");
 		if (shb_conn_next_addr(c, -res, msg))
 			shb_conn_begin_close(c);
 		else
@@ -90,17 +184,31 @@ void shb_conn_on_connect(struct shb_conn *c, int res)
 	}
 	c->addr_kept = 1; /* this address works: the slot stays with it */
 	c->ai_tried = 0;
+	shb_conn_arm_recv(c);
+	if (w->run->connect_req) {
+		proxy_start(c);
+		return;
+	}
+	transport_connected(c);
+}
+
+/* TCP (and any proxy tunnel) is up: connect time ends here, and TLS or
+ * the protocol starts. */
+static void transport_connected(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	char msg[200];
+
 	w->stats->conns_opened++;
 	c->t_connected = w->now;
 	shb_histo_record(&w->stats->connect, w->now - c->t_connect);
-	shb_conn_arm_recv(c);
-	if (!w->run->use_tls) {
+	if (!c->ro->use_tls) {
 		shb_conn_transport_ready(c);
 		return;
 	}
 	c->st = C_HANDSHAKE;
 	shb_tls_set_out(&c->tls, &c->tbuf[c->tfill]);
-	if (shb_tls_new(&c->tls, &w->run->tls, &c->tbuf[c->tfill], msg, sizeof(msg)) < 0) {
+	if (shb_tls_new(&c->tls, c->ro->tls, &c->tbuf[c->tfill], msg, sizeof(msg)) < 0) {
 		tls_failed(c, msg);
 		return;
 	}
@@ -180,6 +288,11 @@ static void deliver_eof(struct shb_conn *c)
 		return;
 	}
 	c->eof_pending = 0;
+	if (c->st == C_PROXY) {
+		shb_conn_fail(c, SHB_ERRK_CONNECT, "proxy closed the connection "
+			      "before answering CONNECT");
+		return;
+	}
 	if (c->st == C_HANDSHAKE) {
 		shb_conn_fail(c, SHB_ERRK_TLS, "connection closed during the TLS handshake");
 		return;
@@ -247,6 +360,8 @@ void shb_conn_on_recv(struct shb_conn *c, struct io_uring_cqe *cqe)
 				tls_input(c, buf, (size_t)res);
 			else
 				deliver(c, buf, (size_t)res);
+		} else if (c->st == C_PROXY) {
+			proxy_input(c, buf, (size_t)res);
 		}
 		shb_buf_ring_recycle(&w->br, bid);
 	} else if (res == 0) {
@@ -261,8 +376,8 @@ void shb_conn_on_recv(struct shb_conn *c, struct io_uring_cqe *cqe)
 		c->recv_armed = 0;
 		c->ops--;
 		/* ENOBUFS just means the buffer ring ran dry for a moment. */
-		if ((c->st == C_READY || c->st == C_HANDSHAKE) && res != 0 &&
-		    !c->recv_paused)
+		if ((c->st == C_READY || c->st == C_HANDSHAKE ||
+		     c->st == C_PROXY) && res != 0 && !c->recv_paused)
 			shb_conn_arm_recv(c);
 	}
 }
@@ -316,6 +431,10 @@ void shb_conn_on_send(struct shb_conn *c, int res)
 	 * after its connections began to close. */
 	if (res > 0)
 		w->stats->bytes_sent += (uint64_t)res;
+	if (c->proxy_sending) {
+		proxy_sent(c, res);
+		return;
+	}
 	if (c->st != C_READY && c->st != C_HANDSHAKE)
 		return;
 	if (w->dgram && (res == -EMSGSIZE || res == -ENOBUFS || res == -EAGAIN)) {

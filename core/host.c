@@ -125,6 +125,7 @@ static const struct shb_host host = {
 	.conn_event = shb_worker_conn_event,
 	.hist = &shb_histo_ops,
 	.conn_origin = shb_worker_conn_origin,
+	.tls_client_hello = shb_worker_tls_client_hello,
 };
 
 const struct shb_host *shb_core_host(void)

@@ -8,11 +8,11 @@
  * end (at most one loop pass; the worker never waits for the main thread):
  * the old slot is then the main thread's alone to read and clear.
  *
- * The worker's counters (ok, errors by kind, bytes, retried) are folded in
- * as differences from its totals at the end of each section, so the sum of
- * the deltas equals the totals exactly; the latency of each request
- * counted ok is recorded into the slot as it ends. Statuses, tables and
- * the set-up histograms stay in the totals only. */
+ * The worker's counters (ok, errors by kind, bytes, retried, connections
+ * opened) are folded in as differences from its totals at the end of each
+ * section, so the sum of the deltas equals the totals exactly; the latency
+ * and the status of each response are recorded into the slot as it ends.
+ * Tables and the set-up histograms stay in the totals only. */
 #ifndef SHB_CORE_INTERVAL_H
 #define SHB_CORE_INTERVAL_H
 
@@ -47,6 +47,14 @@ static inline void shb_ival_latency(struct shb_ival *iv, uint64_t ns)
 {
 	if (iv && iv->w)
 		shb_histo_record(&iv->w->latency, ns);
+}
+
+/* [worker] One response with this status (any response the totals count
+ * in status[], application errors included), inside a section. */
+static inline void shb_ival_status(struct shb_ival *iv, uint32_t status)
+{
+	if (iv && iv->w && status >= 100 && status < SHB_STATUS_SLOTS)
+		iv->w->status[status]++;
 }
 
 /* [main] Adds what the worker recorded since the last collect to `into`

@@ -888,9 +888,10 @@ static int pick(const struct kind *k, const struct shb_plugin_file *f,
 	return -1;
 }
 
-/* The protocols shb ships, and the Debian package holding each: when one
- * is not found, the error says it is not installed rather than unknown,
- * and where to get it. Keep in step with debian/control. */
+/* The protocols and reporters shb ships in packages of their own, and the
+ * Debian package holding each: when one is not found, the error says it
+ * is not installed rather than unknown, and where to get it. Keep in step
+ * with debian/control. */
 static const struct shipped {
 	const char *name;
 	const char *title;
@@ -899,16 +900,23 @@ static const struct shipped {
 	{ "h1", "HTTP/1.1", "shb" },
 	{ "h2", "HTTP/2", "shb-plugin-h2" },
 	{ "h3", "HTTP/3", "shb-plugin-h3" },
+}, shipped_reports[] = {
+	{ "tui", "tui reporter (--tui)", "shb-plugin-tui" },
 };
 
 static const struct shipped *shipped(const struct kind *k, const char *name)
 {
-	if (k != &proto_kind)
-		return NULL;
-	for (size_t i = 0; i < sizeof shipped_protos / sizeof *shipped_protos;
-	     i++)
-		if (!strcmp(shipped_protos[i].name, name))
-			return &shipped_protos[i];
+	if (k == &proto_kind) {
+		for (size_t i = 0; i < sizeof shipped_protos / sizeof *shipped_protos;
+		     i++)
+			if (!strcmp(shipped_protos[i].name, name))
+				return &shipped_protos[i];
+	} else if (k == &report_kind) {
+		for (size_t i = 0; i < sizeof shipped_reports / sizeof *shipped_reports;
+		     i++)
+			if (!strcmp(shipped_reports[i].name, name))
+				return &shipped_reports[i];
+	}
 	return NULL;
 }
 

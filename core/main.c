@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compare.h"
+#include "mix.h"
 #include "config.h"
 #include "host.h"
 #include "loader.h"
@@ -19,9 +21,12 @@
 #include "proto_pick.h"
 #include "results.h"
 #include "run.h"
+#include "route_run.h"
 #include "tseries.h"
+#include "uring_shim.h"
 #include "shb_build_config.h"
 #include "start_at.h"
+#include "template.h"
 
 #define EXIT_RUN_FAILED 1
 #define EXIT_USAGE 2
@@ -80,6 +85,8 @@ struct reporter {
 	char *opts; /* the --report-opt string for create(), or NULL */
 	int samples; /* sample() is called: --interval is on and the reporter
 		      * asked for it (WANTS_INTERVALS) or the user did */
+	int fresh;   /* built against ABI < 1.3: a new instance for each run
+		      * of a comparison (compare.h) */
 };
 
 /* --interval: one interval's results to every reporter that takes them. */
@@ -87,13 +94,16 @@ struct sample_ctx {
 	struct reporter *reps;
 	size_t n;
 	int failed;
+	struct shb_hello *hello; /* the run's, for tls_ja3/tls_ja4 */
 };
 
 static void sample_all(void *ctx, const struct shb_results *r)
 {
 	struct sample_ctx *sc = ctx;
+	struct shb_results fr = *r;
+	shb_hello_fingerprints(sc->hello, &fr.tls_ja3, &fr.tls_ja4);
 	for (size_t i = 0; i < sc->n; i++)
-		if (sc->reps[i].samples && sc->reps[i].h.vt.sample(sc->reps[i].rep, r) < 0)
+		if (sc->reps[i].samples && sc->reps[i].h.vt.sample(sc->reps[i].rep, &fr) < 0)
 			sc->failed = 1;
 }
 
@@ -132,6 +142,19 @@ static int load_reporters(const struct shb_config *cfg, struct shb_loader *l,
 	return rc;
 }
 
+static int create_reporter(const struct shb_host *host, struct reporter *r,
+			   char *err, size_t errlen)
+{
+	char rerr[256] = "";
+	if (r->h.vt.create(host, &r->os, r->opts, &r->rep, rerr, sizeof(rerr)) < 0) {
+		snprintf(err, errlen, "reporter %s: %s", r->name,
+			 rerr[0] ? rerr : "could not be created");
+		r->rep = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 static int open_reporters(const struct shb_config *cfg, struct shb_loader *l,
 			  const struct shb_host *host, struct reporter *reps,
 			  char *err, size_t errlen)
@@ -156,13 +179,29 @@ static int open_reporters(const struct shb_config *cfg, struct shb_loader *l,
 		r->os.is_terminal = (uint32_t)isatty(fileno(r->f));
 		r->os.ctx = r->f;
 		r->os.write = file_write;
-		char rerr[256] = "";
-		if (r->h.vt.create(host, &r->os, r->opts, &r->rep, rerr, sizeof(rerr)) < 0) {
-			snprintf(err, errlen, "reporter %s: %s", s->name,
-				 rerr[0] ? rerr : "could not be created");
-			r->rep = NULL;
+		r->fresh = r->h.file && r->h.file->entry &&
+			   r->h.file->entry->abi_minor < 3;
+		if (create_reporter(host, r, err, errlen) < 0)
 			return -1;
-		}
+	}
+	return 0;
+}
+
+/* A comparison's next run: reporters older than ABI 1.3 know of one run
+ * per instance, so each gets a new one on the same sink. */
+static int renew_reporters(const struct shb_host *host, struct reporter *reps,
+			   size_t n, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct reporter *r = &reps[i];
+		if (!r->fresh)
+			continue;
+		if (r->rep)
+			r->h.vt.destroy(r->rep);
+		r->rep = NULL;
+		fflush(r->f);
+		if (create_reporter(host, r, err, errlen) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -267,6 +306,9 @@ static int prepare(struct shb_run *run, const struct shb_config *cfg,
 			cfg->cacert ? SHB_TLS_VERIFY_CAFILE :
 			cfg->verify ? SHB_TLS_VERIFY_SYSTEM : SHB_TLS_VERIFY_NONE;
 	rc.cafile = cfg->cacert;
+	rc.cert_file = cfg->cert;
+	rc.key_file = cfg->cert ? (cfg->key ? cfg->key : cfg->cert) : NULL;
+	rc.tls_priority = run->tls_priority;
 	struct shb_kv *opts;
 	if (shb_proto_opts(cfg, p->desc, &opts, err, errlen) < 0)
 		return -1;
@@ -321,6 +363,10 @@ static int prepare(struct shb_run *run, const struct shb_config *cfg,
 static int resolve_addrs(struct shb_run *run, const struct shb_config *cfg,
 			 char *err, size_t errlen)
 {
+	/* A Unix socket or a proxy (route_run.h) instead of the URL's host. */
+	int routed = shb_run_route(run, err, errlen);
+	if (routed != 0)
+		return routed < 0 ? -1 : 0;
 	struct shb_route_spec rs = {
 		.host = cfg->url.host,
 		.port = cfg->url.port,
@@ -379,6 +425,12 @@ static int fit_fd_limit(const struct shb_config *cfg, uint32_t threads,
 		return -1;
 	}
 	return 0;
+}
+
+static int fail_usage(const char *err)
+{
+	fprintf(stderr, "shb: %s\n", err);
+	return EXIT_USAGE;
 }
 
 /* ---- running --------------------------------------------------------------- */
@@ -502,9 +554,18 @@ static int run_workers(struct shb_run *run, struct shb_worker_args *wa,
 		if (!cfg->duration_ns)
 			wa[i].budget = cfg->requests / t + (i < cfg->requests % t);
 	}
+	/* A mixed run: connections per origin, budgets per target. */
+	if (run->mix && shb_mix_split(run, wa, t) < 0) {
+		free(tids);
+		fprintf(stderr, "shb: out of memory\n");
+		return -1;
+	}
+	for (uint32_t i = 1; i < t; i++) /* {{conn}}: run-wide numbers */
+		wa[i].conn_base = wa[i - 1].conn_base + wa[i - 1].conns;
 	/* The workers set up their connections first; the last one done
 	 * starts the load (run->load_ns). */
 	atomic_store(&run->setup_left, t);
+	atomic_store(&run->rings_left, t);
 	atomic_store(&run->load_ns, 0);
 	run->start_ns = shb_now_ns();
 	uint32_t started = 0;
@@ -514,6 +575,8 @@ static int run_workers(struct shb_run *run, struct shb_worker_args *wa,
 				 "cannot start a worker thread");
 			wa[started].failed = 1;
 			atomic_store(&shb_interrupted, 1);
+			/* Those never started do not hold the others back. */
+			atomic_fetch_sub(&run->rings_left, t - started);
 			break;
 		}
 	}
@@ -533,11 +596,17 @@ static uint64_t wall_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* --slo, on the merged results: one line on stderr per gate that fails.
- * Returns 1 if any failed. */
+/* --slo, on the merged results: one line on stderr per gate that fails,
+ * naming the run in a comparison. Returns 1 if any failed. */
 static int check_slos(const struct shb_config *cfg,
+		      const struct shb_run_info *info,
 		      const struct shb_results *r, const struct shb_stats *s)
 {
+	char which[SHB_LABEL_MAX + 64] = "";
+	if (info->compare_count > 1)
+		snprintf(which, sizeof(which), " in run %u of %u (%s)",
+			 info->compare_index + 1, info->compare_count,
+			 info->label ? info->label : info->url);
 	struct shb_slo_data d = {
 		.ok = r->requests_ok,
 		.errors = r->requests_errors,
@@ -548,15 +617,20 @@ static int check_slos(const struct shb_config *cfg,
 	for (size_t i = 0; i < cfg->slo_count; i++) {
 		char msg[256];
 		if (!shb_slo_check(&cfg->slos[i], &d, msg, sizeof(msg))) {
-			fprintf(stderr, "shb: SLO failed: %s\n", msg);
+			fprintf(stderr, "shb: SLO failed%s: %s\n", which, msg);
 			failed = 1;
 		}
 	}
 	return failed;
 }
 
+/* One run and its report. `info` and `target` are the caller's: reporters
+ * may keep them until destroy (a comparison's earlier runs). `k` is the
+ * run's index in a comparison of `n` (0 and 1 without one). */
 static int run_and_report(struct shb_run *run, struct reporter *reps,
-			  size_t nrep)
+			  size_t nrep, struct shb_run_info *pinfo,
+			  struct shb_target_info *target, uint32_t k,
+			  uint32_t n)
 {
 	const struct shb_config *cfg = run->cfg;
 	struct shb_run_info info;
@@ -579,8 +653,15 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 	info.duration_target_ns = cfg->duration_ns;
 	info.start_unix_ns = wall_ns();
 	info.plugins = shb_loader_plugins(run->loader, &info.plugin_count);
-	struct shb_target_info target;
-	shb_results_run_info(&info, &target, cfg);
+	shb_results_run_info(&info, target, cfg);
+	info.url = cfg->targets[k].url_text;
+	/* A mixed run's labels are its targets' (shb_mix_run_info). */
+	info.label = cfg->mix ? NULL : cfg->targets[k].label;
+	target->label = info.label ? info.label : info.url;
+	target->url = info.url;
+	info.compare_index = k;
+	info.compare_count = n;
+	shb_mix_run_info(run, &info);
 	info.interval_ns = cfg->interval_ns;
 	info.shard_index = cfg->shard_index;
 	info.shard_count = cfg->shard_count;
@@ -588,8 +669,9 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 	if (cfg->start_at_unix_ns)
 		run->start_at_ns = shb_start_at_mono(cfg->start_at_unix_ns,
 						     wall_ns(), shb_now_ns());
+	*pinfo = info;
 	for (size_t i = 0; i < nrep; i++)
-		reps[i].h.vt.begin(reps[i].rep, &info);
+		reps[i].h.vt.begin(reps[i].rep, pinfo);
 
 	struct shb_worker_args *wa = calloc(run->threads, sizeof(*wa));
 	if (!wa)
@@ -600,9 +682,9 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 			return EXIT_RUN_FAILED;
 		}
 	struct shb_tseries tsd, *ts = NULL;
-	struct sample_ctx sc = {reps, nrep, 0};
+	struct sample_ctx sc = {reps, nrep, 0, &run->hello};
 	if (cfg->interval_ns) {
-		if (shb_tseries_init(&tsd, wa, run->threads, &info, cfg->interval_ns) < 0)
+		if (shb_tseries_init(&tsd, wa, run->threads, pinfo, cfg->interval_ns) < 0)
 			return EXIT_RUN_FAILED;
 		ts = &tsd;
 		ts->emit = sample_all;
@@ -618,7 +700,10 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 	/* Stays installed through the report, so that a repeated signal
 	 * cannot cut it short. */
 	install_stop_signals();
-	run_workers(run, wa, ts);
+	if (run_workers(run, wa, ts) < 0) {
+		shb_mix_split_free(wa, run->threads);
+		return EXIT_RUN_FAILED;
+	}
 	if (run->start_at_ns && !cfg->quiet)
 		shb_start_at_report(stderr, run->start_at_ns,
 				    atomic_load(&run->load_ns),
@@ -627,10 +712,16 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 	int failed = 0;
 	uint64_t end = run->start_ns;
 	shb_ext_run_info.warmup_ns = cfg->warmup_ns;
+	shb_ext_run_info.warmup_requests = 0;
+	/* Under --tui the screen is the terminal's until the tui reporter's
+	 * end(): the line waits for it, so that it is not drawn over and lost. */
+	const char *fail_err = NULL;
 	for (uint32_t i = 0; i < run->threads; i++) {
 		if (wa[i].failed) {
-			if (!failed)
+			if (!failed && !cfg->tui)
 				fprintf(stderr, "shb: %s\n", wa[i].err);
+			if (!failed)
+				fail_err = wa[i].err;
 			failed = 1;
 		}
 		if (wa[i].end_ns > end)
@@ -649,10 +740,19 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 	if (sc.failed)
 		fprintf(stderr, "shb: a reporter failed to take an interval\n");
 	struct shb_results_buf rb;
-	shb_results_build(&rb, &wa[0].stats, &info, elapsed,
+	shb_results_build(&rb, &wa[0].stats, pinfo, elapsed,
 			  atomic_load(&shb_interrupted));
 	rb.r.setup_ns = (load ? load : end) - run->start_ns;
 	rb.r.requests_warmup = shb_ext_run_info.warmup_requests;
+	shb_hello_fingerprints(&run->hello, &rb.r.tls_ja3, &rb.r.tls_ja4);
+	/* 1.3: the load start on the wall clock, through the monotonic
+	 * time since (a wall-clock step during the run moves it). */
+	rb.r.load_start_unix_ns = load ? wall_ns() - (shb_now_ns() - load) : 0;
+	shb_tseries_gauges(wa, run->threads, &rb.r);
+	if (shb_mix_results(run, wa, run->threads, pinfo, &rb.r) < 0) {
+		fprintf(stderr, "shb: out of memory\n");
+		failed = 1;
+	}
 	int rep_failed = 0;
 	for (size_t i = 0; i < nrep; i++)
 		if (reps[i].h.vt.end(reps[i].rep, &rb.r) < 0) {
@@ -660,8 +760,10 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 				reps[i].name);
 			rep_failed = 1;
 		}
+	if (fail_err && cfg->tui)
+		fprintf(stderr, "shb: %s\n", fail_err);
 	uint64_t ok = rb.r.requests_ok;
-	int slo_failed = check_slos(cfg, &rb.r, &wa[0].stats);
+	int slo_failed = check_slos(cfg, pinfo, &rb.r, &wa[0].stats);
 	for (uint32_t i = 0; i < run->threads; i++) {
 		shb_stats_destroy(&wa[i].stats);
 		if (wa[i].ival)
@@ -670,6 +772,7 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 	}
 	if (ts)
 		shb_tseries_destroy(ts);
+	shb_mix_split_free(wa, run->threads);
 	free(wa);
 	if (atomic_load(&shb_interrupted) && !failed)
 		return atomic_load(&stop_signal) == SIGTERM ? EXIT_TERMINATED :
@@ -679,13 +782,249 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 	return slo_failed ? EXIT_SLO_FAILED : 0;
 }
 
-/* ---- main ------------------------------------------------------------------ */
+/* ---- one target, and a comparison of several ---------------------------- */
 
-static int fail_usage(const char *err)
+/* Templates and --body-lines: compiled once, before any traffic; a
+ * protocol that cannot vary its requests is refused here. */
+
+/* Target t's template (t 0 without a mix): its path and body, the run's
+ * headers. NULL with err[0] == '\0' when it does not vary. */
+static struct shb_tmpl *compile_target(const struct shb_config *cfg, size_t t,
+				       const char *const *names,
+				       const char *const *values, char *err,
+				       size_t errlen)
 {
-	fprintf(stderr, "shb: %s\n", err);
-	return EXIT_USAGE;
+	struct shb_tmpl_src src = {
+		.path = cfg->url.path,
+		.header_names = names,
+		.header_values = values,
+		.header_count = cfg->header_count,
+		.body = cfg->has_body && !cfg->body_lines && !cfg->body_verbatim ?
+			(cfg->body ? cfg->body : (const uint8_t *)"") : NULL,
+		.body_len = cfg->body_len,
+		.body_lines = cfg->body_lines,
+	};
+	struct shb_url u;
+	char e[256];
+	if (!cfg->mix)
+		return shb_tmpl_compile(&src, err, errlen);
+	const struct shb_target_arg *ta = &cfg->targets[t];
+	if (shb_url_parse_any(ta->url_text, &u, e, sizeof(e)) < 0) {
+		snprintf(err, errlen, "%s", e);
+		return NULL;
+	}
+	src.path = u.path;
+	if (ta->body_file && cfg->body_lines) {
+		snprintf(err, errlen, "target %zu: --body-lines and the body file "
+			 "of its line: give one of them", t + 1);
+		shb_url_free(&u);
+		return NULL;
+	}
+	if (ta->body_file) { /* sent unchanged, like --data-binary */
+		src.body = NULL;
+		src.body_len = 0;
+	}
+	struct shb_tmpl *tm = shb_tmpl_compile(&src, e, sizeof(e));
+	shb_url_free(&u);
+	if (!tm && e[0])
+		snprintf(err, errlen, "target %zu: %s", t + 1, e);
+	return tm;
 }
+
+static int compile_templates(struct shb_run *run, const struct shb_config *cfg,
+			     char *err, size_t errlen)
+{
+	size_t n = cfg->mix ? cfg->target_count : 1, any = 0;
+	if (cfg->host_header && strstr(cfg->host_header, "{{")) {
+		snprintf(err, errlen, "template in header \"Host\": not "
+			 "expanded (the Host is the connection's authority)");
+		return -1;
+	}
+	const char **names = calloc(cfg->header_count + 1, sizeof(*names));
+	const char **values = calloc(cfg->header_count + 1, sizeof(*values));
+	run->tmpls = calloc(n, sizeof(*run->tmpls));
+	if (!names || !values || !run->tmpls) {
+		free(names);
+		free(values);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	run->ntmpls = (uint32_t)n;
+	for (size_t i = 0; i < cfg->header_count; i++) {
+		names[i] = cfg->headers[i].name;
+		values[i] = cfg->headers[i].value;
+	}
+	err[0] = '\0';
+	for (size_t t = 0; t < n && !err[0]; t++) {
+		run->tmpls[t] = compile_target(cfg, t, names, values, err, errlen);
+		any += run->tmpls[t] != NULL;
+	}
+	free(names);
+	free(values);
+	if (err[0])
+		return -1;
+	if (!any) { /* a plain run: issue() only */
+		free(run->tmpls);
+		run->tmpls = NULL;
+		run->ntmpls = 0;
+		return 0;
+	}
+	if (!run->proto->vt.issue_var) {
+		snprintf(err, errlen, "protocol %s cannot vary requests (it has no "
+			 "issue_var): templates and --body-lines need it",
+			 run->proto->desc->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* --cert/--key, --tls-version and --ciphers, checked before any traffic
+ * whichever runs the TLS (the core, or a QUIC module): *prio receives the
+ * priority string, or NULL for the default. */
+static int tls_options(const struct shb_config *cfg,
+		       const struct shb_proto_desc *desc, char **prio,
+		       char *err, size_t errlen)
+{
+	*prio = NULL;
+	if (!cfg->url.tls)
+		return 0;
+	if (cfg->cert && shb_tls_check_client_cert(cfg->cert,
+			cfg->key ? cfg->key : cfg->cert, err, errlen) < 0)
+		return -1;
+	return shb_tls_priority(cfg->ciphers, cfg->tls_version,
+				desc->transport == SHB_TRANSPORT_DGRAM, prio,
+				err, errlen);
+}
+
+static void release_run(struct shb_run *run)
+{
+	for (uint32_t t = 0; run->tmpls && t < run->ntmpls; t++)
+		shb_tmpl_free(run->tmpls[t]);
+	free(run->tmpls);
+	shb_mix_free(run);
+	if (run->prepared && run->proto->vt.release_request) /* optional */
+		run->proto->vt.release_request(run->module, run->prepared);
+	if (run->module)
+		run->proto->vt.module_destroy(run->module);
+	if (run->use_tls)
+		shb_tls_ctx_free(&run->tls);
+	free(run->tls_priority);
+	shb_run_route_free(run);
+	memset(run, 0, sizeof(*run));
+}
+
+/* Sets up the selected target (addresses, protocol module, request, TLS),
+ * runs it and reports it. Returns the run's exit code (EXIT_USAGE after
+ * printing the line when the set-up refused the input). */
+static int run_target(struct shb_config *cfg, struct shb_loader *loader,
+		      const struct shb_host *host,
+		      const struct shb_proto_handle *proto, struct reporter *reps,
+		      struct shb_run_info *info, struct shb_target_info *target,
+		      uint32_t k, uint32_t n)
+{
+	struct shb_run run;
+	char err[512] = "";
+	int rc;
+
+	memset(&run, 0, sizeof(run));
+	run.cfg = cfg;
+	run.host = host;
+	run.loader = loader;
+	run.proto = proto;
+	if (resolve_addrs(&run, cfg, err, sizeof(err)) < 0) {
+		rc = fail_usage(err);
+		goto out;
+	}
+	run.threads = pick_threads(cfg);
+	if (shb_run_route_headers(cfg, &run) < 0) {
+		rc = fail_usage("out of memory");
+		goto out;
+	}
+	if (tls_options(cfg, proto->desc, &run.tls_priority, err, sizeof(err)) < 0 ||
+	    prepare(&run, cfg, err, sizeof(err)) < 0 ||
+	    compile_templates(&run, cfg, err, sizeof(err)) < 0) {
+		rc = fail_usage(err);
+		goto out;
+	}
+	shb_run_set_origin(&run);
+	if (cfg->url.tls && proto->desc->transport == SHB_TRANSPORT_STREAM) {
+		run.use_tls = 1;
+		int verify = cfg->cacert ? 2 : cfg->verify ? 1 : 0;
+		if (shb_tls_ctx_init(&run.tls, verify, cfg->cacert,
+				     cfg->sni ? cfg->sni : cfg->url.host,
+				     proto->desc->alpn, err, sizeof(err)) < 0) {
+			run.use_tls = 0;
+			rc = fail_usage(err);
+			goto out;
+		}
+		run.tls.hello = &run.hello;
+		if ((run.tls_priority &&
+		     shb_tls_ctx_set_priority(&run.tls, run.tls_priority, err,
+					      sizeof(err)) < 0) ||
+		    (cfg->cert &&
+		     shb_tls_ctx_set_client_cert(&run.tls, cfg->cert,
+			     cfg->key ? cfg->key : cfg->cert, err, sizeof(err)) < 0)) {
+			rc = fail_usage(err);
+			goto out;
+		}
+	}
+	/* --mix, --urls: every target's origin and request (mix.h); each
+	 * target's template was compiled with the others (compile_templates). */
+	if (cfg->mix && shb_mix_setup(&run, err, sizeof(err)) < 0) {
+		rc = fail_usage(err);
+		goto out;
+	}
+	shb_run_views(&run);
+	rc = run_and_report(&run, reps, cfg->report_count, info, target, k, n);
+out:
+	shb_run_route_unheaders(cfg, &run);
+	release_run(&run);
+	return rc;
+}
+
+/* A comparison refuses bad input before any traffic: every target's
+ * protocol, scheme and addresses are checked first. */
+static int preflight(struct shb_config *cfg, struct shb_loader *loader,
+		     char *err, size_t errlen)
+{
+	for (size_t k = 0; k < cfg->target_count; k++) {
+		struct shb_proto_handle proto;
+		struct shb_run run;
+		char e[512] = "";
+		memset(&run, 0, sizeof(run));
+		run.cfg = cfg;
+		run.proto = &proto; /* filled by shb_proto_pick below */
+		if (shb_compare_select(cfg, k, e, sizeof(e)) < 0 ||
+		    shb_proto_pick(loader, cfg, &proto, e, sizeof(e)) < 0 ||
+		    check_proto(cfg, proto.desc, e, sizeof(e)) < 0 ||
+		    tls_options(cfg, proto.desc, &run.tls_priority, e, sizeof(e)) < 0 ||
+		    resolve_addrs(&run, cfg, e, sizeof(e)) < 0) {
+			snprintf(err, errlen, "target %zu (%s): %s", k + 1,
+				 cfg->targets[k].label ? cfg->targets[k].label :
+				 cfg->targets[k].url_text, e);
+			shb_run_route_free(&run);
+			free(run.tls_priority);
+			return -1;
+		}
+		shb_run_route_free(&run);
+		free(run.tls_priority);
+	}
+	return 0;
+}
+
+/* A comparison's exit code: a stop by signal wins, then a failed run,
+ * then a failed SLO. */
+static int worse_exit(int a, int b)
+{
+	static const int order[] = {EXIT_TERMINATED, EXIT_INTERRUPTED, EXIT_USAGE,
+				    EXIT_RUN_FAILED, EXIT_SLO_FAILED, 0};
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (a == order[i] || b == order[i])
+			return order[i];
+	return a ? a : b;
+}
+
+/* ---- main ------------------------------------------------------------------ */
 
 int main(int argc, char **argv)
 {
@@ -696,6 +1035,12 @@ int main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "merge") == 0)
 		return shb_merge_main(argc - 1, argv + 1);
 	int r = shb_cli_parse(argc, argv, &cfg, err, sizeof(err));
+	if (r == 0 && cfg.tui && !cfg.list_plugins && !isatty(STDOUT_FILENO)) {
+		snprintf(err, sizeof(err), "--tui draws on a terminal, and "
+			 "standard output is not one (for files and pipes use "
+			 "--report, e.g. -j or --report csv:FILE)");
+		r = -1;
+	}
 	if (r < 0) {
 		fprintf(stderr, "shb: %s (see shb --help)\n", err);
 		shb_config_free(&cfg);
@@ -724,19 +1069,27 @@ int main(int argc, char **argv)
 		return rc;
 	}
 
-	struct shb_proto_handle proto;
-	struct shb_run run;
 	struct reporter *reps = calloc(cfg.report_count ? cfg.report_count : 1, sizeof(*reps));
-	memset(&run, 0, sizeof(run));
-	run.cfg = &cfg;
-	run.host = host;
-	run.loader = &loader;
-	run.proto = &proto;
-	if (!reps) {
+	/* One each per run of a comparison: reporters may keep them until
+	 * destroy. */
+	size_t n = cfg.target_count && !cfg.mix ? cfg.target_count : 1;
+	struct shb_run_info *infos = calloc(n, sizeof(*infos));
+	struct shb_target_info *tinfos = calloc(n, sizeof(*tinfos));
+	struct shb_proto_handle proto;
+	if (!reps || !infos || !tinfos) {
 		rc = fail_usage("out of memory");
 		goto out;
 	}
-	if (shb_proto_pick(&loader, &cfg, &proto, err, sizeof(err)) < 0 ||
+	/* io_uring refused (a container's seccomp profile, a sysctl): one
+	 * line naming why, exit 1, before any connection or report file. */
+	if (shb_uring_probe(err, sizeof(err)) < 0) {
+		fprintf(stderr, "shb: %s\n", err);
+		rc = EXIT_RUN_FAILED;
+		goto out;
+	}
+	if ((n > 1 && preflight(&cfg, &loader, err, sizeof(err)) < 0) ||
+	    shb_compare_select(&cfg, 0, err, sizeof(err)) < 0 ||
+	    shb_proto_pick(&loader, &cfg, &proto, err, sizeof(err)) < 0 ||
 	    check_proto(&cfg, proto.desc, err, sizeof(err)) < 0 ||
 	    fit_fd_limit(&cfg, pick_threads(&cfg), err, sizeof(err)) < 0 ||
 	    open_reporters(&cfg, &loader, host, reps, err, sizeof(err)) < 0) {
@@ -744,36 +1097,27 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	pick_intervals(&cfg, reps);
-	if (resolve_addrs(&run, &cfg, err, sizeof(err)) < 0) {
-		rc = fail_usage(err);
-		goto out;
-	}
-	run.threads = pick_threads(&cfg);
-	if (prepare(&run, &cfg, err, sizeof(err)) < 0) {
-		rc = fail_usage(err);
-		goto out;
-	}
-	shb_run_set_origin(&run);
-	if (cfg.url.tls && proto.desc->transport == SHB_TRANSPORT_STREAM) {
-		run.use_tls = 1;
-		int verify = cfg.cacert ? 2 : cfg.verify ? 1 : 0;
-		if (shb_tls_ctx_init(&run.tls, verify, cfg.cacert,
-				     cfg.sni ? cfg.sni : cfg.url.host,
-				     proto.desc->alpn, err, sizeof(err)) < 0) {
+	rc = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (k > 0 &&
+		    (shb_compare_select(&cfg, k, err, sizeof(err)) < 0 ||
+		     shb_proto_pick(&loader, &cfg, &proto, err, sizeof(err)) < 0 ||
+		     check_proto(&cfg, proto.desc, err, sizeof(err)) < 0 ||
+		     renew_reporters(host, reps, cfg.report_count, err, sizeof(err)) < 0)) {
 			rc = fail_usage(err);
-			goto out;
+			break;
 		}
+		int one = run_target(&cfg, &loader, host, &proto, reps, &infos[k],
+				   &tinfos[k], (uint32_t)k, (uint32_t)n);
+		rc = worse_exit(rc, one);
+		if (one == EXIT_USAGE || one == EXIT_INTERRUPTED || one == EXIT_TERMINATED)
+			break;
 	}
-	rc = run_and_report(&run, reps, cfg.report_count);
 out:
 	if (reps)
 		close_reporters(reps, cfg.report_count);
-	if (run.prepared && proto.vt.release_request) /* optional */
-		proto.vt.release_request(run.module, run.prepared);
-	if (run.module)
-		proto.vt.module_destroy(run.module);
-	if (run.use_tls)
-		shb_tls_ctx_free(&run.tls);
+	free(infos);
+	free(tinfos);
 	free(reps);
 	shb_loader_fini(&loader);
 	shb_host_set_extensions(NULL, NULL);

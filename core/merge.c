@@ -386,8 +386,7 @@ static int counters(struct shb_stats *s, const char *name, const json_t *doc,
 	return tables(s, name, doc, err, errlen);
 }
 
-/* "2026-12-01T18:35:23.165Z" to Unix ns; 0 when absent or other. */
-static uint64_t start_of(const char *s)
+uint64_t shb_merge_time_of(const char *s)
 {
 	struct tm tm;
 	memset(&tm, 0, sizeof(tm));
@@ -402,6 +401,15 @@ static uint64_t start_of(const char *s)
 		return 0;
 	time_t t = timegm(&tm);
 	return t < 0 ? 0 : (uint64_t)t * 1000000000ull + ns;
+}
+
+uint64_t shb_merge_load_start(const json_t *doc)
+{
+	uint64_t t = shb_merge_time_of(str(doc, "loadStart"));
+	if (t)
+		return t;
+	t = shb_merge_time_of(str(doc, "startTime"));
+	return t ? t + ns_of(json_object_get(doc, "setupSeconds")) : 0;
 }
 
 /* ---- the run ------------------------------------------------------------------ */
@@ -468,19 +476,31 @@ static int open_loop_of(struct shb_merge *m, const char *name,
 int shb_merge_init(struct shb_merge *m)
 {
 	memset(m, 0, sizeof(*m));
-	return shb_stats_init(&m->stats);
+	m->docs = json_array();
+	m->names = json_array();
+	if (!m->docs || !m->names || shb_stats_init(&m->stats) < 0) {
+		json_decref(m->docs);
+		json_decref(m->names);
+		return -1;
+	}
+	return 0;
 }
 
 void shb_merge_fini(struct shb_merge *m)
 {
 	shb_stats_destroy(&m->stats);
 	json_decref(m->first);
-	m->first = NULL;
+	json_decref(m->docs);
+	json_decref(m->names);
+	m->first = m->docs = m->names = NULL;
 }
 
 int shb_merge_add(struct shb_merge *m, const char *name, json_t *doc,
 		  char *err, size_t errlen)
 {
+	if (json_is_array(doc))
+		return fail(err, errlen, "%s: a comparison's report (an array "
+			    "of runs); merge takes one run per file", name);
 	if (!json_is_object(doc) ||
 	    json_integer_value(json_object_get(doc, "schemaVersion")) != 1)
 		return fail(err, errlen, "%s: not an shb JSON report "
@@ -490,9 +510,16 @@ int shb_merge_add(struct shb_merge *m, const char *name, json_t *doc,
 			    "(merge takes runs of one target)", name);
 	if (m->first && check_same(m, name, doc, err, errlen) < 0)
 		return -1;
+	/* the name goes into the merged report (shards[].file): UTF-8 */
+	json_t *jn = json_string(name);
+	if (!jn)
+		return fail(err, errlen, "%s: a file name that is not UTF-8 "
+			    "cannot be named in the merged report", name);
 	struct shb_stats s;
-	if (shb_stats_init(&s) < 0)
+	if (shb_stats_init(&s) < 0) {
+		json_decref(jn);
 		return fail(err, errlen, "out of memory");
+	}
 	int rc = counters(&s, name, doc, err, errlen);
 	if (rc == 0)
 		rc = histograms(&s, name, doc, err, errlen);
@@ -505,10 +532,13 @@ int shb_merge_add(struct shb_merge *m, const char *name, json_t *doc,
 		shb_stats_merge(&m->stats, &s);
 		if (!m->first)
 			m->first = json_incref(doc);
+		if (json_array_append(m->docs, doc) < 0 ||
+		    json_array_append(m->names, jn) < 0)
+			rc = fail(err, errlen, "out of memory");
 		m->files++;
 		uint64_t el = ns_of(json_object_get(doc, "durationSeconds"));
 		uint64_t su = ns_of(json_object_get(doc, "setupSeconds"));
-		uint64_t t0 = start_of(str(doc, "startTime"));
+		uint64_t t0 = shb_merge_time_of(str(doc, "startTime"));
 		m->elapsed_ns = el > m->elapsed_ns ? el : m->elapsed_ns;
 		m->setup_ns = su > m->setup_ns ? su : m->setup_ns;
 		if (t0 && (!m->start_unix_ns || t0 < m->start_unix_ns))
@@ -525,6 +555,7 @@ int shb_merge_add(struct shb_merge *m, const char *name, json_t *doc,
 		m->interrupted |= json_is_true(json_object_get(doc, "interrupted"));
 	}
 	shb_stats_destroy(&s);
+	json_decref(jn);
 	return rc;
 }
 

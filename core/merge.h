@@ -5,6 +5,8 @@
 #ifndef SHB_CORE_MERGE_H
 #define SHB_CORE_MERGE_H
 
+#include <stdio.h>
+
 #include <jansson.h>
 
 #include "config.h"
@@ -34,6 +36,9 @@ struct shb_merge {
 	uint64_t duration_target_ns, warmup_ns, rate_milli;
 	struct shb_stage stages[64];
 	size_t stage_count;
+	/* Every report added and the name it was given, in order (owned
+	 * references): for the per-report lines and the merged intervals. */
+	json_t *docs, *names;
 };
 
 /* 0, or -1 when out of memory. */
@@ -52,6 +57,35 @@ int shb_merge_add(struct shb_merge *m, const char *name, json_t *doc,
 void shb_merge_results(struct shb_merge *m, struct shb_results_buf *b,
 		       struct shb_run_info *info, struct shb_target_info *target,
 		       const uint32_t *ppm, size_t nppm);
+
+/* "2026-12-01T18:35:23.165Z" (any number of fraction digits, Z only) to
+ * Unix ns; 0 when NULL, empty or another form. */
+uint64_t shb_merge_time_of(const char *s);
+
+/* The wall clock at which a report's load started, in Unix ns: its
+ * "loadStart" (ABI 1.3 reports, to the ns), else its startTime plus
+ * setupSeconds (to the ms); 0 when the report has neither. */
+uint64_t shb_merge_load_start(const json_t *doc);
+
+/* What the merged JSON report has beyond what a run's has, added to
+ * `report` (the json reporter's document of the merged results):
+ *  - "shards": one object per report merged, in order: its file, shard,
+ *    loadStart, startOffsetSeconds (from the earliest load start),
+ *    requests, errors, requestsPerSec, latencySeconds p50 and p99;
+ *  - "loadStart" (the earliest) and "startSkewSeconds" (latest minus
+ *    earliest load start; null when a report has none);
+ *  - "intervals", when the reports have some: each report's intervals
+ *    placed by wall-clock time (its load start, --warmup and the
+ *    interval's start) in bins of the interval length from the earliest
+ *    start, counts summed and latency percentiles taken from the sum of
+ *    their exported histograms (exact; null when a report lacks them).
+ * Returns 0, or -1 with one line in err. */
+int shb_merge_extend(const struct shb_merge *m, json_t *report, char *err,
+		     size_t errlen);
+
+/* The text report's lines about the reports merged ("Shards:"), written
+ * after the text reporter's report. */
+void shb_merge_text(const struct shb_merge *m, FILE *f);
 
 /* The command: argv[0] is "merge". Returns the exit status. */
 int shb_merge_main(int argc, char **argv);

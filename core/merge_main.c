@@ -3,10 +3,13 @@
  * --report-opt, -j/--json, --slo, --percentiles, --plugin-dir, -q (no
  * lines on stderr about each report merged). */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "host.h"
 #include "merge.h"
@@ -46,8 +49,10 @@ static void usage(FILE *f)
 	fputs("Usage: shb merge [OPTIONS] FILE|DIR...\n"
 	      "Merges the JSON reports (--report json:FILE) of runs with the same\n"
 	      "options, such as the shards of one run, into one report: counts\n"
-	      "summed, histograms merged bucket for bucket. A directory stands for\n"
-	      "its *.json files. Unless -q, one line per report on stderr.\n"
+	      "summed, histograms merged bucket for bucket, intervals aligned on\n"
+	      "the wall clock, a line per report and their start skew kept in the\n"
+	      "report. A directory stands for its *.json files. Unless -q, one line\n"
+	      "per report on stderr.\n"
 	      "  --report LIST, --report-opt NAME.KEY[=VALUE], -j, --json\n"
 	      "  --slo EXPR, --percentiles LIST, --plugin-dir DIR, -q\n"
 	      "                 as for a run (see shb --help)\n"
@@ -221,12 +226,22 @@ static int read_all(struct shb_merge *m, char **files, int n,
  * after the reports, so that a usage error stays one line. */
 static void show_parts(const struct shb_merge *m, const struct part_lines *pl)
 {
+	uint64_t lo = 0, hi = 0;
 	if (pl->text)
 		fputs(pl->text, stderr);
-	if (m->files > 1 && m->start_unix_ns)
+	/* their load starts, as startSkewSeconds in the report */
+	for (size_t i = 0; i < json_array_size(m->docs); i++) {
+		uint64_t t = shb_merge_load_start(json_array_get(m->docs, i));
+		if (!t) {
+			lo = 0;
+			break;
+		}
+		lo = !lo || t < lo ? t : lo;
+		hi = t > hi ? t : hi;
+	}
+	if (m->files > 1 && lo)
 		fprintf(stderr, "shb: merged %zu reports; their start times span "
-			"%.3f ms\n", m->files,
-			(double)(m->start_max_ns - m->start_unix_ns) / 1e6);
+			"%.3f ms\n", m->files, (double)(hi - lo) / 1e6);
 }
 
 static int check_slos(const struct shb_config *cfg, const struct shb_results *r,
@@ -247,6 +262,111 @@ static int check_slos(const struct shb_config *cfg, const struct shb_results *r,
 		}
 	}
 	return failed;
+}
+
+/* The json reporter writes the merged results as any run's; merge then
+ * adds what only a merge knows (shb_merge_extend). Each json report goes
+ * to a memory file first, then to where the user asked. */
+struct json_out {
+	char *path; /* the user's file, or NULL: stdout */
+	int fd;     /* the memory file, -1 when none */
+};
+
+static int json_redirect(struct shb_config *cfg, struct json_out *jo,
+			 char *err, size_t errlen)
+{
+	for (size_t i = 0; i < cfg->report_count; i++) {
+		jo[i].fd = -1;
+		jo[i].path = cfg->reports[i].path;
+	}
+	for (size_t i = 0; i < cfg->report_count; i++) {
+		if (strcmp(cfg->reports[i].name, "json"))
+			continue;
+		char mem[64];
+		int fd = memfd_create("shb-merge-json", MFD_CLOEXEC);
+		snprintf(mem, sizeof(mem), "/proc/self/fd/%d", fd);
+		char *path = fd < 0 ? NULL : strdup(mem);
+		if (!path) {
+			snprintf(err, errlen, "cannot make a memory file: %s",
+				 strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		jo[i].fd = fd;
+		cfg->reports[i].path = path;
+	}
+	return 0;
+}
+
+static int json_finish(const struct shb_merge *m, struct shb_report_spec *s,
+		       struct json_out *jo, int write, char *err, size_t errlen)
+{
+	json_error_t je;
+	int rc = 0;
+	json_t *doc = NULL;
+	FILE *in = NULL;
+	if (write) {
+		lseek(jo->fd, 0, SEEK_SET);
+		in = fdopen(dup(jo->fd), "r");
+		doc = in ? json_loadf(in, 0, &je) : NULL;
+	}
+	/* one line when json.compact asked for it */
+	size_t flags = JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15);
+	if (in) {
+		char c;
+		rewind(in);
+		int lines = 0;
+		while (fread(&c, 1, 1, in) == 1 && lines < 2)
+			lines += c == '\n';
+		flags |= lines < 2 ? JSON_COMPACT : JSON_INDENT(2);
+		fclose(in);
+	}
+	if (write && !doc) {
+		snprintf(err, errlen, "the json report of the merge: %s", je.text);
+		rc = -1;
+	}
+	if (rc == 0 && write)
+		rc = shb_merge_extend(m, doc, err, errlen);
+	if (rc == 0 && write) {
+		FILE *f = jo->path ? fopen(jo->path, "w") : stdout;
+		if (!f || json_dumpf(doc, f, flags) < 0 || fputc('\n', f) == EOF ||
+		    (jo->path ? fclose(f) : fflush(f)) != 0) {
+			snprintf(err, errlen, "--report json: cannot write %s",
+				 jo->path ? jo->path : "stdout");
+			rc = -1;
+		}
+	}
+	json_decref(doc);
+	free(s->path);
+	s->path = jo->path;
+	close(jo->fd);
+	jo->fd = -1;
+	return rc;
+}
+
+/* After the reporters: the json reports completed, the text reports'
+ * lines about the shards. Returns 0, or -1 with one line in err. */
+static int finish_reports(const struct shb_merge *m, struct shb_config *cfg,
+			  struct json_out *jo, int write, char *err,
+			  size_t errlen)
+{
+	int rc = 0;
+	for (size_t i = 0; i < cfg->report_count; i++) {
+		struct shb_report_spec *s = &cfg->reports[i];
+		if (jo[i].fd >= 0) {
+			if (json_finish(m, s, &jo[i], write && rc == 0, err,
+					errlen) < 0)
+				rc = -1;
+		} else if (write && rc == 0 && !strcmp(s->name, "text")) {
+			FILE *f = s->path ? fopen(s->path, "a") : stdout;
+			if (f) {
+				shb_merge_text(m, f);
+				s->path ? fclose(f) : fflush(f);
+			}
+		}
+	}
+	return rc;
 }
 
 static int merge_and_report(struct shb_config *cfg, char **files, int nfiles)
@@ -273,8 +393,17 @@ static int merge_and_report(struct shb_config *cfg, char **files, int nfiles)
 	struct shb_target_info target;
 	shb_merge_results(&m, &rb, &info, &target, cfg->percentiles,
 			  cfg->percentile_count);
-	int rc = shb_report_results(cfg, &loader, host, &info, &rb.r, err,
-				    sizeof(err));
+	struct json_out *jo = calloc(cfg->report_count + 1, sizeof(*jo));
+	int rc = jo ? json_redirect(cfg, jo, err, sizeof(err)) : -1;
+	if (!jo)
+		snprintf(err, sizeof(err), "out of memory");
+	if (rc == 0)
+		rc = shb_report_results(cfg, &loader, host, &info, &rb.r, err,
+					sizeof(err));
+	if (jo && finish_reports(&m, cfg, jo, rc >= 0, err, sizeof(err)) < 0 &&
+	    rc >= 0)
+		rc = -1;
+	free(jo);
 	if (rc >= 0 && !cfg->quiet)
 		show_parts(&m, &pl);
 	free(pl.text);

@@ -1,6 +1,7 @@
 /* Quoting user text in errors: see quote.h. */
 #include "quote.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,4 +31,21 @@ struct shb_quoted shb_quote_n(const char *v, size_t n)
 struct shb_quoted shb_quote(const char *v)
 {
 	return shb_quote_n(v, SIZE_MAX);
+}
+
+int shb_quote_fail(char *err, size_t errlen, const char *name, const char *v,
+		   const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!err || !errlen)
+		return -1;
+	n = snprintf(err, errlen, "%s \"%s\": ", name, shb_quote(v).s);
+	if (n < 0 || (size_t)n >= errlen)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
 }

@@ -16,4 +16,11 @@ struct shb_quoted {
 struct shb_quoted shb_quote_n(const char *v, size_t n);
 struct shb_quoted shb_quote(const char *v);
 
+/* Writes `NAME "VALUE": reason` into err[errlen] (VALUE quoted as above)
+ * and returns -1, so that option parsers end with one line:
+ *     return shb_quote_fail(err, errlen, "--proxy", s, "no host");
+ * err may be NULL (nothing written). */
+int shb_quote_fail(char *err, size_t errlen, const char *name, const char *v,
+		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
 #endif

@@ -26,6 +26,15 @@ void shb_worker_count_error(struct worker *w, unsigned kind, const char *msg)
 	shb_worker_debugf(w, "error: %s (%ld)", msg ? msg : "", (long)kind);
 }
 
+/* A mixed run (mix.h): the error in its target's statistics too. */
+static void count_target_error(struct worker *w, uint32_t t, unsigned kind,
+			       const char *msg)
+{
+	struct shb_stats *ts = shb_mix_stats(w->mixw, t);
+	if (ts)
+		shb_stats_error(ts, kind, msg);
+}
+
 /* Fails every request still outstanding on c (the plugin did not report
  * them). A connection that fails before carrying any request charges one
  * unit of the budget instead, so that a run against a server that never
@@ -37,11 +46,16 @@ void shb_conn_fail_outstanding(struct shb_conn *c, unsigned kind, const char *ms
 	if (w->stopping)
 		return;
 	if (c->nused == 0) {
+		uint32_t t = 0;
 		if (c->issued_here)
+			return;
+		/* A mixed run charges the next target of c's origin. */
+		if (w->mixw && shb_mix_pick(w, c, &t) < 0)
 			return;
 		if (!shb_worker_count_mode(w) || w->issued < w->budget) {
 			w->issued++;
 			shb_worker_count_error(w, kind, msg);
+			count_target_error(w, t, kind, msg);
 			shb_worker_finished_one(w);
 		}
 		return;
@@ -51,13 +65,14 @@ void shb_conn_fail_outstanding(struct shb_conn *c, unsigned kind, const char *ms
 		if (!r->used)
 			continue;
 		r->used = 0;
-		c->nused--;
+		shb_conn_req_drop(c);
 		c->answered = 1;
 		if (shb_worker_warmup_req(w, r->t_start)) {
 			w->args->warmup_requests++;
 			continue;
 		}
 		shb_worker_count_error(w, kind, msg);
+		count_target_error(w, r->target, kind, msg);
 		shb_worker_finished_one(w);
 	}
 }
@@ -85,6 +100,28 @@ static void sched_advance(struct worker *w, shb_tstamp due)
 	w->next_due = t == UINT64_MAX ? UINT64_MAX : w->sched_origin + t;
 }
 
+/* A templated run: target t's expansion for this request, borrowed by
+ * issue_var for the call (a target without placeholders is issued as it
+ * is). The number is taken here, so it follows the issue order. */
+static int issue_templated(struct shb_conn *c, const void *prep, uint32_t t,
+			   uint64_t cookie)
+{
+	struct worker *w = c->w;
+	const struct shb_tmpl *tm = w->tmpls[t];
+	struct shb_request_var var;
+
+	if (!tm)
+		return w->vt->issue(c->p, prep, cookie, w->now);
+	struct shb_tmpl_ctx ctx = {
+		.seq = atomic_fetch_add_explicit(&w->run->seq, 1, memory_order_relaxed),
+		.worker = w->args->index,
+		.conn = w->conn_base + c->idx,
+		.rng = &w->trng,
+	};
+	shb_tmpl_expand(tm, &ctx, w->tscratch, w->thv, &var);
+	return w->vt->issue_var(c->p, prep, &var, cookie, w->now);
+}
+
 int shb_conn_issue(struct shb_conn *c)
 {
 	struct worker *w = c->w;
@@ -95,6 +132,15 @@ int shb_conn_issue(struct shb_conn *c)
 	if (i == w->parallel)
 		return -1;
 	struct req_slot *r = &c->reqs[i];
+	/* A mixed run: the next target of c's origin, with its request. */
+	const void *prep = w->run->prepared;
+	uint32_t t = 0;
+	if (w->mixw) {
+		if (shb_mix_pick(w, c, &t) < 0)
+			return -1;
+		prep = w->run->mix->prepared[t];
+	}
+	r->target = (uint8_t)t;
 	r->gen++;
 	uint64_t cookie = req_cookie(c, i);
 	int resend = w->nretry > 0;
@@ -104,12 +150,16 @@ int shb_conn_issue(struct shb_conn *c)
 	 * one lost that time with its first connection and runs from now. */
 	r->t_intended = w->open && !resend ? w->next_due : w->now;
 	r->used = 1;
-	c->nused++;
+	shb_conn_req_add(c);
 	c->issued_here++;
 	w->issued++;
-	if (w->vt->issue(c->p, w->run->prepared, cookie, w->now) < 0) {
+	/* One predictable branch: plain runs call issue() as before. */
+	int rc = w->tmpls ? issue_templated(c, prep, t, cookie) :
+		 w->vt->issue(c->p, prep, cookie, w->now);
+	if (rc < 0) {
+		shb_mix_giveback(w, t);
 		r->used = 0;
-		c->nused--;
+		shb_conn_req_drop(c);
 		c->issued_here--;
 		w->issued--;
 		w->nretry += (uint64_t)resend;
@@ -136,7 +186,8 @@ void shb_conn_requeue_outstanding(struct shb_conn *c)
 		if (!c->reqs[i].used)
 			continue;
 		c->reqs[i].used = 0;
-		c->nused--;
+		shb_conn_req_drop(c);
+		shb_mix_giveback(w, c->reqs[i].target);
 		w->nretry++;
 		w->issued--;
 	}
@@ -153,10 +204,13 @@ static unsigned outcome_kind(uint32_t outcome)
 
 /* A request the plugin reported as failed: an error with its bytes and,
  * for a reset or malformed response, its code. */
-static void count_failed(struct worker *w, const struct shb_req_result *res,
-			 unsigned kind, const char *msg)
+static void count_failed(struct worker *w, const struct req_slot *r,
+			 const struct shb_req_result *res, unsigned kind,
+			 const char *msg)
 {
 	shb_stats_failed(w->stats, res, kind, msg);
+	if (w->mixw)
+		shb_stats_failed(shb_mix_stats(w->mixw, r->target), res, kind, msg);
 	shb_worker_debugf(w, "error: %s (%ld)", msg, (long)kind);
 }
 
@@ -172,7 +226,7 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 		return; /* unknown or already completed: ignore, never count twice */
 	struct req_slot *r = &c->reqs[i];
 	r->used = 0;
-	c->nused--;
+	shb_conn_req_drop(c);
 	shb_conn_mark_dirty(c);
 	if (w->stopping)
 		return; /* in flight at the end: not counted */
@@ -187,6 +241,12 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 		/* Timed by the core (ts_done is not read): every [conn] call
 		 * carries w->now, so a plugin's ts_done is the same time. An
 		 * application error (app_ok 0) is still an answer. */
+		shb_ival_status(w->args->ival, res->status);
+		/* What the batch may linger for follows the latency. */
+		w->lat_ns = shb_batch_lat_update(w->lat_ns, w->now - r->t_start);
+		if (w->mixw)
+			shb_stats_response_at(shb_mix_stats(w->mixw, r->target),
+					      res, r->t_intended, r->t_start, w->now);
 		if (!shb_stats_response_at(w->stats, res, r->t_intended,
 					   r->t_start, w->now))
 			shb_worker_debugf(w, "error: application outcome %s%ld",
@@ -209,9 +269,10 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 		if (w->refuse_streak < w->refuse_cap) {
 			w->refuse_streak++;
 			requeue_refused(w);
+			shb_mix_giveback(w, r->target);
 			return;
 		}
-		count_failed(w, res, SHB_ERRK_PROTOCOL,
+		count_failed(w, r, res, SHB_ERRK_PROTOCOL,
 			     "request refused by the server (too many refusals in a "
 			     "row without a response; not resent)");
 		shb_worker_finished_one(w);
@@ -225,7 +286,7 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 			d = msg;
 		}
 		c->answered = 1;
-		count_failed(w, res, outcome_kind(res->outcome), d);
+		count_failed(w, r, res, outcome_kind(res->outcome), d);
 		shb_worker_finished_one(w);
 	}
 	}
@@ -280,10 +341,11 @@ static void give_up_if_hopeless(struct worker *w)
 		w->seen_connected = 1;
 		return;
 	}
-	shb_addr_text(&w->run->addrs[w->last_fail_ai], addr, sizeof(addr));
-	if (w->run->naddrs > 1)
+	const struct shb_run_origin *ro = w->last_fail_ro;
+	shb_addr_text(&ro->addrs[w->last_fail_ai], addr, sizeof(addr));
+	if (ro->naddrs > 1)
 		snprintf(others, sizeof(others), " (nor %u other address%s)",
-			 w->run->naddrs - 1, w->run->naddrs > 2 ? "es" : "");
+			 ro->naddrs - 1, ro->naddrs > 2 ? "es" : "");
 	snprintf(msg, sizeof(msg), "no connection to %s%s ever succeeded: "
 		 "every connection failed %d times in a row, the last with: %s",
 		 addr, others, GIVE_UP_FAILS, w->last_fail);
@@ -301,7 +363,7 @@ void shb_conn_note_outcome(struct shb_conn *c)
 
 	c->move_addr = 0;
 	if (move)
-		c->ai = (uint8_t)((c->ai + 1) % w->run->naddrs);
+		c->ai = (uint8_t)((c->ai + 1) % c->ro->naddrs);
 	if (move == 1) {
 		c->retry_at = 0; /* an address not tried yet: at once */
 		return;
@@ -343,12 +405,13 @@ void shb_conn_expire_request(struct shb_conn *c, uint32_t k)
 	uint64_t cookie = req_cookie(c, k);
 	int warmup = shb_worker_warmup_req(w, c->reqs[k].t_start);
 	c->reqs[k].used = 0;
-	c->nused--;
+	shb_conn_req_drop(c);
 	c->answered = 1;
 	if (warmup) {
 		w->args->warmup_requests++;
 	} else {
 		shb_worker_count_error(w, SHB_ERRK_TIMEOUT, msg);
+		count_target_error(w, c->reqs[k].target, SHB_ERRK_TIMEOUT, msg);
 		shb_worker_finished_one(w);
 	}
 	w->vt->cancel(c->p, cookie, w->now);

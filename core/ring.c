@@ -69,7 +69,10 @@ struct io_uring_sqe *shb_worker_sqe(struct worker *w)
 void shb_conn_arm_recv(struct shb_conn *c)
 {
 	struct io_uring_sqe *sqe = shb_worker_sqe(c->w);
-	io_uring_prep_recv_multishot(sqe, (int)c->idx, NULL, 0, 0);
+	if (c->w->gro)
+		io_uring_prep_recvmsg_multishot(sqe, (int)c->idx, &c->w->gro_msg, 0);
+	else
+		io_uring_prep_recv_multishot(sqe, (int)c->idx, NULL, 0, 0);
 	sqe->flags |= IOSQE_FIXED_FILE | IOSQE_BUFFER_SELECT;
 	sqe->buf_group = 0;
 	sqe->user_data = shb_ud_make(OP_RECV, c->idx, c->gen);

@@ -10,32 +10,11 @@
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-
-static int route_fail(char *err, size_t errlen, const char *name,
-		      const char *s, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-
-/* Writes `NAME "VALUE": reason`, the value made printable and short. */
-static int route_fail(char *err, size_t errlen, const char *name,
-		      const char *s, const char *fmt, ...)
-{
-	if (!err || !errlen)
-		return -1;
-	int n = snprintf(err, errlen, "%s \"%s\": ", name, shb_quote(s).s);
-	if (n < 0 || (size_t)n >= errlen)
-		return -1;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+#include <sys/un.h>
 
 static char *dup_range(const char *s, size_t n)
 {
@@ -60,7 +39,7 @@ static const char *host_field(const char *name, const char *s, const char *p,
 	if (*p == '[') {
 		end = strchr(p, ']');
 		if (!end) {
-			route_fail(err, errlen, name, s,
+			shb_quote_fail(err, errlen, name, s,
 				   "unterminated [IPv6] address");
 			return NULL;
 		}
@@ -68,7 +47,7 @@ static const char *host_field(const char *name, const char *s, const char *p,
 		n = (size_t)(end - h);
 		end++;
 		if (*end && *end != ':') {
-			route_fail(err, errlen, name, s,
+			shb_quote_fail(err, errlen, name, s,
 				   "unexpected characters after ']'");
 			return NULL;
 		}
@@ -78,12 +57,12 @@ static const char *host_field(const char *name, const char *s, const char *p,
 	}
 	*host = dup_range(h, n);
 	if (!*host) {
-		route_fail(err, errlen, name, s, "out of memory");
+		shb_quote_fail(err, errlen, name, s, "out of memory");
 		return NULL;
 	}
 	if (h != p) {
 		if (n == 0 || inet_pton(AF_INET6, *host, &a6) != 1) {
-			route_fail(err, errlen, name, s,
+			shb_quote_fail(err, errlen, name, s,
 				   "invalid IPv6 address \"%s\"", shb_quote(*host).s);
 			return NULL;
 		}
@@ -95,10 +74,10 @@ static const char *host_field(const char *name, const char *s, const char *p,
 		      (c >= '0' && c <= '9') || c == '-' || c == '.' ||
 		      c == '_' || c == '*')) {
 			if (c > 0x20 && c < 0x7f)
-				route_fail(err, errlen, name, s, "invalid "
+				shb_quote_fail(err, errlen, name, s, "invalid "
 					   "character '%c' in a host name", c);
 			else
-				route_fail(err, errlen, name, s, "invalid "
+				shb_quote_fail(err, errlen, name, s, "invalid "
 					   "byte 0x%02x in a host name", c);
 			return NULL;
 		}
@@ -126,7 +105,7 @@ static const char *port_field(const char *name, const char *s, const char *p,
 		v = v * 10 + (unsigned long)(p[i] - '0');
 	}
 	if (v == 0 || v > 65535) {
-		route_fail(err, errlen, name, s,
+		shb_quote_fail(err, errlen, name, s,
 			   "port \"%s\" is not a number from 1 to 65535",
 			   shb_quote_n(p, n > 20 ? 20 : n).s);
 		return NULL;
@@ -139,7 +118,7 @@ static int expect_colon(const char *name, const char *s, const char **p,
 			const char *syntax, char *err, size_t errlen)
 {
 	if (**p != ':')
-		return route_fail(err, errlen, name, s, "expected %s", syntax);
+		return shb_quote_fail(err, errlen, name, s, "expected %s", syntax);
 	(*p)++;
 	return 0;
 }
@@ -162,11 +141,11 @@ int shb_connect_to_parse(const char *name, const char *s,
 	    !(p = port_field(name, s, p, 1, &out->to_port, err, errlen)))
 		goto fail;
 	if (*p) {
-		route_fail(err, errlen, name, s, "expected %s", syntax);
+		shb_quote_fail(err, errlen, name, s, "expected %s", syntax);
 		goto fail;
 	}
 	if (strchr(out->host, '*') || strchr(out->to_host, '*')) {
-		route_fail(err, errlen, name, s,
+		shb_quote_fail(err, errlen, name, s,
 			   "a host cannot hold '*' (leave it empty for any)");
 		goto fail;
 	}
@@ -212,7 +191,7 @@ static int parse_addr(const char *name, const char *s, const char *a,
 		return 0;
 	}
 bad:
-	return route_fail(err, errlen, name, s,
+	return shb_quote_fail(err, errlen, name, s,
 			  "\"%s\" is not an IPv4 or IPv6 address",
 			  shb_quote_n(a, n > 60 ? 60 : n).s);
 }
@@ -227,7 +206,7 @@ int shb_resolve_parse(const char *name, const char *s, struct shb_resolve *out,
 	if (!(p = host_field(name, s, p, &out->host, err, errlen)))
 		goto fail;
 	if (!out->host[0] || (strchr(out->host, '*') && strcmp(out->host, "*"))) {
-		route_fail(err, errlen, name, s,
+		shb_quote_fail(err, errlen, name, s,
 			   "expected %s (HOST a name, or * for any)", syntax);
 		goto fail;
 	}
@@ -238,14 +217,14 @@ int shb_resolve_parse(const char *name, const char *s, struct shb_resolve *out,
 	for (;;) {
 		size_t n = strcspn(p, ",");
 		if (out->count == SHB_MAX_ADDRS) {
-			route_fail(err, errlen, name, s,
+			shb_quote_fail(err, errlen, name, s,
 				   "more than %d addresses", SHB_MAX_ADDRS);
 			goto fail;
 		}
 		struct shb_addr *a = realloc(out->addrs,
 					     (out->count + 1) * sizeof(*a));
 		if (!a) {
-			route_fail(err, errlen, name, s, "out of memory");
+			shb_quote_fail(err, errlen, name, s, "out of memory");
 			goto fail;
 		}
 		out->addrs = a;
@@ -397,7 +376,10 @@ void shb_addr_text(const struct shb_addr *a, char *buf, size_t cap)
 {
 	char ip[INET6_ADDRSTRLEN] = "?";
 
-	if (a->ss.ss_family == AF_INET) {
+	if (a->ss.ss_family == AF_UNIX) {
+		const struct sockaddr_un *un = (const void *)&a->ss;
+		snprintf(buf, cap, "unix:%s", un->sun_path);
+	} else if (a->ss.ss_family == AF_INET) {
 		const struct sockaddr_in *v4 = (const void *)&a->ss;
 		inet_ntop(AF_INET, &v4->sin_addr, ip, sizeof(ip));
 		snprintf(buf, cap, "%s:%u", ip, (unsigned)ntohs(v4->sin_port));

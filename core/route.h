@@ -70,7 +70,7 @@ struct shb_route_spec {
 int shb_route_addrs(const struct shb_route_spec *rs, struct shb_addr *out,
 		    char *err, size_t errlen);
 
-/* "127.0.0.1:80" or "[::1]:443". */
+/* "127.0.0.1:80", "[::1]:443" or "unix:PATH". */
 void shb_addr_text(const struct shb_addr *a, char *buf, size_t cap);
 
 #endif

@@ -5,17 +5,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gnutls/x509.h>
+
+#include "tls_fp.h"
 
 /* AES-128-GCM first: what browsers offer, and the cheapest on x86 with
  * AES-NI. TLS 1.3 and 1.2 only. */
+#define PRIO_CIPHERS "-CIPHER-ALL:+AES-128-GCM:+AES-256-GCM:+CHACHA20-POLY1305"
+/* NORMAL's groups with X25519 moved first (NORMAL starts with P-256), as
+ * browsers and OpenSSL-based clients order them: with one key share (see
+ * shb_tls_new) that share is X25519, which costs a fraction of a P-256
+ * key in GnuTLS's arithmetic and is what servers pick first. */
+#define PRIO_GROUPS "-GROUP-ALL:+GROUP-X25519:+GROUP-SECP256R1:" \
+	"+GROUP-SECP384R1:+GROUP-SECP521R1:+GROUP-X448:+GROUP-FFDHE2048:" \
+	"+GROUP-FFDHE3072:+GROUP-FFDHE4096:+GROUP-FFDHE6144:+GROUP-FFDHE8192"
 static const char prio_string[] =
-	"NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:"
-	"-CIPHER-ALL:+AES-128-GCM:+AES-256-GCM:+CHACHA20-POLY1305";
+	"NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:" PRIO_CIPHERS ":" PRIO_GROUPS;
 
 int shb_bytes_append(struct shb_bytes *b, const void *data, size_t len)
 {
 	if (b->len + len > b->cap) {
-		size_t cap = b->cap ? b->cap : 16384;
+		/* Small first: a connection keeps its buffers, and every
+		 * page written in them stays resident (starting at 16 KiB
+		 * cost each TLS connection about 5 KB more, with requests
+		 * of a few hundred bytes). Doubling from here. */
+		size_t cap = b->cap ? b->cap : 2048;
 		while (cap < b->len + len)
 			cap *= 2;
 		uint8_t *p = realloc(b->p, cap);
@@ -104,6 +118,188 @@ void shb_tls_ctx_free(struct shb_tls_ctx *c)
 	memset(c, 0, sizeof(*c));
 }
 
+int shb_tls_ctx_set_priority(struct shb_tls_ctx *c, const char *prio,
+			     char *err, size_t errlen)
+{
+	gnutls_priority_t p;
+	int r = gnutls_priority_init(&p, prio, NULL);
+	if (r < 0) {
+		snprintf(err, errlen, "TLS priority: %s", gnutls_strerror(r));
+		return -1;
+	}
+	gnutls_priority_deinit(c->prio);
+	c->prio = p;
+	return 0;
+}
+
+int shb_tls_ctx_set_client_cert(struct shb_tls_ctx *c, const char *cert_file,
+				const char *key_file, char *err, size_t errlen)
+{
+	int r = gnutls_certificate_set_x509_key_file2(c->cred, cert_file,
+		key_file, GNUTLS_X509_FMT_PEM, NULL, 0);
+	if (r < 0) {
+		snprintf(err, errlen, "--cert %s: %s", cert_file, gnutls_strerror(r));
+		return -1;
+	}
+	c->has_cert = 1;
+	return 0;
+}
+
+/* A whole small file (certificates and keys are a few KiB; 1 MiB caps a
+ * wrong path such as a log file), with the reason it cannot be read. */
+static int load_pem(const char *opt, const char *path, gnutls_datum_t *d,
+		    char *err, size_t errlen)
+{
+	enum { CAP = 1 << 20 };
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "%s %s: %s", opt, path, strerror(errno));
+		return -1;
+	}
+	d->data = gnutls_malloc(CAP + 1);
+	size_t n = d->data ? fread(d->data, 1, CAP + 1, f) : 0;
+	int bad = ferror(f);
+	fclose(f);
+	if (!d->data || bad || n > CAP) {
+		snprintf(err, errlen, "%s %s: %s", opt, path,
+			 !d->data ? "out of memory" : bad ? "cannot be read" :
+			 "larger than 1 MiB: not a PEM file");
+		gnutls_free(d->data);
+		d->data = NULL;
+		return -1;
+	}
+	d->size = (unsigned)n;
+	return 0;
+}
+
+int shb_tls_check_client_cert(const char *cert_file, const char *key_file,
+			      char *err, size_t errlen)
+{
+	gnutls_datum_t cd = {0}, kd = {0};
+	gnutls_x509_crt_t *crts = NULL;
+	unsigned ncrt = 0;
+	gnutls_x509_privkey_t key = NULL;
+	gnutls_certificate_credentials_t cred = NULL;
+	int rc = -1, r;
+
+	if (load_pem("--cert", cert_file, &cd, err, errlen) < 0 ||
+	    load_pem("--key", key_file, &kd, err, errlen) < 0)
+		goto out;
+	r = gnutls_x509_crt_list_import2(&crts, &ncrt, &cd, GNUTLS_X509_FMT_PEM, 0);
+	if (r < 0 || ncrt == 0) {
+		snprintf(err, errlen, "--cert %s: no PEM certificate in it (%s)",
+			 cert_file, r < 0 ? gnutls_strerror(r) : "empty");
+		goto out;
+	}
+	if ((r = gnutls_x509_privkey_init(&key)) < 0 ||
+	    (r = gnutls_x509_privkey_import2(key, &kd, GNUTLS_X509_FMT_PEM,
+					     NULL, 0)) < 0) {
+		snprintf(err, errlen, "--key %s: %s", key_file,
+			 r == GNUTLS_E_DECRYPTION_FAILED ?
+			 "the key is encrypted; shb takes an unencrypted PEM key" :
+			 "no PEM private key in it");
+		goto out;
+	}
+	if ((r = gnutls_certificate_allocate_credentials(&cred)) < 0 ||
+	    (r = gnutls_certificate_set_x509_key(cred, crts, ncrt, key)) < 0) {
+		if (r == GNUTLS_E_CERTIFICATE_KEY_MISMATCH)
+			snprintf(err, errlen, "--key %s is not the private key of "
+				 "the certificate in --cert %s", key_file, cert_file);
+		else
+			snprintf(err, errlen, "--cert %s: %s", cert_file,
+				 gnutls_strerror(r));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (cred)
+		gnutls_certificate_free_credentials(cred);
+	if (key)
+		gnutls_x509_privkey_deinit(key);
+	for (unsigned i = 0; i < ncrt; i++)
+		gnutls_x509_crt_deinit(crts[i]);
+	gnutls_free(crts);
+	gnutls_free(cd.data);
+	gnutls_free(kd.data);
+	return rc;
+}
+
+/* Some TLS 1.3 suite (0x13xx) is left: QUIC has no other. */
+static int has_tls13_suite(gnutls_priority_t p)
+{
+	unsigned sidx;
+	unsigned char id[2];
+	for (unsigned i = 0; i < 4096; i++) {
+		int r = gnutls_priority_get_cipher_suite_index(p, i, &sidx);
+		if (r == GNUTLS_E_UNKNOWN_CIPHER_SUITE)
+			continue; /* a suite this GnuTLS lacks */
+		if (r < 0)
+			return 0; /* the end of the list */
+		if (gnutls_cipher_suite_info(sidx, id, NULL, NULL, NULL, NULL) &&
+		    id[0] == 0x13)
+			return 1;
+	}
+	return 0;
+}
+
+int shb_tls_priority(const char *ciphers, uint32_t version, int quic,
+		     char **out, char *err, size_t errlen)
+{
+	const char *vers = version == 0x0303 ? ":-VERS-ALL:+VERS-TLS1.2" :
+			   version == 0x0304 ? ":-VERS-ALL:+VERS-TLS1.3" : "";
+	*out = NULL;
+	if (quic && version == 0x0303) {
+		snprintf(err, errlen, "--tls-version 1.2: QUIC (HTTP/3) runs "
+			 "TLS 1.3 only");
+		return -1;
+	}
+	if (!ciphers && (!version || quic))
+		return 0;
+	if (quic) /* what the module keeps on top, checked with it */
+		vers = ":-VERS-ALL:+VERS-TLS1.3";
+	const char *base = ciphers ? ciphers :
+			   "NORMAL:" PRIO_CIPHERS ":" PRIO_GROUPS;
+	size_t n = strlen(base) + strlen(vers) + 1;
+	char *s = malloc(n);
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	snprintf(s, n, "%s%s", base, vers);
+	gnutls_priority_t p;
+	const char *pos = NULL;
+	int r = gnutls_priority_init(&p, s, &pos);
+	if (r == GNUTLS_E_NO_PRIORITIES_WERE_SET) {
+		snprintf(err, errlen, "--ciphers \"%s\": no cipher suite left for "
+			 "TLS %s", base, quic ? "1.3 (the only version QUIC runs)" :
+			 version == 0x0304 ? "1.3" : version ? "1.2" : "1.2 or 1.3");
+		free(s);
+		return -1;
+	}
+	if (r < 0) {
+		/* GnuTLS points at the part it rejected: name that part,
+		 * up to the next ':'. */
+		size_t at = pos && pos >= s && pos < s + strlen(base) ?
+			    (size_t)(pos - s) : 0;
+		size_t len = strcspn(base + at, ":");
+		snprintf(err, errlen, "--ciphers: GnuTLS rejects \"%.*s\" at "
+			 "offset %zu of \"%s\" (%s)", (int)len, base + at, at,
+			 base, gnutls_strerror(r));
+		free(s);
+		return -1;
+	}
+	int ok = !quic || has_tls13_suite(p);
+	gnutls_priority_deinit(p);
+	if (!ok) {
+		snprintf(err, errlen, "--ciphers \"%s\": no TLS 1.3 cipher suite "
+			 "left, and QUIC (HTTP/3) needs one", base);
+		free(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
 static ssize_t push_fn(gnutls_transport_ptr_t ptr, const void *data, size_t len)
 {
 	struct shb_tls *t = ptr;
@@ -138,8 +334,14 @@ int shb_tls_new(struct shb_tls *t, const struct shb_tls_ctx *c,
 	t->ctx = c;
 	t->out = out;
 	/* No session tickets: every connection costs the server a full
-	 * handshake, as with wrk and h2load. */
-	r = gnutls_init(&t->s, GNUTLS_CLIENT | GNUTLS_NONBLOCK | GNUTLS_NO_TICKETS);
+	 * handshake, as with wrk and h2load. One TLS 1.3 key share, for the
+	 * priority's first group, as OpenSSL-based clients send: GnuTLS's
+	 * default of two (P-256 and X25519) makes a key the server never
+	 * uses: about 30 % of shb's CPU per new TLS connection (bench/
+	 * churn.sh). A server without that group asks for another
+	 * (HelloRetryRequest), which GnuTLS answers. */
+	r = gnutls_init(&t->s, GNUTLS_CLIENT | GNUTLS_NONBLOCK | GNUTLS_NO_TICKETS |
+			       GNUTLS_KEY_SHARE_TOP);
 	if (r < 0)
 		goto fail;
 	if ((r = gnutls_priority_set(t->s, c->prio)) < 0 ||
@@ -215,9 +417,47 @@ static int verify_error(struct shb_tls *t, char *err, size_t errlen)
 	return 0;
 }
 
+/* The first flight of the first session of the run is its ClientHello:
+ * the records it wrote go to ctx->hello (tls_fp.h) for the report's JA3
+ * and JA4. */
+static void keep_hello(struct shb_tls *t, struct shb_bytes *out, size_t from)
+{
+	uint8_t msg[SHB_HELLO_MAX];
+	t->hello_seen = 1;
+	if (out->len <= from ||
+	    atomic_load_explicit(&t->ctx->hello->state, memory_order_relaxed))
+		return; /* nothing written, or another session's is kept */
+	size_t n = shb_hello_from_records(out->p + from, out->len - from, msg,
+					  sizeof(msg));
+	if (n)
+		shb_hello_keep(t->ctx->hello, msg, n, 0);
+}
+
+/* The server's alert by name. A server that requires a client
+ * certificate says so in TLS 1.3 only after the client's handshake is
+ * done, in the first read, with certificate_required (116) or, as Go's
+ * TLS before 1.21 does, bad_certificate (42): a server's alert about a
+ * certificate is about ours, so without one name the options. */
+static void alert_error(struct shb_tls *t, const char *stage, char *err,
+			size_t errlen)
+{
+	gnutls_alert_description_t a = gnutls_alert_get(t->s);
+	const char *name = gnutls_alert_get_name(a);
+	snprintf(err, errlen, "TLS %s: alert %s%s", stage,
+		 name ? name : "(unknown)",
+		 (a == GNUTLS_A_CERTIFICATE_REQUIRED ||
+		  a == GNUTLS_A_BAD_CERTIFICATE) && !t->ctx->has_cert ?
+		 ": the server wants a client certificate (--cert FILE --key FILE)" :
+		 "");
+}
+
 int shb_tls_handshake(struct shb_tls *t, char *err, size_t errlen)
 {
+	struct shb_bytes *out = t->out;
+	size_t from = out->len;
 	int r = gnutls_handshake(t->s);
+	if (!t->hello_seen && t->ctx->hello)
+		keep_hello(t, out, from);
 	if (r == GNUTLS_E_SUCCESS) {
 		t->handshake_done = 1;
 		return 1;
@@ -230,8 +470,7 @@ int shb_tls_handshake(struct shb_tls *t, char *err, size_t errlen)
 	    verify_error(t, err, errlen) == 0)
 		return -1;
 	if (r == GNUTLS_E_WARNING_ALERT_RECEIVED || r == GNUTLS_E_FATAL_ALERT_RECEIVED)
-		snprintf(err, errlen, "TLS handshake: alert %s",
-			 gnutls_alert_get_name(gnutls_alert_get(t->s)));
+		alert_error(t, "handshake", err, errlen);
 	else
 		snprintf(err, errlen, "TLS handshake: %s", gnutls_strerror(r));
 	return -1;
@@ -261,7 +500,10 @@ long shb_tls_read(struct shb_tls *t, uint8_t *buf, size_t cap, char *err,
 		if (r == GNUTLS_E_INTERRUPTED || r == GNUTLS_E_REHANDSHAKE ||
 		    !gnutls_error_is_fatal((int)r))
 			continue; /* e.g. a TLS 1.3 NewSessionTicket: keep going */
-		snprintf(err, errlen, "TLS read: %s", gnutls_strerror((int)r));
+		if (r == GNUTLS_E_FATAL_ALERT_RECEIVED)
+			alert_error(t, "read", err, errlen);
+		else
+			snprintf(err, errlen, "TLS read: %s", gnutls_strerror((int)r));
 		return -1;
 	}
 }

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <gnutls/gnutls.h>
 
+struct shb_hello;
+
 /* Shared, read-only after shb_tls_ctx_init: credentials, priorities, ALPN,
  * and the name the server's certificate must be valid for. */
 struct shb_tls_ctx {
@@ -23,6 +25,11 @@ struct shb_tls_ctx {
 	 * lives here, as long as every session. */
 	unsigned char ip[16];
 	gnutls_typed_vdata_st ip_vdata;
+	/* Where the first ClientHello of the run goes (tls_fp.h), or NULL.
+	 * Set after shb_tls_ctx_init; the sessions of every worker write to
+	 * it, the first one wins. */
+	struct shb_hello *hello;
+	int has_cert; /* a client certificate is set */
 };
 
 /* verify: 0 none, 1 system trust store, 2 cafile. host: the URL host (kept
@@ -34,6 +41,34 @@ int shb_tls_ctx_init(struct shb_tls_ctx *c, int verify, const char *cafile,
 		     const char *host, const char *const *alpn, char *err,
 		     size_t errlen);
 void shb_tls_ctx_free(struct shb_tls_ctx *c);
+
+/* [main] Replaces the context's default priorities with `prio`, a string
+ * shb_tls_priority built (and checked). Returns 0 or -1 with err. */
+int shb_tls_ctx_set_priority(struct shb_tls_ctx *c, const char *prio,
+			     char *err, size_t errlen);
+/* [main] Presents the client certificate in cert_file (PEM chain) with the
+ * private key in key_file (PEM) when a server asks for one (mTLS). Check
+ * them first with shb_tls_check_client_cert. Returns 0 or -1 with err. */
+int shb_tls_ctx_set_client_cert(struct shb_tls_ctx *c, const char *cert_file,
+				const char *key_file, char *err, size_t errlen);
+
+/* [main] --cert/--key at start, before any traffic: both files readable,
+ * a PEM certificate (chain) in one, an unencrypted PEM private key in the
+ * other, and the key the certificate's. Returns 0, or -1 with one line
+ * in err naming the file and what is wrong. */
+int shb_tls_check_client_cert(const char *cert_file, const char *key_file,
+			      char *err, size_t errlen);
+
+/* [main] The GnuTLS priority string for --ciphers (a priority string, or
+ * NULL) and --tls-version (0x0303, 0x0304, or 0 for any), checked with
+ * gnutls_priority_init. quic: for a protocol that runs TLS 1.3 itself
+ * (--tls-version 1.2 is refused, and the string must leave a TLS 1.3
+ * suite). *out receives a malloc'd string, or NULL when shb's default
+ * stays (neither option, or only --tls-version 1.3 with quic). Returns 0,
+ * or -1 with one line in err (a bad string names the part GnuTLS
+ * rejected). */
+int shb_tls_priority(const char *ciphers, uint32_t version, int quic,
+		     char **out, char *err, size_t errlen);
 
 /* A growable byte buffer whose memory can be handed to the kernel: the
  * connection keeps two and swaps them, so the one being sent never moves. */
@@ -49,6 +84,7 @@ struct shb_tls {
 	size_t in_len, in_off;
 	struct shb_bytes *out; /* ciphertext produced, to be sent */
 	int handshake_done;
+	int hello_seen; /* the first flight went by ctx->hello */
 	const struct shb_tls_ctx *ctx;
 };
 

@@ -20,6 +20,19 @@ void shb_tseries_destroy(struct shb_tseries *ts)
 	shb_stats_destroy(&ts->delta);
 }
 
+void shb_tseries_gauges(const struct shb_worker_args *wa, uint32_t n,
+			struct shb_results *r)
+{
+	r->connections_active = 0;
+	r->connections_connecting = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		r->connections_active +=
+			__atomic_load_n(&wa[i].live_active, __ATOMIC_RELAXED);
+		r->connections_connecting +=
+			__atomic_load_n(&wa[i].live_connecting, __ATOMIC_RELAXED);
+	}
+}
+
 void shb_tseries_take(struct shb_tseries *ts, uint64_t end_rel, int last)
 {
 	uint64_t start = ts->index * ts->interval_ns;
@@ -35,6 +48,7 @@ void shb_tseries_take(struct shb_tseries *ts, uint64_t end_rel, int last)
 	rb.r.kind = SHB_RESULTS_INTERVAL;
 	rb.r.interval_index = ts->index;
 	rb.r.interval_start_ns = start;
+	shb_tseries_gauges(ts->wa, ts->n, &rb.r);
 	if (ts->emit)
 		ts->emit(ts->ctx, &rb.r);
 	ts->have_last = 1;

@@ -36,6 +36,10 @@ static inline uint64_t shb_tseries_next_end(const struct shb_tseries *ts)
 {
 	return (ts->index + 1) * ts->interval_ns;
 }
+/* [main] The connection gauges of ABI 1.3 into `r`: the sums of what the
+ * `n` workers last published (run.h live_active, live_connecting). */
+void shb_tseries_gauges(const struct shb_worker_args *wa, uint32_t n,
+			struct shb_results *r);
 /* [main] Takes the next interval, ending `end_rel` ns after the load's
  * start (the last one: when the run ended, which may be a little more or
  * less than a whole interval after its start). A last one of no length

@@ -1,6 +1,7 @@
 #include "uring_shim.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -41,6 +42,63 @@ int shb_uring_init(struct shb_uring *u, unsigned entries)
 	u->min_timeout = (u->features & IORING_FEAT_MIN_TIMEOUT) != 0;
 	u->ring_fd_registered = io_uring_register_ring_fd(&u->ring) == 1;
 	return 0;
+}
+
+/* The first line of a /proc file, or "" when it cannot be read. */
+static void read_line(const char *path, const char *prefix, char *buf,
+		      size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = strlen(prefix);
+	buf[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(buf, (int)len, f))
+		if (!strncmp(buf, prefix, n)) {
+			n += strspn(buf + n, " \t");
+			memmove(buf, buf + n, strlen(buf + n) + 1);
+			buf[strcspn(buf, " \t\n")] = '\0';
+			fclose(f);
+			return;
+		}
+	buf[0] = '\0';
+	fclose(f);
+}
+
+int shb_uring_probe(char *err, size_t errlen)
+{
+	struct io_uring ring;
+	int r = io_uring_queue_init(4, &ring, 0);
+	if (r == 0) {
+		io_uring_queue_exit(&ring);
+		return 0;
+	}
+	char disabled[16], seccomp[16];
+	read_line("/proc/sys/kernel/io_uring_disabled", "", disabled,
+		  sizeof(disabled));
+	read_line("/proc/self/status", "Seccomp:", seccomp, sizeof(seccomp));
+	if (r != -EPERM && r != -ENOSYS)
+		snprintf(err, errlen, "io_uring is not available: io_uring_setup: %s",
+			 strerror(-r));
+	else if (disabled[0] && strcmp(disabled, "0"))
+		snprintf(err, errlen, "io_uring is not available: io_uring_setup "
+			 "failed (%s) because the sysctl kernel.io_uring_disabled is "
+			 "%s: set it to 0 (sysctl -w kernel.io_uring_disabled=0)%s",
+			 strerror(-r), disabled, strcmp(disabled, "1") ? "" :
+			 " or run shb in the group kernel.io_uring_group");
+	else if (!strcmp(seccomp, "2"))
+		snprintf(err, errlen, "io_uring is not available: io_uring_setup "
+			 "failed (%s) under a seccomp filter, as container runtimes' "
+			 "default profiles do: run with a seccomp profile that allows "
+			 "io_uring_setup, io_uring_enter and io_uring_register "
+			 "(docs/distributed.md, \"io_uring in containers\")",
+			 strerror(-r));
+	else
+		snprintf(err, errlen, "io_uring is not available: io_uring_setup "
+			 "failed (%s): this kernel lacks io_uring or a security module "
+			 "refuses it (5.19 or later with CONFIG_IO_URING is needed)",
+			 strerror(-r));
+	return -1;
 }
 
 void shb_uring_exit(struct shb_uring *u)

@@ -29,6 +29,12 @@ struct shb_uring {
 int shb_uring_init(struct shb_uring *u, unsigned entries);
 void shb_uring_exit(struct shb_uring *u);
 
+/* [main] Before any connection: can this process set up a ring at all?
+ * Returns 0, or -1 with one line in err naming why not (a seccomp filter,
+ * the sysctl kernel.io_uring_disabled, a kernel without io_uring) and
+ * what allows it. */
+int shb_uring_probe(char *err, size_t errlen);
+
 /* Submits every queued SQE and waits for at least `want` completions, at
  * most `timeout_ns`; with want > 1 and the min-timeout feature it returns
  * after `linger_us` as soon as one completion is ready. Returns the number

@@ -167,9 +167,10 @@ static void place_due(struct worker *w)
 	}
 }
 
-/* Revives idle slots while there is work nobody is connecting for. During
- * set-up only run_loop's first call connects (connect_all): a slot whose
- * first connection failed waits for the load. */
+/* Revives idle slots while there is work nobody is connecting for, with
+ * at most CONNECTS_MAX connecting. Only once the load runs: during set-up
+ * connect_setup opens each slot once, and a slot whose first connection
+ * failed waits for the load. */
 static void connect_all(struct worker *w)
 {
 	if (w->stopping || w->nidle == 0)
@@ -179,7 +180,8 @@ static void connect_all(struct worker *w)
 		struct shb_conn *c = &w->conns[i];
 		if (c->st != C_IDLE)
 			continue;
-		if (shb_worker_unissued(w) <= w->nconnecting)
+		if (shb_worker_unissued(w) <= w->nconnecting ||
+		    w->nconnecting >= CONNECTS_MAX)
 			break;
 		if (c->retry_at > w->now) {
 			if (!w->revive_at || c->retry_at < w->revive_at)
@@ -189,6 +191,34 @@ static void connect_all(struct worker *w)
 		shb_conn_start(c);
 		if (atomic_load_explicit(&w->run->abort_run, memory_order_relaxed))
 			break; /* out of descriptors: no storm of failures */
+	}
+}
+
+/* Set-up opens each slot once, in order, with at most CONNECTS_MAX
+ * connecting: the rest start as those complete, and each start gives
+ * set-up another connect timeout. If a whole wave failed (none
+ * connected, none still trying), set-up stops opening and ends: the slots
+ * left wait for the load, as failed ones do. */
+static void connect_setup(struct worker *w)
+{
+	const struct shb_config *cfg = w->run->cfg;
+	while (w->setup_next < w->nconns && !w->stopping &&
+	       w->nconnecting < CONNECTS_MAX) {
+		if (w->setup_next && !w->nconnecting && !w->nactive && !w->nhandshaking) {
+			w->setup_next = w->nconns;
+			return;
+		}
+		struct shb_conn *c = &w->conns[w->setup_next++];
+		if (c->st != C_IDLE)
+			continue;
+		if (shb_worker_unissued(w) <= w->nconnecting) {
+			w->setup_next = w->nconns;
+			return;
+		}
+		shb_conn_start(c);
+		w->setup_until = w->now + cfg->connect_timeout_ns;
+		if (atomic_load_explicit(&w->run->abort_run, memory_order_relaxed))
+			return; /* out of descriptors: no storm of failures */
 	}
 }
 
@@ -205,8 +235,10 @@ static void check_timers(struct worker *w)
 
 	for (uint32_t i = 0; i < w->nconns; i++) {
 		struct shb_conn *c = &w->conns[i];
-		if (c->st == C_HANDSHAKE && w->now - c->t_connect > cfg->connect_timeout_ns) {
-			snprintf(msg, sizeof(msg), "TLS handshake: timed out after %.3gs",
+		if ((c->st == C_HANDSHAKE || c->st == C_PROXY) &&
+		    w->now - c->t_connect > cfg->connect_timeout_ns) {
+			snprintf(msg, sizeof(msg), "%s: timed out after %.3gs",
+				 c->st == C_PROXY ? "proxy CONNECT" : "TLS handshake",
 				 (double)cfg->connect_timeout_ns / 1e9);
 			shb_conn_fail(c, SHB_ERRK_TIMEOUT, msg);
 			continue;
@@ -349,6 +381,40 @@ static unsigned pow2_at_least(unsigned v)
 	return p;
 }
 
+/* Templated runs: the scratch every request of this worker expands into,
+ * sized once for the largest expansion, and the PRNG seeded from the
+ * system's secure source. */
+static int tmpl_setup(struct worker *w)
+{
+	struct shb_worker_args *a = w->args;
+	size_t scratch = 0, nhv = 0;
+	uint8_t seed[32];
+
+	w->tmpls = w->run->tmpls;
+	if (!w->tmpls)
+		return 0;
+	for (uint32_t t = 0; t < w->run->ntmpls; t++) {
+		const struct shb_tmpl *tm = w->tmpls[t];
+		if (tm && shb_tmpl_scratch_size(tm) > scratch)
+			scratch = shb_tmpl_scratch_size(tm);
+		if (tm && shb_tmpl_var_headers(tm) > nhv)
+			nhv = shb_tmpl_var_headers(tm);
+	}
+	w->conn_base = a->conn_base;
+	w->tscratch = malloc(scratch + 1);
+	w->thv = calloc(nhv + 1, sizeof(*w->thv));
+	if (!w->tscratch || !w->thv) {
+		snprintf(a->err, sizeof(a->err), "out of memory for request templates");
+		return -1;
+	}
+	if (w->run->host->random_secure(seed, sizeof(seed)) != SHB_OK) {
+		snprintf(a->err, sizeof(a->err), "no random bytes for request templates");
+		return -1;
+	}
+	shb_tmpl_rng_seed(&w->trng, seed);
+	return 0;
+}
+
 static int worker_setup(struct worker *w)
 {
 	struct shb_worker_args *a = w->args;
@@ -356,7 +422,11 @@ static int worker_setup(struct worker *w)
 	int r;
 
 	w->nconns = a->conns;
-	if (a->budget && a->budget < w->nconns * (uint64_t)w->parallel)
+	/* This worker's first slot number in the run (--source takes turns
+	 * by it; templates number connections by it). */
+	w->conn_base = a->conn_base;
+	w->mixw = a->mixw; /* a mixed run sized its connections per origin */
+	if (!w->mixw && a->budget && a->budget < w->nconns * (uint64_t)w->parallel)
 		w->nconns = (uint32_t)((a->budget + w->parallel - 1) / w->parallel);
 	unsigned entries = pow2_at_least(2 * w->nconns + 8);
 	if (entries < 256)
@@ -382,8 +452,32 @@ static int worker_setup(struct worker *w)
 		return -1;
 	}
 	unsigned nbuf = pow2_at_least(2 * w->nconns);
+	unsigned bsize = RECV_BUF_SIZE;
 	nbuf = nbuf < 64 ? 64 : nbuf > 32768 ? 32768 : nbuf;
-	r = shb_buf_ring_init(&w->u, &w->br, nbuf, RECV_BUF_SIZE, 0);
+	/* A stream connection holds a receive buffer only from its CQE to
+	 * the end of that completion pass: one per connection covers a pass
+	 * in which every connection got data, and past RECV_BUFS_MAX the
+	 * ring need not grow with -c at all. The kernel walks the ring in
+	 * order and sooner or later touches every buffer, so its size is
+	 * what it costs in memory. A pass that finds it empty re-arms
+	 * (ENOBUFS). */
+	if (w->desc->transport != SHB_TRANSPORT_DGRAM) {
+		nbuf = pow2_at_least(w->nconns);
+		nbuf = nbuf < 64 ? 64 : nbuf > RECV_BUFS_MAX ? RECV_BUFS_MAX : nbuf;
+	}
+	if (w->desc->transport == SHB_TRANSPORT_DGRAM &&
+	    shb_dgram_probe_gro(w->run->addrs[0].ss.ss_family)) {
+		/* One buffer takes a whole coalesced train: fewer, larger,
+		 * four per connection (a small ring stays in cache; one the
+		 * kernel finds empty is re-armed after the pass, the
+		 * datagrams waiting in the socket meanwhile). */
+		w->gro = 1;
+		w->gro_msg.msg_controllen = CMSG_SPACE(sizeof(int));
+		bsize = GRO_BUF_SIZE;
+		nbuf = pow2_at_least(4 * w->nconns);
+		nbuf = nbuf < 16 ? 16 : nbuf > GRO_BUFS_MAX ? GRO_BUFS_MAX : nbuf;
+	}
+	r = shb_buf_ring_init(&w->u, &w->br, nbuf, bsize, 0);
 	if (r < 0) {
 		snprintf(a->err, sizeof(a->err), "io_uring buffer ring: %s", strerror(-r));
 		return -1;
@@ -408,6 +502,7 @@ static int worker_setup(struct worker *w)
 		c->p = w->pmem + w->pstride * i;
 		c->reqs = reqs + (size_t)i * w->parallel;
 	}
+	shb_mix_assign_conns(w);
 	w->nidle = w->nconns;
 	w->refuse_cap = 2ull * w->nconns * w->parallel;
 	if (w->refuse_cap < REFUSE_STREAK_MIN)
@@ -433,17 +528,7 @@ static int worker_setup(struct worker *w)
 	}
 	w->connect_ts.tv_sec = (long long)(cfg->connect_timeout_ns / 1000000000u);
 	w->connect_ts.tv_nsec = (long long)(cfg->connect_timeout_ns % 1000000000u);
-	if (cfg->batch_size)
-		w->want = cfg->batch_size;
-	else if (w->desc->flags & SHB_PROTO_MULTIPLEXED)
-		w->want = w->parallel / 2;
-	else
-		w->want = w->nconns / 4;
-	if (w->want < 1)
-		w->want = 1;
-	if (!cfg->batch_size && w->want > ((w->desc->flags & SHB_PROTO_MULTIPLEXED) ? 32u : 8u))
-		w->want = (w->desc->flags & SHB_PROTO_MULTIPLEXED) ? 32u : 8u;
-	return 0;
+	return tmpl_setup(w);
 }
 
 static void worker_teardown(struct worker *w)
@@ -464,8 +549,10 @@ static void worker_teardown(struct worker *w)
 		free(c->tbuf[0].p);
 		free(c->tbuf[1].p);
 		free(c->backlog.p);
-		free(c->dgram_buf);
+		free(c->dg);
 	}
+	free(w->tscratch);
+	free(w->thv);
 	if (w->pworker || w->vt->worker_fini) {
 		if (w->vt->worker_fini)
 			w->vt->worker_fini(w->run->module, w->pworker);
@@ -501,6 +588,7 @@ static void begin_measuring(struct worker *w)
 {
 	w->args->warmup_requests += w->stats->ok + w->stats->errors;
 	shb_stats_reset(w->stats);
+	shb_mix_begin_measuring(w);
 	w->measuring = 1;
 	if (w->args->ival) {
 		shb_ival_rebase(w->args->ival, w->stats);
@@ -519,7 +607,7 @@ static int setup_done(struct worker *w)
 {
 	if (w->now >= w->setup_until)
 		return 1;
-	if (w->nconnecting)
+	if (w->nconnecting || w->setup_next < w->nconns)
 		return 0;
 	for (uint32_t i = 0; i < w->nconns; i++) {
 		struct shb_conn *c = &w->conns[i];
@@ -594,7 +682,7 @@ static void run_loop(struct worker *w)
 	w->now = shb_now_ns();
 	w->next_check = w->now + check_every;
 	w->setup_until = w->now + cfg->connect_timeout_ns;
-	connect_all(w);
+	connect_setup(w);
 	service_dirty(w);
 	for (;;) {
 		if (!w->stopping &&
@@ -611,11 +699,16 @@ static void run_loop(struct worker *w)
 		 * while we wait. */
 		if (w->args->ival)
 			shb_ival_leave(w->args->ival, w->stats);
-		/* Open loop takes each completion as it comes: a batch that
-		 * lingers would delay the clock reading, and so inflate the
-		 * latency, of every request in it. */
-		int r = shb_uring_submit_wait(&w->u, w->stopping || w->open ? 1 : w->want,
-					      cfg->batch_linger_us, wait);
+		/* The clock is read once the wait returns: batch.h keeps what
+		 * a batch adds to the latencies in it small. */
+		struct shb_batch_in bi = {
+			.size = cfg->batch_size, .linger_us = cfg->batch_linger_us,
+			.busy = w->nbusy, .eager = w->stopping || w->open,
+			.multiplexed = (w->desc->flags & SHB_PROTO_MULTIPLEXED) != 0,
+			.wait_ns = wait, .lat_ns = w->lat_ns,
+		};
+		struct shb_batch b = shb_batch_policy(&bi);
+		int r = shb_uring_submit_wait(&w->u, b.want, b.linger_us, wait);
 		if (r < 0 && r != -EBUSY && r != -EAGAIN) {
 			snprintf(w->args->err, sizeof(w->args->err), "io_uring_enter: %s",
 				 strerror(-r));
@@ -644,14 +737,19 @@ static void run_loop(struct worker *w)
 			check_timers(w);
 			service_dirty(w);
 		}
-		if (!w->loading)
+		if (!w->loading) {
+			connect_setup(w);
 			setup_step(w);
+		}
 		revive(w);
 		/* A new datagram connection has nothing in flight to wake us:
 		 * let it send its first flight now, not after the next tick. */
 		service_dirty(w);
 		__atomic_store_n(&w->args->live_ok, w->stats->ok, __ATOMIC_RELAXED);
 		__atomic_store_n(&w->args->live_errors, w->stats->errors, __ATOMIC_RELAXED);
+		__atomic_store_n(&w->args->live_active, w->nactive, __ATOMIC_RELAXED);
+		__atomic_store_n(&w->args->live_connecting,
+				 w->nconnecting + w->nhandshaking, __ATOMIC_RELAXED);
 	}
 }
 
@@ -671,6 +769,14 @@ static int open_loop_setup(struct worker *w)
 		return -1;
 	}
 	return 0;
+}
+
+/* Until every worker has its ring (or failed to), or the run is stopped. */
+static void wait_rings(struct shb_run *run)
+{
+	const struct timespec nap = {0, 100000};
+	while (atomic_load(&run->rings_left) && !atomic_load(&shb_interrupted))
+		nanosleep(&nap, NULL);
 }
 
 void *shb_worker_main(void *arg)
@@ -693,7 +799,11 @@ void *shb_worker_main(void *arg)
 	w->parallel = a->run->cfg->parallel ? a->run->cfg->parallel : 1;
 	if (!(w->desc->flags & SHB_PROTO_MULTIPLEXED))
 		w->parallel = 1;
-	if (open_loop_setup(w) == 0 && worker_setup(w) == 0)
+	int ok = open_loop_setup(w) == 0 && worker_setup(w) == 0;
+	atomic_fetch_sub(&w->run->rings_left, 1);
+	if (ok)
+		wait_rings(w->run);
+	if (ok)
 		run_loop(w);
 	else
 		a->failed = 1;

@@ -14,10 +14,15 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/socket.h>
 
+#include "batch.h"
+#include "mix.h"
 #include "run.h"
 #include "schedule.h"
+#include "source.h"
+#include "template.h"
 #include "uring_shim.h"
 
 enum { OP_CONNECT = 0, OP_RECV = 1, OP_SEND = 2 };
@@ -26,11 +31,22 @@ enum { OP_CONNECT = 0, OP_RECV = 1, OP_SEND = 2 };
 #define SLOT_BITS 20
 #define MAX_SLOTS (1u << SLOT_BITS)
 #define RECV_BUF_SIZE 16384
+/* Receive buffers of a stream worker's ring at most (worker.c). */
+#define RECV_BUFS_MAX 2048u
 #define MAX_VECS 16
 #define TICK_NS 100000000ull /* wait at most 100 ms: Ctrl-C latency */
 /* How often a worker done with its set-up looks whether the others are. */
 #define SETUP_POLL_NS 1000000ull
-#define RX_DGRAMS 64       /* datagrams held per connection per batch */
+/* Connections a worker has connecting (TCP, proxy, TLS) at once at most:
+ * set-up of -c 100000 opens them in waves instead of all at once, which
+ * would overflow the server's accept queue and time the last ones out. */
+#define CONNECTS_MAX 1024u
+#define RX_DGRAMS 64       /* receives held per connection per batch */
+/* UDP GRO: one receive may carry up to 64 KiB of coalesced datagrams,
+ * behind the io_uring_recvmsg_out header and the UDP_GRO control message;
+ * fewer such buffers than for TCP, since one holds a whole GSO train. */
+#define GRO_BUF_SIZE (65536 + 256)
+#define GRO_BUFS_MAX 256u
 /* A run in which no connection ever got through stops once every slot
  * of a worker failed this many times in a row (each time after trying
  * every address). */
@@ -53,6 +69,7 @@ enum { OP_CONNECT = 0, OP_RECV = 1, OP_SEND = 2 };
 enum conn_st {
 	C_IDLE,       /* no socket; may be (re)connected */
 	C_CONNECTING, /* connect SQE in flight */
+	C_PROXY,      /* CONNECT sent to a proxy, its answer awaited */
 	C_HANDSHAKE,  /* TLS handshake */
 	C_READY,      /* transport ready; the plugin runs requests */
 	C_CLOSING,    /* waiting for in-flight operations to complete */
@@ -63,12 +80,16 @@ struct req_slot {
 	shb_tstamp t_intended; /* due (open loop); t_start otherwise */
 	uint16_t gen;
 	uint8_t used;
+	uint8_t target; /* a mixed run: the target it was issued for */
 };
 
 struct worker;
 
 struct shb_conn {
 	struct worker *w;
+	/* Its origin: addresses, TLS, conn_origin (run->ro[oi]; fixed). */
+	const struct shb_run_origin *ro;
+	uint32_t oi;
 	uint32_t idx;
 	uint32_t gen;
 	int fd;
@@ -98,6 +119,9 @@ struct shb_conn {
 	 * a request answered (datagram): it got through. */
 	uint8_t established;
 	uint8_t hs_timed; /* DGRAM: its handshake time is recorded */
+	/* The CONNECT request to a proxy is in the kernel; tsent counts
+	 * its bytes sent until it is all out. */
+	uint8_t proxy_sending;
 	shb_tstamp t_connect;   /* connect started (socket created) */
 	shb_tstamp t_connected; /* TCP connected / UDP socket ready */
 	shb_tstamp deadline;
@@ -112,19 +136,32 @@ struct shb_conn {
 	size_t tsent;
 	/* plaintext the plugin did not take yet (backpressure) */
 	struct shb_bytes backlog;
-	/* datagrams: received ones held until the end of the completion
-	 * batch (the protocol advances once per batch), and the send train
-	 * buffer with its msghdr and GSO control message, stable until the
-	 * send completes */
-	uint16_t rx_bid[RX_DGRAMS];
-	uint32_t rx_len[RX_DGRAMS];
+	/* datagrams: nrx receives held in dg until the end of the
+	 * completion batch (the protocol advances once per batch) */
 	uint32_t nrx;
 	uint8_t got_data;
-	uint8_t *dgram_buf;
+	struct shb_conn_dgram *dg; /* datagram transports only, else NULL */
+};
+
+/* What only a datagram connection needs, out of struct shb_conn so that
+ * a TCP connection does not carry it (about 700 bytes): allocated at its
+ * first start (conn_dgram.c), kept across reconnects, freed with the
+ * worker. */
+struct shb_conn_dgram {
+	/* received datagrams held until the end of the completion batch */
+	uint16_t rx_bid[RX_DGRAMS];
+	uint32_t rx_len[RX_DGRAMS];
+	/* With GRO: where the payload starts in the buffer and the size of
+	 * its segments (0: one datagram). */
+	uint16_t rx_off[RX_DGRAMS];
+	uint16_t rx_seg[RX_DGRAMS];
+	/* the send train's GSO control message, stable until the send
+	 * completes (with c->msg and c->iov) */
 	union {
 		char buf[CMSG_SPACE(sizeof(uint16_t))];
 		struct cmsghdr align;
 	} cmsg;
+	uint8_t buf[]; /* the send train: dgram_max * dgram_train bytes */
 };
 
 struct worker {
@@ -153,8 +190,28 @@ struct worker {
 	uint32_t ngiving_up;    /* slots with fails >= GIVE_UP_FAILS */
 	int seen_connected;     /* run->connected is known to be set */
 	char last_fail[SHB_SAMPLE_LEN]; /* the last failed connection's error, */
-	uint32_t last_fail_ai;          /* ... and its address */
+	uint32_t last_fail_ai;          /* ... its address */
+	const struct shb_run_origin *last_fail_ro; /* ... of this origin */
+	struct shb_mix_worker *mixw;    /* args->mixw */
+	/* Connections with a request outstanding (nused > 0), and a moving
+	 * average of the latency: the completion batch follows both
+	 * (batch.h). */
+	uint32_t nbusy;
+	uint64_t lat_ns;
 	uint32_t nconnecting;
+	/* Templated runs (run->tmpls): expansion scratch sized once for the
+	 * largest of the targets' templates (shb_tmpl_scratch_size), the
+	 * varying header values, the PRNG, and this worker's first
+	 * connection slot number in the run. */
+	struct shb_tmpl *const *tmpls; /* run->tmpls, by target */
+	uint8_t *tscratch;
+	struct shb_var_header *thv;
+	struct shb_tmpl_rng trng;
+	uint32_t conn_base;
+	/* Gauges for the reports: READY and established (nactive), and over
+	 * UDP READY but with the protocol's handshake not done yet
+	 * (nhandshaking, counted as connecting). */
+	uint32_t nactive, nhandshaking;
 	uint32_t nidle; /* conns in C_IDLE that may be revived */
 	uint32_t ndeadlines;
 	shb_tstamp now;
@@ -173,6 +230,7 @@ struct worker {
 	int loading;
 	int arrived;
 	shb_tstamp setup_until;
+	uint32_t setup_next; /* set-up: the next slot not started yet */
 	shb_tstamp measure_ns; /* UINT64_MAX until the load starts */
 	/* Open loop (-R, --stages): this worker sends the run's requests
 	 * sched_k, sched_k + threads, ... (schedule.h), each once it is due
@@ -188,11 +246,16 @@ struct worker {
 	struct shb_sched sched;
 	int dgram;  /* the protocol runs over UDP */
 	int gso;    /* UDP_SEGMENT works on this kernel */
+	/* UDP_GRO works: datagram receives are multishot recvmsg into
+	 * GRO_BUF_SIZE buffers, split into segments on delivery. gro_msg
+	 * asks for the UDP_GRO control message (read by the kernel when the
+	 * receive is armed). */
+	int gro;
+	struct msghdr gro_msg;
 	/* The largest datagram the protocol writes (its descriptor's
 	 * max_dgram) and datagrams per send train (1 without GSO): the
 	 * send buffer holds dgram_max * dgram_train bytes. */
 	uint32_t dgram_max, dgram_train;
-	unsigned want;
 	struct __kernel_timespec connect_ts;
 	struct __kernel_timespec deadline_ts;
 	struct io_uring_cqe *stash; /* completions moved out of a full CQ */
@@ -250,6 +313,20 @@ static inline uint64_t shb_worker_unissued(const struct worker *w)
 	return w->budget > w->issued ? w->budget - w->issued : 0;
 }
 
+/* A request slot of c taken or given back: c->nused and, when it goes
+ * from or to 0, the worker's busy connections. */
+static inline void shb_conn_req_add(struct shb_conn *c)
+{
+	if (c->nused++ == 0)
+		c->w->nbusy++;
+}
+
+static inline void shb_conn_req_drop(struct shb_conn *c)
+{
+	if (--c->nused == 0)
+		c->w->nbusy--;
+}
+
 /* ring.c */
 void shb_worker_fatal(struct worker *w, const char *msg);
 struct io_uring_sqe *shb_worker_sqe(struct worker *w);
@@ -293,9 +370,29 @@ void shb_conn_flush_tls(struct shb_conn *c);
 
 /* conn_dgram.c */
 int shb_dgram_probe_gso(int family);
+int shb_dgram_probe_gro(int family);
 void shb_dgram_start(struct shb_conn *c);
 void shb_dgram_deliver(struct shb_conn *c);
 void shb_dgram_on_recv(struct shb_conn *c, struct io_uring_cqe *cqe);
 void shb_dgram_flush(struct shb_conn *c);
+
+/* --source: binds c's new socket to its slot's local address before it
+ * connects (source.h: slot k of the run takes address k mod count).
+ * Returns 0, or -1 after failing c with a connect error. */
+static inline int shb_conn_bind_source(struct shb_conn *c, int stream)
+{
+	const struct shb_source *s = c->w->run->cfg->source;
+	if (!s)
+		return 0;
+	const union shb_source_addr *a = shb_source_pick(s, (uint64_t)c->w->conn_base + c->idx);
+	int r = shb_source_bind(c->fd, s, a, stream);
+	if (r == 0)
+		return 0;
+	char text[64], msg[160];
+	shb_source_text(s, a, text, sizeof(text));
+	snprintf(msg, sizeof(msg), "bind to --source %s: %s", text, strerror(-r));
+	shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
+	return -1;
+}
 
 #endif

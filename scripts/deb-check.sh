@@ -81,8 +81,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ours=(shb shb-plugin-h2 shb-plugin-h3 shb-dev shb-dbgsym shb-plugin-h2-dbgsym
-      shb-plugin-h3-dbgsym shb-dev-dbgsym)
+ours=(shb shb-plugin-h2 shb-plugin-h3 shb-plugin-tui shb-dev shb-dbgsym
+      shb-plugin-h2-dbgsym shb-plugin-h3-dbgsym shb-plugin-tui-dbgsym shb-dev-dbgsym)
 for p in "${ours[@]}"; do
 	if present "$p"; then
 		fail "$p is already installed: remove it first (this check restores the machine to how it found it)"
@@ -148,12 +148,17 @@ abi_minor=$(sed -n 's/^#define SHB_ABI_MINOR \([0-9]*\)$/\1/p' "$root/sdk/includ
 abi=$abi_major.$abi_minor
 [[ $(deb_field shb Provides) == "shb-plugin-abi-$abi_major (= $abi)" ]] ||
 	fail "shb Provides '$(deb_field shb Provides)', expected shb-plugin-abi-$abi_major (= $abi)"
-for p in shb-plugin-h2 shb-plugin-h3; do
+for p in shb-plugin-h2 shb-plugin-h3 shb-plugin-tui; do
 	deb_field "$p" Depends | grep -qF "shb-plugin-abi-$abi_major (>= $abi)" ||
 		fail "$p does not depend on shb-plugin-abi-$abi_major (>= $abi): $(deb_field "$p" Depends)"
 	! deb_field "$p" Depends | grep -qE '(^|, )shb( |,|$)' ||
 		fail "$p depends on shb itself: $(deb_field "$p" Depends)"
 done
+# ncurses is the tui reporter's alone: the core package never needs it.
+deb_field shb-plugin-tui Depends | grep -q 'libncurses' ||
+	fail "shb-plugin-tui does not depend on libncurses: $(deb_field shb-plugin-tui Depends)"
+! deb_field shb Depends | grep -qE 'libncurses|libtinfo' ||
+	fail "shb depends on ncurses: $(deb_field shb Depends)"
 
 # ---- install ----------------------------------------------------------------
 dpkg-query -W -f='${Package}\n' | sort >"$tmp/before"
@@ -195,7 +200,7 @@ check_counts() { # check_counts NAME N: N requests, all ok, all 200, no error
 [[ $("$shb" --version) == "shb $version (plugin ABI $abi)" ]] ||
 	fail "shb --version says '$("$shb" --version)', expected 'shb $version (plugin ABI $abi)'"
 env -u SHB_PLUGIN_PATH -u SHB_PLUGIN_SYSTEM_PATH "$shb" --list-plugins >"$tmp/list"
-for f in shb-proto-h1 shb-proto-h2 shb-proto-h3 shb-report-csv shb-report-hgrm shb-report-json shb-report-text; do
+for f in shb-proto-h1 shb-proto-h2 shb-proto-h3 shb-report-csv shb-report-hgrm shb-report-html shb-report-json shb-report-text; do
 	grep -q "^$plugindir/$f.so: " "$tmp/list" || { cat "$tmp/list" >&2; fail "--list-plugins lacks $plugindir/$f.so"; }
 done
 ! grep -q REFUSED "$tmp/list" || { cat "$tmp/list" >&2; fail "--list-plugins refused an installed plugin"; }

@@ -11,7 +11,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 pkgs=(gcc g++ meson ninja-build pkgconf liburing-dev libgnutls28-dev libjansson-dev
-      libcunit1-dev libevent-dev bash-completion)
+      libcunit1-dev libevent-dev bash-completion libncurses-dev)
 bun=0
 hdrjs=0
 for arg in "$@"; do
@@ -22,6 +22,13 @@ for arg in "$@"; do
 		       golang-go golang-golang-x-net-dev nodejs python3-hypercorn
 		       trafficserver jetty9 default-jdk-headless websocketd
 		       golang-google-grpc-dev)
+		# tests/e2e/proxy.sh: a forward proxy (started with its own
+		# configuration and ports; the package's service does not matter).
+		pkgs+=(squid)
+		# tests/e2e/tui.sh: shb --tui in a tmux pane, read with capture-pane.
+		pkgs+=(tmux)
+		# tests/e2e/html.sh: the html report rendered by a headless browser.
+		pkgs+=(chromium)
 		# scripts/deb-check.sh: builds, lints and installs the packages.
 		pkgs+=(debhelper dpkg-dev fakeroot lintian)
 		# The fuzz smoke run in test.sh: clang and its libFuzzer runtime
@@ -29,19 +36,30 @@ for arg in "$@"; do
 		pkgs+=(clang libclang-rt-14-dev)
 		# tests/report/check_schema.py: the JSON reports against the schema.
 		pkgs+=(python3-jsonschema)
+		# tests/e2e/slurm.sh: a one-machine Slurm cluster (munged,
+		# slurmctld, slurmd in the foreground, their own configuration).
+		pkgs+=(slurm-wlm munge)
+		# tests/deploy/k8s.sh: the Kubernetes manifests linted (and read
+		# as YAML through yamllint's python3-yaml).
+		pkgs+=(yamllint)
+		# tests/h3/e2e/h3-tls.sh: decrypts shb's QUIC Initial packets.
+		pkgs+=(python3-cryptography)
 		# sdk/examples/websocket: its tests' echo server.
 		pkgs+=(python3-websockets)
+		# tests/docs/bench.sh: the bench/ scripts linted.
+		pkgs+=(shellcheck)
 		# sdk/examples/grpc: its tests' gRPC server.
 		pkgs+=(python3-grpcio)
 		# bun (tests/h3/servers/bun.sh) comes from npm; npm from Debian
 		# unless some npm is already there (NodeSource's nodejs has one).
 		bun=1
 		command -v npm >/dev/null || pkgs+=(npm)
-		# tests/e2e/hdr-js.sh: HdrHistogram's JavaScript decoder (npm),
-		# into a cache outside the tree.
+		# tests/e2e/hdr-js.sh: HdrHistogram's JavaScript decoder, and
+		# tests/deploy/k8s.sh: Kubernetes' OpenAPI schemas compiled by
+		# kubernetes-models (npm), into a cache outside the tree.
 		hdrjs=1
 		;;
-	--with-bench) pkgs+=(nginx-light wrk nghttp2-client time) ;;
+	--with-bench) pkgs+=(nginx-light wrk nghttp2-client apache2-utils time) ;;
 	*) echo "setup.sh: unknown option $arg" >&2; exit 2 ;;
 	esac
 done
@@ -69,11 +87,14 @@ if ((bun)) && ! command -v bun >/dev/null; then
 	command -v bun >/dev/null || { echo "setup: bun is not on PATH after npm install -g bun" >&2; exit 1; }
 fi
 node_dir=${XDG_CACHE_HOME:-$HOME/.cache}/shb-test/node
-if ((hdrjs)) && [ ! -f "$node_dir/node_modules/hdr-histogram-js/package.json" ]; then
-	echo "setup: installing hdr-histogram-js into $node_dir (npm)" >&2
+# One npm install for both: another one without a package.json would
+# remove what the first put there.
+if ((hdrjs)) && { [ ! -f "$node_dir/node_modules/hdr-histogram-js/package.json" ] ||
+	[ ! -f "$node_dir/node_modules/kubernetes-models/package.json" ]; }; then
+	echo "setup: installing hdr-histogram-js and kubernetes-models into $node_dir (npm)" >&2
 	mkdir -p "$node_dir"
 	npm install --prefix "$node_dir" --no-fund --no-audit --no-save \
-		hdr-histogram-js@3.0.1 >/dev/null
+		hdr-histogram-js@3.0.1 kubernetes-models@5.1.0 >/dev/null
 fi
 
 cd "$root"

@@ -1,6 +1,7 @@
 /* --interval's per-worker double buffer (core/interval.c): the deltas the
- * main thread collects add up exactly to the worker's totals, with a
- * writer thread counting while a reader collects. */
+ * main thread collects (counts, statuses, connections opened, latency)
+ * add up exactly to the worker's totals, with a writer thread counting
+ * while a reader collects. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -10,14 +11,19 @@
 #include "interval.h"
 #include "stats.h"
 
-/* One "request" per call: ok (latency n) or, every 7th, a timeout. */
+/* One "request" per call: ok (latency n, status 503 every 11th, else
+ * 200) or, every 7th, a timeout; every 100th opens a connection first. */
 static void count_one(struct shb_ival *iv, struct shb_stats *t, uint64_t n)
 {
+	if (n % 100 == 0)
+		t->conns_opened++;
 	if (n % 7 == 0) {
 		shb_stats_error(t, SHB_ERRK_TIMEOUT, "timeout");
 		return;
 	}
-	shb_stats_ok(t, 200, 1000 + n % 5000);
+	uint32_t status = n % 11 == 0 ? 503 : 200;
+	shb_ival_status(iv, status);
+	shb_stats_ok(t, status, 1000 + n % 5000);
 	t->bytes_recv += 10;
 	shb_ival_latency(iv, 1000 + n % 5000);
 }
@@ -53,6 +59,8 @@ static void test_single_thread(void)
 		CU_ASSERT_EQUAL(d.err_kind[SHB_ERRK_TIMEOUT], d.errors);
 		CU_ASSERT_EQUAL(d.bytes_recv, 10 * d.ok);
 		CU_ASSERT_EQUAL(shb_histo_count(&d.latency), d.ok);
+		CU_ASSERT_EQUAL(d.status[200] + d.status[503], d.ok);
+		CU_ASSERT(d.status[503] > 0);
 		shb_stats_merge(&sum, &d);
 		shb_stats_destroy(&d);
 	}
@@ -67,6 +75,11 @@ static void test_single_thread(void)
 	CU_ASSERT_EQUAL(sum.errors, t.errors);
 	CU_ASSERT_EQUAL(sum.ok + sum.errors, 600);
 	CU_ASSERT_EQUAL(shb_histo_count(&sum.latency), t.ok);
+	CU_ASSERT_EQUAL(sum.status[200], t.status[200]);
+	CU_ASSERT_EQUAL(sum.status[503], t.status[503]);
+	CU_ASSERT_EQUAL(sum.status[503], 600 / 11 - 600 / 77); /* not 77, 154, ... */
+	CU_ASSERT_EQUAL(sum.conns_opened, t.conns_opened);
+	CU_ASSERT_EQUAL(sum.conns_opened, 6);
 	shb_stats_destroy(&sum);
 	shb_stats_destroy(&t);
 	shb_ival_destroy(&iv);
@@ -112,6 +125,7 @@ static void test_concurrent(void)
 		/* Each delta is whole: every ok has its latency. */
 		CU_ASSERT_EQUAL(shb_histo_count(&d.latency), d.ok);
 		CU_ASSERT_EQUAL(d.bytes_recv, 10 * d.ok);
+		CU_ASSERT_EQUAL(d.status[200] + d.status[503], d.ok);
 		nonempty += d.ok + d.errors > 0;
 		shb_stats_merge(&sum, &d);
 		shb_stats_reset(&d);
@@ -127,6 +141,10 @@ static void test_concurrent(void)
 	CU_ASSERT_EQUAL(sum.errors, wr.t.errors);
 	CU_ASSERT_EQUAL(sum.err_kind[SHB_ERRK_TIMEOUT], wr.t.errors);
 	CU_ASSERT_EQUAL(sum.bytes_recv, wr.t.bytes_recv);
+	CU_ASSERT_EQUAL(sum.status[200], wr.t.status[200]);
+	CU_ASSERT_EQUAL(sum.status[503], wr.t.status[503]);
+	CU_ASSERT_EQUAL(sum.conns_opened, wr.t.conns_opened);
+	CU_ASSERT_EQUAL(sum.conns_opened, (uint64_t)PASSES * PER_PASS / 100);
 	CU_ASSERT_EQUAL(shb_histo_count(&sum.latency), wr.t.ok);
 	CU_ASSERT_EQUAL(shb_histo_count(&sum.latency), shb_histo_count(&wr.t.latency));
 	shb_stats_destroy(&d);

@@ -13,6 +13,7 @@
 
 #include "test_certs.h"
 #include "tls.h"
+#include "tls_fp.h"
 
 static struct test_cert ca, other_ca;
 static struct test_cert dns_leaf;  /* DNS:foo.example */
@@ -239,6 +240,227 @@ static void test_sni(void)
 	CU_ASSERT_STRING_EQUAL(sni, "");
 }
 
+/* ---- client certificates (mTLS) and the captured ClientHello ------------ */
+
+static char key_path[512], leaf_path[512];
+
+/* A server that requires a client certificate (TLS 1.3) and the core's
+ * client with or without one; also checks that the first ClientHello the
+ * session wrote went to ctx.hello. Returns the server's handshake result;
+ * err gets the client's error from reading what the server sent last. */
+static int mtls(int with_cert, struct shb_hello *hello, char *err, size_t errlen)
+{
+	struct shb_tls_ctx ctx;
+	struct shb_tls t;
+	struct shb_bytes cout = {0};
+	struct server sv;
+	uint8_t buf[256];
+	int r = 0, sr = GNUTLS_E_AGAIN;
+
+	err[0] = 0;
+	CU_ASSERT_FATAL(shb_tls_ctx_init(&ctx, 0, NULL, "localhost", NULL, err,
+					 errlen) == 0);
+	ctx.hello = hello;
+	if (with_cert)
+		CU_ASSERT_FATAL(shb_tls_ctx_set_client_cert(&ctx, leaf_path, key_path,
+							    err, errlen) == 0);
+	server_init(&sv, &both_leaf, tls13);
+	gnutls_certificate_server_set_request(sv.s, GNUTLS_CERT_REQUIRE);
+	CU_ASSERT_FATAL(shb_tls_new(&t, &ctx, &cout, err, errlen) == 0);
+	shb_tls_feed(&t, NULL, 0);
+	r = shb_tls_handshake(&t, err, errlen);
+	for (int round = 0; round < 16 && sr == GNUTLS_E_AGAIN; round++) {
+		CU_ASSERT_FATAL(shb_bytes_append(&sv.in, cout.p, cout.len) == 0);
+		cout.len = 0;
+		sv.out.len = 0;
+		sr = gnutls_handshake(sv.s);
+		if (sr < 0 && gnutls_error_is_fatal(sr))
+			gnutls_alert_send_appropriate(sv.s, sr);
+		shb_tls_feed(&t, sv.out.p, sv.out.len);
+		if (r == 0)
+			r = shb_tls_handshake(&t, err, errlen);
+		else if (shb_tls_read(&t, buf, sizeof(buf), err, errlen) < 0)
+			break;
+	}
+	/* TLS 1.3: the client is done before the server judged it */
+	CU_ASSERT_EQUAL(r, 1);
+	if (sr == 0) {
+		unsigned n = 0;
+		CU_ASSERT_PTR_NOT_NULL(gnutls_certificate_get_peers(sv.s, &n));
+		CU_ASSERT_EQUAL(n, 1);
+	}
+	shb_tls_free(&t);
+	free(cout.p);
+	server_free(&sv);
+	shb_tls_ctx_free(&ctx);
+	return sr;
+}
+
+static void test_client_cert(void)
+{
+	static struct shb_hello hello;
+	const char *ja3, *ja4;
+	char err[256];
+
+	memset(&hello, 0, sizeof(hello));
+	CU_ASSERT_EQUAL(mtls(1, &hello, err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(err, "");
+	/* the session's ClientHello was kept: SNI for localhost, no ALPN */
+	shb_hello_fingerprints(&hello, &ja3, &ja4);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ja4);
+	CU_ASSERT_EQUAL(strlen(ja3), 32);
+	CU_ASSERT_NSTRING_EQUAL(ja4, "t13d", 4);
+	CU_ASSERT_NSTRING_EQUAL(ja4 + 8, "00_", 3);
+}
+
+static void test_client_cert_missing(void)
+{
+	char err[256];
+	CU_ASSERT_EQUAL(mtls(0, NULL, err, sizeof(err)), GNUTLS_E_CERTIFICATE_REQUIRED);
+	CU_ASSERT_STRING_EQUAL(err, "TLS read: alert Certificate is required: the "
+			       "server wants a client certificate (--cert FILE --key FILE)");
+}
+
+/* --cert/--key checked before any traffic: one line naming the file. */
+static void test_client_cert_check(void)
+{
+	char err[1200], want[1200];
+	CU_ASSERT_EQUAL(shb_tls_check_client_cert(leaf_path, key_path, err,
+						  sizeof(err)), 0);
+	CU_ASSERT_EQUAL(shb_tls_check_client_cert("/nonexistent/c.pem", key_path,
+						  err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "--cert /nonexistent/c.pem: No such file or directory");
+	CU_ASSERT_EQUAL(shb_tls_check_client_cert(key_path, key_path, err,
+						  sizeof(err)), -1);
+	snprintf(want, sizeof(want), "--cert %s: no PEM certificate in it "
+		 "(No certificate was found.)", key_path);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	CU_ASSERT_EQUAL(shb_tls_check_client_cert(leaf_path, leaf_path, err,
+						  sizeof(err)), -1);
+	snprintf(want, sizeof(want), "--key %s: no PEM private key in it", leaf_path);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	/* the CA's certificate with the leaf's key */
+	CU_ASSERT_EQUAL(shb_tls_check_client_cert(ca_path, key_path, err,
+						  sizeof(err)), -1);
+	snprintf(want, sizeof(want), "--key %s is not the private key of the "
+		 "certificate in --cert %s", key_path, ca_path);
+	CU_ASSERT_STRING_EQUAL(err, want);
+}
+
+/* --ciphers and --tls-version as one priority string, checked. */
+static void test_priority(void)
+{
+	char err[300], *p;
+	CU_ASSERT_EQUAL(shb_tls_priority(NULL, 0, 0, &p, err, sizeof(err)), 0);
+	CU_ASSERT_PTR_NULL(p);
+	CU_ASSERT_EQUAL(shb_tls_priority(NULL, 0x0304, 1, &p, err, sizeof(err)), 0);
+	CU_ASSERT_PTR_NULL(p); /* QUIC is 1.3 anyway */
+	CU_ASSERT_EQUAL(shb_tls_priority(NULL, 0x0303, 0, &p, err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(p, "NORMAL:-CIPHER-ALL:+AES-128-GCM:+AES-256-GCM:"
+			       "+CHACHA20-POLY1305:-GROUP-ALL:+GROUP-X25519:"
+			       "+GROUP-SECP256R1:+GROUP-SECP384R1:+GROUP-SECP521R1:"
+			       "+GROUP-X448:+GROUP-FFDHE2048:+GROUP-FFDHE3072:"
+			       "+GROUP-FFDHE4096:+GROUP-FFDHE6144:+GROUP-FFDHE8192:"
+			       "-VERS-ALL:+VERS-TLS1.2");
+	free(p);
+	CU_ASSERT_EQUAL(shb_tls_priority("SECURE256", 0, 0, &p, err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(p, "SECURE256");
+	free(p);
+	CU_ASSERT_EQUAL(shb_tls_priority("NORMAL:+NOPE:-X", 0, 0, &p, err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "--ciphers: GnuTLS rejects \"+NOPE\" at offset 7 "
+			       "of \"NORMAL:+NOPE:-X\" (The request is invalid.)");
+	CU_ASSERT_EQUAL(shb_tls_priority(NULL, 0x0303, 1, &p, err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "--tls-version 1.2: QUIC (HTTP/3) runs TLS 1.3 only");
+	CU_ASSERT_EQUAL(shb_tls_priority("NORMAL:-CIPHER-ALL:+AES-128-CBC", 0, 1, &p,
+					 err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "--ciphers \"NORMAL:-CIPHER-ALL:+AES-128-CBC\": no "
+			       "cipher suite left for TLS 1.3 (the only version QUIC runs)");
+}
+
+/* ---- key shares: one, X25519 ------------------------------------------- */
+
+static unsigned u16(const uint8_t *p)
+{
+	return (unsigned)p[0] << 8 | p[1];
+}
+
+/* The groups of extension `type` of the ClientHello in one handshake
+ * record: supported_groups (10) lists them after a 2-byte length,
+ * key_share (51) as entries of group, key length, key. Returns how many,
+ * or -1 when the record is not a ClientHello with that extension. */
+static int hello_groups(const uint8_t *rec, size_t len, unsigned type,
+			unsigned *groups, int cap)
+{
+	if (len < 9 || rec[0] != 22 || rec[5] != 1 || u16(rec + 3) + 5u > len)
+		return -1;
+	const uint8_t *p = rec + 9 + 2 + 32, *end = rec + 5 + u16(rec + 3);
+	p += 1 + p[0];      /* session id */
+	p += 2 + u16(p);    /* cipher suites */
+	p += 1 + p[0];      /* compression methods */
+	p += 2;             /* extensions length */
+	while (p + 4 <= end) {
+		unsigned t = u16(p), l = u16(p + 2);
+		const uint8_t *b = p + 4, *bend = b + l;
+		p = bend;
+		if (t != type || bend > end || l < 2)
+			continue;
+		int n = 0;
+		for (b += 2; b + 2 <= bend && n < cap; n++) {
+			groups[n] = u16(b);
+			b += type == 51 ? 4 + u16(b + 2) : 2;
+		}
+		return n;
+	}
+	return -1;
+}
+
+/* GnuTLS's default is two key shares (P-256 and X25519): the core sends
+ * one, X25519, listed first, as OpenSSL-based clients do, so that a new
+ * connection makes no key the server never uses. A server without X25519
+ * asks for P-256 with a HelloRetryRequest, and the handshake completes. */
+static void test_one_key_share(void)
+{
+	struct shb_tls_ctx ctx;
+	struct shb_tls t;
+	struct shb_bytes cout = {0};
+	unsigned g[16];
+	char err[256];
+
+	CU_ASSERT_FATAL(shb_tls_ctx_init(&ctx, 0, NULL, "localhost", NULL, err,
+					 sizeof(err)) == 0);
+	CU_ASSERT_FATAL(shb_tls_new(&t, &ctx, &cout, err, sizeof(err)) == 0);
+	shb_tls_feed(&t, NULL, 0);
+	CU_ASSERT_EQUAL(shb_tls_handshake(&t, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(hello_groups(cout.p, cout.len, 51, g, 16), 1);
+	CU_ASSERT_EQUAL(g[0], 0x001d); /* x25519 */
+	CU_ASSERT_EQUAL(hello_groups(cout.p, cout.len, 10, g, 16), 10);
+	CU_ASSERT_EQUAL(g[0], 0x001d);
+	CU_ASSERT_EQUAL(g[1], 0x0017); /* secp256r1 */
+	shb_tls_free(&t);
+	free(cout.p);
+	shb_tls_ctx_free(&ctx);
+
+	CU_ASSERT_EQUAL(handshake_prio(&both_leaf, 2, "localhost",
+		"NORMAL:-VERS-ALL:+VERS-TLS1.3:-GROUP-ALL:+GROUP-SECP256R1",
+		NULL, err, sizeof(err)), 1);
+	CU_ASSERT_STRING_EQUAL(err, "");
+}
+
+static int write_key_temp(const struct test_cert *c, char *path, size_t cap)
+{
+	gnutls_datum_t d;
+	int fd, ok;
+	if (gnutls_x509_privkey_export2(c->key, GNUTLS_X509_FMT_PEM, &d) < 0)
+		return -1;
+	snprintf(path, cap, "%s/shb-test-key-XXXXXX", P_tmpdir);
+	fd = mkstemp(path);
+	ok = fd >= 0 && write(fd, d.data, d.size) == (ssize_t)d.size;
+	if (fd >= 0)
+		close(fd);
+	gnutls_free(d.data);
+	return ok ? 0 : -1;
+}
+
 static int suite_init(void)
 {
 	static const char *const dns[] = { "DNS:foo.example", NULL };
@@ -254,7 +476,9 @@ static int suite_init(void)
 	    test_cert_leaf(&ip6_leaf, &ca, ip6) != 0 ||
 	    test_cert_leaf(&both_leaf, &ca, both) != 0 ||
 	    test_cert_leaf(&stray_leaf, &other_ca, ip4) != 0 ||
-	    test_cert_write_temp(&ca, ca_path, sizeof(ca_path)) != 0)
+	    test_cert_write_temp(&ca, ca_path, sizeof(ca_path)) != 0 ||
+	    test_cert_write_temp(&both_leaf, leaf_path, sizeof(leaf_path)) != 0 ||
+	    write_key_temp(&both_leaf, key_path, sizeof(key_path)) != 0)
 		return -1;
 	return 0;
 }
@@ -263,6 +487,10 @@ static int suite_clean(void)
 {
 	if (ca_path[0])
 		unlink(ca_path);
+	if (leaf_path[0])
+		unlink(leaf_path);
+	if (key_path[0])
+		unlink(key_path);
 	test_cert_free(&ca);
 	test_cert_free(&other_ca);
 	test_cert_free(&dns_leaf);
@@ -280,6 +508,11 @@ static CU_TestInfo tls_tests[] = {
 	{ "untrusted chain", test_untrusted },
 	{ "no verification", test_no_verify },
 	{ "SNI for DNS names only", test_sni },
+	{ "client certificate presented, ClientHello kept", test_client_cert },
+	{ "client certificate required, none: named alert", test_client_cert_missing },
+	{ "--cert/--key checked at start", test_client_cert_check },
+	{ "--ciphers/--tls-version priority strings", test_priority },
+	{ "one key share, X25519; P-256 after a retry", test_one_key_share },
 	CU_TEST_INFO_NULL,
 };
 

@@ -46,6 +46,20 @@ note "server: $stats"
 received=$(awk '{print $2}' <<<"$stats")
 (( received >= 20000 )) || fail "server saw $received datagrams, expected >= 20000"
 
+# Answers coalesced: the server echoes what is queued as UDP GSO trains of
+# up to 32 datagrams, which the client's UDP GRO receives as one buffer
+# each; every datagram must still reach the protocol as its own.
+start_echo trains --gso 32
+run_shb trains1 --proto "$UDPECHO_PLUGIN" -t 1 -c 2 -p 64 -n 20000 "http://127.0.0.1:$trains_PORT/"
+[[ $RC -eq 0 ]] || { show_run trains1; fail "exit $RC"; }
+check trains1 'requests.ok==20000' 'requests.errors==0' 'statusCodes.200==20000'
+stats=$(stop_echo trains)
+note "GSO server: $stats"
+trains=$(awk '{print $6}' <<<"$stats")
+maxtrain=$(awk '{print $8}' <<<"$stats")
+(( trains >= 10 && maxtrain >= 4 )) ||
+	fail "the server sent $trains trains of at most $maxtrain datagrams; coalesced receives were not exercised"
+
 start_echo lossy --drop-every 25
 run_shb lossy1 --proto "$UDPECHO_PLUGIN" -t 1 -c 2 -p 16 -n 3000 "http://127.0.0.1:$lossy_PORT/"
 [[ $RC -eq 0 ]] || { show_run lossy1; fail "exit $RC"; }

@@ -148,6 +148,17 @@ expect_rc() {
 	[[ "$RC" == "$2" ]] || { show_run "$1"; fail "$1: exit status $RC, expected $2"; }
 }
 
+# refused_usage NAME WANT ARGS...: shb ARGS is refused before any
+# traffic: exit 2, and one line on stderr that holds WANT.
+refused_usage() {
+	local name=$1 want=$2
+	shift 2
+	run_shb "$name" "$@"
+	expect_rc "$name" 2
+	[[ $(wc -l <"$E2E_TMP/$name.stderr") == 1 ]] || { show_run "$name"; fail "$name: not one line"; }
+	grep -qF -- "$want" "$E2E_TMP/$name.stderr" || { show_run "$name"; fail "$name: expected \"$want\""; }
+}
+
 # check NAME EXPR...: assertions on the report of run NAME.
 check() {
 	local name=$1
@@ -173,6 +184,17 @@ check_no_errors() {
 	check "$1" 'requests.errors == 0' 'requests.connectErrors == 0' \
 		'errors.connect == 0' 'errors.tls == 0' 'errors.read == 0' \
 		'errors.write == 0' 'errors.timeout == 0' 'errors.protocol == 0'
+}
+
+# ok_run NAME N ARGS...: shb -n N ARGS exits 0 with exactly N requests,
+# every one answered 200, and no error of any kind.
+ok_run() {
+	local name=$1 n=$2
+	shift 2
+	run_shb "$name" -n "$n" "$@"
+	expect_rc "$name" 0
+	check "$name" "requests.total == $n" "requests.ok == $n" "statusCodes.200 == $n"
+	check_no_errors "$name"
 }
 
 # make_body FILE BYTES: printable bytes without CR/LF (which -d @file

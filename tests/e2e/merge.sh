@@ -26,7 +26,9 @@ RC=0
 [[ $RC -eq 0 ]] || { cat "$E2E_TMP/m.stderr" >&2; fail "merge: exit $RC"; }
 check_file "$merged" 'requests.total == 500' 'requests.ok == 500' \
 	'requests.errors == 0' 'statusCodes.200 == 500' 'requestsTarget == 500' \
-	'connections == 4' 'connectionsOpened == 4'
+	'connections == 4' 'connectionsOpened == 4' \
+	'shards.0.requests == 300' 'shards.1.requests == 200' 'shards.0.shard == null' \
+	'shards.0.errors == 0' 'startSkewSeconds > 0'
 python3 "$hdr_check" "$merged" "$E2E_TMP/a.json" "$E2E_TMP/b.json" ||
 	fail "the merged histogram is not the sum of the two"
 # stderr: one line per report, then the spread of their start times
@@ -66,6 +68,63 @@ RC=0
 [[ $RC -eq 0 && ! -s "$E2E_TMP/d.stderr" ]] || { cat "$E2E_TMP/d.stderr" >&2; fail "merge DIR: exit $RC"; }
 python3 "$hdr_check" "$E2E_TMP/d.json" "$E2E_TMP/a.json" "$E2E_TMP/b.json" >/dev/null ||
 	fail "merge DIR: not the sum of the two"
+
+note "intervals aligned on the wall clock: shard 1 starts about 3 intervals after shard 0"
+start_testserver iv hello
+ivurl="http://127.0.0.1:$iv_PORT/"
+run_shb s0 --shard 0/2 -c 4 -z 600ms --interval 200ms "$ivurl"
+expect_rc s0 0
+run_shb s1 --shard 1/2 -c 4 -z 600ms --interval 200ms "$ivurl"
+expect_rc s1 0
+stop_server "$iv_PID"
+RC=0
+"$SHB" merge -q --report "json:$E2E_TMP/iv.json" "$E2E_TMP/s0.json" "$E2E_TMP/s1.json" \
+	>/dev/null 2>"$E2E_TMP/iv.stderr" || RC=$?
+[[ $RC -eq 0 ]] || { cat "$E2E_TMP/iv.stderr" >&2; fail "merge of intervals: exit $RC"; }
+python3 - "$hdr_check" "$E2E_TMP/iv.json" "$E2E_TMP/s0.json" "$E2E_TMP/s1.json" <<'PY' ||
+import json, os, sys
+sys.path.insert(0, os.path.dirname(sys.argv[1]))
+from hdr_check import decode
+m, a, b = (json.load(open(f)) for f in sys.argv[2:])
+def ns(t):  # "2026-12-01T20:00:00.123456789Z" -> ns of the day is enough here
+    hms, frac = t[11:-1].split(".")
+    h, mi, s = (int(x) for x in hms.split(":"))
+    return ((h * 60 + mi) * 60 + s) * 10**9 + int(frac.ljust(9, "0"))
+step = 200_000_000
+t0 = min(ns(a["loadStart"]), ns(b["loadStart"]))
+bins = {}
+for d in (a, b):
+    for iv in d["intervals"]:
+        w = ns(d["loadStart"]) + round(iv["startSeconds"] * 1e9)
+        k = (w - t0 + step // 2) // step
+        bins.setdefault(k, []).append(iv)
+got = m["intervals"]
+assert [g["index"] for g in got] == list(range(len(got))), got
+assert max(bins) == len(got) - 1, (sorted(bins), len(got))
+# by index alone, shard 1 would overlap shard 0: it must not
+assert min(k for k, ivs in bins.items() if any(i in b["intervals"] for i in ivs)) >= 2
+for g in got:
+    want = bins.get(g["index"], [])
+    assert g["ok"] == sum(i["ok"] for i in want), (g, want)
+    assert g["errors"] == sum(i["errors"] for i in want), (g, want)
+    if g["ok"]:
+        c = decode(g["latencyHistogram"])
+        w = {}
+        for i in want:
+            if not i["ok"]:
+                continue
+            for k, v in decode(i["latencyHistogram"]).items():
+                w[k] = w.get(k, 0) + v
+        assert c == w, "an interval's histogram is not the sum of its parts"
+assert sum(g["ok"] for g in got) == m["requests"]["ok"] == a["requests"]["ok"] + b["requests"]["ok"]
+assert abs(m["startSkewSeconds"] * 1e9 - abs(ns(b["loadStart"]) - ns(a["loadStart"]))) < 2
+print(f"{len(got)} merged intervals from {len(a['intervals'])} + {len(b['intervals'])}")
+PY
+	fail "merged intervals are not the shards' placed on the wall clock"
+# the merged reports, with their shards and intervals, are as documented
+here=$(dirname "$0")
+python3 "$here/../report/check_schema.py" "$here/../../docs/shb-report.schema.json" \
+	"$E2E_TMP/iv.json" "$merged" "$E2E_TMP/s0.json" || fail "a merged report the schema refuses"
 
 note "refusals: one line, exit 2"
 refuse() {

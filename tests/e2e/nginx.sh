@@ -1,66 +1,26 @@
 #!/bin/bash
 # shb against a real nginx on loopback, plain and TLS: exact counts, no
-# errors. Skipped (77) when nginx is not installed (scripts/setup.sh
-# --with-test-servers installs it; scripts/test.sh fails on a skip).
+# errors. Fails when nginx or openssl is missing (scripts/setup.sh
+# --with-test-servers installs them).
 # shellcheck disable=SC2154 # NAME_PORT, NAME_PID, NAME_STATS: set by start_testserver
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_r12.sh"
+source "$(dirname "$0")/lib_nginx.sh"
 need SHB SHB_TESTSERVER SHB_JCHECK
 
-NGINX=$(command -v nginx || true)
-[[ -n "$NGINX" ]] || NGINX=$(ls /usr/sbin/nginx 2>/dev/null || true)
-if [[ -z "$NGINX" ]]; then
-	skip "nginx is not installed (Debian package nginx-light or nginx)"
-fi
-
+nginx_need
 T=$E2E_TMP/nginx
-mkdir -p "$T"
-
 # A throwaway self-signed certificate for 127.0.0.1 and localhost.
-if command -v openssl >/dev/null; then
-	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
-		-keyout "$T/key.pem" -out "$T/cert.pem" -days 2 -subj /CN=localhost \
-		-addext 'subjectAltName=DNS:localhost,IP:127.0.0.1' >"$T/cert.log" 2>&1 ||
-		{ cat "$T/cert.log" >&2; fail "openssl could not make a certificate"; }
-elif command -v certtool >/dev/null; then
-	printf '%s\n' 'cn = localhost' 'dns_name = localhost' 'ip_address = 127.0.0.1' \
-		'expiration_days = 2' 'tls_www_server' 'signing_key' >"$T/cert.tmpl"
-	{ certtool --generate-privkey --key-type ecdsa --outfile "$T/key.pem" &&
-	  certtool --generate-self-signed --load-privkey "$T/key.pem" \
-		--template "$T/cert.tmpl" --outfile "$T/cert.pem"; } >"$T/cert.log" 2>&1 ||
-		{ cat "$T/cert.log" >&2; fail "certtool could not make a certificate"; }
-else
-	skip "neither openssl nor certtool (gnutls-bin) is installed to make a certificate"
-fi
+tls_self cert DNS:localhost,IP:127.0.0.1
 
-# write_conf PLAIN_PORT TLS_PORT
-write_conf() {
-	local user=""
-	[[ $(id -u) -ne 0 ]] || user="user root root;"
-	cat >"$T/nginx.conf" <<CONF
-daemon off;
-master_process on;
-worker_processes 1;
-worker_rlimit_nofile 8192;
-$user
-pid $T/nginx.pid;
-error_log $T/error.log warn;
-events { worker_connections 4096; }
-http {
-	access_log off;
-	client_body_temp_path $T/client_body;
-	proxy_temp_path $T/proxy;
-	fastcgi_temp_path $T/fastcgi;
-	uwsgi_temp_path $T/uwsgi;
-	scgi_temp_path $T/scgi;
-	default_type text/plain;
-	keepalive_requests 100000000;
+servers() {
+	nginx_conf "$T" off <<SERVERS
 	keepalive_timeout 300s;
-	ssl_certificate $T/cert.pem;
-	ssl_certificate_key $T/key.pem;
+	ssl_certificate $TLS_DIR/cert.pem;
+	ssl_certificate_key $TLS_DIR/cert.key;
 	server {
-		listen 127.0.0.1:$1 reuseport;
-		listen 127.0.0.1:$2 ssl;
+		listen 127.0.0.1:$PLAIN reuseport;
+		listen 127.0.0.1:$TLS ssl;
 		location / { return 200 "hello, world!"; }
 		# return discards the body: nginx still reads every byte.
 		location /upload {
@@ -69,29 +29,9 @@ http {
 			return 200 "ok";
 		}
 	}
+SERVERS
 }
-CONF
-}
-
-# Ports are picked free and then bound by nginx; another process could
-# take one in between, so try a few times.
-started=""
-for _ in 1 2 3; do
-	free_port PLAIN
-	free_port TLS
-	[[ "$PLAIN" != "$TLS" ]] || continue
-	write_conf "$PLAIN" "$TLS"
-	"$NGINX" -e "$T/error.log" -p "$T" -c "$T/nginx.conf" >"$T/stdout.log" 2>&1 &
-	NGINX_PID=$!
-	E2E_PIDS+=("$NGINX_PID")
-	E2E_LOGS[$NGINX_PID]="$T/error.log"
-	if wait_port "$PLAIN" "$NGINX_PID" && wait_port "$TLS" "$NGINX_PID"; then
-		started=1
-		break
-	fi
-	kill_quiet "$NGINX_PID"
-done
-[[ -n "$started" ]] || { cat "$T/error.log" "$T/stdout.log" >&2 2>/dev/null || true; fail "nginx did not start"; }
+nginx_start "$T" servers PLAIN TLS
 note "nginx on 127.0.0.1:$PLAIN (plain) and :$TLS (TLS)"
 
 PLAIN_URL="http://127.0.0.1:$PLAIN/"
@@ -182,8 +122,5 @@ check tlsrate 'requests.total >= 997' 'requests.total <= 1003' \
 	'requestsPerSec >= 495' 'requestsPerSec <= 505'
 check_no_errors tlsrate
 
-stop_server "$NGINX_PID"
-if grep -E '\[(alert|emerg|crit)\]' "$T/error.log" >&2; then
-	fail "nginx logged alerts"
-fi
+nginx_stop
 note "passed"

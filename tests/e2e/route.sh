@@ -8,16 +8,6 @@
 source "$(dirname "$0")/lib.sh"
 need SHB SHB_TESTSERVER SHB_JCHECK
 
-# ok_run NAME N ARGS...: exit 0, N requests all answered, no error.
-ok_run() {
-	local name=$1 n=$2
-	shift 2
-	run_shb "$name" -n "$n" "$@"
-	expect_rc "$name" 0
-	check "$name" "requests.ok == $n" "requests.total == $n"
-	check_no_errors "$name"
-}
-
 # The testserver listens on 127.0.0.1 only.
 start_testserver srv hello
 P=$srv_PORT

@@ -4,95 +4,45 @@
 # answer only the SNI they are for: an https://127.0.0.1 URL sends no SNI
 # (RFC 6066), fails, says how to send one and stops early; --sni NAME
 # reaches the server for NAME, and with --cacert the certificate is
-# checked against NAME. Skipped (77) without nginx (scripts/setup.sh
-# --with-test-servers installs it).
+# checked against NAME. Fails without nginx or openssl (scripts/setup.sh
+# --with-test-servers installs them).
 # shellcheck disable=SC2154 # NAME_PORT, NAME_PID, NAME_STATS: set by start_testserver
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib_nginx.sh"
 need SHB SHB_TESTSERVER SHB_JCHECK
 
-NGINX=$(command -v nginx || true)
-[[ -n "$NGINX" ]] || NGINX=$(ls /usr/sbin/nginx 2>/dev/null || true)
-[[ -n "$NGINX" ]] || skip "nginx is not installed (Debian package nginx-light or nginx)"
-command -v openssl >/dev/null || skip "openssl is not installed to make a certificate"
-
+nginx_need
 T=$E2E_TMP/nginx
-mkdir -p "$T"
 # Valid for the name localhost only: no IP address in it.
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
-	-keyout "$T/key.pem" -out "$T/cert.pem" -days 2 -subj /CN=localhost \
-	-addext 'subjectAltName=DNS:localhost' >"$T/cert.log" 2>&1 ||
-	{ cat "$T/cert.log" >&2; fail "openssl could not make a certificate"; }
+tls_self cert DNS:localhost
 
-# write_conf PORT
-write_conf() {
-	local user=""
-	[[ $(id -u) -ne 0 ]] || user="user root root;"
-	cat >"$T/nginx.conf" <<CONF
-daemon off;
-master_process on;
-worker_processes 1;
-$user
-pid $T/nginx.pid;
-error_log $T/error.log warn;
-events { worker_connections 1024; }
-http {
-	client_body_temp_path $T/client_body;
-	proxy_temp_path $T/proxy;
-	fastcgi_temp_path $T/fastcgi;
-	uwsgi_temp_path $T/uwsgi;
-	scgi_temp_path $T/scgi;
-	default_type text/plain;
-	# Requests go to a server by Host, and Host stays 127.0.0.1:PORT:
-	# the log records the SNI each came with.
-	log_format sni '\$ssl_server_name \$server_protocol';
-	access_log $T/access.log sni;
-	ssl_certificate $T/cert.pem;
-	ssl_certificate_key $T/key.pem;
+# Requests go to a server by Host, and Host stays 127.0.0.1:PORT: the log
+# records the SNI each came with.
+# shellcheck disable=SC2016 # nginx's variables, not the shell's
+servers() {
+	nginx_conf "$T" '$ssl_server_name $server_protocol' <<SERVERS
+	ssl_certificate $TLS_DIR/cert.pem;
+	ssl_certificate_key $TLS_DIR/cert.key;
 	server {
-		listen 127.0.0.1:$1 ssl http2 default_server;
+		listen 127.0.0.1:$P ssl http2 default_server;
 		ssl_reject_handshake on;
 		location / { return 200 "hello, world!"; }
 	}
 	server {
-		listen 127.0.0.1:$1 ssl http2;
+		listen 127.0.0.1:$P ssl http2;
 		server_name localhost;
 		location / { return 200 "hello, world!"; }
 	}
 	server {
-		listen 127.0.0.1:$1 ssl http2;
+		listen 127.0.0.1:$P ssl http2;
 		server_name other.test;
 		location / { return 200 "hello, world!"; }
 	}
+SERVERS
 }
-CONF
-}
-
-started=""
-for _ in 1 2 3; do
-	free_port P
-	write_conf "$P"
-	"$NGINX" -e "$T/error.log" -p "$T" -c "$T/nginx.conf" >"$T/stdout.log" 2>&1 &
-	NGINX_PID=$!
-	E2E_PIDS+=("$NGINX_PID")
-	E2E_LOGS[$NGINX_PID]="$T/error.log"
-	if wait_port "$P" "$NGINX_PID"; then
-		started=1
-		break
-	fi
-	kill_quiet "$NGINX_PID"
-done
-[[ -n "$started" ]] || { cat "$T/error.log" "$T/stdout.log" >&2 2>/dev/null || true; fail "nginx did not start"; }
+nginx_start "$T" servers P
 IP_URL="https://127.0.0.1:$P/"
 HINT="(no SNI was sent for an IP address: set one with --sni NAME or use a host name)"
-
-ok_run() {
-	local name=$1 n=$2
-	shift 2
-	run_shb "$name" -n "$n" "$@"
-	expect_rc "$name" 0
-	check "$name" "requests.ok == $n" "statusCodes.200 == $n"
-	check_no_errors "$name"
-}
 
 # sample_is NAME TEXT: the TLS error sample of run NAME is exactly TEXT.
 sample_is() {
@@ -124,9 +74,9 @@ for proto in h1 h2; do
 	# With verification the certificate must be valid for the --sni
 	# name, not for the URL's address.
 	ok_run "$proto-verify" 20 --proto "$proto" -c 2 --sni localhost \
-		--cacert "$T/cert.pem" "$IP_URL"
+		--cacert "$TLS_DIR/cert.pem" "$IP_URL"
 	run_shb "$proto-verify-other" --proto "$proto" -t 1 -c 1 -n 3 --sni other.test \
-		--cacert "$T/cert.pem" "$IP_URL"
+		--cacert "$TLS_DIR/cert.pem" "$IP_URL"
 	expect_rc "$proto-verify-other" 1
 	check "$proto-verify-other" 'errors.tls == 3'
 	sample_is "$proto-verify-other" "TLS handshake: certificate is not valid for other.test"
@@ -139,13 +89,13 @@ for proto in h1 h2; do
 		{ show_run "$proto-unknown"; fail "$proto-unknown: errorSamples.tls is $sample"; }
 done
 
-stop_server "$NGINX_PID"
+nginx_stop
 # Each request came with the SNI it was meant to, over its protocol;
 # none without one (those handshakes were refused).
 log=$T/access.log
 for want in "localhost HTTP/1.1:60" "localhost HTTP/2.0:60" "other.test HTTP/1.1:10" \
 	"other.test HTTP/2.0:10"; do
-	got=$(grep -c -xF "${want%:*}" "$log" || true)
+	got=$(nginx_log_count "${want%:*}")
 	[[ $got -eq ${want##*:} ]] || { cat "$log" >&2; fail "access.log: $got lines \"${want%:*}\", expected ${want##*:}"; }
 done
 [[ $(wc -l <"$log") -eq 140 ]] || fail "access.log has $(wc -l <"$log") lines, expected 140"

@@ -3,62 +3,32 @@
 # knowledge, h2 over TLS (ALPN), a server that sends GOAWAY every 5
 # requests, a 200 KB POST; exact counts and no errors. Then the clear
 # errors: h2c against an HTTP/1.1-only port, https without ALPN h2.
-# Skipped (77) when nginx or openssl is not installed.
+# Fails when nginx or openssl is not installed (scripts/setup.sh
+# --with-test-servers installs them).
 # shellcheck disable=SC2154 # NAME_PORT, NAME_PID: set by start_testserver
 source "$(dirname "$0")/../e2e/lib.sh"
+source "$(dirname "$0")/../e2e/lib_nginx.sh"
 need SHB SHB_TESTSERVER SHB_JCHECK
 
-NGINX=$(command -v nginx || true)
-[[ -n "$NGINX" ]] || NGINX=$(ls /usr/sbin/nginx 2>/dev/null || true)
-if [[ -z "$NGINX" ]]; then
-	skip "nginx is not installed (Debian package nginx-light or nginx)"
-fi
-if ! command -v openssl >/dev/null; then
-	skip "openssl is not installed to make a certificate"
-fi
-
+nginx_need
 T=$E2E_TMP/nginx
-mkdir -p "$T"
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
-	-keyout "$T/key.pem" -out "$T/cert.pem" -days 2 -subj /CN=localhost \
-	-addext 'subjectAltName=DNS:localhost,IP:127.0.0.1' >"$T/cert.log" 2>&1 ||
-	{ cat "$T/cert.log" >&2; fail "openssl could not make a certificate"; }
+tls_self cert DNS:localhost,IP:127.0.0.1
 
-# write_conf H2C TLS GOAWAY5 H1 TLS_H1
-write_conf() {
-	local user=""
-	[[ $(id -u) -ne 0 ]] || user="user root root;"
-	cat >"$T/nginx.conf" <<CONF
-daemon off;
-master_process on;
-worker_processes 1;
-worker_rlimit_nofile 8192;
-$user
-pid $T/nginx.pid;
-error_log $T/error.log warn;
-events { worker_connections 4096; }
-http {
-	access_log off;
-	client_body_temp_path $T/client_body;
-	proxy_temp_path $T/proxy;
-	fastcgi_temp_path $T/fastcgi;
-	uwsgi_temp_path $T/uwsgi;
-	scgi_temp_path $T/scgi;
-	default_type text/plain;
+servers() {
+	nginx_conf "$T" off <<SERVERS
 	keepalive_timeout 300s;
-	ssl_certificate $T/cert.pem;
-	ssl_certificate_key $T/key.pem;
+	ssl_certificate $TLS_DIR/cert.pem;
+	ssl_certificate_key $TLS_DIR/cert.key;
 	server {
-		listen 127.0.0.1:$1 http2;
-		listen 127.0.0.1:$2 ssl http2;
-		keepalive_requests 100000000;
+		listen 127.0.0.1:$P_H2C http2;
+		listen 127.0.0.1:$P_TLS ssl http2;
 		http2_max_concurrent_streams 128;
 		location / { return 200 "hello, world!"; }
 		# The proxy reads the whole body before it forwards it.
 		location /upload {
 			client_max_body_size 100m;
 			client_body_buffer_size 1m;
-			proxy_pass http://127.0.0.1:$4/sink;
+			proxy_pass http://127.0.0.1:$P_H1/sink;
 		}
 		# Answered at once: the rest of our body is cancelled.
 		location /early {
@@ -68,13 +38,13 @@ http {
 	}
 	server {
 		# GOAWAY after every 5th request on a connection.
-		listen 127.0.0.1:$3 http2;
+		listen 127.0.0.1:$P_GOAWAY http2;
 		keepalive_requests 5;
 		location / { return 200 "hello, world!"; }
 	}
 	server {
-		listen 127.0.0.1:$4;
-		listen 127.0.0.1:$5 ssl;
+		listen 127.0.0.1:$P_H1;
+		listen 127.0.0.1:$P_TLS_H1 ssl;
 		location / { return 200 "hello, world!"; }
 		location /sink {
 			client_max_body_size 100m;
@@ -82,33 +52,9 @@ http {
 			return 200 "ok";
 		}
 	}
+SERVERS
 }
-CONF
-}
-
-started=""
-for _ in 1 2 3; do
-	free_port P_H2C
-	free_port P_TLS
-	free_port P_GOAWAY
-	free_port P_H1
-	free_port P_TLS_H1
-	write_conf "$P_H2C" "$P_TLS" "$P_GOAWAY" "$P_H1" "$P_TLS_H1"
-	"$NGINX" -e "$T/error.log" -p "$T" -c "$T/nginx.conf" >"$T/stdout.log" 2>&1 &
-	NGINX_PID=$!
-	E2E_PIDS+=("$NGINX_PID")
-	E2E_LOGS[$NGINX_PID]="$T/error.log"
-	ok=1
-	for p in "$P_H2C" "$P_TLS" "$P_GOAWAY" "$P_H1" "$P_TLS_H1"; do
-		wait_port "$p" "$NGINX_PID" || { ok=""; break; }
-	done
-	if [[ -n "$ok" ]]; then
-		started=1
-		break
-	fi
-	kill_quiet "$NGINX_PID"
-done
-[[ -n "$started" ]] || { cat "$T/error.log" "$T/stdout.log" >&2 2>/dev/null || true; fail "nginx did not start"; }
+nginx_start "$T" servers P_H2C P_TLS P_GOAWAY P_H1 P_TLS_H1
 note "nginx: h2c :$P_H2C, h2 TLS :$P_TLS, GOAWAY/5 :$P_GOAWAY, h1 :$P_H1, TLS h1 :$P_TLS_H1"
 
 H2C="http://127.0.0.1:$P_H2C/"
@@ -183,8 +129,8 @@ check noh2 'requests.ok == 0' 'requests.errors == 10' 'errors.tls == 10'
 
 # A TLS server that ignores ALPN: connect errors and one warning.
 free_port P_NOALPN
-openssl s_server -quiet -www -accept "$P_NOALPN" -cert "$T/cert.pem" \
-	-key "$T/key.pem" >"$T/s_server.log" 2>&1 </dev/null &
+openssl s_server -quiet -www -accept "$P_NOALPN" -cert "$TLS_DIR/cert.pem" \
+	-key "$TLS_DIR/cert.key" >"$T/s_server.log" 2>&1 </dev/null &
 S_SERVER_PID=$!
 E2E_PIDS+=("$S_SERVER_PID")
 wait_port "$P_NOALPN" "$S_SERVER_PID" || fail "openssl s_server did not start"
@@ -194,8 +140,5 @@ check noalpn 'requests.ok == 0' 'requests.errors == 4' 'errors.connect == 4'
 	{ show_run noalpn; fail "noalpn: not exactly one ALPN warning"; }
 kill_quiet "$S_SERVER_PID"
 
-stop_server "$NGINX_PID"
-if grep -E '\[(alert|emerg|crit)\]' "$T/error.log" >&2; then
-	fail "nginx logged alerts"
-fi
+nginx_stop
 note "passed"

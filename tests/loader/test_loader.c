@@ -41,6 +41,12 @@ const struct shb_origin *shb_worker_conn_origin(struct shb_conn *c)
 	abort();
 }
 
+void shb_worker_tls_client_hello(struct shb_conn *c, const uint8_t *msg,
+				 size_t len)
+{
+	abort();
+}
+
 uint64_t shb_now_ns(void)
 {
 	return 0;
@@ -573,8 +579,9 @@ static void test_loader_unknown(void)
 	unsetenv("SHB_PLUGIN_PATH");
 }
 
-/* A protocol shb ships is "not installed", with the package that has it;
- * a reporter of the same name is still just unknown. */
+/* A protocol shb ships is "not installed", with the package that has it,
+ * and so is the reporter tui (its own package); a reporter named like a
+ * protocol, or a protocol named like that reporter, is still unknown. */
 static void test_loader_not_installed(void)
 {
 	char want[P], err[P];
@@ -603,6 +610,17 @@ static void test_loader_not_installed(void)
 	CU_ASSERT_EQUAL(shb_loader_report(&l, "h3", &r, err, sizeof err), -1);
 	snprintf(want, sizeof want,
 		 "unknown reporter \"h3\": no shb-report-h3.so in %s, %s", empty,
+		 sysdir);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	CU_ASSERT_EQUAL(shb_loader_report(&l, "tui", &r, err, sizeof err), -1);
+	snprintf(want, sizeof want,
+		 "the tui reporter (--tui) plugin is not installed (Debian "
+		 "package shb-plugin-tui): no shb-report-tui.so in %s, %s",
+		 empty, sysdir);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	CU_ASSERT_EQUAL(shb_loader_proto(&l, "tui", &h, err, sizeof err), -1);
+	snprintf(want, sizeof want,
+		 "unknown protocol \"tui\": no shb-proto-tui.so in %s, %s", empty,
 		 sysdir);
 	CU_ASSERT_STRING_EQUAL(err, want);
 	/* Only exact names: "h3x" is no shipped protocol. */

@@ -3,6 +3,7 @@
  * byte for byte against one made by another zlib, round trips through the
  * core's own bucket walk, merges that must equal the histogram of the
  * union bucket for bucket, and every refusal word for word. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -386,6 +387,136 @@ static void test_merge_refused(void)
 	shb_histo_destroy(&h);
 }
 
+/* ---- intervals on the wall clock, a line per report -------------------------- */
+
+/* One interval as the json reporter writes it: `vals` ok requests. */
+static json_t *interval(int index, double start, const uint64_t *vals, size_t n)
+{
+	struct shb_histo h;
+	new_histo(&h);
+	for (size_t i = 0; i < n; i++)
+		shb_histo_record(&h, vals[i]);
+	char *b64 = encode_histo(&h);
+	json_t *o = json_pack("{s:i, s:f, s:f, s:I, s:i, s:f, s:i, s:i, s:{s:f}, s:s}",
+		"index", index, "startSeconds", start, "durationSeconds", 1.0,
+		"ok", (json_int_t)n, "errors", index, "requestsPerSec", (double)n,
+		"bytesSent", 10, "bytesReceived", 20,
+		"latency", "max", (double)shb_histo_max(&h) / 1e9,
+		"latencyHistogram", b64);
+	free(b64);
+	shb_histo_destroy(&h);
+	return o;
+}
+
+static const uint64_t iv_a[3][3] = {{1000, 2000, 3000}, {4000, 5000, 6000},
+				     {7000, 8000, 900000}};
+static const uint64_t iv_b[2][3] = {{10000, 20000, 30000}, {1500, 2500, 3500}};
+
+/* Shard a loads from 03:04:05.5, shard b 2.2 s later: b's first interval
+ * lies over a's third on the wall clock, not over a's first. */
+static void test_merge_wall_clock(void)
+{
+	struct shb_histo h;
+	new_histo(&h);
+	shb_histo_record(&h, 1000);
+	json_t *a = report(&h, 0, "http://x/", 4), *b = report(&h, 0, "http://x/", 4);
+	json_object_set_new(a, "shard", json_pack("{s:i, s:i}", "index", 0, "count", 2));
+	json_object_set_new(b, "shard", json_pack("{s:i, s:i}", "index", 1, "count", 2));
+	json_object_set_new(a, "loadStart", json_string("2026-01-02T03:04:05.500000000Z"));
+	/* b: no loadStart (a core before 1.3): startTime + setupSeconds */
+	json_object_set_new(b, "startTime", json_string("2026-01-02T03:04:06.250Z"));
+	json_object_set_new(b, "setupSeconds", json_real(1.45));
+	json_object_set_new(a, "requestsPerSec", json_real(12.5));
+	json_object_set_new(a, "latencySeconds", json_pack("{s:f, s:f, s:{s:f, s:f}}",
+		"min", 1e-6, "max", 1e-6, "percentiles", "p50", 1e-6, "p99", 1e-6));
+	json_t *ia = json_array(), *ib = json_array();
+	for (int i = 0; i < 3; i++)
+		json_array_append_new(ia, interval(i, i, iv_a[i], 3));
+	for (int i = 0; i < 2; i++)
+		json_array_append_new(ib, interval(i, i, iv_b[i], 3));
+	json_object_set_new(a, "intervals", ia);
+	json_object_set_new(b, "intervals", ib);
+	CU_ASSERT_EQUAL(shb_merge_load_start(b), 1767323047700000000ull);
+
+	struct shb_merge m;
+	char err[SHB_MERGE_TEXT] = "";
+	CU_ASSERT_EQUAL_FATAL(shb_merge_init(&m), 0);
+	CU_ASSERT_EQUAL(shb_merge_add(&m, "a.json", a, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(shb_merge_add(&m, "b.json", b, err, sizeof(err)), 0);
+	json_t *out = json_object();
+	CU_ASSERT_EQUAL(shb_merge_extend(&m, out, err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(err, "");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(out, "loadStart")),
+			       "2026-01-02T03:04:05.500000000Z");
+	CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(out, "startSkewSeconds")),
+			       2.2, 1e-9);
+
+	/* bins of 1 s from a's start: a0, a1, a2 + b0, b1 */
+	json_t *iv = json_object_get(out, "intervals");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(iv), 4);
+	static const json_int_t ok[] = {3, 3, 6, 3}, errs[] = {0, 1, 2, 1};
+	for (size_t k = 0; k < 4; k++) {
+		json_t *v = json_array_get(iv, k);
+		CU_ASSERT_EQUAL(json_integer_value(json_object_get(v, "index")), (json_int_t)k);
+		CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(v, "startSeconds")),
+				       (double)k, 1e-12);
+		CU_ASSERT_EQUAL(json_integer_value(json_object_get(v, "ok")), ok[k]);
+		CU_ASSERT_EQUAL(json_integer_value(json_object_get(v, "errors")), errs[k]);
+		CU_ASSERT_EQUAL(json_integer_value(json_object_get(v, "bytesSent")),
+				k == 2 ? 20 : 10);
+	}
+	/* bin 2's latency: the percentiles of a2's and b0's values together,
+	 * by the core's own rule on their union */
+	struct shb_histo u;
+	new_histo(&u);
+	for (int i = 0; i < 3; i++) {
+		shb_histo_record(&u, iv_a[2][i]);
+		shb_histo_record(&u, iv_b[0][i]);
+	}
+	json_t *lat = json_object_get(json_array_get(iv, 2), "latency");
+	static const char *const keys[] = {"p50", "p90", "p99", "max"};
+	static const uint32_t ppm[] = {500000, 900000, 990000, 1000000};
+	for (int i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL((uint64_t)llround(json_number_value(
+			json_object_get(lat, keys[i])) * 1e9),
+			shb_histo_value_at_ppm(&u, ppm[i]));
+	CU_ASSERT_EQUAL((uint64_t)llround(json_number_value(json_object_get(lat, "p50")) * 1e9), 10000 + 7);
+	CU_ASSERT_EQUAL((uint64_t)llround(json_number_value(json_object_get(lat, "max")) * 1e9), 900000);
+	shb_histo_destroy(&u);
+
+	/* a line per report */
+	json_t *parts = json_object_get(out, "shards");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(parts), 2);
+	json_t *p1 = json_array_get(parts, 1);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p1, "file")), "b.json");
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_object_get(p1, "shard"), "index")), 1);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p1, "loadStart")),
+			       "2026-01-02T03:04:07.700000000Z");
+	CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(p1, "startOffsetSeconds")),
+			       2.2, 1e-9);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(p1, "requests")), 1);
+
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	shb_merge_text(&m, f);
+	fclose(f);
+	const char *want =
+		"Shards:       2 reports merged, start skew 2200.000 ms (load starts, as each machine's clock says)\n"
+		"  0/2                1 requests        0 errors         12.5/s  p50 0.001 ms  p99 0.001 ms  start +0.000 ms  a.json\n"
+		"  1/2                1 requests        0 errors          0.0/s  p50 0.000 ms  p99 0.000 ms  start +2200.000 ms  b.json\n";
+	CU_ASSERT_STRING_EQUAL(text, want);
+	if (strcmp(text, want))
+		fprintf(stderr, "\ngot:\n%s", text);
+	free(text);
+	json_decref(out);
+	shb_merge_fini(&m);
+	json_decref(a);
+	json_decref(b);
+	shb_histo_destroy(&h);
+}
+
 static CU_TestInfo hdr_tests[] = {
 	{"encoding of {1, 1, 3} byte for byte", test_encode_known},
 	{"the core's layout is the export's", test_layout_same},
@@ -398,6 +529,7 @@ static CU_TestInfo hdr_tests[] = {
 static CU_TestInfo merge_tests[] = {
 	{"two reports merge into the union, bucket for bucket", test_merge_exact},
 	{"mismatched runs are refused", test_merge_refused},
+	{"intervals on the wall clock, a line per report", test_merge_wall_clock},
 	CU_TEST_INFO_NULL,
 };
 

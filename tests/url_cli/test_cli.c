@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <CUnit/CUnit.h>
 
+#include "compare.h"
 #include "config.h"
 #include "test_util.h"
 
@@ -87,7 +88,7 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(cfg.timeout_ns, 0);
 	CU_ASSERT_EQUAL(cfg.disable_keepalive, 0);
 	CU_ASSERT_EQUAL(cfg.batch_size, 0);
-	CU_ASSERT_EQUAL(cfg.batch_linger_us, 500);
+	CU_ASSERT_EQUAL(cfg.batch_linger_us, 0); /* automatic */
 	CU_ASSERT_EQUAL(cfg.plugin_dir_count, 0);
 	CU_ASSERT_EQUAL(cfg.list_plugins, 0);
 	CU_ASSERT_EQUAL(cfg.verify, 0);
@@ -343,6 +344,66 @@ static void test_reports(void)
 	CU_ASSERT_STRING_EQUAL(cfg.reports[0].path, "a:b");
 	CU_ASSERT_STRING_EQUAL(cfg.reports[1].name, "text");
 	shb_config_free(&cfg);
+}
+
+/* --tui: the reporter tui, first (it leaves the screen before the others
+ * print there), the progress line off; --report tui likewise; never to a
+ * file. Whether stdout is a terminal is main's check. */
+static void test_tui(void)
+{
+	struct shb_config cfg;
+	char err[256];
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--tui", URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.report_count, 2);
+	CU_ASSERT_STRING_EQUAL(cfg.reports[0].name, "tui");
+	CU_ASSERT_PTR_NULL(cfg.reports[0].path);
+	CU_ASSERT_STRING_EQUAL(cfg.reports[1].name, "text");
+	CU_ASSERT_EQUAL(cfg.tui, 1);
+	CU_ASSERT_EQUAL(cfg.quiet, 1);
+	CU_ASSERT_EQUAL(cfg.interval_ns, 0); /* the reporter asks: 1s */
+	shb_config_free(&cfg);
+
+	/* an explicit list keeps its order behind tui, and no text is added */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--report", "json:a.json,csv",
+				    "--tui", "--interval", "250ms", URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.report_count, 3);
+	CU_ASSERT_STRING_EQUAL(cfg.reports[0].name, "tui");
+	CU_ASSERT_STRING_EQUAL(cfg.reports[1].name, "json");
+	CU_ASSERT_STRING_EQUAL(cfg.reports[1].path, "a.json");
+	CU_ASSERT_STRING_EQUAL(cfg.reports[2].name, "csv");
+	CU_ASSERT_EQUAL(cfg.interval_ns, 250000000u);
+	shb_config_free(&cfg);
+
+	/* --report tui is moved first, once, also with --tui */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--report", "text,json,tui",
+				    "--tui", URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.report_count, 3);
+	CU_ASSERT_STRING_EQUAL(cfg.reports[0].name, "tui");
+	CU_ASSERT_STRING_EQUAL(cfg.reports[1].name, "text");
+	CU_ASSERT_STRING_EQUAL(cfg.reports[2].name, "json");
+	shb_config_free(&cfg);
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--report", "text,tui", URL), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.report_count, 2);
+	CU_ASSERT_STRING_EQUAL(cfg.reports[0].name, "tui");
+	CU_ASSERT_STRING_EQUAL(cfg.reports[1].name, "text");
+	CU_ASSERT_EQUAL(cfg.tui, 1);
+	CU_ASSERT_EQUAL(cfg.quiet, 1);
+	shb_config_free(&cfg);
+
+	/* without either, nothing changes */
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, URL), 0);
+	CU_ASSERT_EQUAL(cfg.tui, 0);
+	CU_ASSERT_EQUAL(cfg.quiet, 0);
+	shb_config_free(&cfg);
+
+	EXPECT_ERROR("--report tui:s.txt: the tui reporter draws on the "
+		     "terminal, never to a file; give it no FILE",
+		     "--report", "tui:s.txt", URL);
+	EXPECT_ERROR("--report tui:s.txt: the tui reporter draws on the "
+		     "terminal, never to a file; give it no FILE",
+		     "--tui", "--report", "text,tui:s.txt", URL);
+	EXPECT_ERROR("--tui: takes no value", "--tui=1", URL);
 }
 
 static void test_headers(void)
@@ -1083,9 +1144,9 @@ static void test_option_errors(void)
 		     "\"te\\x0axt:\"", "--report", "te\nxt:", URL);
 	EXPECT_ERROR("missing URL (usage: shb [options] URL)",
 		     "-c", "5");
-	EXPECT_ERROR("unexpected argument \"http://b/\": only one URL may be "
-		     "given (already have \"http://a/\")",
-		     "http://a/", "-c", "5", "http://b/");
+	EXPECT_ERROR("invalid URL \"f_tp://x\": invalid scheme (a letter, "
+		     "then letters, digits, '+', '-' or '.')",
+		     "http://a/", "-c", "5", "b=f_tp://x");
 	EXPECT_ERROR("invalid URL \"f_tp://x\": invalid scheme (a letter, "
 		     "then letters, digits, '+', '-' or '.')",
 		     "f_tp://x");
@@ -1253,6 +1314,46 @@ static void test_routing_errors(void)
 	EXPECT_ERROR("--insecure: takes no value", "--insecure=1", URL);
 }
 
+/* --cert/--key, --tls-version, --ciphers: parsed here, the files and the
+ * priority string checked by GnuTLS at start (core/tls.c). */
+static void test_tls_options(void)
+{
+	struct shb_config cfg;
+	char err[256];
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--cert", "c.pem", "--key", "k.pem",
+				    "--tls-version", "1.2", "--ciphers",
+				    "NORMAL:-CIPHER-ALL:+AES-256-GCM", "https://a/"), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.cert, "c.pem");
+	CU_ASSERT_STRING_EQUAL(cfg.key, "k.pem");
+	CU_ASSERT_EQUAL(cfg.tls_version, 0x0303);
+	CU_ASSERT_STRING_EQUAL(cfg.ciphers, "NORMAL:-CIPHER-ALL:+AES-256-GCM");
+	shb_config_free(&cfg);
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--cert=both.pem",
+				    "--tls-version=1.3", "https://a/"), 0);
+	CU_ASSERT_PTR_NULL(cfg.key); /* the key is in the certificate's file */
+	CU_ASSERT_EQUAL(cfg.tls_version, 0x0304);
+	CU_ASSERT_PTR_NULL(cfg.ciphers);
+	shb_config_free(&cfg);
+
+	EXPECT_ERROR("--tls-version 1.1: give 1.2 or 1.3", "--tls-version",
+		     "1.1", "https://a/");
+	EXPECT_ERROR("--tls-version TLSv1.3: give 1.2 or 1.3",
+		     "--tls-version=TLSv1.3", "https://a/");
+	EXPECT_ERROR("--ciphers: empty priority string (e.g. "
+		     "NORMAL:-CIPHER-ALL:+AES-256-GCM)", "--ciphers", "",
+		     "https://a/");
+	EXPECT_ERROR("--key k.pem: give the certificate too (--cert FILE)",
+		     "--key", "k.pem", "https://a/");
+	EXPECT_ERROR("--cert: the URL is http://, which does not run over "
+		     "TLS; use https://", "--cert", "c.pem", URL);
+	EXPECT_ERROR("--ciphers: the URL is http://, which does not run over "
+		     "TLS; use https://", "--ciphers", "NORMAL", URL);
+	EXPECT_ERROR("--tls-version: the URL is http://, which does not run "
+		     "over TLS; use https://", "--tls-version", "1.3", URL);
+	EXPECT_ERROR("--cert: missing value", URL, "--cert");
+}
+
 static void test_suggestions(void)
 {
 	EXPECT_ERROR("unknown option --duraton (did you mean --duration?)",
@@ -1285,7 +1386,8 @@ static void test_usage(void)
 		"--plugin-dir", "--list-plugins", "--verify", "--cacert",
 		"-q, --quiet", "-h, --help", "-V, --version", "(default: h1)",
 		"(default: 50)", "(default: 1)", "(default: 5s)",
-		"(default: 500)", "(default: text to stdout)", "(default: 200",
+		"(default: automatic, 50 us or 1/16 of the", "at most 500)",
+		"(default: text to stdout)", "(default: 200",
 		"(default: GET, or POST with a body)", "(default: none)",
 		"(default: 0)", "1..1000000", "0..4096", "1..1024",
 		"SHB_PLUGIN_PATH", "SHB_DEBUG", "Target:", "Load:", "Request:",
@@ -1465,6 +1567,49 @@ static void test_url_schemes(void)
 	}
 }
 
+/* Several positional targets make a comparison (compare.h); each may
+ * carry a label. */
+static void test_compare_targets(void)
+{
+	struct shb_config cfg;
+	char err[256];
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "bun=http://a:3000/x?q=1",
+				    "-c", "2", "http://b/?k=v=w",
+				    "node.v20=http://c/"), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.target_count, 3);
+	CU_ASSERT_STRING_EQUAL(cfg.targets[0].label, "bun");
+	CU_ASSERT_STRING_EQUAL(cfg.targets[0].url_text, "http://a:3000/x?q=1");
+	CU_ASSERT_PTR_NULL(cfg.targets[1].label);
+	CU_ASSERT_STRING_EQUAL(cfg.targets[1].url_text, "http://b/?k=v=w");
+	CU_ASSERT_STRING_EQUAL(cfg.targets[2].label, "node.v20");
+	/* The first target is the one selected. */
+	CU_ASSERT_STRING_EQUAL(cfg.url_text, "http://a:3000/x?q=1");
+	CU_ASSERT_STRING_EQUAL(cfg.url.host, "a");
+	CU_ASSERT_EQUAL(cfg.url.port, 3000);
+	CU_ASSERT_EQUAL(shb_compare_select(&cfg, 2, err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.url_text, "http://c/");
+	CU_ASSERT_STRING_EQUAL(cfg.url.host, "c");
+	CU_ASSERT_EQUAL(cfg.url.port, 80);
+	CU_ASSERT_STRING_EQUAL(cfg.url.authority, "c");
+	shb_config_free(&cfg);
+
+	EXPECT_ERROR("\"=http://a/\": the label before '=' is empty (give "
+		     "label=URL, or the URL alone)", "=http://a/");
+	EXPECT_ERROR("\"a b=http://a/\": a label may hold only letters, "
+		     "digits, '.', '_' and '-'", "a b=http://a/");
+	EXPECT_ERROR("\"x=\": no URL after the label", "x=");
+	EXPECT_ERROR("\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		     "=http://a/\": a label is at most 64 characters",
+		     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		     "=http://a/");
+	EXPECT_ERROR("\"x=http://b/\": the label x is given twice",
+		     "x=http://a/", "x=http://b/");
+	EXPECT_ERROR("invalid URL \"nope\": missing scheme (expected http:// "
+		     "or https://)",
+		     "a=http://a/", "b=nope");
+}
+
 CU_TestInfo shb_cli_tests[] = {
 	{"defaults", test_defaults},
 	{"all options, long", test_all_options_long},
@@ -1473,6 +1618,7 @@ CU_TestInfo shb_cli_tests[] = {
 	{"-n / -z", test_duration_mode},
 	{"proto and method", test_proto_and_method},
 	{"reports and -j", test_reports},
+	{"--tui and --report tui", test_tui},
 	{"headers and Host", test_headers},
 	{"Content-Type only when absent", test_content_type},
 	{"body from files", test_body_sources},
@@ -1496,9 +1642,11 @@ CU_TestInfo shb_cli_tests[] = {
 	{"usage text", test_usage},
 	{"routing options", test_routing},
 	{"routing option errors", test_routing_errors},
+	{"TLS options", test_tls_options},
 	{"did you mean", test_suggestions},
 	{"plugin options", test_plugin_options},
 	{"plugin option errors", test_plugin_option_errors},
 	{"URL schemes", test_url_schemes},
+	{"compare targets", test_compare_targets},
 	CU_TEST_INFO_NULL,
 };

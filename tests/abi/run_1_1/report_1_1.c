@@ -15,6 +15,9 @@
  *   status_200 200
  *   latency_count 200
  *   bytes_received_nonzero 1
+ *   instance 1                  (the how-manieth instance created)
+ *   begins 1                    (begin() calls this instance got)
+ *   url http://127.0.0.1:PORT/
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +33,13 @@ static const struct shb_host *host;
 struct rep {
 	const struct shb_ostream *out;
 	const struct shb_run_info *info;
+	unsigned number; /* this instance's place among those created */
+	unsigned begins; /* begin() calls it got */
 };
+
+/* Instances created so far: a comparison hands a 1.1 reporter a fresh
+ * instance per run, each begun once. */
+static unsigned created;
 
 static int create(const struct shb_host *h, const struct shb_ostream *out,
 		  const char *options, void **rep, char *err, size_t errlen)
@@ -39,6 +48,7 @@ static int create(const struct shb_host *h, const struct shb_ostream *out,
 	if (!r)
 		return SHB_E_NOMEM;
 	r->out = out;
+	r->number = ++created;
 	*rep = r;
 	return SHB_OK;
 }
@@ -46,6 +56,7 @@ static int create(const struct shb_host *h, const struct shb_ostream *out,
 static int begin(void *rep, const struct shb_run_info *info)
 {
 	((struct rep *)rep)->info = info;
+	((struct rep *)rep)->begins++;
 	return SHB_OK;
 }
 
@@ -89,6 +100,9 @@ static int end(void *rep, const struct shb_results *res)
 	bad |= line(r, "status_200", st200);
 	bad |= line(r, "latency_count", host->hist->count(res->latency));
 	bad |= line(r, "bytes_received_nonzero", res->bytes_received > 0);
+	bad |= line(r, "instance", r->number);
+	bad |= line(r, "begins", r->begins);
+	bad |= text(r, "url", r->info->url);
 	return bad ? SHB_E_FATAL : SHB_OK;
 }
 

@@ -7,7 +7,7 @@
 # structs (it prints their struct_size) and copes.
 #
 # SHB_V11_PLUGIN_DIR (set by meson): the directory holding the two.
-# shellcheck disable=SC2154 # srv_PORT, srv_PID, srv_STATS: set by start_testserver
+# shellcheck disable=SC2154 # NAME_PORT, NAME_PID, NAME_STATS: set by start_testserver
 source "$(dirname "$0")/../../e2e/lib.sh"
 need SHB SHB_TESTSERVER SHB_JCHECK
 [[ -f "$SHB_V11_PLUGIN_DIR/shb-proto-v11h1.so" && \
@@ -61,11 +61,48 @@ requests_ok 200
 requests_errors 0
 status_200 200
 latency_count 200
-bytes_received_nonzero 1"
+bytes_received_nonzero 1
+instance 1
+begins 1
+url http://127.0.0.1:$srv_PORT/"
 [[ "$(cat "$out")" == "$expected" ]] ||
 	{ show; echo "--- expected:" >&2; echo "$expected" >&2; fail "the 1.1 reporter's output differs"; }
 [[ ! -s "$err" ]] || { show; fail "shb wrote to stderr"; }
 stop_server "$srv_PID"
 # Exactly the 200 requests reached the server, over the 4 connections.
 check_file "$srv_STATS" 'requests == 200' 'accepted == 4'
+
+note "a comparison of two targets: a fresh 1.1 reporter instance per run"
+start_testserver one hello
+start_testserver two hello
+rc=0
+timeout -k 5 "$E2E_RUN_LIMIT" "$SHB" -q --plugin-dir "$SHB_V11_PLUGIN_DIR" \
+	--proto v11h1 --report v11 -n 30 -c 2 "a=http://127.0.0.1:$one_PORT/" \
+	"http://127.0.0.1:$two_PORT/" >"$out" 2>"$err" </dev/null || rc=$?
+[[ $rc -eq 0 ]] || { show; fail "compare: shb exited $rc"; }
+block() { # block N PORT: the lines of the Nth instance's report
+	echo "results_struct_size $RESULTS_1_2
+run_info_struct_size $RUN_INFO_1_2
+run_info_sizes_match 1
+proto_name v11h1
+requests_target 30
+requests_total 30
+requests_ok 30
+requests_errors 0
+status_200 30
+latency_count 30
+bytes_received_nonzero 1
+instance $1
+begins 1
+url http://127.0.0.1:$2/"
+}
+expected="$(block 1 "$one_PORT")
+$(block 2 "$two_PORT")"
+[[ "$(cat "$out")" == "$expected" ]] ||
+	{ show; echo "--- expected:" >&2; echo "$expected" >&2; fail "compare: the 1.1 reporter's output differs"; }
+[[ ! -s "$err" ]] || { show; fail "compare: shb wrote to stderr"; }
+stop_server "$one_PID"
+stop_server "$two_PID"
+check_file "$one_STATS" 'requests == 30' 'accepted == 2'
+check_file "$two_STATS" 'requests == 30' 'accepted == 2'
 note "passed"

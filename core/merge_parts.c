@@ -1,0 +1,363 @@
+/* shb merge's additions to the merged report (merge.h): a line per report
+ * merged, the start skew between them, and their intervals aligned on the
+ * wall clock. [main] only. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hdrv2.h"
+#include "merge.h"
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static uint64_t u64(const json_t *v)
+{
+	return json_is_integer(v) && json_integer_value(v) > 0 ?
+	       (uint64_t)json_integer_value(v) : 0;
+}
+
+static uint64_t ns_of(const json_t *v)
+{
+	double s = json_number_value(v);
+	return s > 0 ? (uint64_t)llround(s * 1e9) : 0;
+}
+
+static json_t *secs(uint64_t ns)
+{
+	return json_real((double)ns / 1e9);
+}
+
+/* Every report's load start; 0 in *lo when one is unknown. */
+static void load_span(const struct shb_merge *m, uint64_t *lo, uint64_t *hi)
+{
+	*lo = *hi = 0;
+	for (size_t i = 0; i < json_array_size(m->docs); i++) {
+		uint64_t t = shb_merge_load_start(json_array_get(m->docs, i));
+		if (!t) {
+			*lo = *hi = 0;
+			return;
+		}
+		if (!*lo || t < *lo)
+			*lo = t;
+		if (t > *hi)
+			*hi = t;
+	}
+}
+
+static json_t *rfc3339(uint64_t ns)
+{
+	time_t s = (time_t)(ns / 1000000000u);
+	struct tm tm;
+	char buf[48];
+	if (!ns || !gmtime_r(&s, &tm))
+		return json_null();
+	snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%09uZ",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec, (unsigned)(ns % 1000000000u));
+	return json_string(buf);
+}
+
+/* ---- one line per report ------------------------------------------------- */
+
+static json_t *part(const json_t *doc, const char *name, uint64_t first)
+{
+	const json_t *req = json_object_get(doc, "requests");
+	const json_t *pct = json_object_get(json_object_get(doc, "latencySeconds"),
+					    "percentiles");
+	const json_t *sh = json_object_get(doc, "shard");
+	uint64_t t = shb_merge_load_start(doc);
+	json_t *o = json_object();
+	json_t *lat = pct ? json_object() : json_null();
+	if (pct) {
+		json_object_set(lat, "p50", json_object_get(pct, "p50"));
+		json_object_set(lat, "p99", json_object_get(pct, "p99"));
+	}
+	json_object_set_new(o, "file", json_string(name));
+	json_object_set_new(o, "shard", json_is_object(sh) ? json_deep_copy(sh) :
+			    json_null());
+	json_object_set_new(o, "loadStart", rfc3339(t));
+	json_object_set_new(o, "startOffsetSeconds", t && first ?
+			    secs(t - first) : json_null());
+	json_object_set_new(o, "requests", json_integer((json_int_t)u64(
+				    json_object_get(req, "total"))));
+	json_object_set_new(o, "errors", json_integer((json_int_t)u64(
+				    json_object_get(req, "errors"))));
+	json_object_set(o, "requestsPerSec", json_object_get(doc, "requestsPerSec"));
+	json_object_set(o, "durationSeconds", json_object_get(doc, "durationSeconds"));
+	json_object_set_new(o, "latencySeconds", lat);
+	return o;
+}
+
+/* ---- intervals on the wall clock ----------------------------------------- */
+
+/* Where a report's intervals start on the wall clock: its load start,
+ * then --warmup; 0 when unknown. */
+static uint64_t measure_start(const json_t *doc)
+{
+	uint64_t t = shb_merge_load_start(doc);
+	return t ? t + ns_of(json_object_get(doc, "warmupSeconds")) : 0;
+}
+
+/* The merged series: bins of `len` ns from `t0`, each report's interval
+ * in the bin nearest its own wall-clock start. */
+struct ival_grid {
+	uint64_t t0, len;
+	size_t bins;
+};
+
+static int grid_of(const struct shb_merge *m, struct ival_grid *g,
+		   char *err, size_t errlen)
+{
+	memset(g, 0, sizeof(*g));
+	int any = 0;
+	uint64_t step = 0;
+	for (size_t i = 0; i < json_array_size(m->docs); i++) {
+		const json_t *doc = json_array_get(m->docs, i);
+		const json_t *iv = json_object_get(doc, "intervals");
+		size_t k;
+		const json_t *v;
+		if (!json_array_size(iv))
+			continue;
+		uint64_t t = measure_start(doc);
+		if (!t)
+			return fail(err, errlen, "%s: intervals, but no start time "
+				    "to place them", json_string_value(
+					    json_array_get(m->names, i)));
+		any = 1;
+		if (!g->t0 || t < g->t0)
+			g->t0 = t;
+		/* Interval i starts at i times the interval (tseries.c): the
+		 * length, exact, from a start; the duration of a lone one
+		 * otherwise (a run shorter than one interval). */
+		json_array_foreach(iv, k, v) {
+			uint64_t st = ns_of(json_object_get(v, "startSeconds"));
+			uint64_t idx = u64(json_object_get(v, "index"));
+			if (idx && st && !step)
+				step = (st + idx / 2) / idx;
+			uint64_t d = ns_of(json_object_get(v, "durationSeconds"));
+			if (d > g->len)
+				g->len = d;
+		}
+	}
+	if (step)
+		g->len = step;
+	return any && !g->len ? fail(err, errlen, "intervals of no length") : 0;
+}
+
+static size_t bin_of(const struct ival_grid *g, const json_t *doc,
+		     const json_t *v)
+{
+	uint64_t w = measure_start(doc) + ns_of(json_object_get(v, "startSeconds"));
+	return (size_t)((w - g->t0 + g->len / 2) / g->len);
+}
+
+/* shb's percentile rule: the value of rank ceil(p * count) reported as
+ * its bucket's highest value, never above the max. */
+static uint64_t value_at(const struct shb_hdr_counts *c, double p, uint64_t max)
+{
+	uint64_t rank = (uint64_t)ceil(p * (double)c->total), seen = 0;
+	if (rank < 1)
+		rank = 1;
+	for (int32_t i = 0; i <= c->max_index; i++) {
+		seen += c->counts[i];
+		if (seen >= rank) {
+			uint64_t lo, hi;
+			shb_hdr_bounds(i, &lo, &hi);
+			return hi < max ? hi : max;
+		}
+	}
+	return max;
+}
+
+struct bin_sum {
+	uint64_t ok, errors, sent, recv, len, max;
+	int exact; /* every ok request's histogram known */
+};
+
+/* Adds one report interval to the bin: its counts, and its histogram. */
+static int bin_add(struct bin_sum *b, struct shb_hdr_counts *c,
+		   const json_t *v, const char *name, char *err, size_t errlen)
+{
+	uint64_t ok = u64(json_object_get(v, "ok"));
+	b->ok += ok;
+	b->errors += u64(json_object_get(v, "errors"));
+	b->sent += u64(json_object_get(v, "bytesSent"));
+	b->recv += u64(json_object_get(v, "bytesReceived"));
+	uint64_t d = ns_of(json_object_get(v, "durationSeconds"));
+	b->len = d > b->len ? d : b->len;
+	uint64_t mx = ns_of(json_object_get(json_object_get(v, "latency"), "max"));
+	b->max = mx > b->max ? mx : b->max;
+	const char *h = json_string_value(json_object_get(v, "latencyHistogram"));
+	if (!ok)
+		return 0;
+	if (!h) {
+		b->exact = 0;
+		return 0;
+	}
+	char herr[160];
+	uint64_t before = c->total;
+	if (shb_hdr_decode(h, c, herr, sizeof(herr)) < 0)
+		return fail(err, errlen, "%s: intervals: %s", name, herr);
+	if (c->total - before != ok)
+		return fail(err, errlen, "%s: an interval's latencyHistogram "
+			    "holds %llu values, its ok is %llu", name,
+			    (unsigned long long)(c->total - before),
+			    (unsigned long long)ok);
+	return 0;
+}
+
+static json_t *bin_json(size_t k, const struct ival_grid *g,
+			const struct bin_sum *b, const struct shb_hdr_counts *c)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "index", json_integer((json_int_t)k));
+	json_object_set_new(o, "startSeconds", secs(k * g->len));
+	json_object_set_new(o, "durationSeconds", secs(b->len));
+	json_object_set_new(o, "ok", json_integer((json_int_t)b->ok));
+	json_object_set_new(o, "errors", json_integer((json_int_t)b->errors));
+	json_object_set_new(o, "requestsPerSec", json_real(
+		b->len ? (double)b->ok * 1e9 / (double)b->len : 0));
+	json_object_set_new(o, "bytesSent", json_integer((json_int_t)b->sent));
+	json_object_set_new(o, "bytesReceived", json_integer((json_int_t)b->recv));
+	if (!b->ok || !b->exact) {
+		json_object_set_new(o, "latency", json_null());
+		json_object_set_new(o, "latencyHistogram", json_null());
+		return o;
+	}
+	json_t *lat = json_object();
+	json_object_set_new(lat, "p50", secs(value_at(c, 0.50, b->max)));
+	json_object_set_new(lat, "p90", secs(value_at(c, 0.90, b->max)));
+	json_object_set_new(lat, "p99", secs(value_at(c, 0.99, b->max)));
+	json_object_set_new(lat, "max", secs(b->max));
+	json_object_set_new(o, "latency", lat);
+	char *b64 = shb_hdr_encode(c);
+	json_object_set_new(o, "latencyHistogram", b64 ? json_string(b64) :
+			    json_null());
+	free(b64);
+	return o;
+}
+
+/* One bin at a time: a histogram's counts are 270 KB. */
+static json_t *merged_intervals(const struct shb_merge *m,
+				const struct ival_grid *g, char *err,
+				size_t errlen)
+{
+	size_t bins = 0;
+	for (size_t i = 0; i < json_array_size(m->docs); i++) {
+		const json_t *doc = json_array_get(m->docs, i);
+		const json_t *iv = json_object_get(doc, "intervals");
+		for (size_t k = 0; k < json_array_size(iv); k++) {
+			size_t b = bin_of(g, doc, json_array_get(iv, k)) + 1;
+			bins = b > bins ? b : bins;
+		}
+	}
+	struct shb_hdr_counts c;
+	json_t *arr = json_array();
+	if (!arr || shb_hdr_counts_init(&c) < 0) {
+		json_decref(arr);
+		fail(err, errlen, "out of memory");
+		return NULL;
+	}
+	for (size_t k = 0; k < bins && arr; k++) {
+		struct bin_sum b = {.exact = 1};
+		memset(c.counts, 0, SHB_HDR_COUNTS * sizeof(*c.counts));
+		c.total = 0;
+		c.max_index = -1;
+		for (size_t i = 0; i < json_array_size(m->docs); i++) {
+			const json_t *doc = json_array_get(m->docs, i);
+			const json_t *iv = json_object_get(doc, "intervals");
+			const char *name = json_string_value(json_array_get(m->names, i));
+			for (size_t j = 0; j < json_array_size(iv); j++) {
+				const json_t *v = json_array_get(iv, j);
+				if (bin_of(g, doc, v) == k &&
+				    bin_add(&b, &c, v, name, err, errlen) < 0) {
+					json_decref(arr);
+					arr = NULL;
+					break;
+				}
+			}
+		}
+		if (arr && json_array_append_new(arr, bin_json(k, g, &b, &c)) < 0) {
+			json_decref(arr);
+			arr = NULL;
+			fail(err, errlen, "out of memory");
+		}
+	}
+	shb_hdr_counts_free(&c);
+	return arr;
+}
+
+int shb_merge_extend(const struct shb_merge *m, json_t *report, char *err,
+		     size_t errlen)
+{
+	uint64_t lo, hi;
+	load_span(m, &lo, &hi);
+	json_t *parts = json_array();
+	for (size_t i = 0; parts && i < json_array_size(m->docs); i++)
+		if (json_array_append_new(parts, part(json_array_get(m->docs, i),
+				json_string_value(json_array_get(m->names, i)), lo)) < 0) {
+			json_decref(parts);
+			parts = NULL;
+		}
+	if (!parts)
+		return fail(err, errlen, "out of memory");
+	json_object_set_new(report, "loadStart", rfc3339(lo));
+	json_object_set_new(report, "startSkewSeconds", lo ? secs(hi - lo) :
+			    json_null());
+	json_object_set_new(report, "shards", parts);
+	struct ival_grid g;
+	if (grid_of(m, &g, err, errlen) < 0)
+		return -1;
+	if (!g.len)
+		return 0;
+	json_t *iv = merged_intervals(m, &g, err, errlen);
+	if (!iv)
+		return -1;
+	json_object_set_new(report, "intervals", iv);
+	return 0;
+}
+
+void shb_merge_text(const struct shb_merge *m, FILE *f)
+{
+	uint64_t lo, hi;
+	load_span(m, &lo, &hi);
+	fprintf(f, "Shards:       %zu reports merged", json_array_size(m->docs));
+	if (lo)
+		fprintf(f, ", start skew %.3f ms (load starts, as each "
+			"machine's clock says)\n", (double)(hi - lo) / 1e6);
+	else
+		fputs(", start skew unknown\n", f);
+	for (size_t i = 0; i < json_array_size(m->docs); i++) {
+		json_t *p = part(json_array_get(m->docs, i),
+				 json_string_value(json_array_get(m->names, i)), lo);
+		const json_t *sh = json_object_get(p, "shard");
+		const json_t *lat = json_object_get(p, "latencySeconds");
+		char id[32] = "-";
+		if (json_is_object(sh))
+			snprintf(id, sizeof(id), "%lld/%lld",
+				 (long long)json_integer_value(json_object_get(sh, "index")),
+				 (long long)json_integer_value(json_object_get(sh, "count")));
+		fprintf(f, "  %-9s %10lld requests %8lld errors %12.1f/s  "
+			"p50 %.3f ms  p99 %.3f ms  ",
+			id, (long long)json_integer_value(json_object_get(p, "requests")),
+			(long long)json_integer_value(json_object_get(p, "errors")),
+			json_number_value(json_object_get(p, "requestsPerSec")),
+			json_number_value(json_object_get(lat, "p50")) * 1e3,
+			json_number_value(json_object_get(lat, "p99")) * 1e3);
+		const json_t *off = json_object_get(p, "startOffsetSeconds");
+		if (json_is_number(off))
+			fprintf(f, "start +%.3f ms  ", json_number_value(off) * 1e3);
+		fprintf(f, "%s\n", json_string_value(json_object_get(p, "file")));
+		json_decref(p);
+	}
+}
