@@ -25,6 +25,9 @@
 #include <string.h>
 #include <strings.h>
 
+/* Built for ABI 1.2: it uses nothing a later minor added, so it loads on
+ * every core from 1.2 on (the entry says abi_minor 2). */
+#define SHB_TARGET_ABI_MINOR 2
 #include <shb/shb.h>
 #include <shb/define.h>
 #include <shb/ext/h2.h>
