@@ -2,11 +2,13 @@
 # shb over HTTP/3 against local HTTP/3 servers (caddy on quic-go, ngtcp2's
 # gtlsserver): what the client costs per request and per datagram, next to
 # what the server costs per request in the same run. Debian 12 has no other
-# HTTP/3 load generator, so there is no side-by-side client here: the
-# server's CPU per request is the yardstick (see bench/README.md).
+# HTTP/3 load generator, so by default there is no side-by-side client: the
+# server's CPU per request is the yardstick (see bench/README.md). With
+# H2LOAD_H3=/path/to/h2load (an h2load built with ngtcp2), that h2load runs
+# the same loads beside shb.
 #
-# Servers alternate within a round and their order flips every round; the
-# table reports medians.
+# Servers (and clients) alternate within a round and their order shifts
+# every round; the table reports medians.
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
 
@@ -33,6 +35,13 @@ Options:
       --plugin-path P    SHB_PLUGIN_PATH for --shb (default: derived from the
                          build directory holding PATH)
   -h, --help             print this help and exit
+
+Environment:
+  H2LOAD_H3=PATH         an h2load built with HTTP/3 support: it runs the
+                         same loads beside shb (h2load --alpn-list=h3 -m P)
+                         and the tables compare the two; a server it cannot
+                         complete requests against is skipped for it, with
+                         the reason in the report
 
 Missing packages (caddy, ngtcp2-server, time and, to build shb, its build
 dependencies) are installed with apt-get, through sudo when not root.
@@ -100,6 +109,12 @@ for s in "${server_list[@]}"; do
 	esac
 done
 [ -z "$plugin_path" ] || [ -n "$shb" ] || die "--plugin-path goes with --shb"
+h2load_h3=${H2LOAD_H3:-}
+client_list=(shb)
+if [ -n "$h2load_h3" ]; then
+	[ -x "$h2load_h3" ] || die "H2LOAD_H3=$h2load_h3 is not an executable file"
+	client_list+=(h2load)
+fi
 
 # --- packages ----------------------------------------------------------------
 
@@ -213,10 +228,27 @@ busy_ticks() {
 	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat
 }
 
-client_cmd() { # server C P jsonfile -> cmd[]
-	cmd=(env "SHB_PLUGIN_PATH=$plugin_path" "$shb" --proto h3 -t "$threads" -c "$2" -p "$3"
-		-z "${duration}s" -q --report "json:$4" "https://127.0.0.1:${srv_port[$1]}/")
+client_cmd() { # client server C P jsonfile -> cmd[]
+	local url="https://127.0.0.1:${srv_port[$2]:-PORT}/"
+	case "$1" in
+	shb) cmd=(env "SHB_PLUGIN_PATH=$plugin_path" "$shb" --proto h3 -t "$threads" -c "$3" -p "$4"
+		-z "${duration}s" -q --report "json:$5" "$url") ;;
+	h2load) cmd=("$h2load_h3" --alpn-list=h3 -t "$threads" -c "$3" -m "$4" -D "$duration" "$url") ;;
+	esac
 }
+
+# h2load's summary -> "ok errors seconds": "done" requests, and "failed"
+# (which counts errored ones and non-2xx/3xx statuses) as errors.
+parse_h2load() {
+	local t line
+	t=$(sed -nE 's/^finished in ([0-9.]+)(m?s),.*/\1 \2/p' "$1")
+	line=$(sed -nE 's/^requests: [0-9]+ total, [0-9]+ started, ([0-9]+) done, [0-9]+ succeeded, ([0-9]+) failed.*/\1 \2/p' "$1")
+	[ -n "$t" ] && [ -n "$line" ] || return 1
+	echo "$line $(awk -v t="$t" 'BEGIN { split(t, a, " "); printf "%.6f", (a[2] == "ms") ? a[1] / 1000 : a[1] }')"
+}
+
+# Clients skipped against a server, with the reason ("server client").
+declare -A skip=()
 
 # Prints "ok errors seconds" from shb's JSON report.
 parse_shb() {
@@ -247,12 +279,12 @@ PY
 runs="$tmp/runs.tsv"
 : >"$runs"
 
-run_one() { # round server load
-	local r=$1 s=$2 load=$3 c p base rc=0 s0 s1 b0 b1 w0 w1 u0 u1 user sys res ok errs secs
+run_one() { # round server load client
+	local r=$1 s=$2 load=$3 cl=$4 c p base rc=0 s0 s1 b0 b1 w0 w1 u0 u1 user sys res ok errs secs
 	c=${load%x*}
 	p=${load#*x}
-	base="$tmp/r$r-$s-$load"
-	client_cmd "$s" "$c" "$p" "$base.json"
+	base="$tmp/r$r-$s-$load-$cl"
+	client_cmd "$cl" "$s" "$c" "$p" "$base.json"
 	s0=$(server_ticks "${srv_pid[$s]}")
 	b0=$(busy_ticks)
 	u0=$(udp_counters)
@@ -265,26 +297,27 @@ run_one() { # round server load
 	s1=$(server_ticks "${srv_pid[$s]}")
 	read -r user sys < <(tail -n 1 "$base.time" 2>/dev/null) || true
 	[[ "${user:-}" =~ ^[0-9.]+$ && "${sys:-}" =~ ^[0-9.]+$ ]] || { [ "$rc" -ne 0 ] || rc=1; }
-	if [ "$rc" -eq 0 ] && res=$(parse_shb "$base.json") && read -r ok errs secs <<<"$res" &&
+	if [ "$cl" = shb ]; then res=$base.json; else res=$base.out; fi
+	if [ "$rc" -eq 0 ] && res=$("parse_$cl" "$res") && read -r ok errs secs <<<"$res" &&
 		[ "$ok" -gt 0 ]; then
 		local d0 x0 d1 x1
 		read -r d0 x0 <<<"$u0"
 		read -r d1 x1 <<<"$u1"
 		# load server round ok errors seconds user sys server-s busy-s
-		# wall-s datagrams dropped
-		printf '%s\t%s\t%s\tok\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$load" "$s" "$r" \
+		# wall-s datagrams dropped client
+		printf '%s\t%s\t%s\tok\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$load" "$s" "$r" \
 			"$ok" "$errs" "$secs" "$user" "$sys" \
 			"$(awk -v t=$((s1 - s0)) -v k="$clk_tck" 'BEGIN { printf "%.2f", t / k }')" \
 			"$(awk -v t=$((b1 - b0)) -v k="$clk_tck" 'BEGIN { printf "%.2f", t / k }')" \
 			"$(awk -v t=$((w1 - w0)) 'BEGIN { printf "%.3f", t / 1e9 }')" \
-			$((d1 - d0 + x1 - x0)) $((x1 - x0)) >>"$runs"
+			$((d1 - d0 + x1 - x0)) $((x1 - x0)) "$cl" >>"$runs"
 		tail -n 1 "$runs" | awk -F '\t' '{
-			printf "  round %d  %-6s %-10s %8.0f req/s  client %6.2f us/req %5.2f us/dgram  server %6.2f us/req  %5.2f dgrams/req  dropped %d  errors %d\n",
-				$3, $1, $2, $5 / $7, ($8 + $9) * 1e6 / $5, ($8 + $9) * 1e6 / ($13 > 0 ? $13 : 1),
+			printf "  round %d  %-6s %-10s %-6s %8.0f req/s  client %6.2f us/req %5.2f us/dgram  server %6.2f us/req  %5.2f dgrams/req  dropped %d  errors %d\n",
+				$3, $1, $2, $15, $5 / $7, ($8 + $9) * 1e6 / $5, ($8 + $9) * 1e6 / ($13 > 0 ? $13 : 1),
 				$10 * 1e6 / $5, $13 / $5, $14, $6 }' >&2
 	else
-		printf '%s\t%s\t%s\tfailed\n' "$load" "$s" "$r" >>"$runs"
-		echo "  round $r $load $s: FAILED (exit $rc); last output:" >&2
+		printf '%s\t%s\t%s\tfailed\t\t\t\t\t\t\t\t\t\t\t%s\n' "$load" "$s" "$r" "$cl" >>"$runs"
+		echo "  round $r $load $s $cl: FAILED (exit $rc); last output:" >&2
 		tail -n 5 "$base.out" >&2
 	fi
 }
@@ -300,11 +333,24 @@ smoke() {
 			tail -n 20 "$tmp/smoke.out" >&2
 			exit 1
 		fi
+		[ -n "$h2load_h3" ] || continue
+		# h2load with HTTP/3: a server it cannot complete requests
+		# against is skipped for it, with the reason.
+		rc=0
+		timeout -k 5 30 "$h2load_h3" --alpn-list=h3 -t 1 -c 1 -m 4 -n 1000 \
+			"https://127.0.0.1:${srv_port[$s]}/" >"$tmp/smoke-h2load.out" 2>&1 || rc=$?
+		local res ok=0
+		if [ "$rc" -eq 0 ] && res=$(parse_h2load "$tmp/smoke-h2load.out"); then ok=${res%% *}; fi
+		if [ "$ok" -ne 1000 ] || ! grep -q '^Application protocol: h3' "$tmp/smoke-h2load.out"; then
+			skip["$s h2load"]="warm-up (1000 requests) completed $ok over HTTP/3 (exit $rc): $(grep -m 1 -iE 'unrecognized|invalid|error|fail' "$tmp/smoke-h2load.out" || tail -n 1 "$tmp/smoke-h2load.out")"
+			echo "h3.sh: skipping h2load against $s: ${skip["$s h2load"]}" >&2
+		fi
 	done
 }
 
 n_srv=${#server_list[@]}
-total_runs=$((rounds * ${#load_list[@]} * n_srv))
+n_cl=${#client_list[@]}
+total_runs=$((rounds * ${#load_list[@]} * n_srv * n_cl))
 echo "h3.sh: $total_runs runs of ${duration}s (about $(((total_runs * (duration + 1) + 59) / 60)) min)" >&2
 smoke
 
@@ -312,8 +358,13 @@ started=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 for ((r = 1; r <= rounds; r++)); do
 	for l in "${load_list[@]}"; do
 		for ((i = 0; i < n_srv; i++)); do
-			run_one "$r" "${server_list[$(((i + r - 1) % n_srv))]}" "$l"
-			sleep 0.5
+			s=${server_list[$(((i + r - 1) % n_srv))]}
+			for ((k = 0; k < n_cl; k++)); do
+				cl=${client_list[$(((k + r - 1) % n_cl))]}
+				[ -z "${skip["$s $cl"]:-}" ] || continue
+				run_one "$r" "$s" "$l" "$cl"
+				sleep 0.5
+			done
 		done
 	done
 done
@@ -339,19 +390,20 @@ repo_state() {
 }
 
 summary_table() {
-	local l s
-	echo "| Load | Server | Runs | req/s | req/s min..max | client µs/req | user | sys | client µs/datagram | datagrams/req | server µs/req | client/server | other load | dropped | errors |"
-	echo "|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	local l s cl
+	echo "| Load | Server | Client | Runs | req/s | req/s min..max | client µs/req | user | sys | client µs/datagram | datagrams/req | server µs/req | client/server | other load | dropped | errors |"
+	echo "|---|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for l in "${load_list[@]}"; do
 		for s in "${server_list[@]}"; do
-			awk -F '\t' -v l="$l" -v s="$s" -v t="$threads" '
+			for cl in "${client_list[@]}"; do
+			awk -F '\t' -v l="$l" -v s="$s" -v cl="$cl" -v t="$threads" '
 			function median(a, n,    i, j, x) {
 				for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
 				return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 			}
 			function lo(a, n,    i, m) { m = a[1]; for (i = 2; i <= n; i++) if (a[i] < m) m = a[i]; return m }
 			function hi(a, n,    i, m) { m = a[1]; for (i = 2; i <= n; i++) if (a[i] > m) m = a[i]; return m }
-			$1 == l && $2 == s {
+			$1 == l && $2 == s && $15 == cl {
 				all++
 				if ($4 != "ok") next
 				n++
@@ -367,30 +419,31 @@ summary_table() {
 			END {
 				split(l, cp, "x")
 				name = sprintf("-t%s -c%s -p%s", t, cp[1], cp[2])
-				if (n == 0) { printf "| %s | %s | 0/%d | - | - | - | - | - | - | - | - | - | - | - | - |\n", name, s, all; exit }
-				printf "| %s | %s | %d/%d | %.0f | %.0f..%.0f | %.2f | %.2f | %.2f | %.3f | %.2f | %.2f | %.3f | %.2f | %d | %d |\n",
-					name, s, n, all, median(rps, n), lo(rps, n), hi(rps, n),
+				if (n == 0) { printf "| %s | %s | %s | 0/%d | - | - | - | - | - | - | - | - | - | - | - | - |\n", name, s, cl, all; exit }
+				printf "| %s | %s | %s | %d/%d | %.0f | %.0f..%.0f | %.2f | %.2f | %.2f | %.3f | %.2f | %.2f | %.3f | %.2f | %d | %d |\n",
+					name, s, cl, n, all, median(rps, n), lo(rps, n), hi(rps, n),
 					median(us, n), median(uu, n), median(ss, n), median(ud, n), median(dr, n),
 					median(sv, n), median(ra, n), median(other, n), drop, errs
 			}' "$runs"
+			done
 		done
 	done
 }
 
 runs_table() {
-	echo "| Round | Load | Server | req/s | client µs/req | client µs/datagram | datagrams/req | server µs/req | other load | dropped | errors |"
-	echo "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+	echo "| Round | Load | Server | Client | req/s | client µs/req | client µs/datagram | datagrams/req | server µs/req | other load | dropped | errors |"
+	echo "|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 	awk -F '\t' '
-	$4 != "ok" { printf "| %s | %s | %s | failed | | | | | | | |\n", $3, $1, $2; next }
+	$4 != "ok" { printf "| %s | %s | %s | %s | failed | | | | | | | |\n", $3, $1, $2, $15; next }
 	{
-		printf "| %s | %s | %s | %.0f | %.2f | %.3f | %.2f | %.2f | %.2f | %d | %d |\n",
-			$3, $1, $2, $5 / $7, ($8 + $9) * 1e6 / $5, ($8 + $9) * 1e6 / ($13 > 0 ? $13 : 1),
+		printf "| %s | %s | %s | %s | %.0f | %.2f | %.3f | %.2f | %.2f | %.2f | %d | %d |\n",
+			$3, $1, $2, $15, $5 / $7, ($8 + $9) * 1e6 / $5, ($8 + $9) * 1e6 / ($13 > 0 ? $13 : 1),
 			$13 / $5, $10 * 1e6 / $5, ($11 - $8 - $9 - $10) / $12, $14, $6
 	}' "$runs"
 }
 
 report() {
-	local s cpu
+	local s cpu cl k
 	cpu=$(awk -F ': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 	echo "# shb over HTTP/3 against caddy and gtlsserver"
 	echo
@@ -398,26 +451,37 @@ report() {
 	echo "- Host: $(uname -srm), $(nproc) CPUs, ${cpu:-unknown CPU}"
 	echo "- Repository: $(repo_state)"
 	echo "- shb: $(version_of shb), -t $threads"
+	[ -z "$h2load_h3" ] || echo "- h2load (H2LOAD_H3): $("$h2load_h3" --version 2>&1 | head -n 1), -t $threads"
 	for s in "${server_list[@]}"; do echo "- $s: $(version_of "$s"), 13-byte \"hello, world!\" on 127.0.0.1"; done
-	echo "- $rounds rounds × ${duration} s per load and server; servers alternate, order rotated every round"
+	echo "- $rounds rounds × ${duration} s per load, server and client; servers and clients alternate, order rotated every round"
 	echo
 	echo "## Medians"
 	echo
 	summary_table
 	echo
-	echo "client µs/req: shb's CPU (user + sys, GNU time) per completed request. client µs/datagram: the same CPU"
-	echo "per UDP datagram shb sent or received (Udp InDatagrams + InErrors deltas of /proc/net/snmp: on loopback"
-	echo "every datagram has shb at one end). server µs/req: utime + stime of the server process in the same run."
+	echo "client µs/req: the client's CPU (user + sys, GNU time) per completed request. client µs/datagram: the same"
+	echo "CPU per UDP datagram the client sent or received (Udp InDatagrams + InErrors deltas of /proc/net/snmp: on"
+	echo "loopback every datagram has the client at one end). server µs/req: utime + stime of the server process in"
+	echo "the same run."
 	echo "other load: CPUs kept busy by everything else, on average. dropped: datagrams dropped at a receiving"
 	echo "socket (either side), summed over the runs. errors: the sum over all runs, 4xx/5xx included."
+	if [ "${#skip[@]}" -gt 0 ]; then
+		echo
+		echo "## Skipped"
+		echo
+		for k in "${!skip[@]}"; do echo "- $k: ${skip[$k]}"; done | sort
+	fi
 	echo
 	echo "## Commands"
 	echo
 	echo '```'
-	client_cmd "${server_list[0]}" C P REPORT.json
-	echo "/usr/bin/time -f '%U %S' ${cmd[*]}" | sed -e "s/ -c C -p P / -c <conns> -p <in flight> /" \
-		-e "s|SHB_PLUGIN_PATH=[^ ]*|SHB_PLUGIN_PATH=$plugin_path|" -e "s|$root/||g" \
-		-e "s|https://127.0.0.1:[0-9]*/|https://127.0.0.1:<port>/|"
+	for cl in "${client_list[@]}"; do
+		client_cmd "$cl" "${server_list[0]}" C P REPORT.json
+		echo "/usr/bin/time -f '%U %S' ${cmd[*]}" | sed -e "s/ -c C -p P / -c <conns> -p <in flight> /" \
+			-e "s/ -c C -m P / -c <conns> -m <in flight> /" \
+			-e "s|SHB_PLUGIN_PATH=[^ ]*|SHB_PLUGIN_PATH=$plugin_path|" -e "s|$root/||g" \
+			-e "s|https://127.0.0.1:[0-9]*/|https://127.0.0.1:<port>/|"
+	done
 	echo '```'
 	echo
 	echo "Servers are started by tests/h3/servers/caddy.sh and gtlsserver.sh (see tests/h3/servers/README.md)."

@@ -342,6 +342,17 @@ parse_h2load() {
 	echo "$line $(to_seconds "$t")"
 }
 
+# wrk's summary: socket errors plus non-2xx/3xx responses count as errors.
+parse_wrk() {
+	local n t sock non2xx
+	read -r n t < <(sed -nE 's/^ *([0-9]+) requests in ([0-9.]+[a-z]+),.*/\1 \2/p' "$1")
+	[ -n "${n:-}" ] || return 1
+	sock=$(sed -nE 's/^ *Socket errors: connect ([0-9]+), read ([0-9]+), write ([0-9]+), timeout ([0-9]+).*/\1 \2 \3 \4/p' "$1" |
+		awk '{ print $1 + $2 + $3 + $4 }')
+	non2xx=$(sed -nE 's/^ *Non-2xx or 3xx responses: ([0-9]+).*/\1/p' "$1")
+	echo "$n $((${sock:-0} + ${non2xx:-0})) $(to_seconds "$t")"
+}
+
 # shb's JSON: completed = requests.ok (complete responses, any status);
 # errors = every counted error kind plus 4xx/5xx responses, as for wrk.
 parse_shb() {

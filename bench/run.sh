@@ -143,17 +143,6 @@ client_cmd() { # client conns jsonfile -> sets cmd[]
 	esac
 }
 
-# Prints "completed errors seconds" or fails.
-parse_wrk() {
-	local n t sock non2xx
-	read -r n t < <(sed -nE 's/^ *([0-9]+) requests in ([0-9.]+[a-z]+),.*/\1 \2/p' "$1")
-	[ -n "${n:-}" ] || return 1
-	sock=$(sed -nE 's/^ *Socket errors: connect ([0-9]+), read ([0-9]+), write ([0-9]+), timeout ([0-9]+).*/\1 \2 \3 \4/p' "$1" |
-		awk '{ print $1 + $2 + $3 + $4 }')
-	non2xx=$(sed -nE 's/^ *Non-2xx or 3xx responses: ([0-9]+).*/\1/p' "$1")
-	echo "$n $((${sock:-0} + ${non2xx:-0})) $(to_seconds "$t")"
-}
-
 # A short warm-up that also checks each client can reach the server.
 smoke() {
 	local cl rc

@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# The HTTP/3 receive path next to its crypto floor: shb downloads 1 MiB
+# responses over HTTP/3 from ngtcp2's gtlsserver on loopback (it sends GSO
+# trains, so shb's UDP GRO path is the one measured) and the client's CPU
+# per MB received is set beside what bench/crypto_floor measures for
+# removing packet protection alone with the h3 plugin's own code.
+# With --base, a second shb build runs beside the first, interleaved
+# round by round (before / after a change, from the same sitting).
+# shellcheck source-path=SCRIPTDIR
+set -euo pipefail
+
+usage() {
+	cat <<'EOF'
+Usage: bench/h3_rx.sh [options]
+
+Options:
+  -r, --rounds N       rounds (default: 9); each round runs every build once
+  -n, --requests N     1 MiB requests per run (default: 300)
+  -c, --connections N  connections (default: 4)
+  -t, --threads N      shb threads (default: 1)
+      --shb PATH       the shb binary to measure (plugins next to it, as in
+                       its build directory); default: build one in release
+                       mode into build-bench/ at the top of the repository
+      --base PATH      a second shb binary (e.g. a build of the commit before
+                       a change), measured beside the first
+  -o, --output FILE    results file (default: bench/results/DATE-h3-rx.md)
+  -h, --help           print this help and exit
+
+The crypto floor is built in the build directory of --shb (ninja target
+bench/crypto_floor). Needs gtlsserver (ngtcp2-server), GNU time and ninja.
+EOF
+}
+
+die() {
+	echo "h3_rx.sh: $*" >&2
+	exit 2
+}
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+rounds=9
+requests=300
+conns=4
+threads=1
+shb=""
+base=""
+out=""
+
+need_arg() {
+	[ "$#" -ge 2 ] || die "option $1 needs a value"
+}
+
+while [ "$#" -gt 0 ]; do
+	case "$1" in
+	-r | --rounds) need_arg "$@"; rounds=$2; shift 2 ;;
+	-n | --requests) need_arg "$@"; requests=$2; shift 2 ;;
+	-c | --connections) need_arg "$@"; conns=$2; shift 2 ;;
+	-t | --threads) need_arg "$@"; threads=$2; shift 2 ;;
+	--shb) need_arg "$@"; shb=$2; shift 2 ;;
+	--base) need_arg "$@"; base=$2; shift 2 ;;
+	-o | --output) need_arg "$@"; out=$2; shift 2 ;;
+	-h | --help) usage; exit 0 ;;
+	*) die "unknown option '$1' (try --help)" ;;
+	esac
+done
+
+check_int() { # name value min max
+	if ! [[ "$2" =~ ^[0-9]+$ ]] || [ "$2" -lt "$3" ] || [ "$2" -gt "$4" ]; then
+		die "$1 must be a whole number in $3..$4, not '$2'"
+	fi
+}
+check_int rounds "$rounds" 1 100
+check_int requests "$requests" 1 100000
+check_int connections "$conns" 1 1000
+check_int threads "$threads" 1 64
+[ "$conns" -ge "$threads" ] || die "fewer connections than threads"
+PATH=$PATH:/usr/sbin:/sbin
+[ -x /usr/bin/time ] || die "GNU time (/usr/bin/time) is not installed"
+command -v gtlsserver >/dev/null || die "gtlsserver is not installed (Debian package ngtcp2-server)"
+command -v ninja >/dev/null || die "ninja is not installed"
+
+# An shb binary's build directory: the parent of its core/.
+build_of() {
+	local b
+	b=$(cd "$(dirname "$1")/.." && pwd)
+	[ -d "$b/plugins/h3/plugin" ] || die "$1: no plugins/h3/plugin next to its core/ (not a build directory)"
+	echo "$b"
+}
+
+if [ -z "$shb" ]; then
+	bdir="$root/build-bench"
+	if [ ! -f "$bdir/build.ninja" ]; then
+		meson setup "$bdir" "$root" -Dtests=false --buildtype=release >/dev/null
+	fi
+	echo "h3_rx.sh: building shb" >&2
+	ninja -C "$bdir" >/dev/null
+	shb="$bdir/core/shb"
+fi
+[ -x "$shb" ] || die "--shb $shb is not an executable file"
+bdir=$(build_of "$shb")
+shb="$bdir/core/shb"
+if [ -n "$base" ]; then
+	[ -x "$base" ] || die "--base $base is not an executable file"
+	base_dir=$(build_of "$base")
+	base="$base_dir/core/shb"
+fi
+ninja -C "$bdir" bench/crypto_floor >/dev/null || die "building bench/crypto_floor in $bdir failed"
+
+tmp=$(mktemp -d -t shb-bench-h3rx.XXXXXX)
+H3SRV_PID=""
+# shellcheck source=../tests/h3/servers/gtlsserver.sh
+source "$root/tests/h3/servers/gtlsserver.sh"
+cleanup() {
+	[ -z "$H3SRV_PID" ] || h3srv_stop "$H3SRV_PID"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+h3srv_start_gtlsserver "$tmp/srv" >&2 || die "gtlsserver did not start"
+url="https://127.0.0.1:$H3SRV_PORT/1m"
+echo "h3_rx.sh: gtlsserver (pid $H3SRV_PID) on $url" >&2
+
+echo "h3_rx.sh: crypto floor" >&2
+"$bdir/bench/crypto_floor" -r 7 >"$tmp/floor.txt"
+floor_ns=$(sed -n 's/^open + header protection: \([0-9.]*\) ns.*/\1/p' "$tmp/floor.txt")
+floor_ms=$(sed -n 's/.*, \([0-9.]*\) ms\/MB of packets/\1/p' "$tmp/floor.txt")
+if [ -z "$floor_ns" ] || [ -z "$floor_ms" ]; then
+	die "could not read the crypto floor: $(cat "$tmp/floor.txt")"
+fi
+
+labels=(shb)
+bins=("$shb")
+[ -z "$base" ] || { labels=(base shb); bins=("$base" "$shb"); }
+runs="$tmp/runs.tsv"
+: >"$runs"
+
+# Prints "ok bytesReceived" from shb's JSON report.
+parse_shb() {
+	python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["requests"]["ok"], d["bytesReceived"])
+PY
+}
+
+run_one() { # round label binary
+	local r=$1 label=$2 bin=$3 b rc=0 user sys ok bytes
+	b=$(dirname "$(dirname "$bin")")
+	/usr/bin/time -f '%U %S' -o "$tmp/time" timeout -k 5 120 \
+		env "SHB_PLUGIN_PATH=$b/plugins/h3/plugin:$b/plugins/reporters" \
+		"$bin" --proto h3 -c "$conns" -t "$threads" -n "$requests" -q \
+		--report "json:$tmp/run.json" "$url" >"$tmp/out" 2>&1 || rc=$?
+	read -r user sys < <(tail -n 1 "$tmp/time") || true
+	if [ "$rc" -eq 0 ] && read -r ok bytes < <(parse_shb "$tmp/run.json") &&
+		[ "$ok" -eq "$requests" ]; then
+		printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$r" "$user" "$sys" "$bytes" >>"$runs"
+		awk -v l="$label" -v r="$r" -v u="$user" -v s="$sys" -v b="$bytes" 'BEGIN {
+			printf "  round %d %-4s user %.2f s sys %.2f s  %.3f ms/MB\n", r, l, u, s, (u + s) * 1e9 / b }' >&2
+	else
+		echo "  round $r $label: FAILED (exit $rc); last output:" >&2
+		tail -n 5 "$tmp/out" >&2
+		exit 1
+	fi
+}
+
+for ((r = 1; r <= rounds; r++)); do
+	for ((i = 0; i < ${#labels[@]}; i++)); do
+		k=$(((i + r) % ${#labels[@]})) # the order alternates every round
+		run_one "$r" "${labels[$k]}" "${bins[$k]}"
+	done
+done
+
+table() {
+	echo "| Build | Runs | CPU ms/MB (median) | min..max | user ms/MB | sys ms/MB | × crypto floor |"
+	echo "|---|---:|---:|---|---:|---:|---:|"
+	for l in "${labels[@]}"; do
+		awk -F '\t' -v l="$l" -v f="$floor_ms" '
+		function median(a, n,    i, j, x) {
+			for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+			return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+		}
+		$1 == l { n++; t[n] = ($3 + $4) * 1e9 / $5; u[n] = $3 * 1e9 / $5; s[n] = $4 * 1e9 / $5
+			if (n == 1 || t[n] < lo) lo = t[n]; if (n == 1 || t[n] > hi) hi = t[n] }
+		END { m = median(t, n)
+			printf "| %s | %d | %.3f | %.3f..%.3f | %.3f | %.3f | %.2f |\n", l, n, m, lo, hi, median(u, n), median(s, n), m / f }' "$runs"
+	done
+}
+
+date_s=$(date -u '+%Y-%m-%d')
+out=${out:-$root/bench/results/$date_s-h3-rx.md}
+mkdir -p "$(dirname "$out")"
+{
+	echo "# HTTP/3 receive path against its crypto floor"
+	echo
+	echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); host: $(uname -srm), $(nproc) CPUs, $(awk -F ': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+	echo "- Server: gtlsserver (ngtcp2 $(dpkg-query -W -f='${Version}' ngtcp2-server 2>/dev/null || echo '?')) on loopback, 1 MiB file"
+	echo "- Load: \`shb --proto h3 -c $conns -t $threads -n $requests $url\`, $rounds rounds, builds alternating"
+	echo "- CPU: user + sys of shb (GNU time) per 10^6 bytes received (shb's bytesReceived)"
+	echo "- Crypto floor (\`bench/crypto_floor\`, AES-128-GCM, 1200-byte packets): $floor_ns ns/packet, $floor_ms ms/MB of packets"
+	echo
+	table
+} >"$out"
+cat "$out"
+echo "h3_rx.sh: written to $out" >&2

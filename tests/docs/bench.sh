@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The benchmark scripts without running a benchmark: every bench/*.sh is
+# shellcheck-clean (warnings and errors), bench/all.sh --help and
+# bench/README.md list the same options, --dry-run names each part's script
+# with the options that part takes, and bad input is one line and exit 2.
+# Nothing is timed here: benchmarks stay out of the test suite.
+set -euo pipefail
+
+SRC=${SRC:?SRC (the top of the source tree) is not set}
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+command -v shellcheck >/dev/null ||
+	fail "shellcheck is not installed (Debian package shellcheck; scripts/setup.sh --with-test-servers installs it)"
+cd "$SRC"
+
+# --- shellcheck: source= paths are relative to the top of the tree ----------
+shopt -s nullglob
+scripts=(bench/*.sh)
+[ "${#scripts[@]}" -ge 2 ] || fail "no bench/*.sh found under $SRC"
+shellcheck -S warning -x "${scripts[@]}" || fail "shellcheck found problems in bench/*.sh (above)"
+
+# --- all.sh --help against bench/README.md ------------------------------------
+help=$(bash bench/all.sh --help) || fail "bench/all.sh --help exited non-zero"
+# --help itself is not in the README's tables.
+mapfile -t help_opts < <(grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' <<<"$help" | grep -oE -- '--[a-z-]+' |
+	grep -vx -- --help | sort -u)
+[ "${#help_opts[@]}" -ge 7 ] || fail "bench/all.sh --help lists ${#help_opts[@]} options, expected at least 7"
+# The options table of the README's all.sh section.
+section=$(awk '/^## Everything in one sitting: `bench\/all.sh`/ { on = 1; next } /^## / { on = 0 } on' bench/README.md)
+[ -n "$section" ] || fail "bench/README.md has no section '## Everything in one sitting: \`bench/all.sh\`'"
+mapfile -t doc_opts < <(grep -E '^\| `-' <<<"$section" | grep -oE -- '--[a-z-]+' | sort -u)
+[ "$(printf '%s\n' "${help_opts[@]}")" = "$(printf '%s\n' "${doc_opts[@]}")" ] ||
+	fail "options differ: all.sh --help has '${help_opts[*]}', bench/README.md has '${doc_opts[*]}'"
+
+# Every part in the help is a row of the README's parts table, and its
+# script exists.
+mapfile -t parts < <(sed -n '/^Parts (script):/,/^$/p' <<<"$help" | awk '/^  [a-z0-9]+ / { print $1 }')
+[ "${#parts[@]}" -eq 10 ] || fail "all.sh --help lists ${#parts[@]} parts, expected 10: ${parts[*]}"
+for p in "${parts[@]}"; do
+	row=$(grep -E "^\| \`$p\` \| \`[a-z0-9_]+\.sh\` \|" <<<"$section") ||
+		fail "bench/README.md's parts table has no row for part $p"
+	sc=$(sed -E 's/^[^`]*`[^`]*` \| `([^`]*)`.*/\1/' <<<"$row")
+	[ -f "bench/$sc" ] || fail "part $p: bench/$sc does not exist"
+done
+
+# --- --dry-run: one line per part, the options each part takes ---------------
+dry=$(bash bench/all.sh --dry-run --quick --parts "h1 h3rx conns churn" --shb /nonexistent/shb) ||
+	fail "bench/all.sh --dry-run exited non-zero"
+want="h1: bench/run.sh -r 2 -d 2 --shb /nonexistent/shb -o PART.md
+h3rx: bench/h3_rx.sh -r 3 -n 100 --shb /nonexistent/shb -o PART.md
+conns: bench/conns.sh -c 20000 -d 10 --shb /nonexistent/shb -o PART.md
+churn: bench/churn.sh -r 2 -d 2 --shb /nonexistent/shb -o PART.md"
+[ "$dry" = "$want" ] || fail "all.sh --dry-run --quick printed:
+$dry
+expected:
+$want"
+# -d given overrides --quick's for the parts that take -d; -r stays quick.
+dry=$(bash bench/all.sh -n --quick -d 7 --parts "h1 h3rx" --shb /x/shb)
+want="h1: bench/run.sh -r 2 -d 7 --shb /x/shb -o PART.md
+h3rx: bench/h3_rx.sh -r 3 -n 100 --shb /x/shb -o PART.md"
+[ "$dry" = "$want" ] || fail "all.sh -n --quick -d 7 printed:
+$dry
+expected:
+$want"
+
+# --- bad input: one line, exit 2, before anything runs -----------------------
+bad() { # expected-line args...
+	local want=$1 out rc=0
+	shift
+	out=$(bash "$@" 2>&1 >/dev/null) || rc=$?
+	[ "$rc" -eq 2 ] || fail "$* exited $rc, expected 2"
+	[ "$out" = "$want" ] || fail "$*: stderr '$out', expected '$want'"
+}
+bad "all.sh: unknown part 'nope' (known: h1 h2 h3 h3rx churn memory conns timing link limits)" \
+	bench/all.sh --parts nope
+bad "all.sh: rounds must be a whole number in 1..100, not '0'" bench/all.sh -r 0 -n
+bad "all.sh: unknown option '--fast' (try --help)" bench/all.sh --fast
+bad "churn.sh: unknown mode 'udp' (known: tcp tls)" bench/churn.sh --modes udp
+bad "churn.sh: unknown client 'h2load' (known: shb wrk ab)" bench/churn.sh --clients "shb h2load"
+bad "churn.sh: --base goes with client shb" bench/churn.sh --clients wrk --base /bin/sh
+bash bench/churn.sh --help | grep -q -- '--disable-keepalive' ||
+	fail "churn.sh --help does not say what shb runs with (--disable-keepalive)"
+echo "ok: ${#scripts[@]} bench scripts shellcheck-clean, all.sh help, README and dry run agree"
