@@ -1,8 +1,8 @@
 /* HdrHistogram V2 compressed encoding (see hdrv2.h), written from the
  * published description of the format. */
 #include "hdrv2.h"
+#include "quote.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,15 +208,6 @@ char *shb_hdr_encode(const struct shb_hdr_counts *c)
 
 /* ---- decoding -------------------------------------------------------------- */
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static int b64val(int ch)
 {
 	const char *p = ch ? strchr(b64chars, ch) : NULL;
@@ -262,26 +253,26 @@ static long unzlib(const uint8_t *z, size_t n, uint8_t *out, size_t cap,
 		   char *err, size_t errlen)
 {
 	if (n < 6 || (z[0] & 0x0f) != 8 || ((z[0] << 8) | z[1]) % 31 || (z[1] & 0x20))
-		return fail(err, errlen, "not a zlib stream");
+		return shb_errf(err, errlen, "not a zlib stream");
 	size_t i = 2, o = 0;
 	for (int final = 0; !final;) {
 		if (i + 5 > n)
-			return fail(err, errlen, "zlib stream cut short");
+			return shb_errf(err, errlen, "zlib stream cut short");
 		final = z[i] & 1;
 		if ((z[i] >> 1) & 3)
-			return fail(err, errlen, "compressed deflate blocks: shb "
+			return shb_errf(err, errlen, "compressed deflate blocks: shb "
 				    "reads the stored blocks it writes");
 		size_t len = z[i + 1] | (size_t)z[i + 2] << 8;
 		size_t nlen = z[i + 3] | (size_t)z[i + 4] << 8;
 		i += 5;
 		if ((len ^ nlen) != 0xffff || i + len > n || o + len > cap)
-			return fail(err, errlen, "bad stored deflate block");
+			return shb_errf(err, errlen, "bad stored deflate block");
 		memcpy(out + o, z + i, len);
 		i += len;
 		o += len;
 	}
 	if (i + 4 > n || get32(z + i) != adler32(out, o))
-		return fail(err, errlen, "zlib Adler-32 mismatch");
+		return shb_errf(err, errlen, "zlib Adler-32 mismatch");
 	return (long)o;
 }
 
@@ -295,7 +286,7 @@ static int read_counts(const uint8_t *p, size_t n, struct shb_hdr_counts *c,
 		int k = 0;
 		for (;; k++) {
 			if (i >= n)
-				return fail(err, errlen, "counts cut short");
+				return shb_errf(err, errlen, "counts cut short");
 			uint8_t b = p[i++];
 			if (k == 8) {
 				v |= (uint64_t)b << 56;
@@ -311,7 +302,7 @@ static int read_counts(const uint8_t *p, size_t n, struct shb_hdr_counts *c,
 			continue;
 		}
 		if (idx >= SHB_HDR_COUNTS)
-			return fail(err, errlen, "a count beyond the highest "
+			return shb_errf(err, errlen, "a count beyond the highest "
 				    "trackable value");
 		if (sv) {
 			c->counts[idx] += (uint64_t)sv;
@@ -332,37 +323,37 @@ int shb_hdr_decode(const char *b64, struct shb_hdr_counts *c, char *err,
 	uint8_t *z = malloc(len / 4 * 3 + 3), *raw = malloc(cap);
 	int rc = -1;
 	if (!z || !raw) {
-		fail(err, errlen, "out of memory");
+		shb_errf(err, errlen, "out of memory");
 		goto out;
 	}
 	long zn = unbase64(b64, z);
 	if (zn < 0) {
-		fail(err, errlen, "not base64");
+		shb_errf(err, errlen, "not base64");
 		goto out;
 	}
 	if (zn < 8 || COOKIE_BASE(get32(z)) != COOKIE_BASE(V2_ZCOOKIE)) {
-		fail(err, errlen, "not an HdrHistogram V2 compressed histogram");
+		shb_errf(err, errlen, "not an HdrHistogram V2 compressed histogram");
 		goto out;
 	}
 	if (get32(z + 4) > (uint64_t)zn - 8) {
-		fail(err, errlen, "compressed length beyond the data");
+		shb_errf(err, errlen, "compressed length beyond the data");
 		goto out;
 	}
 	long n = unzlib(z + 8, get32(z + 4), raw, cap, err, errlen);
 	if (n < 0)
 		goto out;
 	if (n < V2_HEADER || COOKIE_BASE(get32(raw)) != COOKIE_BASE(V2_COOKIE)) {
-		fail(err, errlen, "not an HdrHistogram V2 encoding");
+		shb_errf(err, errlen, "not an HdrHistogram V2 encoding");
 		goto out;
 	}
 	if (get32(raw + 4) > (uint64_t)n - V2_HEADER || get32(raw + 8) != 0) {
-		fail(err, errlen, "bad payload length or normalizing offset");
+		shb_errf(err, errlen, "bad payload length or normalizing offset");
 		goto out;
 	}
 	/* The layout is what the counts' indexes mean; the highest trackable
 	 * value only bounds them, and read_counts checks every index. */
 	if (get32(raw + 12) != SHB_HDR_SIGFIGS || get64(raw + 16) != SHB_HDR_LOWEST) {
-		fail(err, errlen, "layout %u significant digits, lowest %llu: "
+		shb_errf(err, errlen, "layout %u significant digits, lowest %llu: "
 		     "shb's is %d digits, lowest %u", get32(raw + 12),
 		     (unsigned long long)get64(raw + 16), SHB_HDR_SIGFIGS,
 		     SHB_HDR_LOWEST);

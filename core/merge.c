@@ -4,40 +4,18 @@
 #include "merge.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "hdrv2.h"
+#include "merge_json.h"
+#include "quote.h"
 
 static const char *const err_names[SHB_ERRK_EX_COUNT] = {
 	"connect", "tls", "read", "write", "timeout", "protocol", "application",
 };
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static uint64_t u64(const json_t *v)
-{
-	return json_is_integer(v) && json_integer_value(v) > 0 ?
-	       (uint64_t)json_integer_value(v) : 0;
-}
-
-/* Seconds as written by the json reporter (15 significant digits) back
- * to whole nanoseconds: exact below about 11 days. */
-static uint64_t ns_of(const json_t *v)
-{
-	double s = json_number_value(v);
-	return s > 0 ? (uint64_t)llround(s * 1e9) : 0;
-}
 
 static const char *str(const json_t *doc, const char *key)
 {
@@ -75,7 +53,7 @@ static int differs(const struct shb_merge *m, const char *name,
 	if ((!a && !b) || (a && b && json_equal(a, b)))
 		return 0;
 	char x[96], y[96];
-	return fail(err, errlen, "%s: %s is %s, but %s in %s (merge needs "
+	return shb_errf(err, errlen, "%s: %s is %s, but %s in %s (merge needs "
 		    "runs with the same options)", name, key, shown(b, y, sizeof(y)),
 		    shown(a, x, sizeof(x)), m->first_name);
 }
@@ -158,16 +136,16 @@ static int histo_from(struct shb_histo *h, const char *name, const char *key,
 	if (!b64 || json_is_null(b64))
 		return 0;
 	if (!json_is_string(b64))
-		return fail(err, errlen, "%s: %s is not a string", name, key);
+		return shb_errf(err, errlen, "%s: %s is not a string", name, key);
 	if (!layout_ok(h))
-		return fail(err, errlen, "internal error: histogram layout");
+		return shb_errf(err, errlen, "internal error: histogram layout");
 	struct shb_hdr_counts c;
 	char herr[160];
 	if (shb_hdr_counts_init(&c) < 0)
-		return fail(err, errlen, "out of memory");
+		return shb_errf(err, errlen, "out of memory");
 	if (shb_hdr_decode(json_string_value(b64), &c, herr, sizeof(herr)) < 0) {
 		shb_hdr_counts_free(&c);
-		return fail(err, errlen, "%s: %s: %s", name, key, herr);
+		return shb_errf(err, errlen, "%s: %s: %s", name, key, herr);
 	}
 	long double sum = 0;
 	int32_t lo_i = -1;
@@ -190,22 +168,22 @@ static int histo_from(struct shb_histo *h, const char *name, const char *key,
 	shb_hdr_bounds(lo_i, &blo, &bhi);
 	shb_hdr_bounds(c.max_index, &tlo, &thi);
 	const json_t *v;
-	h->min = (v = json_object_get(summary, "min")) ? ns_of(v) : blo;
-	h->max = (v = json_object_get(summary, "max")) ? ns_of(v) : thi;
+	h->min = (v = json_object_get(summary, "min")) ? shb_mj_ns(v) : blo;
+	h->max = (v = json_object_get(summary, "max")) ? shb_mj_ns(v) : thi;
 	if (h->min < blo || h->min > bhi || h->max < tlo || h->max > thi) {
 		shb_hdr_counts_free(&c);
-		return fail(err, errlen, "%s: %s does not hold the min and max "
+		return shb_errf(err, errlen, "%s: %s does not hold the min and max "
 			    "the report gives", name, key);
 	}
 	long double n = (long double)c.total;
 	long double mean = (v = json_object_get(summary, "mean")) ?
-			   (long double)ns_of(v) : sum / n;
+			   (long double)shb_mj_ns(v) : sum / n;
 	h->sum = mean * n;
 	/* sum_sq about the mean: n * variance. */
 	h->sq_origin = (uint64_t)(mean + 0.5L);
 	long double d = mean - (long double)h->sq_origin;
 	if ((v = json_object_get(summary, "stddev"))) {
-		long double sd = (long double)ns_of(v);
+		long double sd = (long double)shb_mj_ns(v);
 		h->sum_sq = n * (sd * sd + d * d);
 	} else {
 		long double sq = 0;
@@ -225,9 +203,9 @@ static int histograms(struct shb_stats *s, const char *name, const json_t *doc,
 		      char *err, size_t errlen)
 {
 	const json_t *lat = json_object_get(doc, "latencyHistogram");
-	if (!lat || (json_is_null(lat) && u64(json_object_get(
+	if (!lat || (json_is_null(lat) && shb_mj_u64(json_object_get(
 			json_object_get(doc, "requests"), "ok"))))
-		return fail(err, errlen, "%s: no latencyHistogram (a report "
+		return shb_errf(err, errlen, "%s: no latencyHistogram (a report "
 			    "of an shb without histogram export?)", name);
 	const json_t *setup = json_object_get(doc, "setupHistograms");
 	const json_t *timing = json_object_get(doc, "setupTimings");
@@ -253,7 +231,7 @@ static int histograms(struct shb_stats *s, const char *name, const json_t *doc,
 			return -1;
 	}
 	if (s->latency.total != s->ok)
-		return fail(err, errlen, "%s: latencyHistogram holds %llu "
+		return shb_errf(err, errlen, "%s: latencyHistogram holds %llu "
 			    "values, requests.ok is %llu", name,
 			    (unsigned long long)s->latency.total,
 			    (unsigned long long)s->ok);
@@ -314,31 +292,31 @@ static int tables(struct shb_stats *s, const char *name, const json_t *doc,
 		int64_t sp = space_of(str(e, "space"), 1);
 		const json_t *code = json_object_get(e, "code");
 		uint32_t ok = json_is_true(json_object_get(e, "ok"));
-		uint64_t n = u64(json_object_get(e, "count"));
+		uint64_t n = shb_mj_u64(json_object_get(e, "count"));
 		if (sp < 0)
-			return fail(err, errlen, "%s: appOutcomes: unknown space "
+			return shb_errf(err, errlen, "%s: appOutcomes: unknown space "
 				    "\"%s\"", name, str(e, "space"));
 		if (is_overflow(sp, code) || s->napp == SHB_TABLE_CAP)
 			s->app_over[ok] += n;
 		else
 			s->app[s->napp++] = (struct shb_app_count){
 				.space = (uint32_t)sp, .ok = ok,
-				.code = u64(code), .count = n};
+				.code = shb_mj_u64(code), .count = n};
 	}
 	json_array_foreach(json_object_get(doc, "errorCodes"), i, e) {
 		int64_t sp = space_of(str(e, "space"), 0);
 		const json_t *code = json_object_get(e, "code");
 		int kind = kind_of(str(e, "kind"));
-		uint64_t n = u64(json_object_get(e, "count"));
+		uint64_t n = shb_mj_u64(json_object_get(e, "count"));
 		if (sp < 0)
-			return fail(err, errlen, "%s: errorCodes: unknown space "
+			return shb_errf(err, errlen, "%s: errorCodes: unknown space "
 				    "\"%s\"", name, str(e, "space"));
 		if (is_overflow(sp, code) || s->ncode == SHB_TABLE_CAP)
 			s->code_over[kind] += n;
 		else
 			s->code[s->ncode++] = (struct shb_code_count){
 				.kind = (uint32_t)kind, .space = (uint32_t)sp,
-				.code = u64(code), .count = n};
+				.code = shb_mj_u64(code), .count = n};
 	}
 	return 0;
 }
@@ -348,41 +326,41 @@ static int counters(struct shb_stats *s, const char *name, const json_t *doc,
 {
 	const json_t *req = json_object_get(doc, "requests");
 	if (!json_is_object(req))
-		return fail(err, errlen, "%s: no requests object", name);
-	s->ok = u64(json_object_get(req, "ok"));
-	s->errors = u64(json_object_get(req, "errors"));
-	s->retried = u64(json_object_get(req, "retried"));
-	s->bytes_sent = u64(json_object_get(doc, "bytesSent"));
-	s->bytes_recv = u64(json_object_get(doc, "bytesReceived"));
-	s->conns_opened = u64(json_object_get(doc, "connectionsOpened"));
-	s->rx_header_bytes = u64(json_object_get(doc, "rxHeaderBytes"));
-	s->rx_body_bytes = u64(json_object_get(doc, "rxBodyBytes"));
+		return shb_errf(err, errlen, "%s: no requests object", name);
+	s->ok = shb_mj_u64(json_object_get(req, "ok"));
+	s->errors = shb_mj_u64(json_object_get(req, "errors"));
+	s->retried = shb_mj_u64(json_object_get(req, "retried"));
+	s->bytes_sent = shb_mj_u64(json_object_get(doc, "bytesSent"));
+	s->bytes_recv = shb_mj_u64(json_object_get(doc, "bytesReceived"));
+	s->conns_opened = shb_mj_u64(json_object_get(doc, "connectionsOpened"));
+	s->rx_header_bytes = shb_mj_u64(json_object_get(doc, "rxHeaderBytes"));
+	s->rx_body_bytes = shb_mj_u64(json_object_get(doc, "rxBodyBytes"));
 	const char *key;
 	const json_t *v;
 	json_object_foreach((json_t *)json_object_get(doc, "statusCodes"), key, v) {
 		unsigned long code = strtoul(key, NULL, 10);
 		if (code < 100 || code >= SHB_STATUS_SLOTS)
-			return fail(err, errlen, "%s: status code \"%s\"", name, key);
-		s->status[code] += u64(v);
+			return shb_errf(err, errlen, "%s: status code \"%s\"", name, key);
+		s->status[code] += shb_mj_u64(v);
 	}
 	const json_t *errs = json_object_get(doc, "errors");
 	const json_t *samples = json_object_get(doc, "errorSamples");
 	uint64_t sum = 0;
 	for (int k = 0; k < SHB_ERRK_EX_COUNT; k++) {
-		s->err_kind[k] = u64(json_object_get(errs, err_names[k]));
+		s->err_kind[k] = shb_mj_u64(json_object_get(errs, err_names[k]));
 		sum += s->err_kind[k];
 		const char *smp = json_string_value(json_object_get(samples, err_names[k]));
 		if (smp)
 			copy(s->err_sample[k], SHB_SAMPLE_LEN, smp);
 	}
 	if (sum != s->errors)
-		return fail(err, errlen, "%s: errors by kind sum to %llu, "
+		return shb_errf(err, errlen, "%s: errors by kind sum to %llu, "
 			    "requests.errors is %llu", name,
 			    (unsigned long long)sum, (unsigned long long)s->errors);
 	const json_t *ol = json_object_get(doc, "openLoop");
-	s->late = u64(json_object_get(ol, "requestsLate"));
-	s->unsent = u64(json_object_get(ol, "requestsUnsent"));
-	s->lag_max = ns_of(json_object_get(ol, "scheduleLagMaxSeconds"));
+	s->late = shb_mj_u64(json_object_get(ol, "requestsLate"));
+	s->unsent = shb_mj_u64(json_object_get(ol, "requestsUnsent"));
+	s->lag_max = shb_mj_ns(json_object_get(ol, "scheduleLagMaxSeconds"));
 	return tables(s, name, doc, err, errlen);
 }
 
@@ -409,7 +387,7 @@ uint64_t shb_merge_load_start(const json_t *doc)
 	if (t)
 		return t;
 	t = shb_merge_time_of(str(doc, "startTime"));
-	return t ? t + ns_of(json_object_get(doc, "setupSeconds")) : 0;
+	return t ? t + shb_mj_ns(json_object_get(doc, "setupSeconds")) : 0;
 }
 
 /* ---- the run ------------------------------------------------------------------ */
@@ -443,11 +421,11 @@ static int take_run(struct shb_merge *m, const char *name, const json_t *doc,
 	const json_t *label = json_object_get(doc, "label");
 	m->has_label = json_is_string(label);
 	copy(m->label, sizeof(m->label), m->has_label ? json_string_value(label) : "");
-	m->parallel = (uint32_t)u64(json_object_get(doc, "parallel"));
+	m->parallel = (uint32_t)shb_mj_u64(json_object_get(doc, "parallel"));
 	m->tls = json_is_true(json_object_get(doc, "tls"));
 	m->tls_verify = verify_of(str(doc, "tlsVerify"));
-	m->duration_target_ns = ns_of(json_object_get(doc, "durationTargetSeconds"));
-	m->warmup_ns = ns_of(json_object_get(doc, "warmupSeconds"));
+	m->duration_target_ns = shb_mj_ns(json_object_get(doc, "durationTargetSeconds"));
+	m->warmup_ns = shb_mj_ns(json_object_get(doc, "warmupSeconds"));
 	return open_loop_of(m, name, doc, err, errlen);
 }
 
@@ -462,8 +440,8 @@ static int open_loop_of(struct shb_merge *m, const char *name,
 	const json_t *st;
 	json_array_foreach(json_object_get(ol, "stages"), i, st) {
 		if (i == sizeof(m->stages) / sizeof(m->stages[0]))
-			return fail(err, errlen, "%s: more than %zu stages", name, i);
-		m->stages[i].duration_ns = ns_of(json_object_get(st, "durationSeconds"));
+			return shb_errf(err, errlen, "%s: more than %zu stages", name, i);
+		m->stages[i].duration_ns = shb_mj_ns(json_object_get(st, "durationSeconds"));
 		m->stages[i].rate_from_milli += (uint64_t)llround(
 			real_of(json_object_get(st, "rateFrom")) * 1000);
 		m->stages[i].rate_to_milli += (uint64_t)llround(
@@ -499,26 +477,26 @@ int shb_merge_add(struct shb_merge *m, const char *name, json_t *doc,
 		  char *err, size_t errlen)
 {
 	if (json_is_array(doc))
-		return fail(err, errlen, "%s: a comparison's report (an array "
+		return shb_errf(err, errlen, "%s: a comparison's report (an array "
 			    "of runs); merge takes one run per file", name);
 	if (!json_is_object(doc) ||
 	    json_integer_value(json_object_get(doc, "schemaVersion")) != 1)
-		return fail(err, errlen, "%s: not an shb JSON report "
+		return shb_errf(err, errlen, "%s: not an shb JSON report "
 			    "(schemaVersion 1)", name);
 	if (json_array_size(json_object_get(doc, "targets")) > 0)
-		return fail(err, errlen, "%s: a report of several targets "
+		return shb_errf(err, errlen, "%s: a report of several targets "
 			    "(merge takes runs of one target)", name);
 	if (m->first && check_same(m, name, doc, err, errlen) < 0)
 		return -1;
 	/* the name goes into the merged report (shards[].file): UTF-8 */
 	json_t *jn = json_string(name);
 	if (!jn)
-		return fail(err, errlen, "%s: a file name that is not UTF-8 "
+		return shb_errf(err, errlen, "%s: a file name that is not UTF-8 "
 			    "cannot be named in the merged report", name);
 	struct shb_stats s;
 	if (shb_stats_init(&s) < 0) {
 		json_decref(jn);
-		return fail(err, errlen, "out of memory");
+		return shb_errf(err, errlen, "out of memory");
 	}
 	int rc = counters(&s, name, doc, err, errlen);
 	if (rc == 0)
@@ -534,10 +512,10 @@ int shb_merge_add(struct shb_merge *m, const char *name, json_t *doc,
 			m->first = json_incref(doc);
 		if (json_array_append(m->docs, doc) < 0 ||
 		    json_array_append(m->names, jn) < 0)
-			rc = fail(err, errlen, "out of memory");
+			rc = shb_errf(err, errlen, "out of memory");
 		m->files++;
-		uint64_t el = ns_of(json_object_get(doc, "durationSeconds"));
-		uint64_t su = ns_of(json_object_get(doc, "setupSeconds"));
+		uint64_t el = shb_mj_ns(json_object_get(doc, "durationSeconds"));
+		uint64_t su = shb_mj_ns(json_object_get(doc, "setupSeconds"));
 		uint64_t t0 = shb_merge_time_of(str(doc, "startTime"));
 		m->elapsed_ns = el > m->elapsed_ns ? el : m->elapsed_ns;
 		m->setup_ns = su > m->setup_ns ? su : m->setup_ns;
@@ -548,10 +526,10 @@ int shb_merge_add(struct shb_merge *m, const char *name, json_t *doc,
 		const json_t *target = json_object_get(doc, "requestsTarget");
 		if (m->files == 1 || m->requests_target)
 			m->requests_target = json_is_integer(target) ?
-					     m->requests_target + u64(target) : 0;
-		m->warmup_requests += u64(json_object_get(doc, "warmupRequests"));
-		m->threads += (uint32_t)u64(json_object_get(doc, "threads"));
-		m->connections += (uint32_t)u64(json_object_get(doc, "connections"));
+					     m->requests_target + shb_mj_u64(target) : 0;
+		m->warmup_requests += shb_mj_u64(json_object_get(doc, "warmupRequests"));
+		m->threads += (uint32_t)shb_mj_u64(json_object_get(doc, "threads"));
+		m->connections += (uint32_t)shb_mj_u64(json_object_get(doc, "connections"));
 		m->interrupted |= json_is_true(json_object_get(doc, "interrupted"));
 	}
 	shb_stats_destroy(&s);

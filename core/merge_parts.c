@@ -2,35 +2,15 @@
  * merged, the start skew between them, and their intervals aligned on the
  * wall clock. [main] only. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "hdrv2.h"
+#include "merge_json.h"
 #include "merge.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static uint64_t u64(const json_t *v)
-{
-	return json_is_integer(v) && json_integer_value(v) > 0 ?
-	       (uint64_t)json_integer_value(v) : 0;
-}
-
-static uint64_t ns_of(const json_t *v)
-{
-	double s = json_number_value(v);
-	return s > 0 ? (uint64_t)llround(s * 1e9) : 0;
-}
+#include "quote.h"
 
 static json_t *secs(uint64_t ns)
 {
@@ -88,9 +68,9 @@ static json_t *part(const json_t *doc, const char *name, uint64_t first)
 	json_object_set_new(o, "loadStart", rfc3339(t));
 	json_object_set_new(o, "startOffsetSeconds", t && first ?
 			    secs(t - first) : json_null());
-	json_object_set_new(o, "requests", json_integer((json_int_t)u64(
+	json_object_set_new(o, "requests", json_integer((json_int_t)shb_mj_u64(
 				    json_object_get(req, "total"))));
-	json_object_set_new(o, "errors", json_integer((json_int_t)u64(
+	json_object_set_new(o, "errors", json_integer((json_int_t)shb_mj_u64(
 				    json_object_get(req, "errors"))));
 	json_object_set(o, "requestsPerSec", json_object_get(doc, "requestsPerSec"));
 	json_object_set(o, "durationSeconds", json_object_get(doc, "durationSeconds"));
@@ -105,7 +85,7 @@ static json_t *part(const json_t *doc, const char *name, uint64_t first)
 static uint64_t measure_start(const json_t *doc)
 {
 	uint64_t t = shb_merge_load_start(doc);
-	return t ? t + ns_of(json_object_get(doc, "warmupSeconds")) : 0;
+	return t ? t + shb_mj_ns(json_object_get(doc, "warmupSeconds")) : 0;
 }
 
 /* The merged series: bins of `len` ns from `t0`, each report's interval
@@ -130,7 +110,7 @@ static int grid_of(const struct shb_merge *m, struct ival_grid *g,
 			continue;
 		uint64_t t = measure_start(doc);
 		if (!t)
-			return fail(err, errlen, "%s: intervals, but no start time "
+			return shb_errf(err, errlen, "%s: intervals, but no start time "
 				    "to place them", json_string_value(
 					    json_array_get(m->names, i)));
 		any = 1;
@@ -140,24 +120,24 @@ static int grid_of(const struct shb_merge *m, struct ival_grid *g,
 		 * length, exact, from a start; the duration of a lone one
 		 * otherwise (a run shorter than one interval). */
 		json_array_foreach(iv, k, v) {
-			uint64_t st = ns_of(json_object_get(v, "startSeconds"));
-			uint64_t idx = u64(json_object_get(v, "index"));
+			uint64_t st = shb_mj_ns(json_object_get(v, "startSeconds"));
+			uint64_t idx = shb_mj_u64(json_object_get(v, "index"));
 			if (idx && st && !step)
 				step = (st + idx / 2) / idx;
-			uint64_t d = ns_of(json_object_get(v, "durationSeconds"));
+			uint64_t d = shb_mj_ns(json_object_get(v, "durationSeconds"));
 			if (d > g->len)
 				g->len = d;
 		}
 	}
 	if (step)
 		g->len = step;
-	return any && !g->len ? fail(err, errlen, "intervals of no length") : 0;
+	return any && !g->len ? shb_errf(err, errlen, "intervals of no length") : 0;
 }
 
 static size_t bin_of(const struct ival_grid *g, const json_t *doc,
 		     const json_t *v)
 {
-	uint64_t w = measure_start(doc) + ns_of(json_object_get(v, "startSeconds"));
+	uint64_t w = measure_start(doc) + shb_mj_ns(json_object_get(v, "startSeconds"));
 	return (size_t)((w - g->t0 + g->len / 2) / g->len);
 }
 
@@ -188,14 +168,14 @@ struct bin_sum {
 static int bin_add(struct bin_sum *b, struct shb_hdr_counts *c,
 		   const json_t *v, const char *name, char *err, size_t errlen)
 {
-	uint64_t ok = u64(json_object_get(v, "ok"));
+	uint64_t ok = shb_mj_u64(json_object_get(v, "ok"));
 	b->ok += ok;
-	b->errors += u64(json_object_get(v, "errors"));
-	b->sent += u64(json_object_get(v, "bytesSent"));
-	b->recv += u64(json_object_get(v, "bytesReceived"));
-	uint64_t d = ns_of(json_object_get(v, "durationSeconds"));
+	b->errors += shb_mj_u64(json_object_get(v, "errors"));
+	b->sent += shb_mj_u64(json_object_get(v, "bytesSent"));
+	b->recv += shb_mj_u64(json_object_get(v, "bytesReceived"));
+	uint64_t d = shb_mj_ns(json_object_get(v, "durationSeconds"));
 	b->len = d > b->len ? d : b->len;
-	uint64_t mx = ns_of(json_object_get(json_object_get(v, "latency"), "max"));
+	uint64_t mx = shb_mj_ns(json_object_get(json_object_get(v, "latency"), "max"));
 	b->max = mx > b->max ? mx : b->max;
 	const char *h = json_string_value(json_object_get(v, "latencyHistogram"));
 	if (!ok)
@@ -207,9 +187,9 @@ static int bin_add(struct bin_sum *b, struct shb_hdr_counts *c,
 	char herr[160];
 	uint64_t before = c->total;
 	if (shb_hdr_decode(h, c, herr, sizeof(herr)) < 0)
-		return fail(err, errlen, "%s: intervals: %s", name, herr);
+		return shb_errf(err, errlen, "%s: intervals: %s", name, herr);
 	if (c->total - before != ok)
-		return fail(err, errlen, "%s: an interval's latencyHistogram "
+		return shb_errf(err, errlen, "%s: an interval's latencyHistogram "
 			    "holds %llu values, its ok is %llu", name,
 			    (unsigned long long)(c->total - before),
 			    (unsigned long long)ok);
@@ -265,7 +245,7 @@ static json_t *merged_intervals(const struct shb_merge *m,
 	json_t *arr = json_array();
 	if (!arr || shb_hdr_counts_init(&c) < 0) {
 		json_decref(arr);
-		fail(err, errlen, "out of memory");
+		shb_errf(err, errlen, "out of memory");
 		return NULL;
 	}
 	for (size_t k = 0; k < bins && arr; k++) {
@@ -290,7 +270,7 @@ static json_t *merged_intervals(const struct shb_merge *m,
 		if (arr && json_array_append_new(arr, bin_json(k, g, &b, &c)) < 0) {
 			json_decref(arr);
 			arr = NULL;
-			fail(err, errlen, "out of memory");
+			shb_errf(err, errlen, "out of memory");
 		}
 	}
 	shb_hdr_counts_free(&c);
@@ -310,7 +290,7 @@ int shb_merge_extend(const struct shb_merge *m, json_t *report, char *err,
 			parts = NULL;
 		}
 	if (!parts)
-		return fail(err, errlen, "out of memory");
+		return shb_errf(err, errlen, "out of memory");
 	json_object_set_new(report, "loadStart", rfc3339(lo));
 	json_object_set_new(report, "startSkewSeconds", lo ? secs(hi - lo) :
 			    json_null());

@@ -1,27 +1,11 @@
 /* Plugin options (see plugin_opts.h). */
 #include "plugin_opts.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "quote.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 /* Keys are words: letters, digits, '-', '_' and '.'. That keeps ',' (the
  * reporters' separator) and '=' out of them and every message readable. */
@@ -49,37 +33,37 @@ int shb_plugin_opt_parse(const char *optname, const char *v, int reporter,
 
 	memset(out, 0, sizeof(*out));
 	if (!*v)
-		return fail(err, errlen, "%s: expected %s, got \"\"", optname,
+		return shb_errf(err, errlen, "%s: expected %s, got \"\"", optname,
 			    want);
 	if (reporter) {
 		const char *dot = memchr(v, '.', klen);
 		if (!dot)
-			return fail(err, errlen, "%s \"%s\": expected %s",
+			return shb_errf(err, errlen, "%s \"%s\": expected %s",
 				    optname, shb_quote(v).s, want);
 		size_t nlen = (size_t)(dot - v);
 		if (nlen == 0)
-			return fail(err, errlen, "%s \"%s\": empty reporter name",
+			return shb_errf(err, errlen, "%s \"%s\": empty reporter name",
 				    optname, shb_quote(v).s);
 		if (!word_ok(v, nlen, 0))
-			return fail(err, errlen,
+			return shb_errf(err, errlen,
 				    "%s \"%s\": invalid reporter name \"%s\" "
 				    "(letters, digits, '-' and '_' only)",
 				    optname, shb_quote(v).s,
 				    shb_quote_n(v, nlen).s);
 		out->plugin = strndup(v, nlen);
 		if (!out->plugin)
-			return fail(err, errlen, "out of memory");
+			return shb_errf(err, errlen, "out of memory");
 		key = dot + 1;
 		klen -= nlen + 1;
 	}
 	if (klen == 0) {
 		shb_plugin_opt_free(out);
-		return fail(err, errlen, "%s \"%s\": empty key", optname,
+		return shb_errf(err, errlen, "%s \"%s\": empty key", optname,
 			    shb_quote(v).s);
 	}
 	if (!word_ok(key, klen, 1)) {
 		shb_plugin_opt_free(out);
-		return fail(err, errlen,
+		return shb_errf(err, errlen,
 			    "%s \"%s\": invalid key \"%s\" (letters, digits, "
 			    "'-', '_' and '.' only)",
 			    optname, shb_quote(v).s, shb_quote_n(key, klen).s);
@@ -87,7 +71,7 @@ int shb_plugin_opt_parse(const char *optname, const char *v, int reporter,
 	const char *value = key[klen] == '=' ? key + klen + 1 : NULL;
 	if (reporter && value && strchr(value, ',')) {
 		shb_plugin_opt_free(out);
-		return fail(err, errlen,
+		return shb_errf(err, errlen,
 			    "%s \"%s\": a reporter option's value cannot "
 			    "hold ',' (the options reach the reporter "
 			    "comma-separated)",
@@ -98,7 +82,7 @@ int shb_plugin_opt_parse(const char *optname, const char *v, int reporter,
 	out->value = value ? strdup(value) : NULL;
 	if (!out->text || !out->key || (value && !out->value)) {
 		shb_plugin_opt_free(out);
-		return fail(err, errlen, "out of memory");
+		return shb_errf(err, errlen, "out of memory");
 	}
 	return 0;
 }
@@ -151,20 +135,20 @@ static int check_one(const char *optname, const char *noun, const char *name,
 
 	if (!d) {
 		known_keys(defs, known, sizeof(known));
-		return fail(err, errlen,
+		return shb_errf(err, errlen,
 			    "%s \"%s\": %s %s has no option \"%s\" (%s%s)",
 			    optname, shb_quote(o->text).s, noun, name,
 			    shb_quote(o->key).s,
 			    known[0] ? "known: " : "it takes none", known);
 	}
 	if (!d->value_name && o->value)
-		return fail(err, errlen,
+		return shb_errf(err, errlen,
 			    "%s \"%s\": option \"%s\" of %s %s takes no "
 			    "value (give it as %s alone)",
 			    optname, shb_quote(o->text).s, d->key, noun, name,
 			    d->key);
 	if (d->value_name && !o->value)
-		return fail(err, errlen,
+		return shb_errf(err, errlen,
 			    "%s \"%s\": option \"%s\" of %s %s needs a value "
 			    "(%s=%s)",
 			    optname, shb_quote(o->text).s, d->key, noun, name,
@@ -214,7 +198,7 @@ int shb_proto_opts(const struct shb_config *cfg,
 		return 0;
 	*kv = calloc(n, sizeof(**kv));
 	if (!*kv)
-		return fail(err, errlen, "out of memory");
+		return shb_errf(err, errlen, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		(*kv)[i].key = cfg->proto_opts[i].key;
 		(*kv)[i].value = cfg->proto_opts[i].value ? cfg->proto_opts[i].value
@@ -250,7 +234,7 @@ int shb_report_opts(const struct shb_config *cfg, const char *spec,
 		return 0;
 	char *s = malloc(len);
 	if (!s)
-		return fail(err, errlen, "out of memory");
+		return shb_errf(err, errlen, "out of memory");
 	size_t at = 0;
 	for (size_t i = 0; i < cfg->report_opt_count; i++) {
 		const struct shb_plugin_opt *o = &cfg->report_opts[i];
@@ -284,7 +268,7 @@ int shb_report_opts_unused(const struct shb_config *cfg,
 				break;
 			at += (size_t)w;
 		}
-		return fail(err, errlen,
+		return shb_errf(err, errlen,
 			    "--report-opt \"%s\": reporter %s is not in this "
 			    "run (--report %s)",
 			    shb_quote(o->text).s, o->plugin, shb_quote(list).s);

@@ -2,29 +2,14 @@
 #include "proto_pick.h"
 
 #include <dirent.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "plugin_opts.h"
+#include "quote.h"
 
 #define PROTO_PREFIX "shb-proto-"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 const struct shb_scheme *shb_proto_scheme_defs(const struct shb_proto_desc *d)
 {
@@ -71,7 +56,7 @@ int shb_proto_settle(struct shb_config *cfg, const struct shb_proto_desc *d,
 	if (shb_cli_set_scheme(cfg, schemes, d->name, err, errlen) < 0)
 		return -1;
 	if (!schemes && !listed(d, cfg->url.scheme))
-		return fail(err, errlen,
+		return shb_errf(err, errlen,
 			    "protocol %s does not support %s:// URLs", d->name,
 			    cfg->url.scheme);
 	return shb_plugin_opts_check("--proto-opt", "protocol", d->name,
@@ -154,7 +139,7 @@ static int pick_by_scheme(struct shb_loader *l, const struct shb_config *cfg,
 	for (size_t i = 0; i < l->dir_count; i++) {
 		int r = scan_dir(l, l->dirs[i], scheme, out, &refused);
 		if (r < 0)
-			return fail(err, errlen, "out of memory");
+			return shb_errf(err, errlen, "out of memory");
 		if (r > 0)
 			return 0;
 	}
@@ -162,7 +147,7 @@ static int pick_by_scheme(struct shb_loader *l, const struct shb_config *cfg,
 		snprintf(more, sizeof(more),
 			 "; %u plugin file%s refused (see --list-plugins)",
 			 refused, refused == 1 ? " was" : "s were");
-	return fail(err, errlen,
+	return shb_errf(err, errlen,
 		    "no protocol plugin in the search path serves %s:// "
 		    "URLs (give --proto NAME or PATH)%s", scheme, more);
 }

@@ -49,3 +49,15 @@ int shb_quote_fail(char *err, size_t errlen, const char *name, const char *v,
 	va_end(ap);
 	return -1;
 }
+
+int shb_errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}

@@ -16,6 +16,11 @@ struct shb_quoted {
 struct shb_quoted shb_quote_n(const char *v, size_t n);
 struct shb_quoted shb_quote(const char *v);
 
+/* Formats one error line into err[errlen] (nothing when err is NULL or
+ * errlen 0) and returns -1, so that a parser can `return shb_errf(...)`. */
+int shb_errf(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Writes `NAME "VALUE": reason` into err[errlen] (VALUE quoted as above)
  * and returns -1, so that option parsers end with one line:
  *     return shb_quote_fail(err, errlen, "--proxy", s, "no host");

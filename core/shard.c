@@ -1,26 +1,11 @@
 /* --shard: parsing and the exact split of a run's totals (shard.h). */
 #include "shard.h"
+#include "quote.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 /* A decimal number, digits only, up to `max`; `end` gets what follows. */
 static int parse_num(const char *s, uint32_t max, uint32_t *out,
@@ -48,10 +33,10 @@ static int check_pair(const char *name, const char *what, uint32_t index,
 		      uint32_t count, char *err, size_t errlen)
 {
 	if (count == 0)
-		return fail(err, errlen, "%s %s: the shard count must be 1 "
+		return shb_errf(err, errlen, "%s %s: the shard count must be 1 "
 			    "to %u", name, what, SHB_SHARD_MAX);
 	if (index >= count)
-		return fail(err, errlen, "%s %s: shard %u is not below the "
+		return shb_errf(err, errlen, "%s %s: shard %u is not below the "
 			    "count %u (shards are numbered from 0 to %u)",
 			    name, what, index, count, count - 1);
 	return 0;
@@ -63,7 +48,7 @@ static int env_num(const char *name, shb_env_fn env, const char *var,
 {
 	const char *v = env(var);
 	if (parse_num(v, max, out, NULL) < 0)
-		return fail(err, errlen, "%s auto: %s=%s is not a number "
+		return shb_errf(err, errlen, "%s auto: %s=%s is not a number "
 			    "from 0 to %u", name, var, v, max);
 	return 0;
 }
@@ -78,14 +63,14 @@ static int from_env(const char *name, shb_env_fn env, uint32_t *index,
 		iv = "JOB_COMPLETION_INDEX";
 		nv = "SHB_SHARD_COUNT";
 		if (!env(nv))
-			return fail(err, errlen, "%s auto: JOB_COMPLETION_INDEX "
+			return shb_errf(err, errlen, "%s auto: JOB_COMPLETION_INDEX "
 				    "is set but SHB_SHARD_COUNT is not: set it "
 				    "to the Job's completions", name);
 	} else if (env("SLURM_PROCID") && env("SLURM_NTASKS")) {
 		iv = "SLURM_PROCID";
 		nv = "SLURM_NTASKS";
 	} else {
-		return fail(err, errlen, "%s auto: no shard in the "
+		return shb_errf(err, errlen, "%s auto: no shard in the "
 			    "environment: neither JOB_COMPLETION_INDEX "
 			    "(Kubernetes Indexed Job) nor SLURM_PROCID and "
 			    "SLURM_NTASKS (Slurm) is set", name);
@@ -108,7 +93,7 @@ int shb_shard_parse(const char *name, const char *v, shb_env_fn env,
 		return from_env(name, env, index, count, err, errlen);
 	if (parse_num(v, SHB_SHARD_MAX, index, &p) < 0 || *p != '/' ||
 	    parse_num(p + 1, SHB_SHARD_MAX, count, NULL) < 0)
-		return fail(err, errlen, "%s %s: expected I/N, shard I of N "
+		return shb_errf(err, errlen, "%s %s: expected I/N, shard I of N "
 			    "numbered from 0 (0/4 to 3/4), N at most %u, or "
 			    "auto", name, v, SHB_SHARD_MAX);
 	return check_pair(name, v, *index, *count, err, errlen);
@@ -124,7 +109,7 @@ int shb_shard_apply(struct shb_config *cfg, char *err, size_t errlen)
 		return 0;
 	if (!cfg->duration_ns) {
 		if (shb_shard_part(cfg->requests, i, n) == 0)
-			return fail(err, errlen, "--shard %u/%u: -n %llu leaves "
+			return shb_errf(err, errlen, "--shard %u/%u: -n %llu leaves "
 				    "this shard no requests: use at most %llu "
 				    "shards", i, n,
 				    (unsigned long long)cfg->requests,
@@ -132,7 +117,7 @@ int shb_shard_apply(struct shb_config *cfg, char *err, size_t errlen)
 		cfg->requests = shb_shard_part(cfg->requests, i, n);
 	}
 	if (shb_shard_part(cfg->connections, i, n) == 0)
-		return fail(err, errlen, "--shard %u/%u: -c %u leaves this "
+		return shb_errf(err, errlen, "--shard %u/%u: -c %u leaves this "
 			    "shard no connections: give -c %u or more",
 			    i, n, cfg->connections, n);
 	cfg->connections = (uint32_t)shb_shard_part(cfg->connections, i, n);
@@ -148,7 +133,7 @@ int shb_shard_apply(struct shb_config *cfg, char *err, size_t errlen)
 	}
 	/* A rate of 0 would make this shard a closed loop. */
 	if (open && !any)
-		return fail(err, errlen, "--shard %u/%u: the rate split %u "
+		return shb_errf(err, errlen, "--shard %u/%u: the rate split %u "
 			    "ways leaves this shard no requests: use fewer "
 			    "shards or a higher rate", i, n, n);
 	return 0;

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,21 +11,6 @@
 
 #include "compare.h"
 #include "quote.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 /* ---- weights ----------------------------------------------------------------- */
 
@@ -67,7 +51,7 @@ int shb_target_split_weight(const char *url, size_t *url_len,
 	if (!at || !all_digits(at + 1, strlen(at + 1)))
 		return 0;
 	if (parse_weight(at + 1, strlen(at + 1), weight) < 0)
-		return fail(err, errlen, "\"%s\": the weight after '@' must be "
+		return shb_errf(err, errlen, "\"%s\": the weight after '@' must be "
 			    "1..%u", shb_quote(url).s, SHB_WEIGHT_MAX);
 	*url_len = (size_t)(at - url);
 	return 0;
@@ -110,7 +94,7 @@ int shb_urls_parse_line(const char *line, size_t len,
 		len--;
 	for (size_t k = 0; k < len; k++)
 		if ((unsigned char)line[k] < 0x20 && !is_blank(line[k]))
-			return fail(err, errlen, "control character 0x%02x at "
+			return shb_errf(err, errlen, "control character 0x%02x at "
 				    "column %zu", (unsigned char)line[k], k + 1);
 	while (i < len) {
 		while (i < len && is_blank(line[i]))
@@ -120,7 +104,7 @@ int shb_urls_parse_line(const char *line, size_t len,
 		if (nf == 0 && line[i] == '#')
 			return 0;
 		if (nf == LINE_FIELDS)
-			return fail(err, errlen, "too many fields (at most "
+			return shb_errf(err, errlen, "too many fields (at most "
 				    "[LABEL=]URL WEIGHT METHOD BODY-FILE)");
 		f[nf] = line + i;
 		while (i < len && !is_blank(line[i]))
@@ -148,32 +132,32 @@ int shb_urls_parse_line(const char *line, size_t len,
 	t->weight = 1;
 	if (k < nf && all_digits(f[k], fl[k])) {
 		if (parse_weight(f[k], fl[k], &t->weight) < 0)
-			return fail(err, errlen, "weight %.*s: must be 1..%u",
+			return shb_errf(err, errlen, "weight %.*s: must be 1..%u",
 				    (int)fl[k], f[k], SHB_WEIGHT_MAX);
 		k++;
 	}
 	if (k < nf) {
 		for (size_t j = 0; j < fl[k]; j++)
 			if (!tchar(f[k][j]))
-				return fail(err, errlen, "method \"%s\": letters, "
+				return shb_errf(err, errlen, "method \"%s\": letters, "
 					    "digits and !#$%%&'*+-.^_`|~ only",
 					    shb_quote_n(f[k], fl[k]).s);
 		t->method = strndup(f[k], fl[k]);
 		if (!t->method)
-			return fail(err, errlen, "out of memory");
+			return shb_errf(err, errlen, "out of memory");
 		k++;
 	}
 	if (k < nf) {
 		t->body_file = strndup(f[k], fl[k]);
 		if (!t->body_file) {
 			free_target(t);
-			return fail(err, errlen, "out of memory");
+			return shb_errf(err, errlen, "out of memory");
 		}
 		k++;
 	}
 	if (k < nf) {
 		free_target(t);
-		return fail(err, errlen, "\"%s\" after the body file: a URL or "
+		return shb_errf(err, errlen, "\"%s\" after the body file: a URL or "
 			    "file name cannot hold blanks",
 			    shb_quote_n(f[k], fl[k]).s);
 	}
@@ -181,7 +165,7 @@ int shb_urls_parse_line(const char *line, size_t len,
 	t->url_text = strdup(url);
 	if ((label && !t->label) || !t->url_text) {
 		free_target(t);
-		return fail(err, errlen, "out of memory");
+		return shb_errf(err, errlen, "out of memory");
 	}
 	return 1;
 }
@@ -198,10 +182,10 @@ static int read_all(const char *path, size_t cap, uint8_t **out, size_t *len,
 	uint8_t *buf;
 
 	if (fd < 0)
-		return fail(why, whylen, "%s", strerror(errno));
+		return shb_errf(why, whylen, "%s", strerror(errno));
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 		close(fd);
-		return fail(why, whylen, "is a directory");
+		return shb_errf(why, whylen, "is a directory");
 	}
 	buf = malloc(sz);
 	while (buf) {
@@ -219,7 +203,7 @@ static int read_all(const char *path, size_t cap, uint8_t **out, size_t *len,
 			int e = errno;
 			free(buf);
 			close(fd);
-			return fail(why, whylen, "%s", strerror(e));
+			return shb_errf(why, whylen, "%s", strerror(e));
 		}
 		if (r == 0) {
 			close(fd);
@@ -233,7 +217,7 @@ static int read_all(const char *path, size_t cap, uint8_t **out, size_t *len,
 	}
 	free(buf);
 	close(fd);
-	return fail(why, whylen, n > cap ? "larger than the limit" : "out of memory");
+	return shb_errf(why, whylen, n > cap ? "larger than the limit" : "out of memory");
 }
 
 static int append_target(struct shb_config *cfg, struct shb_target_arg *t)
@@ -256,7 +240,7 @@ int shb_urls_load(struct shb_config *cfg, const char *path, char *err,
 	int line = 0, rc = 0;
 
 	if (read_all(path, SHB_URLS_FILE_MAX, &text, &len, why, sizeof(why)) < 0)
-		return fail(err, errlen, "--urls %s: cannot read: %s%s", path, why,
+		return shb_errf(err, errlen, "--urls %s: cannot read: %s%s", path, why,
 			    strcmp(why, "larger than the limit") ? "" : " of 1 MiB");
 	while (start < len && rc == 0) {
 		const char *s = (const char *)text + start;
@@ -266,17 +250,17 @@ int shb_urls_load(struct shb_config *cfg, const char *path, char *err,
 		start += n + 1;
 		line++;
 		if (memchr(s, '\0', n)) {
-			rc = fail(err, errlen, "%s:%d: NUL byte in the line", path, line);
+			rc = shb_errf(err, errlen, "%s:%d: NUL byte in the line", path, line);
 			break;
 		}
 		if (n > SHB_URLS_LINE_MAX) {
-			rc = fail(err, errlen, "%s:%d: line longer than %d bytes",
+			rc = shb_errf(err, errlen, "%s:%d: line longer than %d bytes",
 				  path, line, SHB_URLS_LINE_MAX);
 			break;
 		}
 		int r = shb_urls_parse_line(s, n, &t, msg, sizeof(msg));
 		if (r < 0) {
-			rc = fail(err, errlen, "%s:%d: %s", path, line, msg);
+			rc = shb_errf(err, errlen, "%s:%d: %s", path, line, msg);
 			break;
 		}
 		if (r == 0)
@@ -285,7 +269,7 @@ int shb_urls_load(struct shb_config *cfg, const char *path, char *err,
 		if (t.body_file &&
 		    read_all(t.body_file, SHB_MAX_BODY, &t.body, &t.body_len, why,
 			     sizeof(why)) < 0) {
-			rc = fail(err, errlen, "%s:%d: body file %s: %s%s", path,
+			rc = shb_errf(err, errlen, "%s:%d: body file %s: %s%s", path,
 				  line, t.body_file, why,
 				  strcmp(why, "larger than the limit") ? "" :
 				  " of " SHB_MAX_BODY_TEXT);
@@ -293,19 +277,19 @@ int shb_urls_load(struct shb_config *cfg, const char *path, char *err,
 			break;
 		}
 		if (cfg->target_count == SHB_TARGETS_MAX) {
-			rc = fail(err, errlen, "%s:%d: more than %d targets", path,
+			rc = shb_errf(err, errlen, "%s:%d: more than %d targets", path,
 				  line, SHB_TARGETS_MAX);
 			free_target(&t);
 			break;
 		}
 		if (append_target(cfg, &t) < 0) {
-			rc = fail(err, errlen, "out of memory");
+			rc = shb_errf(err, errlen, "out of memory");
 			free_target(&t);
 		}
 	}
 	free(text);
 	if (rc == 0 && cfg->target_count == 0)
-		rc = fail(err, errlen, "--urls %s: no target in the file (only "
+		rc = shb_errf(err, errlen, "--urls %s: no target in the file (only "
 			  "blank or comment lines)", path);
 	return rc;
 }
