@@ -210,7 +210,9 @@ void shb_h1_request_free(struct shb_h1_request *r)
 /* ---- per-request variation (issue_var) ---------------------------------- */
 
 /* Decimal digits of v into out (at most 20); returns their count. Per
- * request, so not snprintf. */
+ * request, so not snprintf. The same as plugins/common/http_dec.h, which
+ * h2 and h3 use: h1's sources ship as the SDK's standalone example
+ * (shb-dev), built against the installed SDK alone. */
 static size_t put_dec(char *out, uint64_t v)
 {
 	char t[20];

@@ -9,6 +9,7 @@
 #include "h2_hpack.h"
 #include "http_fields.h"
 #include "http_prefint.h"
+#include "http_dec.h"
 
 static void field(struct shb_hpack_buf *b, const char *name, const char *value)
 {
@@ -195,21 +196,6 @@ void shb_h2_request_prio(const struct shb_h2_request *r,
 
 /* ---- per-request variation (issue_var) ---------------------------------- */
 
-/* Decimal digits of v into out (at most 20); returns their count. Per
- * request, so not snprintf. */
-static size_t put_dec(char *out, uint64_t v)
-{
-	char t[20];
-	size_t k = sizeof(t);
-
-	do {
-		t[--k] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	memcpy(out, t + k, sizeof(t) - k);
-	return sizeof(t) - k;
-}
-
 static void put_raw(struct shb_hpack_buf *b, const uint8_t *p, size_t n)
 {
 	if (b->oom || n == 0)
@@ -265,7 +251,7 @@ int shb_h2_request_var_block(const struct shb_h2_request *r,
 		splice(r, b, &from, h->index, h->value, h->value_len);
 	}
 	if (v->flags & SHB_VAR_BODY) {
-		splice(r, b, &from, AT_CLEN(r), clen, put_dec(clen, v->body_len));
+		splice(r, b, &from, AT_CLEN(r), clen, shb_http_put_dec(clen, v->body_len));
 	}
 	put_raw(b, r->block + from, r->block_len - from);
 	return b->oom ? SHB_E_NOMEM : SHB_OK;

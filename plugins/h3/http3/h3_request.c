@@ -12,6 +12,7 @@
 #include "http_prefint.h"
 #include "qpack_enc.h"
 #include "qpack_static.h"
+#include "http_dec.h"
 
 /* RFC 9114 Section 4.2.2: each field costs its name, its value and 32. */
 #define FIELD_OVERHEAD 32
@@ -225,21 +226,6 @@ void shb_h3_request_prio(const struct shb_h3_request *r,
 
 /* ---- per-request variation (issue_var) ---------------------------------- */
 
-/* Decimal digits of v into out (at most 20); returns their count. Per
- * request, so not snprintf. */
-static size_t put_dec(char *out, uint64_t v)
-{
-	char t[20];
-	size_t k = sizeof(t);
-
-	do {
-		t[--k] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	memcpy(out, t + k, sizeof(t) - k);
-	return sizeof(t) - k;
-}
-
 /* The template's section up to line k, then line k with `value`. */
 static void splice(const struct shb_h3_request *r, struct shb_qpack_buf *b,
 		   size_t *from, size_t k, const char *value, size_t value_len)
@@ -281,7 +267,7 @@ int shb_h3_request_var_section(const struct shb_h3_request *r,
 	}
 	if (v->flags & SHB_VAR_BODY) {
 		const struct shb_h3_fspan *cl = &r->at[AT_CLEN(r)];
-		size_t n = put_dec(clen, v->body_len);
+		size_t n = shb_http_put_dec(clen, v->body_len);
 		splice(r, b, &from, AT_CLEN(r), clen, n);
 		sz += (uint64_t)n - cl->value_len;
 		if (cl->len == 0) /* a new line: name and overhead too */
