@@ -6,13 +6,13 @@
 # connections nginx saw open in the middle of the run.
 #
 # What a machine needs for it, and what the script does about it:
-#  - open files: shb needs -c + ~40 descriptors in one process, so the hard
-#    RLIMIT_NOFILE must allow it (raising it needs root with
-#    CAP_SYS_RESOURCE; fs.nr_open caps it). nginx runs enough worker
-#    processes (reuseport) for each to stay under the limit. When the hard
-#    limit cannot be raised, the run is split into shards (--shard I/N,
-#    one process each, a common --start-at) merged with shb merge, and
-#    the report says so.
+#  - open files: beyond the open-files limit shb holds its sockets in its
+#    workers' io_uring file tables only, fewer than the limit per thread,
+#    so one process does (without -t shb picks the threads); the hard limit
+#    is raised to -c when allowed (root). nginx runs enough worker
+#    processes (reuseport) for each to stay under the limit. --processes N
+#    splits the run into shards instead (--shard I/N, one process each, a
+#    common --start-at), merged with shb merge.
 #  - local ports: one source address has ip_local_port_range's ports
 #    towards one server port; the run uses enough addresses of 127.0.0.0/8
 #    (--source) for -c at an eighth of that range each.
@@ -36,10 +36,11 @@ RSS, set-up time and req/s; writes a Markdown report.
 Options:
   -c, --connections N    connections to hold (default: 100000)
   -d, --duration S       seconds of load after set-up (default: 60)
-  -t, --threads N        shb threads per process (default: 2)
-      --processes N|auto shb processes, each a shard of the run with its
-                         part of -c (default: auto, as few as the
-                         open-files hard limit allows)
+  -t, --threads N        shb threads per process (default: shb's own
+                         choice: one per CPU, more when -c is beyond the
+                         open-files limit)
+      --processes N      shb processes, each a shard of the run with its
+                         part of -c (default: 1)
   -o, --output FILE      results file (default: bench/results/DATE-conns.md)
       --shb PATH         use this shb binary instead of building one into
                          build-bench/ at the top of the repository
@@ -53,9 +54,9 @@ EOF
 }
 
 want_c=100000
-procs=auto
+procs=1
 duration=60
-threads=2
+threads=
 out=""
 shb=""
 plugin_path=""
@@ -76,8 +77,8 @@ done
 
 check_int "-c" "$want_c" 1 1000000
 check_int duration "$duration" 1 3600
-check_int threads "$threads" 1 256
-[ "$procs" = auto ] || check_int "--processes" "$procs" 1 64
+[ -z "$threads" ] || check_int threads "$threads" 1 256
+check_int "--processes" "$procs" 1 64
 [ -z "$plugin_path" ] || [ -n "$shb" ] || die "--plugin-path goes with --shb"
 
 PATH=$PATH:/usr/sbin:/sbin
@@ -136,17 +137,10 @@ if [ "$hard" -lt $((want_c + shb_extra)) ]; then
 fi
 ulimit -Sn "$hard"
 c=$want_c
-per_proc=$((hard - shb_extra))
-[ "$per_proc" -ge 1 ] || die "the open-files hard limit $hard leaves no room for connections"
-if [ "$procs" = auto ]; then
-	procs=$(((c + per_proc - 1) / per_proc))
-fi
-[ $(((c + procs - 1) / procs)) -le "$per_proc" ] ||
-	die "-c $c over $procs processes is more than the $per_proc connections per process the open-files hard limit $hard allows: raise it (as root: ulimit -Hn $((want_c + shb_extra))) or use --processes $(((c + per_proc - 1) / per_proc))"
 [ "$procs" -le "$c" ] || die "--processes $procs is more than -c $c"
 limit_note=""
-if [ "$procs" -gt 1 ]; then
-	limit_note="The open-files hard limit here is $hard and cannot be raised (no CAP_SYS_RESOURCE), so one shb process holds at most about $per_proc connections: the $c connections are $procs shards of one run (\`--shard I/$procs\`, a common \`--start-at\`), each a process with its own part of -c, merged with \`shb merge\`."
+if [ "$c" -gt $((hard - shb_extra)) ]; then
+	limit_note="The open-files hard limit here is $hard and cannot be raised (no CAP_SYS_RESOURCE): beyond it shb holds each socket in its worker's io_uring file table only (registered, its descriptor closed), which is limited per thread, not per process, so one process holds all $c connections on as many threads as that takes."
 	echo "$prog: $limit_note" >&2
 fi
 
@@ -194,7 +188,8 @@ nginx_active() {
 started=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "$prog: shb -c $c ($procs process(es)) over $source_spec against $url, nginx $workers workers" >&2
-common=(-t "$threads" -c "$c" -z "${duration}s" --source "$source_spec" --connect-timeout 30s -q)
+common=(-c "$c" -z "${duration}s" --source "$source_spec" --connect-timeout 30s -q)
+[ -z "$threads" ] || common=(-t "$threads" "${common[@]}")
 start_at=""
 if [ "$procs" -gt 1 ]; then
 	# Every shard sets up first and starts its load at the same instant:
@@ -249,17 +244,17 @@ if [ "$procs" -gt 1 ]; then
 		>"$tmp/merge.out" 2>&1 || { cat "$tmp/merge.out" >&2; echo "$prog: shb merge failed" >&2; rc=1; }
 fi
 
-fields=$(python3 - "$report_json" <<'EOF' 2>/dev/null || echo "- - - - - - -"
+fields=$(python3 - "$report_json" <<'EOF' 2>/dev/null || echo "- - - - - - - -"
 import json, sys
 d = json.load(open(sys.argv[1]))
 r = d["requests"]
-print(r["ok"], r["errors"], d["durationSeconds"], d.get("setupSeconds", 0),
+print(d.get("threads", "-"), r["ok"], r["errors"], d["durationSeconds"], d.get("setupSeconds", 0),
       d.get("connectionsOpened", 0), round(r["ok"] / d["durationSeconds"]) if d["durationSeconds"] else 0,
       ";".join(f"{k}={v}" for k, v in d["errors"].items() if v) or "none")
 EOF
 )
-read -r ok errs secs setup opened rps kinds <<<"$fields"
-echo "$prog: ok $ok errors $errs ($kinds) in ${secs}s, set-up ${setup}s, all up after ${all_up:-never}s, opened $opened, $rps req/s, peak RSS $rss KiB, nginx saw $peak_active open" >&2
+read -r nthreads ok errs secs setup opened rps kinds <<<"$fields"
+echo "$prog: threads $nthreads, ok $ok errors $errs ($kinds) in ${secs}s, set-up ${setup}s, all up after ${all_up:-never}s, opened $opened, $rps req/s, peak RSS $rss KiB, nginx saw $peak_active open" >&2
 
 report() {
 	echo "# Many connections: shb holding -c $c against nginx"
@@ -268,7 +263,7 @@ report() {
 	echo "- Host: $(host_line), $(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
 	echo "- Load average before / after: $load_before / $load_after"
 	echo "- Repository: $repo"
-	echo "- shb: $(version_of shb), $procs process(es) of -t $threads, --source $source_spec ($nsrc addresses)"
+	echo "- shb: $(version_of shb), $procs process(es) of $nthreads threads (${threads:+-t $threads}${threads:-chosen by shb}), --source $source_spec ($nsrc addresses)"
 	echo "- Server: $(version_of nginx), $workers worker processes (reuseport), \`return 200\` (13 bytes), 127.0.0.1:$port"
 	echo "- Open-files hard limit: $hard; ip_local_port_range $plo-$phi"
 	if [ "${#changed[@]}" -gt 0 ]; then

@@ -20,7 +20,9 @@ struct shb_batch shb_batch_policy(const struct shb_batch_in *in)
 	if (want < 2)
 		return b;
 	uint64_t linger = in->linger_us;
-	if (!linger) {
+	if (!linger && in->kernel_timed)
+		linger = SHB_BATCH_LINGER_MAX_US;
+	else if (!linger) {
 		linger = in->lat_ns / 1000 / SHB_BATCH_LAT_SHARE;
 		if (linger < SHB_BATCH_LINGER_FLOOR_US)
 			linger = SHB_BATCH_LINGER_FLOOR_US;

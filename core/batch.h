@@ -2,9 +2,15 @@
  * loop waits for, and how long it may linger for them.
  *
  * Waiting for several completions saves wake-ups and system calls (the
- * closed-loop CPU per request), but the clock is read once the wait
- * returns, so a completion that came early in a batch is timed late: its
- * latency includes the rest of the wait. The policy keeps that bias small:
+ * closed-loop CPU per request). Over TCP a response is timed by the
+ * kernel's stamp of the receive that ended it (rx_clock.h), so the wait
+ * adds nothing to it and the linger is simply SHB_BATCH_LINGER_MAX_US
+ * (kernel_timed). Where there are no stamps (UDP, Unix sockets, a kernel
+ * that gives none) and while connections are being set up (connect and
+ * handshake times are the worker's clock), the clock is read once the
+ * wait returns, so a completion that came early in a batch is timed late:
+ * its latency includes the rest of the wait. The policy keeps that bias
+ * small:
  *   - open loop (and stopping) never batches: each completion is timed as
  *     it comes, and the wait ends at the next request's due time;
  *   - a pass never waits for more completions than can come: at most one
@@ -17,7 +23,7 @@
  *     a multiplexed protocol (many responses on one connection arrive in
  *     one receive);
  *   - the linger is at most the time to the next timer or due request;
- *     unless --batch-linger gives one, it is SHB_BATCH_LINGER_FLOOR_US or
+ *     unless --batch-linger gives one or responses are kernel-timed, it is SHB_BATCH_LINGER_FLOOR_US or
  *     1/SHB_BATCH_LAT_SHARE of the recent latency, whichever is more, at
  *     most SHB_BATCH_LINGER_MAX_US: what a batch can add to a request's
  *     latency stays below that, and the saving in wake-ups is kept (below
@@ -46,6 +52,11 @@ struct shb_batch_in {
 	int eager;          /* open loop or stopping: no batch */
 	uint64_t wait_ns;   /* the longest the pass may sleep (next timer) */
 	uint64_t lat_ns;    /* recent latency (shb_batch_lat_update); 0 none */
+	/* Responses are timed by the kernel's receive stamps (rx_clock.h)
+	 * and no connection is being set up (connect and handshake times
+	 * are still read off the worker's clock): a wait adds nothing to
+	 * a latency, only the linger's cap is left. */
+	int kernel_timed;
 };
 
 struct shb_batch {

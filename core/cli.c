@@ -33,7 +33,6 @@
 #define SHB_MAX_CONNECTIONS 1000000u
 #define SHB_MAX_PARALLEL 1024u
 #define SHB_MAX_REQUESTS 1000000000000000ull
-#define SHB_MAX_THREADS 4096u
 #define SHB_MAX_BATCH 4096u
 #define SHB_MAX_LINGER_US 1000000u
 #define SHB_DEFAULT_REQUESTS 200u
@@ -1875,8 +1874,10 @@ static const char usage_text[] =
 	"  SHB_DEBUG                set to 1 for protocol "
 	"debug traces on stderr\n"
 	"\n"
-	"Open files: the soft limit is raised to the hard one; a -c that needs\n"
-	"more descriptors than that is a usage error.\n"
+	"Open files: the soft limit is raised to the hard one. Beyond it,\n"
+	"sockets are held in the workers' io_uring file tables only, and without\n"
+	"-t threads are added until each holds fewer connections than the limit;\n"
+	"a -c that still does not fit is a usage error.\n"
 	"\n"
 	"Exit status: 0 run completed, 1 run failed or no request completed,\n"
 	"2 usage error, 3 an --slo failed, 130 or 143 stopped by SIGINT or\n"

@@ -56,6 +56,8 @@ struct shb_target_arg {
 
 struct shb_source;
 
+#define SHB_MAX_THREADS 4096u /* -t */
+
 struct shb_config {
 	char *url_text;         /* the URL as typed (of the target being run) */
 	/* Parsed; for a scheme other than http and https, the scheme's TLS
@@ -72,7 +74,10 @@ struct shb_config {
 	size_t report_count;
 	uint32_t connections;   /* -c, default 50 */
 	uint32_t parallel;      /* -p, default 1 */
-	uint32_t threads;       /* -t, 0 = automatic */
+	uint32_t threads;       /* -t, 0 = automatic, at most SHB_MAX_THREADS */
+	/* Set at start when -c does not fit the open-files limit: sockets are
+	 * held in the workers' io_uring file tables only (main.c). */
+	int ring_only_fds;
 	uint64_t requests;      /* -n; 200 when neither -n nor -z */
 	uint64_t duration_ns;   /* -z; 0 in count mode */
 	char *method;           /* -m/-X; GET, or POST with -d */

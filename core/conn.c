@@ -33,6 +33,7 @@ void shb_conn_finish_close(struct shb_conn *c)
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
+	c->ring_only = c->shut_pending = 0;
 	if (c->has_deadline) {
 		c->has_deadline = 0;
 		w->ndeadlines--;
@@ -44,6 +45,20 @@ void shb_conn_finish_close(struct shb_conn *c)
 	c->established = 0;
 	c->st = C_IDLE;
 	w->nidle++;
+}
+
+/* A socket held only in the ring's table: its shutdown goes through the
+ * ring, counted, so that the slot is not reused before it ran (the
+ * registration of the next socket in the slot would otherwise come first
+ * and be shut down instead). */
+void shb_conn_shut_via_ring(struct shb_conn *c)
+{
+	struct io_uring_sqe *sqe = shb_worker_sqe(c->w);
+	io_uring_prep_shutdown(sqe, (int)c->idx, SHUT_RDWR);
+	sqe->flags |= IOSQE_FIXED_FILE;
+	sqe->user_data = shb_ud_make(OP_SHUT, c->idx, c->gen);
+	c->shut_pending = 0;
+	c->ops++;
 }
 
 /* Stops using c: no more plugin calls, the socket is shut down so that the
@@ -63,6 +78,10 @@ void shb_conn_begin_close(struct shb_conn *c)
 	c->st = C_CLOSING;
 	if (c->fd >= 0)
 		shutdown(c->fd, SHUT_RDWR);
+	else if (c->ring_only && !w->dgram && c->send_busy)
+		c->shut_pending = 1; /* after the last words (shb_conn_on_send) */
+	else if (c->ring_only && !w->dgram)
+		shb_conn_shut_via_ring(c);
 	if (c->recv_armed) {
 		/* shutdown() ends a TCP receive, not a UDP one: cancel it. */
 		struct io_uring_sqe *sqe = shb_worker_sqe(w);
@@ -130,15 +149,22 @@ static void last_words(struct shb_conn *c, int bye)
 		return;
 	if (w->dgram) {
 		size_t seg = 0;
-		shb_ssize n = w->vt->write_dgrams(c->p, c->dg->buf, w->dgram_max, &seg, w->now);
-		if (n > 0)
+		shb_ssize n = w->vt->write_dgrams(c->p, c->dg->buf, w->dgram_max, &seg, shb_conn_now(c));
+		if (n > 0 && c->ring_only)
+			shb_conn_send(c, c->dg->buf, (size_t)n);
+		else if (n > 0)
 			(void)send(c->fd, c->dg->buf, (size_t)n, MSG_DONTWAIT);
 		return;
 	}
 	struct shb_vec v[MAX_VECS];
 	shb_ssize n = 0;
 	if (w->vt->state(c->p) & SHB_CS_WANT_WRITE)
-		n = w->vt->pull_send(c->p, v, MAX_VECS, w->now);
+		n = w->vt->pull_send(c->p, v, MAX_VECS, shb_conn_now(c));
+	if (n > 0 && !c->tls_live && c->ring_only) {
+		memcpy(c->iov, v, (size_t)n * sizeof(v[0]));
+		shb_conn_sendmsg(c, (size_t)n);
+		return;
+	}
 	for (shb_ssize i = 0; i < n; i++) {
 		if (c->tls_live)
 			shb_tls_write(&c->tls, v[i].base, v[i].len, err, sizeof(err));
@@ -149,6 +175,12 @@ static void last_words(struct shb_conn *c, int bye)
 		struct shb_bytes *b = &c->tbuf[c->tfill];
 		if (bye)
 			shb_tls_bye(&c->tls);
+		if (b->len && c->ring_only) {
+			/* b stays as it is until the send completes; the slot
+			 * is not reused before (the send is counted). */
+			shb_conn_send(c, b->p, b->len);
+			return;
+		}
 		if (b->len)
 			(void)send(c->fd, b->p, b->len, MSG_DONTWAIT | MSG_NOSIGNAL);
 		b->len = 0;
@@ -162,7 +194,7 @@ void shb_conn_close_politely(struct shb_conn *c)
 	struct worker *w = c->w;
 	if (c->st == C_READY && !c->send_busy && c->plugin_live) {
 		if (w->vt->shutdown) /* optional: nothing to say first */
-			w->vt->shutdown(c->p, SHB_SHUT_GRACEFUL, w->now);
+			w->vt->shutdown(c->p, SHB_SHUT_GRACEFUL, shb_conn_now(c));
 		last_words(c, 1);
 	}
 	shb_conn_begin_close(c);
@@ -209,7 +241,7 @@ void shb_conn_transport_ready(struct shb_conn *c)
 		w->nhandshaking++;
 	else
 		shb_conn_established(c);
-	int r = w->vt->on_transport_ready(c->p, &info, w->now);
+	int r = w->vt->on_transport_ready(c->p, &info, shb_conn_now(c));
 	if (r < 0) {
 		shb_conn_plugin_fail(c, r, "protocol start failed");
 		return;
@@ -375,8 +407,16 @@ int shb_conn_attach(struct shb_conn *c)
 		shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
 		return -1;
 	}
+	if (w->run->cfg->ring_only_fds) {
+		/* The table holds the socket now: the descriptor is not
+		 * needed, and its slot in the process's table is what -c
+		 * beyond the open-files limit needs back. */
+		close(c->fd);
+		c->fd = -1;
+		c->ring_only = 1;
+	}
 	memset(c->p, 0, w->desc->conn_size);
-	r = w->vt->conn_init(w->run->module, w->pworker, c->p, c, w->now);
+	r = w->vt->conn_init(w->run->module, w->pworker, c->p, c, shb_conn_now(c));
 	if (r < 0) {
 		snprintf(msg, sizeof(msg), "protocol conn_init failed: %s",
 			 w->run->host->strerror(r));

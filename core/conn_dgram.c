@@ -118,7 +118,7 @@ static void deliver_segments(struct shb_conn *c, uint32_t n)
 			nv += k;
 			if (nv < SEG_BATCH)
 				break;
-			r = w->vt->recv_dgrams(c->p, v, nv, w->now);
+			r = w->vt->recv_dgrams(c->p, v, nv, shb_conn_now(c));
 			if (r < 0)
 				goto fail;
 			nv = 0;
@@ -128,7 +128,7 @@ static void deliver_segments(struct shb_conn *c, uint32_t n)
 	}
 	if (!nv)
 		return;
-	r = w->vt->recv_dgrams(c->p, v, nv, w->now);
+	r = w->vt->recv_dgrams(c->p, v, nv, shb_conn_now(c));
 	if (r >= 0)
 		return;
 fail:
@@ -150,7 +150,7 @@ void shb_dgram_deliver(struct shb_conn *c)
 			v[i].base = shb_buf_ring_buf(&w->br, c->dg->rx_bid[i]);
 			v[i].len = c->dg->rx_len[i];
 		}
-		int r = w->vt->recv_dgrams(c->p, v, n, w->now);
+		int r = w->vt->recv_dgrams(c->p, v, n, shb_conn_now(c));
 		if (r < 0)
 			shb_conn_plugin_fail(c, r, "protocol error");
 	} else if (c->st == C_READY) {
@@ -272,7 +272,7 @@ void shb_dgram_flush(struct shb_conn *c)
 	struct worker *w = c->w;
 	size_t seg = 0;
 	size_t cap = (size_t)w->dgram_train * w->dgram_max;
-	shb_ssize n = w->vt->write_dgrams(c->p, c->dg->buf, cap, &seg, w->now);
+	shb_ssize n = w->vt->write_dgrams(c->p, c->dg->buf, cap, &seg, shb_conn_now(c));
 	if (n < 0) {
 		shb_conn_plugin_fail(c, (int)n, "protocol error");
 		return;

@@ -125,6 +125,10 @@ void shb_conn_start(struct shb_conn *c)
 	}
 	if (sa->sa_family != AF_UNIX)
 		setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	/* Unix stream sockets carry no receive stamps. */
+	c->rxts = sa->sa_family != AF_UNIX && shb_rx_clock_enable(c->fd) == 0;
+	if (!c->rxts)
+		w->kernel_timed = 0;
 	if (shb_conn_bind_source(c, 1) < 0 || shb_conn_attach(c) < 0)
 		return;
 	if (io_uring_sq_space_left(&w->u.ring) < 2)
@@ -253,7 +257,7 @@ static void deliver(struct shb_conn *c, const uint8_t *data, size_t len)
 		data = c->backlog.p;
 		len = c->backlog.len;
 	}
-	shb_ssize n = w->vt->recv(c->p, data, len, w->now);
+	shb_ssize n = w->vt->recv(c->p, data, len, shb_conn_now(c));
 	shb_conn_mark_dirty(c);
 	if (n < 0) {
 		shb_conn_plugin_fail(c, (int)n, "protocol error");
@@ -299,7 +303,7 @@ static void deliver_eof(struct shb_conn *c)
 	}
 	if (c->st != C_READY)
 		return;
-	int r = w->vt->recv_eof(c->p, w->now);
+	int r = w->vt->recv_eof(c->p, shb_conn_now(c));
 	if (r < 0)
 		shb_conn_plugin_fail(c, r, "connection closed by the server");
 	else if (c->nused)
@@ -345,28 +349,56 @@ static void tls_input(struct shb_conn *c, const uint8_t *data, size_t len)
 		shb_conn_flush_tls(c);
 }
 
+/* A stamped receive (c->rxts): its payload, and the time its last byte
+ * came (w->rx_at). *len 0 is the end of the stream. */
+static int stamped_payload(struct shb_conn *c, const uint8_t *buf, int res,
+			   const uint8_t **data, uint32_t *len)
+{
+	struct worker *w = c->w;
+	uint64_t real;
+	if (shb_rx_stamp(&w->rx_msg, (void *)buf, (uint32_t)res, data, len, &real) < 0) {
+		shb_conn_fail(c, SHB_ERRK_READ, "recv: a receive buffer not laid out "
+			      "as asked for");
+		return -1;
+	}
+	w->rx_at = shb_rx_clock_mono(&w->rxc, real, w->now);
+	if (!w->rx_at && *len)
+		w->kernel_timed = 0;
+	return 0;
+}
+
 void shb_conn_on_recv(struct shb_conn *c, struct io_uring_cqe *cqe)
 {
 	struct worker *w = c->w;
 	int res = cqe->res;
 	int more = (cqe->flags & IORING_CQE_F_MORE) != 0;
+	int eof = res == 0;
 
 	if (res > 0) {
 		unsigned bid = cqe->flags >> IORING_CQE_BUFFER_SHIFT;
 		const uint8_t *buf = shb_buf_ring_buf(&w->br, bid);
-		w->stats->bytes_recv += (uint64_t)res;
-		if (c->st == C_READY || c->st == C_HANDSHAKE) {
+		uint32_t len = (uint32_t)res;
+		if (c->rxts && stamped_payload(c, buf, res, &buf, &len) < 0)
+			len = 0;
+		else if (!len)
+			eof = 1;
+		w->stats->bytes_recv += len;
+		if (len && (c->st == C_READY || c->st == C_HANDSHAKE)) {
 			if (c->tls_live)
-				tls_input(c, buf, (size_t)res);
+				tls_input(c, buf, len);
 			else
-				deliver(c, buf, (size_t)res);
-		} else if (c->st == C_PROXY) {
-			proxy_input(c, buf, (size_t)res);
+				deliver(c, buf, len);
+		} else if (len && c->st == C_PROXY) {
+			proxy_input(c, buf, len);
 		}
+		if (eof)
+			deliver_eof(c); /* at the stamp of the receive that saw it */
+		w->rx_at = 0;
 		shb_buf_ring_recycle(&w->br, bid);
-	} else if (res == 0) {
+	} else if (eof) {
 		deliver_eof(c);
-	} else if (res != -ENOBUFS && res != -ECANCELED) {
+	}
+	if (res < 0 && res != -ENOBUFS && res != -ECANCELED) {
 		/* ECANCELED: our own cancel (pause_recv, begin_close). */
 		char msg[160];
 		snprintf(msg, sizeof(msg), "recv: %s", strerror(-res));
@@ -377,7 +409,7 @@ void shb_conn_on_recv(struct shb_conn *c, struct io_uring_cqe *cqe)
 		c->ops--;
 		/* ENOBUFS just means the buffer ring ran dry for a moment. */
 		if ((c->st == C_READY || c->st == C_HANDSHAKE ||
-		     c->st == C_PROXY) && res != 0 && !c->recv_paused)
+		     c->st == C_PROXY) && !eof && !c->recv_paused)
 			shb_conn_arm_recv(c);
 	}
 }
@@ -386,7 +418,7 @@ void shb_conn_flush_plain(struct shb_conn *c)
 {
 	struct worker *w = c->w;
 	struct shb_vec v[MAX_VECS];
-	shb_ssize n = w->vt->pull_send(c->p, v, MAX_VECS, w->now);
+	shb_ssize n = w->vt->pull_send(c->p, v, MAX_VECS, shb_conn_now(c));
 	if (n <= 0)
 		return;
 	if (n == 1) {
@@ -405,7 +437,7 @@ void shb_conn_flush_plugin_tls(struct shb_conn *c)
 	 * took it. Bounded, so one connection cannot starve the others. */
 	for (int round = 0; round < 16; round++) {
 		struct shb_vec v[MAX_VECS];
-		shb_ssize n = w->vt->pull_send(c->p, v, MAX_VECS, w->now);
+		shb_ssize n = w->vt->pull_send(c->p, v, MAX_VECS, shb_conn_now(c));
 		if (n <= 0)
 			break;
 		size_t total = 0;
@@ -416,7 +448,7 @@ void shb_conn_flush_plugin_tls(struct shb_conn *c)
 			}
 			total += v[i].len;
 		}
-		w->vt->sent(c->p, total, w->now);
+		w->vt->sent(c->p, total, shb_conn_now(c));
 		if (!(w->vt->state(c->p) & SHB_CS_WANT_WRITE))
 			break;
 	}
@@ -431,6 +463,8 @@ void shb_conn_on_send(struct shb_conn *c, int res)
 	 * after its connections began to close. */
 	if (res > 0)
 		w->stats->bytes_sent += (uint64_t)res;
+	if (c->shut_pending)
+		shb_conn_shut_via_ring(c); /* the last words are out */
 	if (c->proxy_sending) {
 		proxy_sent(c, res);
 		return;
@@ -464,7 +498,7 @@ void shb_conn_on_send(struct shb_conn *c, int res)
 		}
 		b->len = 0;
 	} else {
-		w->vt->sent(c->p, (size_t)res, w->now);
+		w->vt->sent(c->p, (size_t)res, shb_conn_now_held(c));
 	}
 	/* A plugin that could not take all its input until it had flushed
 	 * gets the rest now. */

@@ -392,17 +392,11 @@ static int resolve_addrs(struct shb_run *run, const struct shb_config *cfg,
 #define SHB_FDS_PER_THREAD 2u
 #define SHB_FDS_RESERVE 32u
 
-/* Raises the soft RLIMIT_NOFILE to the hard one, as most load generators
- * do (the usual soft 1024 is far below what -c asks for), and refuses a
- * run that needs more than that: running out mid-run would turn into a
- * storm of connect errors, which the workers stop only at first sight. */
-static int fit_fd_limit(const struct shb_config *cfg, uint32_t threads,
-			char *err, size_t errlen)
+/* Raises the soft limit to the hard one (or, when that fails, to `need`);
+ * the soft limit then in force, 0 when unlimited or unknown. */
+static uint64_t raise_fd_limit(uint64_t need)
 {
-	uint64_t need = (uint64_t)cfg->connections + cfg->report_count +
-			(uint64_t)threads * SHB_FDS_PER_THREAD + SHB_FDS_RESERVE;
 	struct rlimit rl;
-
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
 		return 0; /* cannot tell: the workers catch EMFILE */
 	if (rl.rlim_cur < rl.rlim_max) {
@@ -417,14 +411,53 @@ static int fit_fd_limit(const struct shb_config *cfg, uint32_t threads,
 				rl.rlim_cur = up.rlim_cur;
 		}
 	}
-	if (rl.rlim_cur != RLIM_INFINITY && need > rl.rlim_cur) {
-		snprintf(err, errlen, "-c %u needs about %llu file descriptors "
-			 "but the limit is %llu (raise it with ulimit -n, or "
-			 "lower -c)", cfg->connections, (unsigned long long)need,
-			 (unsigned long long)rl.rlim_cur);
-		return -1;
+	return rl.rlim_cur == RLIM_INFINITY ? 0 : (uint64_t)rl.rlim_cur;
+}
+
+/* Raises the soft RLIMIT_NOFILE to the hard one, as most load generators
+ * do (the usual soft 1024 is far below what -c asks for), and refuses a
+ * run that does not fit: running out mid-run would turn into a storm of
+ * connect errors, which the workers stop only at first sight.
+ *
+ * A -c beyond the limit still fits when each socket is held only in its
+ * worker's io_uring file table (registered, then its descriptor closed):
+ * a table is limited to RLIMIT_NOFILE entries per ring, not per process,
+ * so the run needs its connections per thread under the limit. Without
+ * -t, the threads are raised until they are. */
+static int fit_fd_limit(struct shb_config *cfg, uint32_t threads,
+			char *err, size_t errlen)
+{
+	uint64_t base = cfg->report_count + SHB_FDS_RESERVE;
+	uint64_t need = (uint64_t)cfg->connections + base +
+			(uint64_t)threads * SHB_FDS_PER_THREAD;
+	uint64_t limit = raise_fd_limit(need);
+
+	cfg->ring_only_fds = 0;
+	if (!limit || need <= limit)
+		return 0;
+	/* Ring-only: a table of connections/threads per worker, and one
+	 * more descriptor per worker for the socket being registered. */
+	uint64_t per = (cfg->connections + (uint64_t)threads - 1) / threads;
+	if (!cfg->threads && limit > base + 3 * (uint64_t)threads) {
+		uint64_t room = limit - base - 3 * (uint64_t)threads;
+		uint64_t t = (cfg->connections + room - 1) / room;
+		if (t > threads && t <= SHB_MAX_THREADS &&
+		    base + 3 * t < limit) {
+			threads = (uint32_t)t;
+			per = (cfg->connections + t - 1) / t;
+			cfg->threads = threads;
+		}
 	}
-	return 0;
+	if (per <= limit && base + 3 * (uint64_t)threads <= limit) {
+		cfg->ring_only_fds = 1;
+		return 0;
+	}
+	snprintf(err, errlen, "-c %u needs about %llu file descriptors but the "
+		 "limit is %llu, and %llu connections per worker thread is over "
+		 "it too (raise it with ulimit -n, add threads with -t, or lower "
+		 "-c)", cfg->connections, (unsigned long long)need,
+		 (unsigned long long)limit, (unsigned long long)per);
+	return -1;
 }
 
 static int fail_usage(const char *err)

@@ -111,7 +111,7 @@ static int issue_templated(struct shb_conn *c, const void *prep, uint32_t t,
 	struct shb_request_var var;
 
 	if (!tm)
-		return w->vt->issue(c->p, prep, cookie, w->now);
+		return w->vt->issue(c->p, prep, cookie, shb_conn_now(c));
 	struct shb_tmpl_ctx ctx = {
 		.seq = atomic_fetch_add_explicit(&w->run->seq, 1, memory_order_relaxed),
 		.worker = w->args->index,
@@ -119,7 +119,7 @@ static int issue_templated(struct shb_conn *c, const void *prep, uint32_t t,
 		.rng = &w->trng,
 	};
 	shb_tmpl_expand(tm, &ctx, w->tscratch, w->thv, &var);
-	return w->vt->issue_var(c->p, prep, &var, cookie, w->now);
+	return w->vt->issue_var(c->p, prep, &var, cookie, shb_conn_now(c));
 }
 
 int shb_conn_issue(struct shb_conn *c)
@@ -155,7 +155,7 @@ int shb_conn_issue(struct shb_conn *c)
 	w->issued++;
 	/* One predictable branch: plain runs call issue() as before. */
 	int rc = w->tmpls ? issue_templated(c, prep, t, cookie) :
-		 w->vt->issue(c->p, prep, cookie, w->now);
+		 w->vt->issue(c->p, prep, cookie, shb_conn_now(c));
 	if (rc < 0) {
 		shb_mix_giveback(w, t);
 		r->used = 0;
@@ -237,29 +237,35 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 		return;
 	}
 	switch (res->outcome) {
-	case SHB_REQ_OK:
-		/* Timed by the core (ts_done is not read): every [conn] call
-		 * carries w->now, so a plugin's ts_done is the same time. An
-		 * application error (app_ok 0) is still an answer. */
+	case SHB_REQ_OK: {
+		/* Timed by the core (ts_done is not read): at the kernel's
+		 * stamp of the receive that ended it where there is one
+		 * (rx_clock.h), else at w->now, the time every [conn] call
+		 * carries. An application error (app_ok 0) is still an
+		 * answer. */
+		shb_tstamp done = w->rx_at ? w->rx_at : w->now;
+		if (done < r->t_start)
+			done = r->t_start;
 		shb_ival_status(w->args->ival, res->status);
 		/* What the batch may linger for follows the latency. */
-		w->lat_ns = shb_batch_lat_update(w->lat_ns, w->now - r->t_start);
+		w->lat_ns = shb_batch_lat_update(w->lat_ns, done - r->t_start);
 		if (w->mixw)
 			shb_stats_response_at(shb_mix_stats(w->mixw, r->target),
-					      res, r->t_intended, r->t_start, w->now);
+					      res, r->t_intended, r->t_start, done);
 		if (!shb_stats_response_at(w->stats, res, r->t_intended,
-					   r->t_start, w->now))
+					   r->t_start, done))
 			shb_worker_debugf(w, "error: application outcome %s%ld",
 					  "", (long)res->app_code);
 		else
-			shb_ival_latency(w->args->ival, w->now > r->t_intended ?
-					 w->now - r->t_intended : 0);
+			shb_ival_latency(w->args->ival, done > r->t_intended ?
+					 done - r->t_intended : 0);
 		shb_worker_finished_one(w);
 		c->answered = 1;
 		w->refuse_streak = 0;
 		if (!c->established)
 			shb_conn_established(c);
 		return;
+	}
 	case SHB_REQ_REFUSED:
 		/* Not processed by the server (above a GOAWAY, REFUSED_STREAM):
 		 * resent, wherever there is room, while refusals in a row stay
@@ -414,6 +420,6 @@ void shb_conn_expire_request(struct shb_conn *c, uint32_t k)
 		count_target_error(w, c->reqs[k].target, SHB_ERRK_TIMEOUT, msg);
 		shb_worker_finished_one(w);
 	}
-	w->vt->cancel(c->p, cookie, w->now);
+	w->vt->cancel(c->p, cookie, shb_conn_now(c));
 	shb_conn_mark_dirty(c);
 }

@@ -71,6 +71,8 @@ void shb_conn_arm_recv(struct shb_conn *c)
 	struct io_uring_sqe *sqe = shb_worker_sqe(c->w);
 	if (c->w->gro)
 		io_uring_prep_recvmsg_multishot(sqe, (int)c->idx, &c->w->gro_msg, 0);
+	else if (c->rxts)
+		io_uring_prep_recvmsg_multishot(sqe, (int)c->idx, &c->w->rx_msg, 0);
 	else
 		io_uring_prep_recv_multishot(sqe, (int)c->idx, NULL, 0, 0);
 	sqe->flags |= IOSQE_FIXED_FILE | IOSQE_BUFFER_SELECT;

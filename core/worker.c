@@ -57,6 +57,9 @@ static void on_cqe(struct worker *w, struct io_uring_cqe *cqe)
 		c->ops--;
 		shb_conn_on_send(c, cqe->res);
 		break;
+	case OP_SHUT:
+		c->ops--;
+		break;
 	}
 	if (c->st == C_CLOSING && c->ops == 0)
 		shb_conn_finish_close(c);
@@ -246,7 +249,7 @@ static void check_timers(struct worker *w)
 		if (c->st != C_READY)
 			continue;
 		if (c->has_deadline && w->now >= c->deadline && w->vt->on_timer) {
-			int r = w->vt->on_timer(c->p, w->now);
+			int r = w->vt->on_timer(c->p, shb_conn_now(c));
 			if (r < 0) {
 				shb_conn_plugin_fail(c, r, "protocol timer failed");
 				continue;
@@ -348,9 +351,10 @@ static uint32_t ops_left(const struct worker *w)
 /* One completion at a time, each released to the kernel before it is
  * handled: a handler may need an SQE, and get_sqe may then stash what is
  * left in the CQ. The stash holds older completions, so it goes first. */
-static void reap(struct worker *w)
+/* Handles every completion there is; how many. */
+static unsigned reap(struct worker *w)
 {
-	for (;;) {
+	for (unsigned n = 0;; n++) {
 		struct io_uring_cqe cqe, *k;
 		unsigned head;
 		int got = 0;
@@ -368,7 +372,7 @@ static void reap(struct worker *w)
 			}
 		}
 		if (!got)
-			return;
+			return n;
 		on_cqe(w, &cqe);
 	}
 }
@@ -462,6 +466,8 @@ static int worker_setup(struct worker *w)
 	 * what it costs in memory. A pass that finds it empty re-arms
 	 * (ENOBUFS). */
 	if (w->desc->transport != SHB_TRANSPORT_DGRAM) {
+		w->kernel_timed = 1; /* until a socket or a receive says otherwise */
+		w->rx_msg.msg_controllen = SHB_RX_CLOCK_CMSG_SPACE;
 		nbuf = pow2_at_least(w->nconns);
 		nbuf = nbuf < 64 ? 64 : nbuf > RECV_BUFS_MAX ? RECV_BUFS_MAX : nbuf;
 	}
@@ -699,11 +705,13 @@ static void run_loop(struct worker *w)
 		 * while we wait. */
 		if (w->args->ival)
 			shb_ival_leave(w->args->ival, w->stats);
-		/* The clock is read once the wait returns: batch.h keeps what
-		 * a batch adds to the latencies in it small. */
+		/* Responses are timed by the kernel's receive stamps where
+		 * there are any (rx_clock.h), else by the clock read once the
+		 * wait returns: batch.h keeps what a batch adds to them small. */
 		struct shb_batch_in bi = {
 			.size = cfg->batch_size, .linger_us = cfg->batch_linger_us,
 			.busy = w->nbusy, .eager = w->stopping || w->open,
+			.kernel_timed = w->kernel_timed && !w->nconnecting && !w->nhandshaking,
 			.multiplexed = (w->desc->flags & SHB_PROTO_MULTIPLEXED) != 0,
 			.wait_ns = wait, .lat_ns = w->lat_ns,
 		};
@@ -721,10 +729,16 @@ static void run_loop(struct worker *w)
 			begin_measuring(w);
 		if (w->args->ival && w->measuring)
 			shb_ival_enter(w->args->ival);
-		reap(w);
+		unsigned reaped = reap(w);
 		shb_buf_ring_publish(&w->br);
 		if (w->stopping)
 			continue;
+		/* What the pass sends now starts now, not when the wait
+		 * returned: a large batch takes a while to reap (a few
+		 * completions take a microsecond or two, less than a clock
+		 * read is worth). */
+		if (reaped > REAP_REFRESH)
+			w->now = shb_now_ns();
 		service_dirty(w);
 		if (w->nretry)
 			place_retries(w);
@@ -732,8 +746,10 @@ static void run_loop(struct worker *w)
 			place_due(w);
 		shb_buf_ring_publish(&w->br);
 		if (w->now >= w->next_check || w->ndeadlines) {
-			if (w->now >= w->next_check)
+			if (w->now >= w->next_check) {
 				w->next_check = w->now + check_every;
+				shb_rx_clock_tick(&w->rxc);
+			}
 			check_timers(w);
 			service_dirty(w);
 		}

@@ -19,13 +19,19 @@
 
 #include "batch.h"
 #include "mix.h"
+#include "rx_clock.h"
 #include "run.h"
 #include "schedule.h"
 #include "source.h"
 #include "template.h"
 #include "uring_shim.h"
 
-enum { OP_CONNECT = 0, OP_RECV = 1, OP_SEND = 2 };
+/* OP_SHUT: a shutdown through the ring (a socket held only in the file
+ * table, run->cfg->ring_only_fds). */
+/* A pass that reaped more completions than this reads the clock again
+ * before it sends (worker.c). */
+#define REAP_REFRESH 4u
+enum { OP_CONNECT = 0, OP_RECV = 1, OP_SEND = 2, OP_SHUT = 3 };
 #define UD_DEADLINE UINT64_MAX
 #define UD_IGNORE (UINT64_MAX - 1)
 #define SLOT_BITS 20
@@ -122,6 +128,15 @@ struct shb_conn {
 	/* The CONNECT request to a proxy is in the kernel; tsent counts
 	 * its bytes sent until it is all out. */
 	uint8_t proxy_sending;
+	/* Its receives are multishot recvmsg with the kernel's receive
+	 * stamp (rx_clock.h; TCP only). */
+	uint8_t rxts;
+	/* Its socket is held only in the ring's file table (fd closed once
+	 * registered): shutdown goes through the ring (OP_SHUT), after the
+	 * send in flight if there is one (shut_pending). */
+	uint8_t ring_only, shut_pending;
+	/* The last `now` a plugin call on it carried (shb_conn_now). */
+	shb_tstamp t_handed;
 	shb_tstamp t_connect;   /* connect started (socket created) */
 	shb_tstamp t_connected; /* TCP connected / UDP socket ready */
 	shb_tstamp deadline;
@@ -252,6 +267,18 @@ struct worker {
 	 * receive is armed). */
 	int gro;
 	struct msghdr gro_msg;
+	/* Kernel receive stamps on stream connections (rx_clock.h): rx_msg
+	 * asks for the SCM_TIMESTAMPNS message. rx_at is the stamp of the
+	 * receive being handed over (on the worker's clock; 0 outside one):
+	 * a response that ends in it is timed by it, not by `now`.
+	 * kernel_timed: every receive so far carried a stamp (a socket
+	 * that refused SO_TIMESTAMPNS, a receive without one, or a Unix
+	 * socket clears it for the run), so the batch may linger longer
+	 * (batch.h). */
+	int kernel_timed;
+	struct msghdr rx_msg;
+	struct shb_rx_clock rxc;
+	shb_tstamp rx_at;
 	/* The largest datagram the protocol writes (its descriptor's
 	 * max_dgram) and datagrams per send train (1 without GSO): the
 	 * send buffer holds dgram_max * dgram_train bytes. */
@@ -267,6 +294,35 @@ struct worker {
 static inline uint64_t shb_ud_make(unsigned op, uint32_t idx, uint32_t gen)
 {
 	return (uint64_t)op | ((uint64_t)idx << 2) | ((uint64_t)gen << (2 + SLOT_BITS));
+}
+
+/* [worker] The `now` a plugin call on `c` carries, never earlier than the
+ * last one it carried (types.h: the plugin's clock does not run back).
+ * Inside a stamped receive (w->rx_at) it is the kernel's stamp, so that
+ * the protocol's first-byte and done times are the arrival times; the
+ * stamp, raised to the connection's clock when it is behind it, is
+ * written back for the core's own timing of the responses it ends.
+ * Elsewhere it is the worker's clock. */
+static inline shb_tstamp shb_conn_now(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	shb_tstamp t = w->now;
+	if (w->rx_at) {
+		if (w->rx_at < c->t_handed)
+			w->rx_at = c->t_handed;
+		t = w->rx_at;
+	}
+	c->t_handed = t;
+	return t;
+}
+
+/* [worker] The `now` for a send completion on a stream connection: the
+ * connection's clock as it was (the send is known to be done, not when),
+ * so that a send and the response to it reaped in one batch do not
+ * push the response's time to the end of the wait. */
+static inline shb_tstamp shb_conn_now_held(struct shb_conn *c)
+{
+	return c->t_handed ? c->t_handed : shb_conn_now(c);
 }
 
 static inline int shb_worker_debug_on(const struct worker *w)
@@ -347,6 +403,8 @@ void shb_conn_expire_request(struct shb_conn *c, uint32_t k);
 /* conn.c */
 void shb_conn_finish_close(struct shb_conn *c);
 void shb_conn_begin_close(struct shb_conn *c);
+/* [worker] Shutdown through the ring for a ring_only socket (conn.c). */
+void shb_conn_shut_via_ring(struct shb_conn *c);
 void shb_conn_fail(struct shb_conn *c, unsigned kind, const char *msg);
 void shb_conn_plugin_fail(struct shb_conn *c, int code, const char *fallback);
 void shb_conn_close_politely(struct shb_conn *c);

@@ -27,6 +27,8 @@ for arg in "$@"; do
 		pkgs+=(squid)
 		# tests/e2e/tui.sh: shb --tui in a tmux pane, read with capture-pane.
 		pkgs+=(tmux)
+		# tests/e2e/ring-only-fds.sh: ss, the server's open connections.
+		pkgs+=(iproute2)
 		# tests/e2e/html.sh: the html report rendered by a headless browser.
 		pkgs+=(chromium)
 		# scripts/deb-check.sh: builds, lints and installs the packages.

@@ -108,6 +108,29 @@ static void test_linger_bounded_by_latency(void)
 	CU_ASSERT_EQUAL(pol(in).linger_us, 50);
 }
 
+/* Responses timed by kernel receive stamps: the automatic linger is the
+ * cap, whatever the latency (a wait no longer adds to it); a given one,
+ * the next timer and open loop still rule. */
+static void test_linger_kernel_timed(void)
+{
+	struct shb_batch_in in = base(32);
+	in.linger_us = 0;
+	in.kernel_timed = 1;
+	in.lat_ns = 100000;
+	CU_ASSERT_EQUAL(pol(in).want, 8);
+	CU_ASSERT_EQUAL(pol(in).linger_us, 500);
+	in.lat_ns = 0;
+	CU_ASSERT_EQUAL(pol(in).linger_us, 500);
+	in.linger_us = 30;
+	CU_ASSERT_EQUAL(pol(in).linger_us, 30);
+	in.linger_us = 0;
+	in.wait_ns = 70000;
+	CU_ASSERT_EQUAL(pol(in).linger_us, 70);
+	in.eager = 1;
+	CU_ASSERT_EQUAL(pol(in).want, 1);
+	CU_ASSERT_EQUAL(pol(in).linger_us, 0);
+}
+
 /* Multiplexed: one completion per busy connection, at most 32. */
 static void test_multiplexed(void)
 {
@@ -147,6 +170,7 @@ static CU_TestInfo batch_tests[] = {
 	{"open loop and stopping: no batch", test_eager},
 	{"linger bounded by the next timer", test_linger_bounded_by_wait},
 	{"linger bounded by the latency", test_linger_bounded_by_latency},
+	{"kernel-timed linger", test_linger_kernel_timed},
 	{"multiplexed: one per busy connection", test_multiplexed},
 	{"latency moving average", test_latency_average},
 	CU_TEST_INFO_NULL,

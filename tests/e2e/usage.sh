@@ -84,8 +84,8 @@ USAGE_WANT="-H 'Transfer-Encoding: chunked'" \
 
 # Too few file descriptors for -c: one line before any connection.
 USAGE_ULIMIT="-n 256" USAGE_WANT="-c 1000 needs about" \
-	usage_case "-c above the descriptor limit" -c 1000 -n 1000 "$url"
-grep -qF "but the limit is 256 (raise it with ulimit -n, or lower -c)" \
+	usage_case "-c above the descriptor limit" -t 2 -c 1000 -n 1000 "$url"
+grep -qF "but the limit is 256, and 500 connections per worker thread is over it too (raise it with ulimit -n, add threads with -t, or lower -c)" \
 	"$E2E_TMP/u.err" || fail "the descriptor limit is not named"
 
 stop_server "$srv_PID"

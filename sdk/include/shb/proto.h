@@ -395,7 +395,9 @@ struct shb_proto_vtable {
 	 * bytes consumed (== len unless the module must flush first, in which
 	 * case state() has WANT_WRITE and the core offers the rest again after
 	 * the next send completes) or a negative SHB_E_* when the connection is
-	 * broken. */
+	 * broken. `now` is when the kernel received the bytes where it stamps
+	 * them (TCP), which can be earlier than the call; on one connection
+	 * `now` never runs back from one call to the next. */
 	shb_ssize (*recv)(void *conn, const uint8_t *data, size_t len,
 			  shb_tstamp now);
 	/* [conn] STREAM: the peer closed its side (FIN or TLS close_notify).
