@@ -5,7 +5,10 @@
 # per MB received is set beside what bench/crypto_floor measures for
 # removing packet protection alone with the h3 plugin's own code.
 # With --base, a second shb build runs beside the first, interleaved
-# round by round (before / after a change, from the same sitting).
+# round by round (before / after a change, from the same sitting). With
+# H2LOAD_H3=/path/to/h2load (an h2load built with HTTP/3), that h2load
+# downloads the same files in the same rounds, and the table gives shb's
+# CPU per MB as a ratio of h2load's.
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
 
@@ -18,6 +21,8 @@ Options:
   -n, --requests N     1 MiB requests per run (default: 300)
   -c, --connections N  connections (default: 4)
   -t, --threads N      shb threads (default: 1)
+      --servers LIST   gtlsserver and/or bun (default: "gtlsserver bun";
+                       gtlsserver sends GSO trains, bun does not)
       --shb PATH       the shb binary to measure (plugins next to it, as in
                        its build directory); default: build one in release
                        mode into build-bench/ at the top of the repository
@@ -25,6 +30,10 @@ Options:
                        a change), measured beside the first
   -o, --output FILE    results file (default: bench/results/DATE-h3-rx.md)
   -h, --help           print this help and exit
+
+Environment:
+  H2LOAD_H3=PATH       an h2load built with HTTP/3 support: it runs the same
+                       downloads (--h3, same -c, -t and -n) in every round
 
 The crypto floor is built in the build directory of --shb (ninja target
 bench/crypto_floor). Needs gtlsserver (ngtcp2-server), GNU time and ninja.
@@ -41,6 +50,7 @@ rounds=9
 requests=300
 conns=4
 threads=1
+servers="gtlsserver bun"
 shb=""
 base=""
 out=""
@@ -55,6 +65,7 @@ while [ "$#" -gt 0 ]; do
 	-n | --requests) need_arg "$@"; requests=$2; shift 2 ;;
 	-c | --connections) need_arg "$@"; conns=$2; shift 2 ;;
 	-t | --threads) need_arg "$@"; threads=$2; shift 2 ;;
+	--servers) need_arg "$@"; servers=$2; shift 2 ;;
 	--shb) need_arg "$@"; shb=$2; shift 2 ;;
 	--base) need_arg "$@"; base=$2; shift 2 ;;
 	-o | --output) need_arg "$@"; out=$2; shift 2 ;;
@@ -75,8 +86,16 @@ check_int threads "$threads" 1 64
 [ "$conns" -ge "$threads" ] || die "fewer connections than threads"
 PATH=$PATH:/usr/sbin:/sbin
 [ -x /usr/bin/time ] || die "GNU time (/usr/bin/time) is not installed"
-command -v gtlsserver >/dev/null || die "gtlsserver is not installed (Debian package ngtcp2-server)"
+for sv in $servers; do
+	case $sv in
+	gtlsserver) command -v gtlsserver >/dev/null || die "gtlsserver is not installed (Debian package ngtcp2-server)" ;;
+	bun) command -v "${BUN:-bun}" >/dev/null || die "bun is not installed (npm package bun)" ;;
+	*) die "--servers: unknown server '$sv' (gtlsserver, bun)" ;;
+	esac
+done
 command -v ninja >/dev/null || die "ninja is not installed"
+h2load_h3=${H2LOAD_H3:-}
+[ -z "$h2load_h3" ] || [ -x "$h2load_h3" ] || die "H2LOAD_H3=$h2load_h3 is not an executable file"
 
 # An shb binary's build directory: the parent of its core/.
 build_of() {
@@ -109,6 +128,8 @@ tmp=$(mktemp -d -t shb-bench-h3rx.XXXXXX)
 H3SRV_PID=""
 # shellcheck source=../tests/h3/servers/gtlsserver.sh
 source "$root/tests/h3/servers/gtlsserver.sh"
+# shellcheck source=../tests/h3/servers/bun.sh
+source "$root/tests/h3/servers/bun.sh"
 cleanup() {
 	[ -z "$H3SRV_PID" ] || h3srv_stop "$H3SRV_PID"
 	rm -rf "$tmp"
@@ -117,9 +138,6 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-h3srv_start_gtlsserver "$tmp/srv" >&2 || die "gtlsserver did not start"
-url="https://127.0.0.1:$H3SRV_PORT/1m"
-echo "h3_rx.sh: gtlsserver (pid $H3SRV_PID) on $url" >&2
 
 echo "h3_rx.sh: crypto floor" >&2
 "$bdir/bench/crypto_floor" -r 7 >"$tmp/floor.txt"
@@ -132,8 +150,7 @@ fi
 labels=(shb)
 bins=("$shb")
 [ -z "$base" ] || { labels=(base shb); bins=("$base" "$shb"); }
-runs="$tmp/runs.tsv"
-: >"$runs"
+[ -z "$h2load_h3" ] || { labels+=(h2load); bins+=("$h2load_h3"); }
 
 # Prints "ok bytesReceived" from shb's JSON report.
 parse_shb() {
@@ -144,19 +161,33 @@ print(d["requests"]["ok"], d["bytesReceived"])
 PY
 }
 
+# h2load's bytes received: "traffic: ... (N) total" counts every byte
+# of the responses, frames included, as shb's bytesReceived does.
+parse_h2load() {
+	sed -n 's/^traffic: .*(\([0-9]*\)) total.*/\1/p; s/^requests: .* \([0-9]*\) succeeded.*/ok \1/p' "$1" |
+		awk '/^ok/ { ok = $2; next } { bytes = $1 } END { print ok + 0, bytes + 0 }'
+}
+
 run_one() { # round label binary
-	local r=$1 label=$2 bin=$3 b rc=0 user sys ok bytes
-	b=$(dirname "$(dirname "$bin")")
-	/usr/bin/time -f '%U %S' -o "$tmp/time" timeout -k 5 120 \
-		env "SHB_PLUGIN_PATH=$b/plugins/h3/plugin:$b/plugins/reporters" \
-		"$bin" --proto h3 -c "$conns" -t "$threads" -n "$requests" -q \
-		--report "json:$tmp/run.json" "$url" >"$tmp/out" 2>&1 || rc=$?
+	local r=$1 label=$2 bin=$3 b rc=0 user sys ok bytes parsed
+	if [ "$label" = h2load ]; then
+		/usr/bin/time -f '%U %S' -o "$tmp/time" timeout -k 5 120 \
+			"$bin" --h3 -c "$conns" -t "$threads" -n "$requests" "$url" >"$tmp/out" 2>&1 || rc=$?
+		parsed=$(parse_h2load "$tmp/out")
+	else
+		b=$(dirname "$(dirname "$bin")")
+		/usr/bin/time -f '%U %S' -o "$tmp/time" timeout -k 5 120 \
+			env "SHB_PLUGIN_PATH=$b/plugins/h3/plugin:$b/plugins/reporters" \
+			"$bin" --proto h3 -c "$conns" -t "$threads" -n "$requests" -q \
+			--report "json:$tmp/run.json" "$url" >"$tmp/out" 2>&1 || rc=$?
+		parsed=$(parse_shb "$tmp/run.json" 2>/dev/null || true)
+	fi
 	read -r user sys < <(tail -n 1 "$tmp/time") || true
-	if [ "$rc" -eq 0 ] && read -r ok bytes < <(parse_shb "$tmp/run.json") &&
-		[ "$ok" -eq "$requests" ]; then
+	if [ "$rc" -eq 0 ] && read -r ok bytes <<<"$parsed" &&
+		[ "$ok" -eq "$requests" ] && [ "$bytes" -gt 0 ]; then
 		printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$r" "$user" "$sys" "$bytes" >>"$runs"
 		awk -v l="$label" -v r="$r" -v u="$user" -v s="$sys" -v b="$bytes" 'BEGIN {
-			printf "  round %d %-4s user %.2f s sys %.2f s  %.3f ms/MB\n", r, l, u, s, (u + s) * 1e9 / b }' >&2
+			printf "  round %d %-6s user %.2f s sys %.2f s  %.3f ms/MB\n", r, l, u, s, (u + s) * 1e9 / b }' >&2
 	else
 		echo "  round $r $label: FAILED (exit $rc); last output:" >&2
 		tail -n 5 "$tmp/out" >&2
@@ -164,26 +195,52 @@ run_one() { # round label binary
 	fi
 }
 
-for ((r = 1; r <= rounds; r++)); do
-	for ((i = 0; i < ${#labels[@]}; i++)); do
-		k=$(((i + r) % ${#labels[@]})) # the order alternates every round
-		run_one "$r" "${labels[$k]}" "${bins[$k]}"
+# One server: its rounds into $tmp/runs-SERVER.tsv.
+bench_server() {
+	local sv=$1 r i k
+	h3srv_start_"$sv" "$tmp/srv-$sv" >&2 || die "$sv did not start"
+	url="https://127.0.0.1:$H3SRV_PORT/1m"
+	echo "h3_rx.sh: $sv (pid $H3SRV_PID) on $url" >&2
+	runs="$tmp/runs-$sv.tsv"
+	: >"$runs"
+	for ((r = 1; r <= rounds; r++)); do
+		for ((i = 0; i < ${#labels[@]}; i++)); do
+			k=$(((i + r) % ${#labels[@]})) # the order rotates every round
+			run_one "$r" "${labels[$k]}" "${bins[$k]}"
+		done
 	done
+	h3srv_stop "$H3SRV_PID"
+	H3SRV_PID=""
+}
+
+for sv in $servers; do
+	bench_server "$sv"
 done
 
+# The medians per label, "label runs median lo hi user sys".
+medians() {
+	awk -F '\t' '
+	function median(a, n,    i, j, x) {
+		for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+		return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	{ l = $1; k = ++n[l]; t[l, k] = ($3 + $4) * 1e9 / $5; u[l, k] = $3 * 1e9 / $5; s[l, k] = $4 * 1e9 / $5
+		if (k == 1 || t[l, k] < lo[l]) lo[l] = t[l, k]; if (k == 1 || t[l, k] > hi[l]) hi[l] = t[l, k] }
+	END { for (l in n) { m = n[l]
+		for (k = 1; k <= m; k++) { a[k] = t[l, k]; b[k] = u[l, k]; c[k] = s[l, k] }
+		printf "%s %d %.3f %.3f %.3f %.3f %.3f\n", l, m, median(a, m), lo[l], hi[l], median(b, m), median(c, m) } }' "$runs"
+}
+
 table() {
-	echo "| Build | Runs | CPU ms/MB (median) | min..max | user ms/MB | sys ms/MB | × crypto floor |"
-	echo "|---|---:|---:|---|---:|---:|---:|"
+	local peer_ms=""
+	medians >"$tmp/medians"
+	[ -z "$h2load_h3" ] || peer_ms=$(awk '$1 == "h2load" { print $3 }' "$tmp/medians")
+	echo "| Client | Runs | CPU ms/MB (median) | min..max | user ms/MB | sys ms/MB | × crypto floor | ÷ h2load |"
+	echo "|---|---:|---:|---|---:|---:|---:|---:|"
 	for l in "${labels[@]}"; do
-		awk -F '\t' -v l="$l" -v f="$floor_ms" '
-		function median(a, n,    i, j, x) {
-			for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-			return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-		}
-		$1 == l { n++; t[n] = ($3 + $4) * 1e9 / $5; u[n] = $3 * 1e9 / $5; s[n] = $4 * 1e9 / $5
-			if (n == 1 || t[n] < lo) lo = t[n]; if (n == 1 || t[n] > hi) hi = t[n] }
-		END { m = median(t, n)
-			printf "| %s | %d | %.3f | %.3f..%.3f | %.3f | %.3f | %.2f |\n", l, n, m, lo, hi, median(u, n), median(s, n), m / f }' "$runs"
+		awk -v l="$l" -v f="$floor_ms" -v p="$peer_ms" '$1 == l {
+			printf "| %s | %d | %.3f | %.3f..%.3f | %.3f | %.3f | %.2f | %s |\n", l, $2, $3, $4, $5, $6, $7, $3 / f,
+				(p != "" && p > 0 ? sprintf("%.2f", $3 / p) : "-") }' "$tmp/medians"
 	done
 }
 
@@ -194,12 +251,18 @@ mkdir -p "$(dirname "$out")"
 	echo "# HTTP/3 receive path against its crypto floor"
 	echo
 	echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); host: $(uname -srm), $(nproc) CPUs, $(awk -F ': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
-	echo "- Server: gtlsserver (ngtcp2 $(dpkg-query -W -f='${Version}' ngtcp2-server 2>/dev/null || echo '?')) on loopback, 1 MiB file"
-	echo "- Load: \`shb --proto h3 -c $conns -t $threads -n $requests $url\`, $rounds rounds, builds alternating"
-	echo "- CPU: user + sys of shb (GNU time) per 10^6 bytes received (shb's bytesReceived)"
+	echo "- Servers, on loopback, a 1 MiB file: gtlsserver (ngtcp2 $(dpkg-query -W -f='${Version}' ngtcp2-server 2>/dev/null || echo '?'); sends GSO trains, so shb's UDP GRO path is measured), bun $("$(h3srv_bun_bin)" --version 2>/dev/null || echo '?') (lsquic; no GSO trains)"
+	echo "- Load: \`shb --proto h3 -c $conns -t $threads -n $requests https://127.0.0.1:PORT/1m\`, $rounds rounds, clients in turn, the order rotated every round"
+	[ -z "$h2load_h3" ] || echo "- h2load (H2LOAD_H3): $("$h2load_h3" --version 2>&1 | head -n 1), \`h2load --h3 -c $conns -t $threads -n $requests https://127.0.0.1:PORT/1m\`; its bytes: the \"traffic ... total\" line"
+	echo "- CPU: user + sys of the client (GNU time) per 10^6 bytes received (shb's bytesReceived)"
 	echo "- Crypto floor (\`bench/crypto_floor\`, AES-128-GCM, 1200-byte packets): $floor_ns ns/packet, $floor_ms ms/MB of packets"
-	echo
-	table
+	for sv in $servers; do
+		runs="$tmp/runs-$sv.tsv"
+		echo
+		echo "## $sv"
+		echo
+		table
+	done
 } >"$out"
 cat "$out"
 echo "h3_rx.sh: written to $out" >&2
