@@ -61,14 +61,12 @@ void shb_conn_shut_via_ring(struct shb_conn *c)
 	c->ops++;
 }
 
-/* Stops using c: no more plugin calls, the socket is shut down so that the
- * kernel completes the multishot receive and any send, and the slot is
- * released once they have. */
-void shb_conn_begin_close(struct shb_conn *c)
+/* No more plugin calls: the state and the gauges of a closing slot. */
+static int enter_closing(struct shb_conn *c)
 {
 	struct worker *w = c->w;
 	if (c->st == C_CLOSING || c->st == C_IDLE)
-		return;
+		return -1;
 	if (c->st == C_CONNECTING || c->st == C_PROXY || c->st == C_HANDSHAKE)
 		w->nconnecting--;
 	else if (c->st == C_READY && c->established)
@@ -76,12 +74,30 @@ void shb_conn_begin_close(struct shb_conn *c)
 	else if (c->st == C_READY && w->dgram)
 		w->nhandshaking--;
 	c->st = C_CLOSING;
+	return 0;
+}
+
+/* Shuts the socket down (our FIN), which also ends a TCP receive. */
+static void shut_now(struct shb_conn *c)
+{
+	struct worker *w = c->w;
 	if (c->fd >= 0)
 		shutdown(c->fd, SHUT_RDWR);
 	else if (c->ring_only && !w->dgram && c->send_busy)
 		c->shut_pending = 1; /* after the last words (shb_conn_on_send) */
 	else if (c->ring_only && !w->dgram)
 		shb_conn_shut_via_ring(c);
+}
+
+/* Stops using c: no more plugin calls, the socket is shut down so that the
+ * kernel completes the multishot receive and any send, and the slot is
+ * released once they have. */
+void shb_conn_begin_close(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	if (enter_closing(c) < 0)
+		return;
+	shut_now(c);
 	if (c->recv_armed) {
 		/* shutdown() ends a TCP receive, not a UDP one: cancel it. */
 		struct io_uring_sqe *sqe = shb_worker_sqe(w);
@@ -90,6 +106,37 @@ void shb_conn_begin_close(struct shb_conn *c)
 	}
 	if (c->ops == 0)
 		shb_conn_finish_close(c);
+}
+
+/* The protocol ended c cleanly and the server is to close it too (HTTP/1.1
+ * after Connection: close, HTTP/2 after GOAWAY, WebSocket after the close
+ * handshake): wait for its FIN before sending ours, at most FIN_WAIT_NS.
+ * The side that closes first keeps the connection in TIME_WAIT: this way
+ * it is the server, and this machine's ports stay free for new
+ * connections (a client in TIME_WAIT runs out of them under churn, and
+ * every connect then searches a fuller port range). */
+void shb_conn_close_after_peer(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	if (w->dgram || !c->recv_armed || c->st != C_READY) {
+		shb_conn_begin_close(c);
+		return;
+	}
+	if (enter_closing(c) < 0)
+		return;
+	c->await_fin = 1;
+	c->deadline = w->now + FIN_WAIT_NS;
+	if (!w->nfinwait++ || c->deadline < w->fin_due)
+		w->fin_due = c->deadline;
+}
+
+void shb_conn_fin_done(struct shb_conn *c)
+{
+	if (!c->await_fin)
+		return;
+	c->await_fin = 0;
+	c->w->nfinwait--;
+	shut_now(c);
 }
 
 /* Without SNI a server that picks its certificate by name may refuse
@@ -189,7 +236,7 @@ static void last_words(struct shb_conn *c, int bye)
 
 /* The end of a run, or a connection we are done with: let the plugin say
  * goodbye (GOAWAY, CONNECTION_CLOSE) and TLS send close_notify. */
-void shb_conn_close_politely(struct shb_conn *c)
+void shb_conn_say_goodbye(struct shb_conn *c)
 {
 	struct worker *w = c->w;
 	if (c->st == C_READY && !c->send_busy && c->plugin_live) {
@@ -197,6 +244,12 @@ void shb_conn_close_politely(struct shb_conn *c)
 			w->vt->shutdown(c->p, SHB_SHUT_GRACEFUL, shb_conn_now(c));
 		last_words(c, 1);
 	}
+}
+
+void shb_conn_close_politely(struct shb_conn *c)
+{
+	shb_conn_fin_done(c); /* the run is ending: no more waiting */
+	shb_conn_say_goodbye(c);
 	shb_conn_begin_close(c);
 }
 

@@ -407,6 +407,9 @@ void shb_conn_on_recv(struct shb_conn *c, struct io_uring_cqe *cqe)
 	if (!more) {
 		c->recv_armed = 0;
 		c->ops--;
+		/* Waiting for the server's FIN: it came (or the receive ended
+		 * otherwise); ours follows. */
+		shb_conn_fin_done(c);
 		/* ENOBUFS just means the buffer ring ran dry for a moment. */
 		if ((c->st == C_READY || c->st == C_HANDSHAKE ||
 		     c->st == C_PROXY) && !eof && !c->recv_paused)

@@ -115,12 +115,13 @@ static void service(struct shb_conn *c)
 		return;
 	}
 	if (st & SHB_CS_CLOSED) {
-		if (c->nused)
+		if (c->nused) {
 			shb_conn_fail(c, SHB_ERRK_READ, "connection closed with a request outstanding");
-		else if (c->tls_live && !c->send_busy) {
-			shb_conn_close_politely(c);
-		} else
-			shb_conn_begin_close(c);
+			return;
+		}
+		if (c->tls_live && !c->send_busy)
+			shb_conn_say_goodbye(c);
+		shb_conn_close_after_peer(c);
 		return;
 	}
 	update_deadline(c);
@@ -264,9 +265,27 @@ static void check_timers(struct worker *w)
 	}
 }
 
+/* Connections whose wait for the server's FIN ran out send theirs. */
+static void fin_sweep(struct worker *w)
+{
+	shb_tstamp due = UINT64_MAX;
+	for (uint32_t i = 0; i < w->nconns && w->nfinwait; i++) {
+		struct shb_conn *c = &w->conns[i];
+		if (!c->await_fin)
+			continue;
+		if (w->now >= c->deadline)
+			shb_conn_fin_done(c);
+		else if (c->deadline < due)
+			due = c->deadline;
+	}
+	w->fin_due = due;
+}
+
 static uint64_t next_wait(struct worker *w)
 {
 	uint64_t wait = TICK_NS;
+	if (w->nfinwait && w->fin_due > w->now && w->fin_due - w->now < wait)
+		wait = w->fin_due - w->now;
 	if (w->next_check > w->now && w->next_check - w->now < wait)
 		wait = w->next_check - w->now;
 	if (w->revive_at > w->now && w->revive_at - w->now < wait)
@@ -740,6 +759,8 @@ static void run_loop(struct worker *w)
 		if (reaped > REAP_REFRESH)
 			w->now = shb_now_ns();
 		service_dirty(w);
+		if (w->nfinwait && w->now >= w->fin_due)
+			fin_sweep(w);
 		if (w->nretry)
 			place_retries(w);
 		if (w->open && w->next_due <= w->now)

@@ -31,6 +31,9 @@
 /* A pass that reaped more completions than this reads the clock again
  * before it sends (worker.c). */
 #define REAP_REFRESH 4u
+/* How long a cleanly ended connection waits for the server's FIN before
+ * sending its own (conn.c shb_conn_close_after_peer). */
+#define FIN_WAIT_NS 10000000ull
 enum { OP_CONNECT = 0, OP_RECV = 1, OP_SEND = 2, OP_SHUT = 3 };
 #define UD_DEADLINE UINT64_MAX
 #define UD_IGNORE (UINT64_MAX - 1)
@@ -135,6 +138,9 @@ struct shb_conn {
 	 * registered): shutdown goes through the ring (OP_SHUT), after the
 	 * send in flight if there is one (shut_pending). */
 	uint8_t ring_only, shut_pending;
+	/* CLOSING, waiting for the server's FIN until `deadline`
+	 * (shb_conn_close_after_peer). */
+	uint8_t await_fin;
 	/* The last `now` a plugin call on it carried (shb_conn_now). */
 	shb_tstamp t_handed;
 	shb_tstamp t_connect;   /* connect started (socket created) */
@@ -229,6 +235,10 @@ struct worker {
 	uint32_t nactive, nhandshaking;
 	uint32_t nidle; /* conns in C_IDLE that may be revived */
 	uint32_t ndeadlines;
+	/* Connections waiting for the server's FIN, and the earliest of
+	 * their deadlines (fin_due, exact or earlier). */
+	uint32_t nfinwait;
+	shb_tstamp fin_due;
 	shb_tstamp now;
 	shb_tstamp next_check;
 	int stopping;
@@ -403,6 +413,13 @@ void shb_conn_expire_request(struct shb_conn *c, uint32_t k);
 /* conn.c */
 void shb_conn_finish_close(struct shb_conn *c);
 void shb_conn_begin_close(struct shb_conn *c);
+/* [worker] Closes once the server has (or after FIN_WAIT_NS); what the
+ * wait ended with. */
+void shb_conn_close_after_peer(struct shb_conn *c);
+void shb_conn_fin_done(struct shb_conn *c);
+/* [worker] The protocol's goodbye (GOAWAY, CONNECTION_CLOSE) and TLS
+ * close_notify, sent without waiting (conn.c); no close. */
+void shb_conn_say_goodbye(struct shb_conn *c);
 /* [worker] Shutdown through the ring for a ring_only socket (conn.c). */
 void shb_conn_shut_via_ring(struct shb_conn *c);
 void shb_conn_fail(struct shb_conn *c, unsigned kind, const char *msg);
