@@ -184,10 +184,25 @@ void shb_conn_plugin_fail(struct shb_conn *c, int code, const char *fallback)
 	shb_conn_fail(c, plugin_err_kind(code), msg);
 }
 
+/* One best-effort send of last words: straight on the socket, not
+ * waited for; a socket held only in the ring's table (ring_only) sends
+ * through the ring instead, counted, with `v` copied into c->iov (its
+ * memory stays until the slot closes, which waits for the send). */
+static void send_last(struct shb_conn *c, const struct shb_vec *v, size_t n)
+{
+	if (c->ring_only) {
+		memcpy(c->iov, v, n * sizeof(v[0]));
+		shb_conn_sendmsg(c, n);
+		return;
+	}
+	/* struct shb_vec is layout-compatible with struct iovec. */
+	struct msghdr m = {.msg_iov = (struct iovec *)(void *)v, .msg_iovlen = n};
+	(void)sendmsg(c->fd, &m, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
 /* Sends what the plugin still has queued (a GOAWAY, a CONNECTION_CLOSE)
- * and, for TLS, close_notify, with non-blocking sends straight on the
- * socket: best effort, nothing is waited for. Only when no send is in
- * flight, so the byte stream stays in order. */
+ * and, for TLS, close_notify: best effort, nothing is waited for. Only
+ * when no send is in flight, so the byte stream stays in order. */
 static void last_words(struct shb_conn *c, int bye)
 {
 	struct worker *w = c->w;
@@ -197,40 +212,29 @@ static void last_words(struct shb_conn *c, int bye)
 	if (w->dgram) {
 		size_t seg = 0;
 		shb_ssize n = w->vt->write_dgrams(c->p, c->dg->buf, w->dgram_max, &seg, shb_conn_now(c));
-		if (n > 0 && c->ring_only)
-			shb_conn_send(c, c->dg->buf, (size_t)n);
-		else if (n > 0)
-			(void)send(c->fd, c->dg->buf, (size_t)n, MSG_DONTWAIT);
+		if (n > 0)
+			send_last(c, &(struct shb_vec){c->dg->buf, (size_t)n}, 1);
 		return;
 	}
 	struct shb_vec v[MAX_VECS];
 	shb_ssize n = 0;
 	if (w->vt->state(c->p) & SHB_CS_WANT_WRITE)
 		n = w->vt->pull_send(c->p, v, MAX_VECS, shb_conn_now(c));
-	if (n > 0 && !c->tls_live && c->ring_only) {
-		memcpy(c->iov, v, (size_t)n * sizeof(v[0]));
-		shb_conn_sendmsg(c, (size_t)n);
+	if (n > 0 && !c->tls_live) {
+		send_last(c, v, (size_t)n);
 		return;
 	}
-	for (shb_ssize i = 0; i < n; i++) {
-		if (c->tls_live)
-			shb_tls_write(&c->tls, v[i].base, v[i].len, err, sizeof(err));
-		else
-			(void)send(c->fd, v[i].base, v[i].len, MSG_DONTWAIT | MSG_NOSIGNAL);
-	}
+	for (shb_ssize i = 0; i < n; i++)
+		shb_tls_write(&c->tls, v[i].base, v[i].len, err, sizeof(err));
 	if (c->tls_live) {
 		struct shb_bytes *b = &c->tbuf[c->tfill];
 		if (bye)
 			shb_tls_bye(&c->tls);
-		if (b->len && c->ring_only) {
-			/* b stays as it is until the send completes; the slot
-			 * is not reused before (the send is counted). */
-			shb_conn_send(c, b->p, b->len);
-			return;
-		}
+		/* Over the ring b stays as it is until the send completes. */
 		if (b->len)
-			(void)send(c->fd, b->p, b->len, MSG_DONTWAIT | MSG_NOSIGNAL);
-		b->len = 0;
+			send_last(c, &(struct shb_vec){b->p, b->len}, 1);
+		if (!c->ring_only)
+			b->len = 0;
 	}
 }
 
