@@ -367,10 +367,10 @@ static uint32_t ops_left(const struct worker *w)
 	return n;
 }
 
-/* One completion at a time, each released to the kernel before it is
- * handled: a handler may need an SQE, and get_sqe may then stash what is
- * left in the CQ. The stash holds older completions, so it goes first. */
-/* Handles every completion there is; how many. */
+/* Handles every completion there is and says how many: one at a time,
+ * each released to the kernel before it is handled (a handler may need
+ * an SQE, and get_sqe may then stash what is left in the CQ). The stash
+ * holds older completions, so it goes first. */
 static unsigned reap(struct worker *w)
 {
 	for (unsigned n = 0;; n++) {

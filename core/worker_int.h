@@ -26,14 +26,14 @@
 #include "template.h"
 #include "uring_shim.h"
 
-/* OP_SHUT: a shutdown through the ring (a socket held only in the file
- * table, run->cfg->ring_only_fds). */
 /* A pass that reaped more completions than this reads the clock again
  * before it sends (worker.c). */
 #define REAP_REFRESH 4u
 /* How long a cleanly ended connection waits for the server's FIN before
  * sending its own (conn.c shb_conn_close_after_peer). */
 #define FIN_WAIT_NS 10000000ull
+/* OP_SHUT: a shutdown through the ring (a socket held only in the file
+ * table, run->cfg->ring_only_fds). */
 enum { OP_CONNECT = 0, OP_RECV = 1, OP_SEND = 2, OP_SHUT = 3 };
 #define UD_DEADLINE UINT64_MAX
 #define UD_IGNORE (UINT64_MAX - 1)
