@@ -40,12 +40,10 @@ bench/crypto_floor). Needs gtlsserver (ngtcp2-server), GNU time and ninja.
 EOF
 }
 
-die() {
-	echo "h3_rx.sh: $*" >&2
-	exit 2
-}
-
+prog=h3_rx.sh
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=bench/lib.sh
+. "$root/bench/lib.sh"
 rounds=9
 requests=300
 conns=4
@@ -55,9 +53,6 @@ shb=""
 base=""
 out=""
 
-need_arg() {
-	[ "$#" -ge 2 ] || die "option $1 needs a value"
-}
 
 while [ "$#" -gt 0 ]; do
 	case "$1" in
@@ -74,11 +69,6 @@ while [ "$#" -gt 0 ]; do
 	esac
 done
 
-check_int() { # name value min max
-	if ! [[ "$2" =~ ^[0-9]+$ ]] || [ "$2" -lt "$3" ] || [ "$2" -gt "$4" ]; then
-		die "$1 must be a whole number in $3..$4, not '$2'"
-	fi
-}
 check_int rounds "$rounds" 1 100
 check_int requests "$requests" 1 100000
 check_int connections "$conns" 1 1000
@@ -153,7 +143,7 @@ bins=("$shb")
 [ -z "$h2load_h3" ] || { labels+=(h2load); bins+=("$h2load_h3"); }
 
 # Prints "ok bytesReceived" from shb's JSON report.
-parse_shb() {
+shb_ok_bytes() {
 	python3 - "$1" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -168,7 +158,7 @@ parse_h2load() {
 		awk '/^ok/ { ok = $2; next } { bytes = $1 } END { print ok + 0, bytes + 0 }'
 }
 
-run_one() { # round label binary
+run_client() { # round label binary
 	local r=$1 label=$2 bin=$3 b rc=0 user sys ok bytes parsed
 	if [ "$label" = h2load ]; then
 		/usr/bin/time -f '%U %S' -o "$tmp/time" timeout -k 5 120 \
@@ -180,7 +170,7 @@ run_one() { # round label binary
 			env "SHB_PLUGIN_PATH=$b/plugins/h3/plugin:$b/plugins/reporters" \
 			"$bin" --proto h3 -c "$conns" -t "$threads" -n "$requests" -q \
 			--report "json:$tmp/run.json" "$url" >"$tmp/out" 2>&1 || rc=$?
-		parsed=$(parse_shb "$tmp/run.json" 2>/dev/null || true)
+		parsed=$(shb_ok_bytes "$tmp/run.json" 2>/dev/null || true)
 	fi
 	read -r user sys < <(tail -n 1 "$tmp/time") || true
 	if [ "$rc" -eq 0 ] && read -r ok bytes <<<"$parsed" &&
@@ -206,7 +196,7 @@ bench_server() {
 	for ((r = 1; r <= rounds; r++)); do
 		for ((i = 0; i < ${#labels[@]}; i++)); do
 			k=$(((i + r) % ${#labels[@]})) # the order rotates every round
-			run_one "$r" "${labels[$k]}" "${bins[$k]}"
+			run_client "$r" "${labels[$k]}" "${bins[$k]}"
 		done
 	done
 	h3srv_stop "$H3SRV_PID"
