@@ -39,7 +39,10 @@ enum { OP_CONNECT = 0, OP_RECV = 1, OP_SEND = 2, OP_SHUT = 3 };
 #define UD_IGNORE (UINT64_MAX - 1)
 #define SLOT_BITS 20
 #define MAX_SLOTS (1u << SLOT_BITS)
+/* Also a datagram worker's buffer without GRO: proto.h promises
+ * SHB_DGRAM_RECV_MAX whole (with GRO a buffer holds 64 KiB). */
 #define RECV_BUF_SIZE 16384
+_Static_assert(RECV_BUF_SIZE >= SHB_DGRAM_RECV_MAX, "recv_dgrams promise");
 /* Receive buffers of a stream worker's ring at most (worker.c). */
 #define RECV_BUFS_MAX 2048u
 #define MAX_VECS 16

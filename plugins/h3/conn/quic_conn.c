@@ -424,6 +424,8 @@ static struct shb_quic_recovery_config recovery_config(
 	rc.initial_window = cfg->initial_window;
 	rc.max_datagram = cfg->max_dgram;
 	rc.no_pacing = cfg->no_pacing;
+	rc.ack_every = QC_ACK_EVERY;
+	rc.ack_delay = QC_ACK_DELAY;
 	return rc;
 }
 
@@ -485,12 +487,15 @@ static void plan(const struct shb_quic_conn_config *cfg, struct layout *l)
 static int apply_defaults(struct shb_quic_conn_config *k)
 {
 	if (k->max_bidi_streams > 4096 ||
-	    (k->max_dgram && (k->max_dgram < 1200 || k->max_dgram > 1472)))
+	    (k->max_dgram && (k->max_dgram < 1200 || k->max_dgram > 1472)) ||
+	    (k->max_recv_dgram && (k->max_recv_dgram < 1200 || k->max_recv_dgram > 65527)))
 		return -1;
 	if (k->max_bidi_streams == 0)
 		k->max_bidi_streams = 1;
 	if (!k->max_dgram)
 		k->max_dgram = SHB_QUIC_CONN_MAX_DGRAM;
+	if (!k->max_recv_dgram)
+		k->max_recv_dgram = SHB_QUIC_CONN_MAX_DGRAM;
 	if (!k->idle_timeout)
 		k->idle_timeout = SHB_QUIC_CONN_IDLE_TIMEOUT;
 	if (!k->handshake_timeout)
@@ -537,14 +542,14 @@ static void local_params(struct shb_quic_conn *c)
 
 	shb_quic_tp_init(tp);
 	tp->max_idle_timeout_ms = c->cfg.idle_timeout / SHB_QUIC_MS;
-	tp->max_udp_payload_size = SHB_QUIC_CONN_MAX_DGRAM;
+	tp->max_udp_payload_size = c->cfg.max_recv_dgram;
 	tp->initial_max_data = c->cfg.conn_window;
 	tp->initial_max_stream_data_bidi_local = c->cfg.stream_window;
 	tp->initial_max_stream_data_bidi_remote = 0;
 	tp->initial_max_stream_data_uni = c->cfg.stream_window;
 	tp->initial_max_streams_bidi = 0;
 	tp->initial_max_streams_uni = SHB_QUIC_CONN_PEER_UNI;
-	tp->max_ack_delay_ms = 0;
+	tp->max_ack_delay_ms = QC_MAX_ACK_DELAY_MS;
 	tp->active_connection_id_limit = QC_CID_LIMIT;
 	shb_quic_cid_set(&tp->initial_scid, c->scid.id, c->scid.len);
 }
@@ -822,6 +827,7 @@ uint64_t shb_quic_conn_deadline(const struct shb_quic_conn *c)
 		return QC_NONE;
 	uint64_t d = shb_quic_recovery_deadline(&c->rec);
 
+	d = min_u64(d, shb_quic_recovery_ack_deadline(&c->rec));
 	d = min_u64(d, c->hs_done ? QC_NONE : c->hs_deadline);
 	d = min_u64(d, add_sat(c->idle_start, idle_period(c)));
 	d = min_u64(d, keepalive_at(c));
@@ -867,6 +873,7 @@ int shb_quic_conn_on_timeout(struct shb_quic_conn *c, uint64_t now)
 	}
 	if (now >= shb_quic_recovery_deadline(&c->rec))
 		on_recovery_timeout(c, now);
+	shb_quic_recovery_ack_timer(&c->rec, now);
 	if (now >= keepalive_at(c)) {
 		c->ping_pending = 1;
 		c->ka_sent = now;

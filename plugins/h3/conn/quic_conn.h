@@ -254,6 +254,12 @@ struct shb_quic_conn_config {
 	uint32_t max_bidi_streams;
 	/* Largest datagram we send: 1200..1472, default 1200. */
 	uint32_t max_dgram;
+	/* Largest datagram we take whole (the max_udp_payload_size transport
+	 * parameter): 1200..65527, default 1200. A server sends more than
+	 * 1200 bytes per datagram only once its path MTU discovery found
+	 * room, so a generous value costs nothing on a small path and saves
+	 * a packet's whole per-datagram cost on a large one. */
+	uint32_t max_recv_dgram;
 	/* Congestion window at start, bytes; default RFC 9002 7.2's
 	 * min(10 * max_dgram, max(2 * max_dgram, 14720)). */
 	uint64_t initial_window;

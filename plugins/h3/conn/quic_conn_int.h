@@ -69,6 +69,13 @@
 /* The smallest Initial datagram (RFC 9000 Section 14.1). */
 #define QC_MIN_INITIAL 1200u
 
+/* Application-space ACKs (quic_ackrx.h's policy): one per QC_ACK_EVERY
+ * ack-eliciting packets once the peer is past its start, none held longer
+ * than QC_ACK_DELAY; the max_ack_delay we advertise leaves a worker's
+ * late timer a millisecond (RFC 9000 18.2 asks for that slack). */
+#define QC_ACK_EVERY 10u
+#define QC_ACK_DELAY (UINT64_C(1) * SHB_QUIC_MS)
+#define QC_MAX_ACK_DELAY_MS 2u
 #define QC_NONE UINT64_MAX
 
 /* Spaces are indexed by enum shb_quic_pns; levels map onto them. */

@@ -193,6 +193,7 @@ int shb_h3_conn_transport_ready(void *conn,
 	cfg.server_name = m->server_name;
 	cfg.max_bidi_streams = m->parallel;
 	cfg.max_dgram = SHB_H3_DGRAM;
+	cfg.max_recv_dgram = SHB_DGRAM_RECV_MAX;
 	cfg.initial_window = m->initial_window;
 	cfg.no_pacing = m->no_pacing;
 	cfg.idle_timeout = m->idle_timeout;

@@ -8,6 +8,38 @@ void shb_quic_ackrx_init(struct shb_quic_ackrx *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->largest = SHB_QUIC_PN_NONE;
+	a->due = SHB_QUIC_TIME_NONE;
+}
+
+void shb_quic_ackrx_set_policy(struct shb_quic_ackrx *a, uint32_t every,
+			       uint64_t delay)
+{
+	a->every = every;
+	a->delay = delay;
+}
+
+uint64_t shb_quic_ackrx_deadline(const struct shb_quic_ackrx *a)
+{
+	return a->unacked && !a->owed ? a->due : SHB_QUIC_TIME_NONE;
+}
+
+void shb_quic_ackrx_on_timer(struct shb_quic_ackrx *a, uint64_t now)
+{
+	if (a->unacked && now >= a->due)
+		a->owed = 1;
+}
+
+/* An ack-eliciting packet arrived: owed now, or once `due` passes. */
+static void on_eliciting(struct shb_quic_ackrx *a, int in_order, uint64_t now)
+{
+	uint32_t every = a->eliciting < SHB_QUIC_ACK_START_PKTS ? 2 : a->every;
+
+	if (a->eliciting < UINT64_MAX)
+		a->eliciting++;
+	if (a->unacked++ == 0)
+		a->due = now + a->delay;
+	if (a->every <= 1 || !in_order || a->unacked >= every)
+		a->owed = 1;
 }
 
 static void remove_at(struct shb_quic_ackrx *a, uint32_t i)
@@ -77,13 +109,16 @@ int shb_quic_ackrx_on_packet(struct shb_quic_ackrx *a, uint64_t pn,
 		return SHB_QUIC_ACKRX_DUPLICATE;
 	if (add(a, pn) != 0)
 		return SHB_QUIC_ACKRX_DUPLICATE;
+	/* In order: the next after the largest (or the very first). */
+	int in_order = a->largest == SHB_QUIC_PN_NONE || pn == a->largest + 1;
+
 	if (a->largest == SHB_QUIC_PN_NONE || pn > a->largest) {
 		a->largest = pn;
 		a->largest_time = now;
 	}
 	a->pending = 1;
 	if (ack_eliciting)
-		a->owed = 1;
+		on_eliciting(a, in_order, now);
 	return SHB_QUIC_ACKRX_NEW;
 }
 
@@ -122,6 +157,8 @@ void shb_quic_ackrx_on_ack_sent(struct shb_quic_ackrx *a)
 {
 	a->owed = 0;
 	a->pending = 0;
+	a->unacked = 0;
+	a->due = SHB_QUIC_TIME_NONE;
 }
 
 void shb_quic_ackrx_trim(struct shb_quic_ackrx *a, uint64_t pn)
@@ -133,8 +170,6 @@ void shb_quic_ackrx_trim(struct shb_quic_ackrx *a, uint64_t pn)
 	if (a->n > 0 && a->r[a->n - 1].lo <= pn)
 		a->r[a->n - 1].lo = pn + 1;
 	raise_floor(a, pn);
-	if (a->n == 0) {
-		a->owed = 0;
-		a->pending = 0;
-	}
+	if (a->n == 0)
+		shb_quic_ackrx_on_ack_sent(a);
 }

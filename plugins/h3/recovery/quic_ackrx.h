@@ -5,11 +5,24 @@
  * ACK frame is owed and hands the frame encoder what to write. The struct is
  * plain fixed-size data (about 560 bytes); nothing allocates.
  *
- * Policy (the client advertises max_ack_delay = 0):
- *  - an ack-eliciting packet makes an ACK "owed": it rides on the next
- *    packet sent in the space, or goes alone in an ACK-only packet; other
- *    packets only make an ACK "pending" (worth adding to a packet that is
- *    sent anyway, never a reason to send one);
+ * Policy:
+ *  - an ACK is "owed" when it must go out now: it rides on the next
+ *    packet sent in the space, or goes alone in an ACK-only packet. Any
+ *    packet makes an ACK "pending" (worth adding to a packet that is sent
+ *    anyway, never a reason to send one by itself);
+ *  - by default (shb_quic_ackrx_init) every ack-eliciting packet makes an
+ *    ACK owed, as the Initial and Handshake spaces need (RFC 9000
+ *    13.2.1);
+ *  - with shb_quic_ackrx_set_policy(a, every, delay) (the application
+ *    space), an ACK is owed after `every` ack-eliciting packets, after 2
+ *    while fewer than SHB_QUIC_ACK_START_PKTS have arrived (the peer's
+ *    slow start wants its ACK clock), at once for a packet out of order
+ *    (one that fills a gap or opens one, RFC 9000 13.2.1), and otherwise
+ *    `delay` after the first unacknowledged one arrived (deadline(),
+ *    on_timer()): acknowledging every 2 packets (the RFC's general
+ *    SHOULD, 13.2.2) costs a bulk receiver a send per 2 datagrams, and
+ *    the RFC leaves room for fewer once the sender is past its start
+ *    (the same decimation as widely deployed clients use);
  *  - ranges are kept largest first, at most SHB_QUIC_ACKRX_MAX_RANGES; when
  *    one more would be needed the oldest (smallest) range is forgotten;
  *  - once the peer acknowledges a packet of ours that carried an ACK whose
@@ -32,6 +45,8 @@
 #include "quic_pns.h"
 
 #define SHB_QUIC_ACKRX_MAX_RANGES 32
+/* Ack-eliciting packets acknowledged every 2 before `every` applies. */
+#define SHB_QUIC_ACK_START_PKTS 100u
 #define SHB_QUIC_ACK_DELAY_EXPONENT 3
 
 /* A closed range of packet numbers, lo <= hi. The wire codec's quic_ack.h
@@ -71,6 +86,11 @@ struct shb_quic_ackrx {
 	uint32_t n;
 	uint8_t owed;
 	uint8_t pending;
+	uint32_t every;        /* policy: 0 or 1 = every ack-eliciting packet */
+	uint32_t unacked;      /* ack-eliciting packets since the last ACK */
+	uint64_t delay;        /* policy: ns an ACK may wait */
+	uint64_t due;          /* when the waiting ACK becomes owed */
+	uint64_t eliciting;    /* ack-eliciting packets so far (saturates) */
 	uint64_t largest;      /* largest pn ever received, or PN_NONE */
 	uint64_t largest_time; /* when `largest` arrived */
 	uint64_t floor;        /* pns below this are refused */
@@ -79,6 +99,20 @@ struct shb_quic_ackrx {
 /* Empty tracker (also: forget everything, e.g. when the space is
  * discarded). */
 void shb_quic_ackrx_init(struct shb_quic_ackrx *a);
+
+/* Acknowledge every `every` ack-eliciting packets (2..255; see the policy
+ * above), none waiting longer than `delay` ns (> 0, at most the
+ * max_ack_delay advertised). Call after init; init undoes it. */
+void shb_quic_ackrx_set_policy(struct shb_quic_ackrx *a, uint32_t every,
+			       uint64_t delay);
+
+/* When an ACK that is pending but not yet owed becomes owed, or
+ * SHB_QUIC_TIME_NONE. */
+uint64_t shb_quic_ackrx_deadline(const struct shb_quic_ackrx *a);
+
+/* Call with now >= deadline(): the waiting ACK becomes owed. Earlier
+ * calls do nothing. */
+void shb_quic_ackrx_on_timer(struct shb_quic_ackrx *a, uint64_t now);
 
 /* Call once per packet that decrypted successfully, before acting on its
  * frames. `pn` is the full packet number, `ack_eliciting` non-zero when the
@@ -110,7 +144,8 @@ int shb_quic_ackrx_pending(const struct shb_quic_ackrx *a);
 int shb_quic_ackrx_view(const struct shb_quic_ackrx *a, uint64_t now,
 			struct shb_quic_ack_view *out);
 
-/* An ACK frame from view() went out: clears owed and pending. */
+/* An ACK frame from view() went out: nothing is owed, pending or waiting
+ * any more. */
 void shb_quic_ackrx_on_ack_sent(struct shb_quic_ackrx *a);
 
 /* The peer acknowledged a packet that carried our ACK whose largest was

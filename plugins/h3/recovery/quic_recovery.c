@@ -56,6 +56,8 @@ static size_t setup(struct shb_quic_recovery *r,
 	if (cbs)
 		r->cb = *cbs;
 	config_defaults(&r->cfg);
+	if (r->cfg.ack_every > 255)
+		return 0;
 	for (int i = 0; i < SHB_QUIC_PNS_COUNT; i++) {
 		if (r->cfg.ring_capacity[i] < SHB_QUIC_PROBE_RESERVE + 2 ||
 		    r->cfg.ring_capacity[i] > (UINT32_C(1) << 24) ||
@@ -105,6 +107,16 @@ int shb_quic_recovery_init_in(struct shb_quic_recovery *r,
 	return SHB_QUIC_RECOVERY_OK;
 }
 
+/* The space's ACK tracker, empty, with its policy. */
+static void ackrx_init(struct shb_quic_recovery *r, int space)
+{
+	struct shb_quic_ackrx *a = &r->s[space].ackrx;
+
+	shb_quic_ackrx_init(a);
+	if (space == SHB_QUIC_PNS_APP && r->cfg.ack_every > 1 && r->cfg.ack_delay)
+		shb_quic_ackrx_set_policy(a, r->cfg.ack_every, r->cfg.ack_delay);
+}
+
 void shb_quic_recovery_reset(struct shb_quic_recovery *r)
 {
 	struct shb_quic_sent *rec = r->mem;
@@ -118,7 +130,7 @@ void shb_quic_recovery_reset(struct shb_quic_recovery *r)
 		struct shb_quic_pns_state *st = &r->s[i];
 
 		memset(st, 0, sizeof(*st));
-		shb_quic_ackrx_init(&st->ackrx);
+		ackrx_init(r, i);
 		shb_quic_sent_ring_init(&st->sent, rec, r->cfg.ring_capacity[i],
 					ref, r->cfg.ref_capacity[i]);
 		rec += r->cfg.ring_capacity[i];
@@ -691,6 +703,26 @@ uint64_t shb_quic_recovery_largest_received(const struct shb_quic_recovery *r,
 	if (!valid_space(space))
 		return SHB_QUIC_PN_NONE;
 	return shb_quic_ackrx_largest(&r->s[space].ackrx);
+}
+
+uint64_t shb_quic_recovery_ack_deadline(const struct shb_quic_recovery *r)
+{
+	uint64_t d = SHB_QUIC_TIME_NONE;
+
+	for (int i = 0; i < SHB_QUIC_PNS_COUNT; i++) {
+		uint64_t t = r->s[i].discarded ? SHB_QUIC_TIME_NONE
+					       : shb_quic_ackrx_deadline(&r->s[i].ackrx);
+		if (t < d)
+			d = t;
+	}
+	return d;
+}
+
+void shb_quic_recovery_ack_timer(struct shb_quic_recovery *r, uint64_t now)
+{
+	for (int i = 0; i < SHB_QUIC_PNS_COUNT; i++)
+		if (!r->s[i].discarded)
+			shb_quic_ackrx_on_timer(&r->s[i].ackrx, now);
 }
 
 int shb_quic_recovery_ack_owed(const struct shb_quic_recovery *r,

@@ -32,7 +32,8 @@
  *   window and the pacer; can_send() asks the window alone);
  *   after sending (every packet, ACK-only ones too):
  *   shb_quic_recovery_on_sent().
- * Timers: shb_quic_recovery_deadline() / shb_quic_recovery_on_timeout();
+ * Timers: shb_quic_recovery_deadline() / shb_quic_recovery_on_timeout(),
+ *   shb_quic_recovery_ack_deadline() / shb_quic_recovery_ack_timer();
  *   while data waits only for the pacer, wake up at
  *   shb_quic_recovery_pacer_time().
  * Handshake progress: handshake_keys(), discard(), handshake_confirmed(),
@@ -117,6 +118,13 @@ struct shb_quic_recovery_config {
 	uint32_t max_datagram;   /* 1200 */
 	uint32_t no_pacing;      /* 0: paced (quic_pacer.h); 1: not (lab use) */
 	uint64_t initial_rtt;    /* 333 ms */
+	/* The application space's ACK policy (shb_quic_ackrx_set_policy):
+	 * an ACK every `ack_every` ack-eliciting packets, none held longer
+	 * than `ack_delay` ns. 0 (either): every ack-eliciting packet is
+	 * acknowledged at once, as in the Initial and Handshake spaces.
+	 * ack_every above 255 is refused. */
+	uint32_t ack_every;
+	uint64_t ack_delay;
 };
 
 /* One packet newly acknowledged or declared lost. `refs` are its
@@ -299,6 +307,13 @@ int shb_quic_recovery_on_received(struct shb_quic_recovery *r,
  * SHB_QUIC_PN_NONE. */
 uint64_t shb_quic_recovery_largest_received(const struct shb_quic_recovery *r,
 					    enum shb_quic_pns space);
+
+/* When an ACK held back by the policy becomes owed (the earliest over
+ * the spaces), or SHB_QUIC_TIME_NONE. */
+uint64_t shb_quic_recovery_ack_deadline(const struct shb_quic_recovery *r);
+
+/* Call with now >= ack_deadline(): that ACK is owed from now. */
+void shb_quic_recovery_ack_timer(struct shb_quic_recovery *r, uint64_t now);
 
 /* An ACK frame is owed in `space` (the next packet there must carry one;
  * send an ACK-only packet if there is nothing else). */

@@ -107,6 +107,10 @@ struct shb_scheme {
 	uint32_t flags;        /* enum shb_scheme_flags */
 };
 
+/* DGRAM: the longest datagram the core hands to recv_dgrams whole (every
+ * core since 1.0 receives into buffers at least this large). */
+#define SHB_DGRAM_RECV_MAX 16384u
+
 /* ---- run configuration and requests -------------------------------------- */
 
 enum shb_run_flags {
@@ -417,8 +421,12 @@ struct shb_proto_vtable {
 	void (*sent)(void *conn, size_t n, shb_tstamp now);
 
 	/* [conn] DGRAM: received datagrams, mutable and borrowed for the call
-	 * (a module may decrypt in place). Returns SHB_OK or a negative
-	 * SHB_E_* when the connection is broken. May be NULL for STREAM. */
+	 * (a module may decrypt in place). Every datagram of up to
+	 * SHB_DGRAM_RECV_MAX bytes arrives whole; a longer one is dropped or
+	 * arrives cut to that length (a QUIC module's integrity check then
+	 * drops it), so that is the most a module may tell its peer it takes.
+	 * Returns SHB_OK or a negative SHB_E_* when the connection is broken.
+	 * May be NULL for STREAM. */
 	int (*recv_dgrams)(void *conn, struct shb_vec *dgrams, size_t count,
 			   shb_tstamp now);
 	/* [conn] DGRAM: write a train of datagrams back to back into

@@ -397,9 +397,11 @@ bool h_cond_closed(struct harness *h)
 bool h_cond_quiet(struct harness *h)
 {
 	/* Data the pacer holds back is not quiet: want_write() says no
-	 * until its time comes. */
+	 * until its time comes; nor is an ACK the policy holds back, which
+	 * the peer may be waiting for. */
 	return h->up.n == 0 && h->down.n == 0 && !shb_quic_conn_want_write(h->c) &&
-	       qc_tx_paced_until(h->c) == QC_NONE;
+	       qc_tx_paced_until(h->c) == QC_NONE &&
+	       shb_quic_recovery_ack_deadline(&h->c->rec) == QC_NONE;
 }
 
 int64_t h_request(struct harness *h, const uint8_t *data, size_t len)

@@ -96,6 +96,40 @@ static void test_request(void)
 	h_fini(&h);
 }
 
+/* A bulk download: the client tells the server the datagram size it
+ * takes and its ACK delay, and acknowledges about one packet in ten once
+ * past the start, yet never leaves the server waiting (the download
+ * completes with no loss on the link and nothing resent). */
+static void test_bulk_acks(void)
+{
+	struct shb_quic_conn_config cfg = {.max_recv_dgram = 16384};
+	struct harness h;
+	struct ts_config sc = {.response_len = 2000000};
+	const struct shb_quic_tp *tp;
+
+	CU_ASSERT_FATAL(h_init(&h, &cfg, &sc, 12) == 0);
+	CU_ASSERT_TRUE_FATAL(h_run(&h, h_cond_handshake, 5000 * H_MS));
+	tp = ts_client_tp(h.s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tp);
+	CU_ASSERT_EQUAL(tp->max_udp_payload_size, 16384);
+	CU_ASSERT_EQUAL(tp->max_ack_delay_ms, QC_MAX_ACK_DELAY_MS);
+	uint64_t up0 = h.up.sent, down0 = h.down.sent;
+
+	CU_ASSERT_EQUAL(h_request(&h, req, sizeof(req)), 0);
+	CU_ASSERT_TRUE(h_run(&h, h_cond_quiet, 5000 * H_MS));
+	CU_ASSERT_EQUAL(h_stream(&h, 0)->len, 2000000);
+	CU_ASSERT_TRUE(h_stream(&h, 0)->fin);
+	uint64_t up = h.up.sent - up0, down = h.down.sent - down0;
+
+	/* 2 MB in 1200-byte datagrams: about 1700 down. At most every 2
+	 * during the start (50), then every 10 (160), and flow control
+	 * updates; this link delivers bursts, each acknowledged once. */
+	CU_ASSERT(down > 1600);
+	CU_ASSERT(up < 50 + down / 8);
+	CU_ASSERT(up >= 10);
+	h_fini(&h);
+}
+
 /* A request of 0 bytes is just a FIN; the one-shot send is once only. */
 static void test_request_api(void)
 {
@@ -269,6 +303,7 @@ CU_TestInfo shb_test_conn_basic[] = {
 	{"handshake", test_handshake},
 	{"request exchange with FIN both ways", test_request},
 	{"request API rules", test_request_api},
+	{"bulk download: datagram size, decimated ACKs", test_bulk_acks},
 	{"client unidirectional streams", test_uni_streams},
 	{"transport parameter CID checks", test_bad_cids},
 	{"certificate over several packets", test_big_certificate},

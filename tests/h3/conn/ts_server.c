@@ -81,6 +81,7 @@ struct ts_server {
 	uint64_t rx_phase_start;
 	bool rx_prev_valid;
 
+	struct shb_quic_tp client_tp; /* valid once client_params */
 	bool started, retry_sent, vn_next, hs_done, hs_done_pending;
 	bool hs_discard_after_send;
 	struct shb_quic_cid client_cid, odcid, first_dcid, retry_scid;
@@ -295,6 +296,7 @@ static void apply_client_params(struct ts_server *s)
 				      &tp, NULL) != 0)
 		return;
 	s->client_params = true;
+	s->client_tp = tp;
 	s->tx_max_data = tp.initial_max_data;
 	s->peer_ack_exp = tp.ack_delay_exponent;
 	s->client_bidi_max = tp.initial_max_stream_data_bidi_local;
@@ -1589,4 +1591,9 @@ void ts_dump(const struct ts_server *s)
 			(unsigned long long)t->tx_len, (unsigned long long)t->tx_max,
 			t->fin_sent, t->fin_rtx, t->nrtx, t->responding);
 	}
+}
+
+const struct shb_quic_tp *ts_client_tp(const struct ts_server *s)
+{
+	return s->client_params ? &s->client_tp : NULL;
 }

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "tls_test_peer.h"
+#include "quic_tp.h"
 
 struct ts_server;
 
@@ -105,6 +106,8 @@ uint64_t ts_key_phase_rx(const struct ts_server *s);
 uint64_t ts_max_stream_data_frames(const struct ts_server *s);
 uint64_t ts_max_data_frames(const struct ts_server *s);
 uint64_t ts_datagrams_received(const struct ts_server *s);
+/* The client's transport parameters, once they arrived (else NULL). */
+const struct shb_quic_tp *ts_client_tp(const struct ts_server *s);
 /* Client Initial datagrams received, and the smallest of them. */
 uint64_t ts_initials_received(const struct ts_server *s, size_t *min_len);
 /* Largest stream offset the client sent on `id` (for flow control). */

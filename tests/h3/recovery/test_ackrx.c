@@ -360,6 +360,66 @@ static void test_model_random(void)
 	CU_ASSERT(cap_hits > 20);
 }
 
+/* The decimating policy: after 2 ack-eliciting packets during the start,
+ * after `every` past it, at once out of order, and at `delay` after the
+ * first unacknowledged one otherwise; non-eliciting packets never count. */
+static void test_policy(void)
+{
+	const uint64_t delay = 1000000;
+	struct shb_quic_ackrx a;
+	uint64_t pn = 0;
+
+	shb_quic_ackrx_init(&a);
+	shb_quic_ackrx_set_policy(&a, 10, delay);
+	CU_ASSERT_EQUAL(shb_quic_ackrx_deadline(&a), SHB_QUIC_TIME_NONE);
+	/* Start: every second ack-eliciting packet. */
+	for (unsigned i = 0; i < SHB_QUIC_ACK_START_PKTS; i += 2) {
+		shb_quic_ackrx_on_packet(&a, pn++, 1, T0);
+		CU_ASSERT_FALSE_FATAL(shb_quic_ackrx_owed(&a));
+		CU_ASSERT_EQUAL(shb_quic_ackrx_deadline(&a), T0 + delay);
+		shb_quic_ackrx_on_packet(&a, pn++, 0, T0); /* does not count */
+		CU_ASSERT_FALSE(shb_quic_ackrx_owed(&a));
+		shb_quic_ackrx_on_packet(&a, pn++, 1, T0);
+		CU_ASSERT_TRUE_FATAL(shb_quic_ackrx_owed(&a));
+		CU_ASSERT_EQUAL(shb_quic_ackrx_deadline(&a), SHB_QUIC_TIME_NONE);
+		shb_quic_ackrx_on_ack_sent(&a);
+	}
+	/* Past it: the tenth. */
+	for (unsigned i = 1; i < 10; i++) {
+		shb_quic_ackrx_on_packet(&a, pn++, 1, T0 + i);
+		CU_ASSERT_FALSE(shb_quic_ackrx_owed(&a));
+		CU_ASSERT_TRUE(shb_quic_ackrx_pending(&a));
+	}
+	CU_ASSERT_EQUAL(shb_quic_ackrx_deadline(&a), T0 + 1 + delay);
+	shb_quic_ackrx_on_packet(&a, pn++, 1, T0 + 10);
+	CU_ASSERT_TRUE(shb_quic_ackrx_owed(&a));
+	shb_quic_ackrx_on_ack_sent(&a);
+	/* The timer: not before its time, owed at it. */
+	shb_quic_ackrx_on_packet(&a, pn++, 1, T0 + 100);
+	shb_quic_ackrx_on_timer(&a, T0 + 99 + delay);
+	CU_ASSERT_FALSE(shb_quic_ackrx_owed(&a));
+	shb_quic_ackrx_on_timer(&a, T0 + 100 + delay);
+	CU_ASSERT_TRUE(shb_quic_ackrx_owed(&a));
+	shb_quic_ackrx_on_ack_sent(&a);
+	/* A gap opened: at once; the packet filling it: at once too. */
+	shb_quic_ackrx_on_packet(&a, pn + 1, 1, T0 + 200);
+	CU_ASSERT_TRUE(shb_quic_ackrx_owed(&a));
+	shb_quic_ackrx_on_ack_sent(&a);
+	shb_quic_ackrx_on_packet(&a, pn, 1, T0 + 201);
+	CU_ASSERT_TRUE(shb_quic_ackrx_owed(&a));
+	shb_quic_ackrx_on_ack_sent(&a);
+	/* Trimming everything leaves nothing waiting. */
+	shb_quic_ackrx_on_packet(&a, pn + 2, 1, T0 + 300);
+	CU_ASSERT_NOT_EQUAL(shb_quic_ackrx_deadline(&a), SHB_QUIC_TIME_NONE);
+	shb_quic_ackrx_trim(&a, pn + 2);
+	CU_ASSERT_EQUAL(shb_quic_ackrx_deadline(&a), SHB_QUIC_TIME_NONE);
+	CU_ASSERT_FALSE(shb_quic_ackrx_pending(&a));
+	/* init undoes the policy: every ack-eliciting packet again. */
+	shb_quic_ackrx_init(&a);
+	shb_quic_ackrx_on_packet(&a, 0, 1, T0);
+	CU_ASSERT_TRUE(shb_quic_ackrx_owed(&a));
+}
+
 CU_TestInfo shb_rec_ackrx_tests[] = {
 	{"in order, owed cleared by ACK sent", test_in_order},
 	{"duplicates and out-of-range pns", test_duplicates},
@@ -369,5 +429,6 @@ CU_TestInfo shb_rec_ackrx_tests[] = {
 	{"32-range cap refuses a new oldest", test_range_cap_oldest_refused},
 	{"trim after our ACK is acknowledged", test_trim},
 	{"random arrivals vs reference model", test_model_random},
+	{"decimation: start, every 10, timer, out of order", test_policy},
 	CU_TEST_INFO_NULL,
 };
