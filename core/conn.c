@@ -33,7 +33,7 @@ void shb_conn_finish_close(struct shb_conn *c)
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
-	c->ring_only = c->shut_pending = 0;
+	c->ring_only = c->shut_pending = c->bye_pending = 0;
 	if (c->has_deadline) {
 		c->has_deadline = 0;
 		w->ndeadlines--;
@@ -253,8 +253,38 @@ void shb_conn_say_goodbye(struct shb_conn *c)
 void shb_conn_close_politely(struct shb_conn *c)
 {
 	shb_conn_fin_done(c); /* the run is ending: no more waiting */
+	if (c->st == C_READY && c->send_busy && c->plugin_live && !c->w->dgram) {
+		/* Its goodbye must follow the bytes in flight (one stream):
+		 * shb_conn_bye_after_send. The worker's drain bounds the wait. */
+		c->bye_pending = 1;
+		return;
+	}
 	shb_conn_say_goodbye(c);
 	shb_conn_begin_close(c);
+}
+
+/* A stream send completed whole: a goodbye put off by
+ * shb_conn_close_politely goes once the protocol has nothing else left
+ * to send. Until then the sending goes on from here (the loop serves no
+ * connection while stopping). Returns 1 when the caller is done with c. */
+int shb_conn_bye_after_send(struct shb_conn *c)
+{
+	if (!c->bye_pending)
+		return 0;
+	if (c->w->vt->state(c->p) & SHB_CS_WANT_WRITE) {
+		if (c->tls_live)
+			shb_conn_flush_plugin_tls(c);
+		else
+			shb_conn_flush_plain(c);
+	} else if (c->tls_live) {
+		shb_conn_flush_tls(c); /* records TLS still holds */
+	}
+	if (c->st != C_READY || c->send_busy)
+		return 1;
+	c->bye_pending = 0;
+	shb_conn_say_goodbye(c);
+	shb_conn_begin_close(c);
+	return 1;
 }
 
 void shb_conn_transport_ready(struct shb_conn *c)

@@ -503,6 +503,8 @@ void shb_conn_on_send(struct shb_conn *c, int res)
 	} else {
 		w->vt->sent(c->p, (size_t)res, shb_conn_now_held(c));
 	}
+	if (shb_conn_bye_after_send(c))
+		return;
 	/* A plugin that could not take all its input until it had flushed
 	 * gets the rest now. */
 	if (c->backlog.len && c->st == C_READY)

@@ -144,6 +144,10 @@ struct shb_conn {
 	/* CLOSING, waiting for the server's FIN until `deadline`
 	 * (shb_conn_close_after_peer). */
 	uint8_t await_fin;
+	/* The run ended while a send was in flight: the goodbye (a close
+	 * frame, GOAWAY, close_notify) follows that send's completion
+	 * instead of being skipped (shb_conn_close_politely). */
+	uint8_t bye_pending;
 	/* The last `now` a plugin call on it carried (shb_conn_now). */
 	shb_tstamp t_handed;
 	shb_tstamp t_connect;   /* connect started (socket created) */
@@ -428,6 +432,7 @@ void shb_conn_shut_via_ring(struct shb_conn *c);
 void shb_conn_fail(struct shb_conn *c, unsigned kind, const char *msg);
 void shb_conn_plugin_fail(struct shb_conn *c, int code, const char *fallback);
 void shb_conn_close_politely(struct shb_conn *c);
+int shb_conn_bye_after_send(struct shb_conn *c);
 void shb_conn_transport_ready(struct shb_conn *c);
 void shb_conn_socket_failed(struct shb_conn *c, int err);
 int shb_conn_attach(struct shb_conn *c);

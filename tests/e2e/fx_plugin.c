@@ -1,5 +1,6 @@
 /* A test protocol with its own URL schemes and options (ABI 1.2
- * scheme_defs and option_defs), for tests/e2e/schemes.sh.
+ * scheme_defs and option_defs), for tests/e2e/schemes.sh, and with
+ * upload=BYTES and bye for tests/e2e/goodbye.sh.
  *
  * Schemes: fx (default port 7070, plain) and fxs (7443, TLS run by the
  * core). On the wire it is the smallest HTTP/1.1 client that the test
@@ -8,7 +9,10 @@
  * fail (module_create fails) and failreq (prepare_request fails), each
  * failure saying exactly what the plugin was given, so that the test sees
  * what reached it: the options in order, the scheme, TLS flag and port of
- * shb_run_config, and the scheme, authority and path of shb_request. */
+ * shb_run_config, and the scheme, authority and path of shb_request.
+ * upload=BYTES makes every request a POST with a body of that many 'x';
+ * bye makes a graceful shutdown queue the line "BYE\r\n" after whatever
+ * is unsent, so a server sees whether the goodbye reached it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +25,11 @@ static const struct shb_host *host;
 
 struct module {
 	int failreq;
+	int bye;
+	size_t upload;
 };
+
+static const char bye_line[] = "BYE\r\n";
 
 struct prepared {
 	size_t len;
@@ -30,6 +38,9 @@ struct prepared {
 
 struct conn {
 	struct shb_conn *h;
+	const struct module *m;
+	size_t bye_sent; /* bytes of bye_line out */
+	int bye;         /* a graceful shutdown queued bye_line */
 	const struct prepared *req; /* in flight, or NULL */
 	uint64_t cookie;
 	size_t sent;
@@ -70,6 +81,9 @@ static int module_create(const struct shb_host *h,
 	for (size_t i = 0; i < cfg->option_count; i++) {
 		fail |= strcmp(cfg->options[i].key, "fail") == 0;
 		m->failreq |= strcmp(cfg->options[i].key, "failreq") == 0;
+		m->bye |= strcmp(cfg->options[i].key, "bye") == 0;
+		if (strcmp(cfg->options[i].key, "upload") == 0)
+			m->upload = strtoul(cfg->options[i].value, NULL, 10);
 	}
 	if (fail) {
 		options_text(cfg, opts, sizeof(opts));
@@ -101,6 +115,20 @@ static int prepare_request(void *module, const struct shb_request *req,
 			 req->scheme, req->authority, req->path);
 		return SHB_E_INVAL;
 	}
+	if (m->upload) {
+		static const char f[] = "POST %s HTTP/1.1\r\nHost: %s\r\n"
+					"Content-Length: %zu\r\n\r\n";
+
+		n = snprintf(NULL, 0, f, req->path, req->authority, m->upload);
+		p = malloc(sizeof(*p) + (size_t)n + 1 + m->upload);
+		if (!p)
+			return SHB_E_NOMEM;
+		snprintf(p->bytes, (size_t)n + 1, f, req->path, req->authority, m->upload);
+		memset(p->bytes + n, 'x', m->upload);
+		p->len = (size_t)n + m->upload;
+		*prepared = p;
+		return SHB_OK;
+	}
 	n = snprintf(NULL, 0, "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", req->path,
 		     req->authority);
 	p = malloc(sizeof(*p) + (size_t)n + 1);
@@ -124,8 +152,9 @@ static int conn_init(void *module, void *worker, void *conn,
 {
 	struct conn *c = conn;
 
-	(void)module, (void)worker, (void)now;
+	(void)worker, (void)now;
 	c->h = handle;
+	c->m = module;
 	return SHB_OK;
 }
 
@@ -211,25 +240,48 @@ static int recv_eof(void *conn, shb_tstamp now)
 	return c->req ? SHB_E_CLOSED : SHB_OK;
 }
 
+static int bye_left(const struct conn *c)
+{
+	return c->bye && c->bye_sent < sizeof(bye_line) - 1;
+}
+
 static shb_ssize pull_send(void *conn, struct shb_vec *vecs, size_t max,
 			   shb_tstamp now)
 {
 	struct conn *c = conn;
+	size_t n = 0;
 
 	(void)now;
-	if (!c->req || c->sent == c->req->len || max == 0)
-		return 0;
-	vecs[0].base = (void *)(c->req->bytes + c->sent);
-	vecs[0].len = c->req->len - c->sent;
-	return 1;
+	if (c->req && c->sent < c->req->len && n < max) {
+		vecs[n].base = (void *)(c->req->bytes + c->sent);
+		vecs[n++].len = c->req->len - c->sent;
+	}
+	if (bye_left(c) && n < max) {
+		vecs[n].base = (void *)(bye_line + c->bye_sent);
+		vecs[n++].len = sizeof(bye_line) - 1 - c->bye_sent;
+	}
+	return (shb_ssize)n;
 }
 
 static void sent(void *conn, size_t n, shb_tstamp now)
 {
 	struct conn *c = conn;
+	size_t left = c->req ? c->req->len - c->sent : 0;
+	size_t take = n < left ? n : left;
 
 	(void)now;
-	c->sent += n;
+	c->sent += take;
+	c->bye_sent += n - take;
+}
+
+/* A graceful end: the goodbye line, when asked for, after what is unsent. */
+static void shutdown_conn(void *conn, uint32_t how, shb_tstamp now)
+{
+	struct conn *c = conn;
+
+	(void)now;
+	if (how == SHB_SHUT_GRACEFUL && c->m->bye)
+		c->bye = 1;
 }
 
 static uint32_t state(const void *conn)
@@ -238,14 +290,14 @@ static uint32_t state(const void *conn)
 
 	if (c->closed)
 		return SHB_CS_CLOSED;
-	return c->req && c->sent < c->req->len ? SHB_CS_WANT_WRITE : 0;
+	return (c->req && c->sent < c->req->len) || bye_left(c) ? SHB_CS_WANT_WRITE : 0;
 }
 
 static uint32_t capacity(const void *conn)
 {
 	const struct conn *c = conn;
 
-	return !c->closed && !c->req;
+	return !c->closed && !c->req && !c->bye;
 }
 
 static int issue(void *conn, const void *prepared, uint64_t cookie,
@@ -287,6 +339,7 @@ static const struct shb_proto_vtable vt = {
 	.recv_eof = recv_eof,
 	.pull_send = pull_send,
 	.sent = sent,
+	.shutdown = shutdown_conn,
 	.next_deadline = next_deadline,
 	.on_timer = on_timer,
 	.state = state,
@@ -307,6 +360,8 @@ static const struct shb_option_def option_defs[] = {
 	{"tag", "TEXT", "a word module_create keeps"},
 	{"fail", NULL, "module_create fails, saying what it was given"},
 	{"failreq", NULL, "prepare_request fails, saying what it was given"},
+	{"upload", "BYTES", "every request a POST with this many bytes of body"},
+	{"bye", NULL, "a graceful shutdown sends the line BYE after the rest"},
 	{NULL, NULL, NULL},
 };
 
