@@ -502,6 +502,17 @@ int shb_conn_attach(struct shb_conn *c)
 		c->fd = -1;
 		c->ring_only = 1;
 	}
+	return shb_conn_attach_plugin(c);
+}
+
+/* The protocol constructs its connection on the slot (whose socket the
+ * table holds, or is about to: sock_direct.h). 0, or -1 with the
+ * connection failed. */
+int shb_conn_attach_plugin(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	char msg[160];
+	int r;
 	memset(c->p, 0, w->desc->conn_size);
 	r = w->vt->conn_init(w->run->module, w->pworker, c->p, c, shb_conn_now(c));
 	if (r < 0) {

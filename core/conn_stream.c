@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "proxy.h"
+#include "sock_direct.h"
 #include "worker_int.h"
 
 static void deliver_eof(struct shb_conn *c);
@@ -102,6 +103,58 @@ static void proxy_input(struct shb_conn *c, const uint8_t *data, size_t len)
 	}
 }
 
+/* The connect, then its timeout, linked: the last two of a chain. */
+static void queue_connect(struct shb_conn *c, const struct shb_addr *addr)
+{
+	struct worker *w = c->w;
+	struct io_uring_sqe *sqe = shb_worker_sqe(w);
+	io_uring_prep_connect(sqe, (int)c->idx, (const struct sockaddr *)&addr->ss, addr->len);
+	sqe->flags |= IOSQE_FIXED_FILE | IOSQE_IO_LINK;
+	sqe->user_data = shb_ud_make(OP_CONNECT, c->idx, c->gen);
+	sqe = shb_worker_sqe(w);
+	io_uring_prep_link_timeout(sqe, &w->connect_ts, 0);
+	sqe->user_data = UD_IGNORE;
+	c->connect_busy = 1;
+	c->ops++;
+}
+
+/* A TCP socket made by the ring in c's slot (sock_direct.h): socket,
+ * SO_TIMESTAMPNS, TCP_NODELAY and connect in one linked chain. Should the
+ * socket fail (OP_SOCKET) the rest is cancelled and the connect's
+ * completion reports it; the options are hard links, so should one fail
+ * the connect still runs (the probe saw both work). */
+static void start_direct(struct shb_conn *c, const struct shb_addr *addr)
+{
+	static const int one = 1;
+	struct worker *w = c->w;
+	struct io_uring_sqe *sqe;
+
+	c->ring_only = 1;
+	c->rxts = 1;
+	c->sock_err = 0;
+	if (shb_conn_attach_plugin(c) < 0)
+		return;
+	if (io_uring_sq_space_left(&w->u.ring) < 5)
+		io_uring_submit(&w->u.ring); /* a link never straddles submits */
+	sqe = shb_worker_sqe(w);
+	io_uring_prep_socket_direct(sqe, addr->ss.ss_family, SOCK_STREAM,
+				    IPPROTO_TCP, c->idx, 0);
+	/* Its completion always comes (had it failed with CQE_SKIP_SUCCESS,
+	 * the kernel would skip the cancelled connect's as well). */
+	sqe->flags |= IOSQE_IO_LINK;
+	sqe->user_data = shb_ud_make(OP_SOCKET, c->idx, c->gen);
+	c->ops++;
+	sqe = shb_worker_sqe(w);
+	shb_prep_setsockopt_int(sqe, c->idx, SOL_SOCKET, SO_TIMESTAMPNS, &one);
+	sqe->flags |= IOSQE_IO_HARDLINK | IOSQE_CQE_SKIP_SUCCESS;
+	sqe->user_data = UD_IGNORE;
+	sqe = shb_worker_sqe(w);
+	shb_prep_setsockopt_int(sqe, c->idx, IPPROTO_TCP, TCP_NODELAY, &one);
+	sqe->flags |= IOSQE_IO_HARDLINK | IOSQE_CQE_SKIP_SUCCESS;
+	sqe->user_data = UD_IGNORE;
+	queue_connect(c, addr);
+}
+
 void shb_conn_start(struct shb_conn *c)
 {
 	struct worker *w = c->w;
@@ -117,6 +170,10 @@ void shb_conn_start(struct shb_conn *c)
 	c->st = C_CONNECTING;
 	w->nconnecting++;
 	c->t_connect = w->now;
+	if (w->direct_sock && sa->sa_family == w->direct_sock) {
+		start_direct(c, addr);
+		return;
+	}
 	c->fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC,
 		       sa->sa_family == AF_UNIX ? 0 : IPPROTO_TCP);
 	if (c->fd < 0) {
@@ -133,15 +190,7 @@ void shb_conn_start(struct shb_conn *c)
 		return;
 	if (io_uring_sq_space_left(&w->u.ring) < 2)
 		io_uring_submit(&w->u.ring); /* a link never straddles submits */
-	struct io_uring_sqe *sqe = shb_worker_sqe(w);
-	io_uring_prep_connect(sqe, (int)c->idx, sa, addr->len);
-	sqe->flags |= IOSQE_FIXED_FILE | IOSQE_IO_LINK;
-	sqe->user_data = shb_ud_make(OP_CONNECT, c->idx, c->gen);
-	sqe = shb_worker_sqe(w);
-	io_uring_prep_link_timeout(sqe, &w->connect_ts, 0);
-	sqe->user_data = UD_IGNORE;
-	c->connect_busy = 1;
-	c->ops++;
+	queue_connect(c, addr);
 }
 
 void shb_conn_flush_tls(struct shb_conn *c)
@@ -169,6 +218,12 @@ void shb_conn_on_connect(struct shb_conn *c, int res)
 	c->connect_busy = 0;
 	if (c->st != C_CONNECTING)
 		return;
+	if (res < 0 && c->sock_err) {
+		int err = c->sock_err;
+		c->sock_err = 0;
+		shb_conn_socket_failed(c, err);
+		return;
+	}
 	if (res < 0) {
 		if (res == -ECANCELED)
 			snprintf(msg, sizeof(msg), "connect: timed out after %.3gs",

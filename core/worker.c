@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "proto_pick.h"
+#include "sock_direct.h"
 #include "worker_int.h"
 
 uint64_t shb_now_ns(void)
@@ -30,9 +31,9 @@ static void on_cqe(struct worker *w, struct io_uring_cqe *cqe)
 		w->deadline_hit = 1;
 		return;
 	}
-	unsigned op = (unsigned)(ud & 3);
-	uint32_t idx = (uint32_t)((ud >> 2) & (MAX_SLOTS - 1));
-	uint32_t gen = (uint32_t)(ud >> (2 + SLOT_BITS));
+	unsigned op = (unsigned)(ud & ((1u << UD_OP_BITS) - 1));
+	uint32_t idx = (uint32_t)((ud >> UD_OP_BITS) & (MAX_SLOTS - 1));
+	uint32_t gen = (uint32_t)(ud >> (UD_OP_BITS + SLOT_BITS));
 	if (idx >= w->nconns)
 		return;
 	struct shb_conn *c = &w->conns[idx];
@@ -59,6 +60,11 @@ static void on_cqe(struct worker *w, struct io_uring_cqe *cqe)
 		break;
 	case OP_SHUT:
 		c->ops--;
+		break;
+	case OP_SOCKET: /* on failure the connect linked to it is cancelled */
+		c->ops--;
+		if (cqe->res < 0)
+			c->sock_err = -cqe->res;
 		break;
 	}
 	if (c->st == C_CLOSING && c->ops == 0)
@@ -534,6 +540,10 @@ static int worker_setup(struct worker *w)
 		w->refuse_cap = REFUSE_STREAK_MIN;
 	w->rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)a->index + 1) * 0xbf58476d1ce4e5b9ull;
 	w->dgram = w->desc->transport == SHB_TRANSPORT_DGRAM;
+	int fam = w->run->addrs[0].ss.ss_family;
+	if (!w->dgram && !cfg->source && (fam == AF_INET || fam == AF_INET6) &&
+	    shb_sock_direct_probe(&w->u.ring, fam, 0))
+		w->direct_sock = fam;
 	if (w->dgram) {
 		w->gso = shb_dgram_probe_gso(w->run->addrs[0].ss.ss_family);
 		shb_proto_dgram_limits(w->desc, w->gso, &w->dgram_max, &w->dgram_train);

@@ -34,7 +34,9 @@
 #define FIN_WAIT_NS 10000000ull
 /* OP_SHUT: a shutdown through the ring (a socket held only in the file
  * table, run->cfg->ring_only_fds). */
-enum { OP_CONNECT = 0, OP_RECV = 1, OP_SEND = 2, OP_SHUT = 3 };
+/* OP_SOCKET: a socket made by the ring (sock_direct.h). */
+enum { OP_CONNECT = 0, OP_RECV = 1, OP_SEND = 2, OP_SHUT = 3, OP_SOCKET = 4 };
+#define UD_OP_BITS 3
 #define UD_DEADLINE UINT64_MAX
 #define UD_IGNORE (UINT64_MAX - 1)
 #define SLOT_BITS 20
@@ -144,6 +146,9 @@ struct shb_conn {
 	/* CLOSING, waiting for the server's FIN until `deadline`
 	 * (shb_conn_close_after_peer). */
 	uint8_t await_fin;
+	/* The errno of a ring-made socket that failed (OP_SOCKET), read when
+	 * the connect linked to it completes cancelled. */
+	int sock_err;
 	/* The run ended while a send was in flight: the goodbye (a close
 	 * frame, GOAWAY, close_notify) follows that send's completion
 	 * instead of being skipped (shb_conn_close_politely). */
@@ -293,6 +298,10 @@ struct worker {
 	 * socket clears it for the run), so the batch may linger longer
 	 * (batch.h). */
 	int kernel_timed;
+	/* TCP sockets of this address family (AF_INET or AF_INET6) are
+	 * made by the ring (sock_direct.h); 0: by socket(). Probed at
+	 * setup; off with --source (which binds a descriptor). */
+	int direct_sock;
 	struct msghdr rx_msg;
 	struct shb_rx_clock rxc;
 	shb_tstamp rx_at;
@@ -310,7 +319,8 @@ struct worker {
 
 static inline uint64_t shb_ud_make(unsigned op, uint32_t idx, uint32_t gen)
 {
-	return (uint64_t)op | ((uint64_t)idx << 2) | ((uint64_t)gen << (2 + SLOT_BITS));
+	return (uint64_t)op | ((uint64_t)idx << UD_OP_BITS) |
+	       ((uint64_t)gen << (UD_OP_BITS + SLOT_BITS));
 }
 
 /* [worker] The `now` a plugin call on `c` carries, never earlier than the
@@ -436,6 +446,7 @@ int shb_conn_bye_after_send(struct shb_conn *c);
 void shb_conn_transport_ready(struct shb_conn *c);
 void shb_conn_socket_failed(struct shb_conn *c, int err);
 int shb_conn_attach(struct shb_conn *c);
+int shb_conn_attach_plugin(struct shb_conn *c);
 const struct shb_addr *shb_conn_addr(const struct shb_conn *c);
 int shb_conn_next_addr(struct shb_conn *c, int err, const char *msg);
 void shb_conn_note_failure(struct shb_conn *c, const char *msg);
