@@ -205,7 +205,8 @@ static void connect_all(struct worker *w)
 }
 
 /* Set-up opens each slot once, in order, with at most CONNECTS_MAX
- * connecting: the rest start as those complete, and each start gives
+ * connecting (datagram ones: HANDSHAKES_MAX connecting or in their
+ * handshake): the rest start as those complete, and each start gives
  * set-up another connect timeout. If a whole wave failed (none
  * connected, none still trying), set-up stops opening and ends: the slots
  * left wait for the load, as failed ones do. */
@@ -213,7 +214,8 @@ static void connect_setup(struct worker *w)
 {
 	const struct shb_config *cfg = w->run->cfg;
 	while (w->setup_next < w->nconns && !w->stopping &&
-	       w->nconnecting < CONNECTS_MAX) {
+	       (w->dgram ? w->nconnecting + w->nhandshaking < HANDSHAKES_MAX
+			 : w->nconnecting < CONNECTS_MAX)) {
 		if (w->setup_next && !w->nconnecting && !w->nactive && !w->nhandshaking) {
 			w->setup_next = w->nconns;
 			return;
