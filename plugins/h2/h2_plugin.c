@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include <shb/shb.h>
+#include <shb/define.h>
 
 #include "h2_conn.h"
 #include "h2_request.h"
@@ -164,17 +165,6 @@ static const struct shb_proto_desc h2_desc = {
 	.option_defs = h2_option_defs,
 };
 
-static const struct shb_proto_desc *h2_factory_get(uint32_t index)
-{
-	return index == 0 ? &h2_desc : NULL;
-}
-
-static const struct shb_proto_factory h2_factory = {
-	.struct_size = sizeof(struct shb_proto_factory),
-	.count = 1,
-	.get = h2_factory_get,
-};
-
 /* ---- org.shb.h2.proto/1 (shb/ext/h2.h) ---- */
 
 static int h2_set_observer(void *module, const struct shb_h2_observer *obs)
@@ -222,25 +212,6 @@ static void h2_deinit(void)
 	g_host = NULL;
 }
 
-static const void *h2_get_factory(const char *factory_id)
-{
-	if (factory_id && strcmp(factory_id, SHB_FACTORY_PROTOCOL) == 0)
-		return &h2_factory;
-	return NULL;
-}
-
-SHB_PLUGIN_EXPORT const struct shb_plugin_entry shb_plugin_entry_v1 = {
-	.struct_size = sizeof(struct shb_plugin_entry),
-	.abi_major = SHB_ABI_MAJOR,
-	.abi_minor = SHB_TARGET_ABI_MINOR,
-	.flags = 0,
-	.id = SHB_H2_PLUGIN_ID,
-	.version = SHB_VERSION_STRING,
-	.vendor = "shb",
-	.url = NULL,
-	.license = "MIT",
-	.init = h2_init,
-	.deinit = h2_deinit,
-	.get_factory = h2_get_factory,
-	.get_extension = h2_get_extension,
-};
+SHB_PLUGIN_DEFINE_FULL(SHB_H2_PLUGIN_ID, SHB_VERSION_STRING, "shb", NULL, "MIT",
+		       h2_init, h2_deinit, h2_get_extension, SHB_PROTOCOLS(&h2_desc),
+		       SHB_NO_REPORTERS);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <shb/shb.h>
+#include <shb/define.h>
 
 #include "h3_conn.h"
 #include "h3_request.h"
@@ -295,17 +296,6 @@ static const struct shb_proto_desc h3_desc = {
 	.max_dgram = 1200, /* no path MTU discovery (RFC 9000 14.1) */
 };
 
-static const struct shb_proto_desc *h3_factory_get(uint32_t index)
-{
-	return index == 0 ? &h3_desc : NULL;
-}
-
-static const struct shb_proto_factory h3_factory = {
-	.struct_size = sizeof(struct shb_proto_factory),
-	.count = 1,
-	.get = h3_factory_get,
-};
-
 static int h3_init(const struct shb_host *host)
 {
 	if (!host || !SHB_HAS(host, struct shb_host, conn_event) ||
@@ -320,24 +310,6 @@ static void h3_deinit(void)
 	g_host = NULL;
 }
 
-static const void *h3_get_factory(const char *factory_id)
-{
-	if (factory_id && strcmp(factory_id, SHB_FACTORY_PROTOCOL) == 0)
-		return &h3_factory;
-	return NULL;
-}
-
-SHB_PLUGIN_EXPORT const struct shb_plugin_entry shb_plugin_entry_v1 = {
-	.struct_size = sizeof(struct shb_plugin_entry),
-	.abi_major = SHB_ABI_MAJOR,
-	.abi_minor = SHB_TARGET_ABI_MINOR,
-	.flags = 0,
-	.id = SHB_H3_PLUGIN_ID,
-	.version = SHB_VERSION_STRING,
-	.vendor = "shb",
-	.url = NULL,
-	.license = "MIT",
-	.init = h3_init,
-	.deinit = h3_deinit,
-	.get_factory = h3_get_factory,
-};
+SHB_PLUGIN_DEFINE_FULL(SHB_H3_PLUGIN_ID, SHB_VERSION_STRING, "shb", NULL, "MIT",
+		       h3_init, h3_deinit, NULL, SHB_PROTOCOLS(&h3_desc),
+		       SHB_NO_REPORTERS);
