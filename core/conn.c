@@ -253,8 +253,9 @@ void shb_conn_say_goodbye(struct shb_conn *c)
 void shb_conn_close_politely(struct shb_conn *c)
 {
 	shb_conn_fin_done(c); /* the run is ending: no more waiting */
-	if (c->st == C_READY && c->send_busy && c->plugin_live && !c->w->dgram) {
-		/* Its goodbye must follow the bytes in flight (one stream):
+	if (c->st == C_READY && c->send_busy && c->plugin_live) {
+		/* Its goodbye must follow the bytes in flight (one stream),
+		 * or wait for the datagram buffer they are sent from:
 		 * shb_conn_bye_after_send. The worker's drain bounds the wait. */
 		c->bye_pending = 1;
 		return;
@@ -263,15 +264,19 @@ void shb_conn_close_politely(struct shb_conn *c)
 	shb_conn_begin_close(c);
 }
 
-/* A stream send completed whole: a goodbye put off by
- * shb_conn_close_politely goes once the protocol has nothing else left
- * to send. Until then the sending goes on from here (the loop serves no
- * connection while stopping). Returns 1 when the caller is done with c. */
+/* A send completed (a stream one whole): a goodbye put off by
+ * shb_conn_close_politely goes now for a datagram connection, and for a
+ * stream once the protocol has nothing else left to send; until then the
+ * sending goes on from here (the loop serves no connection while
+ * stopping). Returns 1 when the caller is done with c. */
 int shb_conn_bye_after_send(struct shb_conn *c)
 {
 	if (!c->bye_pending)
 		return 0;
-	if (c->w->vt->state(c->p) & SHB_CS_WANT_WRITE) {
+	if (c->w->dgram) {
+		/* Datagrams keep no order: the goodbye (CONNECTION_CLOSE)
+		 * goes as soon as the send buffer is free. */
+	} else if (c->w->vt->state(c->p) & SHB_CS_WANT_WRITE) {
 		if (c->tls_live)
 			shb_conn_flush_plugin_tls(c);
 		else

@@ -530,7 +530,9 @@ void shb_conn_on_send(struct shb_conn *c, int res)
 	if (c->st != C_READY && c->st != C_HANDSHAKE)
 		return;
 	if (w->dgram && (res == -EMSGSIZE || res == -ENOBUFS || res == -EAGAIN)) {
-		shb_conn_mark_dirty(c); /* datagram dropped: QUIC recovers it */
+		/* datagram dropped: QUIC recovers it */
+		if (!shb_conn_bye_after_send(c))
+			shb_conn_mark_dirty(c);
 		return;
 	}
 	if (res <= 0) {
@@ -544,7 +546,8 @@ void shb_conn_on_send(struct shb_conn *c, int res)
 		return;
 	}
 	if (w->dgram) {
-		shb_conn_mark_dirty(c);
+		if (!shb_conn_bye_after_send(c))
+			shb_conn_mark_dirty(c);
 		return;
 	}
 	if (c->tls_live) {
