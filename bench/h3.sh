@@ -48,12 +48,10 @@ dependencies) are installed with apt-get, through sudo when not root.
 EOF
 }
 
-die() {
-	echo "h3.sh: $*" >&2
-	exit 2
-}
-
+prog=h3.sh
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=bench/lib.sh
+. "$root/bench/lib.sh"
 rounds=3
 duration=5
 loads="16x1 8x32"
@@ -62,10 +60,6 @@ servers="caddy gtlsserver"
 out=""
 shb=""
 plugin_path=""
-
-need_arg() {
-	[ "$#" -ge 2 ] || die "option $1 needs a value"
-}
 
 while [ "$#" -gt 0 ]; do
 	case "$1" in
@@ -82,11 +76,6 @@ while [ "$#" -gt 0 ]; do
 	esac
 done
 
-check_int() { # name value min max
-	if ! [[ "$2" =~ ^[0-9]+$ ]] || [ "$2" -lt "$3" ] || [ "$2" -gt "$4" ]; then
-		die "$1 must be a whole number in $3..$4, not '$2'"
-	fi
-}
 check_int rounds "$rounds" 1 100
 check_int duration "$duration" 1 3600
 check_int threads "$threads" 1 256
@@ -117,10 +106,6 @@ if [ -n "$h2load_h3" ]; then
 fi
 
 # --- packages ----------------------------------------------------------------
-
-pkg_installed() {
-	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
-}
 
 PATH=$PATH:/usr/sbin:/sbin
 missing=()
@@ -208,7 +193,7 @@ done
 clk_tck=$(getconf CLK_TCK)
 
 # utime + stime of a server process (all its threads), in ticks.
-server_ticks() {
+h3_server_ticks() {
 	local rest f
 	rest=$(cat "/proc/$1/stat" 2>/dev/null) || { echo 0; return; }
 	rest=${rest##*) }
@@ -222,10 +207,6 @@ server_ticks() {
 # UDP traffic on the machine adds noise, normally negligible).
 udp_counters() { # -> "delivered dropped"
 	awk '$1 == "Udp:" && $2 ~ /^[0-9]+$/ { print $2, $4; exit }' /proc/net/snmp
-}
-
-busy_ticks() {
-	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat
 }
 
 client_cmd() { # client server C P jsonfile -> cmd[]
@@ -250,42 +231,16 @@ parse_h2load() {
 # Clients skipped against a server, with the reason ("server client").
 declare -A skip=()
 
-# Prints "ok errors seconds" from shb's JSON report.
-parse_shb() {
-	[ -s "$1" ] || return 1
-	if command -v python3 >/dev/null 2>&1 && python3 - "$1" 2>/dev/null <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-errs = sum(d["errors"].values()) + sum(n for s, n in d["statusCodes"].items() if int(s) >= 400)
-print(d["requests"]["ok"], errs, d["durationSeconds"])
-PY
-	then
-		return 0
-	fi
-	awk '
-	function key(s) { sub(/^[ \t]*"/, "", s); sub(/".*/, "", s); return s }
-	/^[ \t]*"[^"]*": *[{]/ { path[++depth] = key($0); next }
-	/^[ \t]*[}]/ { depth--; next }
-	/^[ \t]*"[^"]*": *[-0-9]/ {
-		k = key($0); v = $0; sub(/^[^:]*: */, "", v); sub(/,$/, "", v)
-		if (depth == 0 && k == "durationSeconds") dur = v
-		else if (depth == 1 && path[1] == "requests" && k == "ok") ok = v
-		else if (depth == 1 && path[1] == "errors") errs += v
-		else if (depth == 1 && path[1] == "statusCodes" && k + 0 >= 400) errs += v
-	}
-	END { if (ok == "" || dur == "") exit 1; print ok, errs + 0, dur }' "$1"
-}
-
 runs="$tmp/runs.tsv"
 : >"$runs"
 
-run_one() { # round server load client
+h3_run_one() { # round server load client
 	local r=$1 s=$2 load=$3 cl=$4 c p base rc=0 s0 s1 b0 b1 w0 w1 u0 u1 user sys res ok errs secs
 	c=${load%x*}
 	p=${load#*x}
 	base="$tmp/r$r-$s-$load-$cl"
 	client_cmd "$cl" "$s" "$c" "$p" "$base.json"
-	s0=$(server_ticks "${srv_pid[$s]}")
+	s0=$(h3_server_ticks "${srv_pid[$s]}")
 	b0=$(busy_ticks)
 	u0=$(udp_counters)
 	w0=$(date +%s%N)
@@ -294,7 +249,7 @@ run_one() { # round server load client
 	w1=$(date +%s%N)
 	u1=$(udp_counters)
 	b1=$(busy_ticks)
-	s1=$(server_ticks "${srv_pid[$s]}")
+	s1=$(h3_server_ticks "${srv_pid[$s]}")
 	read -r user sys < <(tail -n 1 "$base.time" 2>/dev/null) || true
 	[[ "${user:-}" =~ ^[0-9.]+$ && "${sys:-}" =~ ^[0-9.]+$ ]] || { [ "$rc" -ne 0 ] || rc=1; }
 	if [ "$cl" = shb ]; then res=$base.json; else res=$base.out; fi
@@ -362,7 +317,7 @@ for ((r = 1; r <= rounds; r++)); do
 			for ((k = 0; k < n_cl; k++)); do
 				cl=${client_list[$(((k + r - 1) % n_cl))]}
 				[ -z "${skip["$s $cl"]:-}" ] || continue
-				run_one "$r" "$s" "$l" "$cl"
+				h3_run_one "$r" "$s" "$l" "$cl"
 				sleep 0.5
 			done
 		done
@@ -372,7 +327,7 @@ finished=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 
 # --- the report --------------------------------------------------------------
 
-version_of() {
+h3_version_of() {
 	case "$1" in
 	caddy) caddy version 2>/dev/null | head -n 1 | awk '{ print "caddy " $1 }' ;;
 	gtlsserver) echo "gtlsserver (ngtcp2 $(dpkg-query -W -f='${Version}' ngtcp2-server 2>/dev/null || echo '?'))" ;;
@@ -380,16 +335,7 @@ version_of() {
 	esac
 }
 
-repo_state() {
-	local rev
-	rev=$(git -C "$root" rev-parse --short HEAD 2>/dev/null) || { echo "unknown"; return; }
-	if [ -n "$(git -C "$root" --no-optional-locks status --porcelain --untracked-files=no 2>/dev/null)" ]; then
-		rev="$rev (with uncommitted changes)"
-	fi
-	echo "$rev"
-}
-
-summary_table() {
+h3_summary_table() {
 	local l s cl
 	echo "| Load | Server | Client | Runs | req/s | req/s min..max | client µs/req | user | sys | client µs/datagram | datagrams/req | server µs/req | client/server | other load | dropped | errors |"
 	echo "|---|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -430,7 +376,7 @@ summary_table() {
 	done
 }
 
-runs_table() {
+h3_runs_table() {
 	echo "| Round | Load | Server | Client | req/s | client µs/req | client µs/datagram | datagrams/req | server µs/req | other load | dropped | errors |"
 	echo "|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 	awk -F '\t' '
@@ -450,14 +396,14 @@ report() {
 	echo "- Date: $started to $finished"
 	echo "- Host: $(uname -srm), $(nproc) CPUs, ${cpu:-unknown CPU}"
 	echo "- Repository: $(repo_state)"
-	echo "- shb: $(version_of shb), -t $threads"
+	echo "- shb: $(h3_version_of shb), -t $threads"
 	[ -z "$h2load_h3" ] || echo "- h2load (H2LOAD_H3): $("$h2load_h3" --version 2>&1 | head -n 1), -t $threads"
-	for s in "${server_list[@]}"; do echo "- $s: $(version_of "$s"), 13-byte \"hello, world!\" on 127.0.0.1"; done
+	for s in "${server_list[@]}"; do echo "- $s: $(h3_version_of "$s"), 13-byte \"hello, world!\" on 127.0.0.1"; done
 	echo "- $rounds rounds × ${duration} s per load, server and client; servers and clients alternate, order rotated every round"
 	echo
 	echo "## Medians"
 	echo
-	summary_table
+	h3_summary_table
 	echo
 	echo "client µs/req: the client's CPU (user + sys, GNU time) per completed request. client µs/datagram: the same"
 	echo "CPU per UDP datagram the client sent or received (Udp InDatagrams + InErrors deltas of /proc/net/snmp: on"
@@ -488,7 +434,7 @@ report() {
 	echo
 	echo "## Every run"
 	echo
-	runs_table
+	h3_runs_table
 }
 
 if [ -z "$out" ]; then
