@@ -9,6 +9,7 @@
 #include "h3_defs.h"
 #include "h3_frame.h"
 #include "http_fields.h"
+#include "http_var.h"
 #include "http_prefint.h"
 #include "qpack_enc.h"
 #include "qpack_static.h"
@@ -213,15 +214,8 @@ void shb_h3_request_prio(const struct shb_h3_request *r,
 {
 	*value = r->prio;
 	*len = r->prio_len;
-	if (!r->prio || !var || !(var->flags & SHB_VAR_HEADERS))
-		return;
-	for (size_t i = 0; i < var->header_count; i++) {
-		if (var->headers[i].index == r->prio_at) {
-			*value = var->headers[i].value;
-			*len = var->headers[i].value_len;
-			return;
-		}
-	}
+	if (r->prio)
+		shb_http_var_header(var, r->prio_at, value, len);
 }
 
 /* ---- per-request variation (issue_var) ---------------------------------- */
