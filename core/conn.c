@@ -264,6 +264,16 @@ void shb_conn_close_politely(struct shb_conn *c)
 	shb_conn_begin_close(c);
 }
 
+void shb_conn_flush_protocol(struct shb_conn *c)
+{
+	if (c->w->dgram)
+		shb_dgram_flush(c);
+	else if (c->tls_live)
+		shb_conn_flush_plugin_tls(c);
+	else
+		shb_conn_flush_plain(c);
+}
+
 /* A send completed (a stream one whole): a goodbye put off by
  * shb_conn_close_politely goes now for a datagram connection, and for a
  * stream once the protocol has nothing else left to send; until then the
@@ -273,17 +283,12 @@ int shb_conn_bye_after_send(struct shb_conn *c)
 {
 	if (!c->bye_pending)
 		return 0;
-	if (c->w->dgram) {
-		/* Datagrams keep no order: the goodbye (CONNECTION_CLOSE)
-		 * goes as soon as the send buffer is free. */
-	} else if (c->w->vt->state(c->p) & SHB_CS_WANT_WRITE) {
-		if (c->tls_live)
-			shb_conn_flush_plugin_tls(c);
-		else
-			shb_conn_flush_plain(c);
-	} else if (c->tls_live) {
+	/* Datagrams keep no order: a CONNECTION_CLOSE goes as soon as the
+	 * send buffer is free. */
+	if (!c->w->dgram && (c->w->vt->state(c->p) & SHB_CS_WANT_WRITE))
+		shb_conn_flush_protocol(c);
+	else if (!c->w->dgram && c->tls_live)
 		shb_conn_flush_tls(c); /* records TLS still holds */
-	}
 	if (c->st != C_READY || c->send_busy)
 		return 1;
 	c->bye_pending = 0;

@@ -99,12 +99,7 @@ static void service(struct shb_conn *c)
 			break;
 	uint32_t st = w->vt->state(c->p);
 	if ((st & SHB_CS_WANT_WRITE) && !c->send_busy) {
-		if (w->dgram)
-			shb_dgram_flush(c);
-		else if (c->tls_live)
-			shb_conn_flush_plugin_tls(c);
-		else
-			shb_conn_flush_plain(c);
+		shb_conn_flush_protocol(c);
 		if (c->st != C_READY)
 			return;
 		st = w->vt->state(c->p);
@@ -125,7 +120,7 @@ static void service(struct shb_conn *c)
 			shb_conn_fail(c, SHB_ERRK_READ, "connection closed with a request outstanding");
 			return;
 		}
-		if (c->tls_live && !c->send_busy)
+		if (c->tls_live)
 			shb_conn_say_goodbye(c);
 		shb_conn_close_after_peer(c);
 		return;
@@ -547,7 +542,7 @@ static int worker_setup(struct worker *w)
 	    shb_sock_direct_probe(&w->u.ring, fam, 0))
 		w->direct_sock = fam;
 	if (w->dgram) {
-		w->gso = shb_dgram_probe_gso(w->run->addrs[0].ss.ss_family);
+		w->gso = shb_dgram_probe_gso(fam);
 		shb_proto_dgram_limits(w->desc, w->gso, &w->dgram_max, &w->dgram_train);
 	}
 	if (w->desc->worker_size) {

@@ -33,8 +33,8 @@
  * sending its own (conn.c shb_conn_close_after_peer). */
 #define FIN_WAIT_NS 10000000ull
 /* OP_SHUT: a shutdown through the ring (a socket held only in the file
- * table, run->cfg->ring_only_fds). */
-/* OP_SOCKET: a socket made by the ring (sock_direct.h). */
+ * table: run->cfg->ring_only_fds, or made by the ring); OP_SOCKET: a
+ * socket made by the ring (sock_direct.h). */
 enum { OP_CONNECT = 0, OP_RECV = 1, OP_SEND = 2, OP_SHUT = 3, OP_SOCKET = 4 };
 #define UD_OP_BITS 3
 #define UD_DEADLINE UINT64_MAX
@@ -450,6 +450,9 @@ void shb_conn_shut_via_ring(struct shb_conn *c);
 void shb_conn_fail(struct shb_conn *c, unsigned kind, const char *msg);
 void shb_conn_plugin_fail(struct shb_conn *c, int code, const char *fallback);
 void shb_conn_close_politely(struct shb_conn *c);
+/* [worker] Hands the kernel what the protocol has queued (datagrams,
+ * plaintext through TLS, or plain bytes); only with no send in flight. */
+void shb_conn_flush_protocol(struct shb_conn *c);
 int shb_conn_bye_after_send(struct shb_conn *c);
 void shb_conn_transport_ready(struct shb_conn *c);
 void shb_conn_socket_failed(struct shb_conn *c, int err);
