@@ -34,7 +34,7 @@ static void on_eliciting(struct shb_quic_ackrx *a, int in_order, uint64_t now)
 {
 	uint32_t every = a->eliciting < SHB_QUIC_ACK_START_PKTS ? 2 : a->every;
 
-	if (a->eliciting < UINT64_MAX)
+	if (a->eliciting < SHB_QUIC_ACK_START_PKTS)
 		a->eliciting++;
 	if (a->unacked++ == 0)
 		a->due = now + a->delay;

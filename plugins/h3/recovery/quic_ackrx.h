@@ -90,7 +90,8 @@ struct shb_quic_ackrx {
 	uint32_t unacked;      /* ack-eliciting packets since the last ACK */
 	uint64_t delay;        /* policy: ns an ACK may wait */
 	uint64_t due;          /* when the waiting ACK becomes owed */
-	uint64_t eliciting;    /* ack-eliciting packets so far (saturates) */
+	uint32_t eliciting;    /* ack-eliciting packets so far, up to
+				* SHB_QUIC_ACK_START_PKTS */
 	uint64_t largest;      /* largest pn ever received, or PN_NONE */
 	uint64_t largest_time; /* when `largest` arrived */
 	uint64_t floor;        /* pns below this are refused */
