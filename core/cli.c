@@ -547,9 +547,9 @@ static int header_opt(struct cli *c, const char *name, const char *v)
 	for (const char *p = val; p < end; p++) {
 		unsigned char ch = (unsigned char)*p;
 		if ((ch < 0x20 && ch != '\t') || ch == 0x7f)
-			return fail(c, "%s: value of header \"%.*s\" contains "
+			return fail(c, "%s: value of header \"%s\" contains "
 				       "CR, LF or another control character",
-				    name, (int)nlen, v);
+				    name, shb_quote_n(v, nlen).s);
 	}
 	if (nlen == 4 && strncasecmp(v, "host", 4) == 0) {
 		if (end == val)
@@ -1294,8 +1294,9 @@ static int positional(struct cli *c, const char *arg)
 		if (cfg->targets[i].label &&
 		    strlen(cfg->targets[i].label) == label_len &&
 		    memcmp(cfg->targets[i].label, label, label_len) == 0)
-			return fail(c, "\"%s\": the label %.*s is given twice",
-				    shb_quote(arg).s, (int)label_len, label);
+			return fail(c, "\"%s\": the label %s is given twice",
+				    shb_quote(arg).s,
+				    shb_quote_n(label, label_len).s);
 	struct shb_target_arg *t = realloc(cfg->targets, (cfg->target_count + 1) *
 					   sizeof(*t));
 	if (!t)
@@ -1524,8 +1525,8 @@ static void set_defaults(struct shb_config *cfg)
 	cfg->shard_count = 1;
 }
 
-int shb_cli_parse(int argc, char **argv, struct shb_config *cfg, char *err,
-		  size_t errlen)
+static int cli_parse(int argc, char **argv, struct shb_config *cfg, char *err,
+		     size_t errlen)
 {
 	struct cli c = {.cfg = cfg, .err = err, .errlen = errlen};
 
@@ -1562,6 +1563,16 @@ int shb_cli_parse(int argc, char **argv, struct shb_config *cfg, char *err,
 	if (shb_url_find_scheme(NULL, cfg->url.scheme))
 		return shb_cli_set_scheme(cfg, NULL, NULL, err, errlen);
 	return 0;
+}
+
+int shb_cli_parse(int argc, char **argv, struct shb_config *cfg, char *err,
+		  size_t errlen)
+{
+	int rc = cli_parse(argc, argv, cfg, err, errlen);
+
+	if (rc < 0)
+		shb_err_one_line(err, errlen);
+	return rc;
 }
 
 int shb_cli_set_scheme(struct shb_config *cfg,

@@ -19,6 +19,7 @@
 #include "merge.h"
 #include "plugin_opts.h"
 #include "proto_pick.h"
+#include "quote.h"
 #include "results.h"
 #include "run.h"
 #include "route_run.h"
@@ -462,7 +463,11 @@ static int fit_fd_limit(struct shb_config *cfg, uint32_t threads,
 
 static int fail_usage(const char *err)
 {
-	fprintf(stderr, "shb: %s\n", err);
+	char line[1024];
+
+	snprintf(line, sizeof(line), "%s", err);
+	shb_err_one_line(line, sizeof(line));
+	fprintf(stderr, "shb: %s\n", line);
 	return EXIT_USAGE;
 }
 

@@ -13,6 +13,7 @@
 
 #include "host.h"
 #include "merge.h"
+#include "quote.h"
 
 #define EXIT_RUN_FAILED 1
 #define EXIT_USAGE 2
@@ -379,6 +380,7 @@ static int merge_and_report(struct shb_config *cfg, char **files, int nfiles)
 		return EXIT_RUN_FAILED;
 	}
 	if (read_all(&m, files, nfiles, &pl, err, sizeof(err)) < 0) {
+		shb_err_one_line(err, sizeof(err));
 		fprintf(stderr, "shb: %s\n", err);
 		free(pl.text);
 		shb_merge_fini(&m);
@@ -408,6 +410,7 @@ static int merge_and_report(struct shb_config *cfg, char **files, int nfiles)
 		show_parts(&m, &pl);
 	free(pl.text);
 	if (rc < 0) {
+		shb_err_one_line(err, sizeof(err));
 		fprintf(stderr, "shb: %s\n", err);
 		rc = EXIT_USAGE;
 	} else if (rc > 0 || rb.r.requests_ok == 0) {

@@ -1,4 +1,5 @@
 #include "percentiles.h"
+#include "quote.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -40,11 +41,12 @@ int shb_percentiles_parse(const char *list, uint32_t ppm[SHB_PCT_MAX],
 		const char *end = strchr(s, ',');
 		if (!end)
 			end = s + strlen(s);
-		int len = (int)(end - s);
+		size_t len = (size_t)(end - s);
 		uint32_t v = item_ppm(s, end);
 		if (!v) {
-			snprintf(err, errlen, "\"%.*s\" is not a percentile "
-				 "(0 < P <= 100, at most 4 decimals)", len, s);
+			snprintf(err, errlen, "\"%s\" is not a percentile "
+				 "(0 < P <= 100, at most 4 decimals)",
+				 shb_quote_n(s, len).s);
 			return -1;
 		}
 		if (n == SHB_PCT_MAX) {
@@ -52,8 +54,8 @@ int shb_percentiles_parse(const char *list, uint32_t ppm[SHB_PCT_MAX],
 			return -1;
 		}
 		if (n && v <= ppm[n - 1]) {
-			snprintf(err, errlen, "\"%.*s\": percentiles must be "
-				 "ascending and distinct", len, s);
+			snprintf(err, errlen, "\"%s\": percentiles must be "
+				 "ascending and distinct", shb_quote_n(s, len).s);
 			return -1;
 		}
 		ppm[n++] = v;

@@ -50,6 +50,27 @@ int shb_quote_fail(char *err, size_t errlen, const char *name, const char *v,
 	return -1;
 }
 
+void shb_err_one_line(char *err, size_t errlen)
+{
+	char out[1024];
+	size_t o = 0, room;
+
+	if (!err || !errlen)
+		return;
+	room = (errlen < sizeof(out) ? errlen : sizeof(out)) - 1;
+	for (const unsigned char *p = (const unsigned char *)err; *p; p++) {
+		int ctl = *p < 0x20 || *p == 0x7f;
+		if (o + (ctl ? 4 : 1) > room)
+			break; /* cut before an escape, never inside one */
+		if (ctl)
+			o += (size_t)snprintf(out + o, sizeof(out) - o, "\\x%02x", *p);
+		else
+			out[o++] = (char)*p;
+	}
+	memcpy(err, out, o);
+	err[o] = '\0';
+}
+
 int shb_errf(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;

@@ -28,4 +28,10 @@ int shb_errf(char *err, size_t errlen, const char *fmt, ...)
 int shb_quote_fail(char *err, size_t errlen, const char *name, const char *v,
 		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* Rewrites err[errlen] in place so that it is one printable line: each
+ * control byte becomes \xHH (the tail is cut when that runs out of room).
+ * The last guard before an error is printed: messages can carry text a
+ * site forgot to quote, or come from a plugin's option parser. */
+void shb_err_one_line(char *err, size_t errlen);
+
 #endif

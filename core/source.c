@@ -1,5 +1,6 @@
 /* --source: parsing the local address set, and binding to one of it. */
 #include "source.h"
+#include "quote.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -89,10 +90,10 @@ static int parse_item(struct shb_source *s, const char *p, size_t len,
 	if ((r = parse_one(p, flen, &from)) < 0 ||
 	    (dash && (r = parse_one(dash + 1, len - flen - 1, &to)) < 0)) {
 		snprintf(err, errlen, r == -2 ?
-			 "--source '%.*s': the unspecified address is not a source" :
-			 "--source '%.*s' is not an IPv4 or IPv6 address or "
+			 "--source \"%s\": the unspecified address is not a source" :
+			 "--source \"%s\" is not an IPv4 or IPv6 address or "
 			 "range (ADDR, ADDR-ADDR, or a comma-separated list)",
-			 (int)len, p);
+			 shb_quote_n(p, len).s);
 		return -1;
 	}
 	if (!dash)
@@ -104,8 +105,8 @@ static int parse_item(struct shb_source *s, const char *p, size_t len,
 		return -1;
 	}
 	if (memcmp(from.b, to.b, from.n) > 0) {
-		snprintf(err, errlen, "--source '%.*s': the range ends below its start",
-			 (int)len, p);
+		snprintf(err, errlen, "--source \"%s\": the range ends below its start",
+			 shb_quote_n(p, len).s);
 		return -1;
 	}
 	for (;;) {

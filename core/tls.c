@@ -7,6 +7,7 @@
 #include <string.h>
 #include <gnutls/x509.h>
 
+#include "quote.h"
 #include "tls_fp.h"
 
 /* AES-128-GCM first: what browsers offer, and the cheapest on x86 with
@@ -271,7 +272,7 @@ int shb_tls_priority(const char *ciphers, uint32_t version, int quic,
 	int r = gnutls_priority_init(&p, s, &pos);
 	if (r == GNUTLS_E_NO_PRIORITIES_WERE_SET) {
 		snprintf(err, errlen, "--ciphers \"%s\": no cipher suite left for "
-			 "TLS %s", base, quic ? "1.3 (the only version QUIC runs)" :
+			 "TLS %s", shb_quote(base).s, quic ? "1.3 (the only version QUIC runs)" :
 			 version == 0x0304 ? "1.3" : version ? "1.2" : "1.2 or 1.3");
 		free(s);
 		return -1;
@@ -282,9 +283,9 @@ int shb_tls_priority(const char *ciphers, uint32_t version, int quic,
 		size_t at = pos && pos >= s && pos < s + strlen(base) ?
 			    (size_t)(pos - s) : 0;
 		size_t len = strcspn(base + at, ":");
-		snprintf(err, errlen, "--ciphers: GnuTLS rejects \"%.*s\" at "
-			 "offset %zu of \"%s\" (%s)", (int)len, base + at, at,
-			 base, gnutls_strerror(r));
+		snprintf(err, errlen, "--ciphers: GnuTLS rejects \"%s\" at "
+			 "offset %zu of \"%s\" (%s)", shb_quote_n(base + at, len).s,
+			 at, shb_quote(base).s, gnutls_strerror(r));
 		free(s);
 		return -1;
 	}
@@ -292,7 +293,7 @@ int shb_tls_priority(const char *ciphers, uint32_t version, int quic,
 	gnutls_priority_deinit(p);
 	if (!ok) {
 		snprintf(err, errlen, "--ciphers \"%s\": no TLS 1.3 cipher suite "
-			 "left, and QUIC (HTTP/3) needs one", base);
+			 "left, and QUIC (HTTP/3) needs one", shb_quote(base).s);
 		free(s);
 		return -1;
 	}

@@ -15,6 +15,7 @@
 
 #include "compare.h"
 #include "config.h"
+#include "quote.h"
 #include "test_util.h"
 
 #define URL "http://example.com/x"
@@ -1142,6 +1143,12 @@ static void test_option_errors(void)
 	 * broke the one-line message. */
 	EXPECT_ERROR("--report: empty file name after \"te\\x0axt:\" in "
 		     "\"te\\x0axt:\"", "--report", "te\nxt:", URL);
+	/* Found by fuzzing: percentiles and --source repeated the item
+	 * raw. */
+	EXPECT_ERROR("--percentiles: \"\\x0a\" is not a percentile (0 < P <= "
+		     "100, at most 4 decimals)", "--percentiles", "5,\n", URL);
+	EXPECT_ERROR("--percentiles: \"-d\\x0a\" is not a percentile (0 < P "
+		     "<= 100, at most 4 decimals)", "--percentiles", "-d\n", URL);
 	EXPECT_ERROR("missing URL (usage: shb [options] URL)",
 		     "-c", "5");
 	EXPECT_ERROR("invalid URL \"f_tp://x\": invalid scheme (a letter, "
@@ -1152,6 +1159,22 @@ static void test_option_errors(void)
 		     "f_tp://x");
 	EXPECT_ERROR("invalid URL \"http://h/a b\": space at offset 10",
 		     "-c", "1", "http://h/a b");
+}
+
+/* The last guard (quote.h): whatever a message carries, it leaves as one
+ * printable line, cut to the buffer. */
+static void test_err_one_line(void)
+{
+	char err[16] = "a\nb\x01" "c";
+	shb_err_one_line(err, sizeof(err));
+	CU_ASSERT_STRING_EQUAL(err, "a\\x0ab\\x01c");
+	char small[8] = "\n\n\n\n";
+	shb_err_one_line(small, sizeof(small));
+	CU_ASSERT_STRING_EQUAL(small, "\\x0a");
+	char plain[32] = "no control \xcf bytes";
+	shb_err_one_line(plain, sizeof(plain));
+	CU_ASSERT_STRING_EQUAL(plain, "no control \xcf bytes");
+	shb_err_one_line(NULL, 0);
 }
 
 static void test_header_errors(void)
@@ -1636,6 +1659,7 @@ CU_TestInfo shb_cli_tests[] = {
 	{"--warmup and --slo", test_warmup_and_slo},
 	{"-R and --stages", test_open_loop},
 	{"option errors", test_option_errors},
+	{"errors leave as one line", test_err_one_line},
 	{"header errors", test_header_errors},
 	{"file errors", test_file_errors},
 	{"small error buffer", test_small_err_buffer},

@@ -88,7 +88,7 @@ static void expect_refused(const char *spec, const char *want)
 static void test_refused(void)
 {
 	expect_refused("127.0.0.3-127.0.0.2",
-		       "--source '127.0.0.3-127.0.0.2': the range ends below its start");
+		       "--source \"127.0.0.3-127.0.0.2\": the range ends below its start");
 	expect_refused("127.0.0.2,::1",
 		       "--source mixes IPv4 and IPv6 addresses: give one family");
 	expect_refused("127.0.0.2-::1",
@@ -96,9 +96,12 @@ static void test_refused(void)
 	expect_refused("127.0.0.2,127.0.0.1-127.0.0.3", "--source: 127.0.0.2 is given twice");
 	expect_refused("10.1.0.0-10.1.1.0", "--source holds more than 256 addresses");
 	expect_refused("10.0.0.0-10.255.255.255", "--source holds more than 256 addresses");
-	expect_refused("0.0.0.0", "--source '0.0.0.0': the unspecified address is not a source");
-	expect_refused("::", "--source '::': the unspecified address is not a source");
-	const char *tail = "' is not an IPv4 or IPv6 address or range (ADDR, "
+	expect_refused("0.0.0.0", "--source \"0.0.0.0\": the unspecified address is not a source");
+	expect_refused("::", "--source \"::\": the unspecified address is not a source");
+	/* What the user typed is quoted: the message stays one line. */
+	expect_refused("2\n\xcf-1", "--source \"2\\x0a\xcf-1\" is not an IPv4 or IPv6 "
+		       "address or range (ADDR, ADDR-ADDR, or a comma-separated list)");
+	const char *tail = "\" is not an IPv4 or IPv6 address or range (ADDR, "
 			   "ADDR-ADDR, or a comma-separated list)";
 	const char *bad[] = {"", "127.0.0.2,", ",127.0.0.2", "127.0.0.2-",
 			     "localhost", "127.0.0.256", "127.0.0.2:80",
@@ -111,7 +114,7 @@ static void test_refused(void)
 			item = "";
 		else if (strcmp(item, ",127.0.0.2") == 0)
 			item = "";
-		snprintf(want, sizeof(want), "--source '%s%s", item, tail);
+		snprintf(want, sizeof(want), "--source \"%s%s", item, tail);
 		expect_refused(bad[i], want);
 	}
 }
@@ -223,7 +226,7 @@ static void test_cli(void)
 		   "--source", "127.0.0.2", "--source=127.0.0.3", "http://x/");
 	expect_cli("--source cannot be combined with --unix-socket", "--source",
 		   "127.0.0.2", "--unix-socket=/nonexistent", "http://x/");
-	expect_cli("--source '127.0.0.2-127.0.0.1': the range ends below its start",
+	expect_cli("--source \"127.0.0.2-127.0.0.1\": the range ends below its start",
 		   "--source", "127.0.0.2-127.0.0.1", "http://x/", NULL);
 }
 
