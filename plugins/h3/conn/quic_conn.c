@@ -639,12 +639,13 @@ struct shb_quic_conn *shb_quic_conn_new(const struct shb_quic_conn_config *cfg,
 	c = conn_map(l.total);
 	if (!c)
 		goto fail;
-	/* The recovery rings and stream tables in memory now: written bit
-	 * by bit as they wrap or fill, they would make RSS creep for many
-	 * minutes. (CRYPTO buffers fill in the handshake; the reorder pool
-	 * is written only while it holds data.) */
+	/* The stream tables in memory now: written slot by slot as streams
+	 * cycle through them, they would make RSS creep for many minutes.
+	 * The recovery rings are not: they start small and grow only when
+	 * more packets are in flight (quic_sent.h); CRYPTO buffers fill in
+	 * the handshake; the reorder pool is written only while it holds
+	 * data. */
 	memset((uint8_t *)c + l.streams, 0, l.uni - l.streams);
-	memset((uint8_t *)c + l.rec, 0, l.rec_len);
 	c->mem = c;
 	c->mem_len = l.total;
 	c->cfg = k;

@@ -2,10 +2,24 @@
  * reduced modulo ref_cap only to index the array; a record's slice never
  * wraps: when it would, the tail skips to the array's start. The oldest
  * live reference is always the head record's ref_pos, so no separate head
- * is kept for the references. */
+ * is kept for the references.
+ *
+ * Both arrays grow by doubling. A reference at position p lives at
+ * p % ref_cap, so after ref_cap doubles each live slice is either where it
+ * was or ref_cap (old) above it, in the half that was unused: growing
+ * copies those slices up and keeps every position. Records grow by moving
+ * the part of a wrapped ring above the head to the end of the larger
+ * array. */
 #include <string.h>
 
 #include "quic_sent.h"
+
+static uint32_t start_size(uint32_t full, uint32_t least)
+{
+	while (full % 2 == 0 && full / 2 >= least)
+		full /= 2;
+	return full;
+}
 
 void shb_quic_sent_ring_init(struct shb_quic_sent_ring *g,
 			     struct shb_quic_sent *rec, uint32_t cap,
@@ -13,9 +27,21 @@ void shb_quic_sent_ring_init(struct shb_quic_sent_ring *g,
 {
 	g->rec = rec;
 	g->refs = refs;
-	g->cap = cap;
-	g->ref_cap = ref_cap;
+	g->max_cap = cap;
+	g->ref_max = ref_cap;
+	g->cap = start_size(cap, SHB_QUIC_SENT_START_RECS);
+	g->ref_cap = start_size(ref_cap, SHB_QUIC_SENT_START_REFS);
 	shb_quic_sent_ring_clear(g);
+}
+
+uint32_t shb_quic_sent_ring_cap(const struct shb_quic_sent_ring *g)
+{
+	return g->cap;
+}
+
+uint32_t shb_quic_sent_ring_ref_cap(const struct shb_quic_sent_ring *g)
+{
+	return g->ref_cap;
 }
 
 void shb_quic_sent_ring_clear(struct shb_quic_sent_ring *g)
@@ -67,18 +93,19 @@ void shb_quic_sent_ring_pop_settled(struct shb_quic_sent_ring *g)
 		drop_head(g);
 }
 
-/* Where a slice of n references would start, given that the oldest live
- * reference is at ref_head; sets *max to the longest slice that fits.
- * Returns 0 and *pos, or -1 if n does not fit. */
-static int ref_place(const struct shb_quic_sent_ring *g, uint64_t ref_head,
-		     uint32_t n, uint64_t *pos, uint32_t *max)
+/* Where a slice of n references would start in an array of `cap`, given
+ * that the oldest live reference is at ref_head; sets *max to the longest
+ * slice that fits. Returns 0 and *pos, or -1 if n does not fit. */
+static int ref_place(const struct shb_quic_sent_ring *g, uint32_t cap,
+		     uint64_t ref_head, uint32_t n, uint64_t *pos,
+		     uint32_t *max)
 {
 	*pos = g->ref_tail;
 	*max = 0;
-	if (g->ref_cap == 0)
+	if (cap == 0)
 		return n == 0 ? 0 : -1;
-	uint64_t free = g->ref_cap - (g->ref_tail - ref_head);
-	uint64_t to_end = g->ref_cap - g->ref_tail % g->ref_cap;
+	uint64_t free = cap - (g->ref_tail - ref_head);
+	uint64_t to_end = cap - g->ref_tail % cap;
 	uint64_t here = to_end < free ? to_end : free;
 	uint64_t wrapped = free > to_end ? free - to_end : 0;
 	uint64_t best = here > wrapped ? here : wrapped;
@@ -104,7 +131,7 @@ static uint64_t ref_head_after(const struct shb_quic_sent_ring *g,
 int shb_quic_sent_ring_fits(const struct shb_quic_sent_ring *g,
 			    uint32_t reserve, uint32_t *max_refs)
 {
-	uint32_t free = g->cap - g->count;
+	uint32_t free = g->max_cap - g->count;
 	uint32_t k = 0;
 
 	while ((uint64_t)free + k <= reserve && k < g->count &&
@@ -115,9 +142,60 @@ int shb_quic_sent_ring_fits(const struct shb_quic_sent_ring *g,
 	if (max_refs) {
 		uint64_t pos;
 
-		ref_place(g, ref_head_after(g, k), 0, &pos, max_refs);
+		ref_place(g, g->ref_max, ref_head_after(g, k), 0, &pos,
+			  max_refs);
 	}
 	return 1;
+}
+
+static void grow_records(struct shb_quic_sent_ring *g)
+{
+	uint32_t more = g->cap;
+
+	if (g->head + g->count > g->cap) {
+		uint32_t upper = g->cap - g->head;
+
+		memmove(&g->rec[g->head + more], &g->rec[g->head],
+			upper * sizeof(*g->rec));
+		g->head += more;
+	}
+	g->cap += more;
+}
+
+static void grow_refs(struct shb_quic_sent_ring *g)
+{
+	uint32_t old = g->ref_cap, cap = 2 * old;
+
+	for (uint32_t i = 0; i < g->count; i++) {
+		const struct shb_quic_sent *s = shb_quic_sent_ring_at(g, i);
+
+		if (s->nrefs && s->ref_pos % cap >= old)
+			memcpy(&g->refs[s->ref_pos % cap], &g->refs[s->ref_pos % old],
+			       s->nrefs * sizeof(*g->refs));
+	}
+	g->ref_cap = cap;
+}
+
+/* With every evictable head record gone, a record of n references would
+ * still not fit: doubles what is short. Returns 0 when nothing can grow. */
+static int grow_for(struct shb_quic_sent_ring *g, uint32_t n)
+{
+	uint32_t k = 0, max;
+	uint64_t pos;
+	int grew = 0;
+
+	while (k < g->count && evictable(shb_quic_sent_ring_at(g, k)))
+		k++;
+	if (g->cap - g->count + k == 0 && g->cap < g->max_cap) {
+		grow_records(g);
+		grew = 1;
+	}
+	if (ref_place(g, g->ref_cap, ref_head_after(g, k), n, &pos, &max) &&
+	    g->ref_cap < g->ref_max) {
+		grow_refs(g);
+		grew = 1;
+	}
+	return grew;
 }
 
 struct shb_quic_sent *shb_quic_sent_ring_push(struct shb_quic_sent_ring *g,
@@ -129,21 +207,27 @@ struct shb_quic_sent *shb_quic_sent_ring_push(struct shb_quic_sent_ring *g,
 	uint32_t max;
 
 	/* Find how many evictable head records must go before the record and
-	 * its slice fit; evict only once it is known to be enough. */
+	 * its slice fit; evict only once it is known to be enough. Eviction
+	 * comes before growth: an ACK-only record is worth less than memory. */
 	for (;;) {
 		int slot = g->cap - g->count + k > 0;
 
-		if (slot && ref_place(g, ref_head_after(g, k), p->nrefs, &pos,
-				      &max) == 0)
+		if (slot && ref_place(g, g->ref_cap, ref_head_after(g, k),
+				      p->nrefs, &pos, &max) == 0)
 			break;
-		if (k == g->count || !evictable(shb_quic_sent_ring_at(g, k)))
+		if (k < g->count && evictable(shb_quic_sent_ring_at(g, k))) {
+			k++;
+			continue;
+		}
+		if (!grow_for(g, p->nrefs))
 			return NULL;
-		k++;
+		k = 0;
 	}
 	while (k-- > 0)
 		drop_head(g);
 	/* drop_head() may have moved ref_tail to a boundary: place again. */
-	if (ref_place(g, ref_head_after(g, 0), p->nrefs, &pos, &max) != 0)
+	if (ref_place(g, g->ref_cap, ref_head_after(g, 0), p->nrefs, &pos,
+		      &max) != 0)
 		return NULL;
 
 	uint32_t idx = g->head + g->count;

@@ -15,9 +15,12 @@
  * room: it carries nothing to retransmit, and the peer may never
  * acknowledge it.
  *
- * The ring does not allocate; its storage is given to init. Used by the
- * recovery part; the connection sees records only through the recovery
- * callbacks.
+ * The ring does not allocate; its storage is given to init. It uses only
+ * the start of each array at first and doubles what it uses when a push
+ * does not fit otherwise, up to the storage given: a connection with a
+ * few packets in flight writes a few KB of it, so untouched pages of a
+ * fresh mapping stay free. Used by the recovery part; the connection sees
+ * records only through the recovery callbacks.
  */
 #ifndef SHB_QUIC_SENT_H
 #define SHB_QUIC_SENT_H
@@ -62,19 +65,26 @@ struct shb_quic_sent {
 	uint8_t state; /* enum shb_quic_sent_state */
 };
 
+/* Where the arrays start when their storage allows halving down to it. */
+#define SHB_QUIC_SENT_START_RECS 32u
+#define SHB_QUIC_SENT_START_REFS 128u
+
 /* All members are private. */
 struct shb_quic_sent_ring {
 	struct shb_quic_sent *rec;
 	struct shb_quic_frame_ref *refs;
-	uint32_t cap;
-	uint32_t ref_cap;
+	uint32_t cap;     /* records in use: max_cap >> k */
+	uint32_t ref_cap; /* references in use: ref_max >> k */
+	uint32_t max_cap;
+	uint32_t ref_max;
 	uint32_t head;  /* index of the oldest record */
 	uint32_t count; /* records in the ring, holes included */
 	uint64_t ref_tail; /* next free reference position */
 };
 
 /* Uses rec[cap] and refs[ref_cap] (borrowed for the ring's lifetime;
- * cap >= 1, ref_cap may be 0) and starts empty. */
+ * cap >= 1, ref_cap may be 0) and starts empty. Each array starts at its
+ * size halved while it stays even and at least SHB_QUIC_SENT_START_*. */
 void shb_quic_sent_ring_init(struct shb_quic_sent_ring *g,
 			     struct shb_quic_sent *rec, uint32_t cap,
 			     struct shb_quic_frame_ref *refs, uint32_t ref_cap);
@@ -86,15 +96,17 @@ void shb_quic_sent_ring_clear(struct shb_quic_sent_ring *g);
 uint32_t shb_quic_sent_ring_count(const struct shb_quic_sent_ring *g);
 
 /* Can one more record be pushed while leaving `reserve` free slots
- * (counting evictable head records as free)? Returns 1 and, if max_refs is
- * not NULL, the largest nrefs that push() would accept; 0 when not. */
+ * (counting evictable head records as free, and the arrays at their full
+ * size)? Returns 1 and, if max_refs is not NULL, the largest nrefs that
+ * push() would accept; 0 when not. */
 int shb_quic_sent_ring_fits(const struct shb_quic_sent_ring *g,
 			    uint32_t reserve, uint32_t *max_refs);
 
 /* Appends a copy of *p (pn must be above every pn in the ring; ref_pos and
  * state are set here) with a copy of refs[0..p->nrefs), evicting
- * evictable head records if needed. Returns the stored record, or NULL
- * when it does not fit (nothing changed). */
+ * evictable head records if needed, else growing an array. Returns the
+ * stored record, or NULL when it does not fit (nothing changed). Growing
+ * moves records: pointers from ring_at() do not survive a push. */
 struct shb_quic_sent *shb_quic_sent_ring_push(struct shb_quic_sent_ring *g,
 					      const struct shb_quic_sent *p,
 					      const struct shb_quic_frame_ref *refs);
@@ -111,6 +123,10 @@ uint32_t shb_quic_sent_ring_find(const struct shb_quic_sent_ring *g,
 const struct shb_quic_frame_ref *
 shb_quic_sent_ring_refs(const struct shb_quic_sent_ring *g,
 			const struct shb_quic_sent *s);
+
+/* The records and references in use now (tests and diagnostics). */
+uint32_t shb_quic_sent_ring_cap(const struct shb_quic_sent_ring *g);
+uint32_t shb_quic_sent_ring_ref_cap(const struct shb_quic_sent_ring *g);
 
 /* Drops settled (acknowledged or lost) records from the head. */
 void shb_quic_sent_ring_pop_settled(struct shb_quic_sent_ring *g);

@@ -1,12 +1,12 @@
 /* Sent-packet ring: order, lookup, settling from the head, the reserve,
- * eviction of ACK-only records, and contiguous reference slices across the
- * wrap of the reference array. */
+ * eviction of ACK-only records, contiguous reference slices across the
+ * wrap of the reference array, and growth from a small start. */
 #include <string.h>
 
 #include "quic_sent.h"
 #include "recovery_tests.h"
 
-static struct shb_quic_sent recs[16];
+static struct shb_quic_sent recs[512];
 static struct shb_quic_frame_ref refs[70000];
 
 static struct shb_quic_sent *push(struct shb_quic_sent_ring *g, uint64_t pn,
@@ -215,11 +215,119 @@ static void test_random_churn(void)
 	CU_ASSERT(pushed > 5000);
 }
 
+static void check_contents(struct shb_quic_sent_ring *g)
+{
+	for (uint32_t i = 0; i < shb_quic_sent_ring_count(g); i++) {
+		const struct shb_quic_sent *s = shb_quic_sent_ring_at(g, i);
+		const struct shb_quic_frame_ref *r = shb_quic_sent_ring_refs(g, s);
+
+		if (i > 0)
+			CU_ASSERT_FATAL(shb_quic_sent_ring_at(g, i - 1)->pn < s->pn);
+		for (uint16_t k = 0; k < s->nrefs; k++) {
+			CU_ASSERT_FATAL(r[k].id == s->pn);
+			CU_ASSERT_FATAL(r[k].offset == k);
+		}
+	}
+}
+
+/* A ring given 512 records and 2048 references uses 32 and 128 until more
+ * packets are in flight, grows by doubling with records wrapped and slices
+ * placed anywhere, keeps them all, and stops at the storage given. */
+static void test_growth(void)
+{
+	struct shb_quic_sent_ring g;
+	uint32_t max;
+	uint64_t pn = 0;
+
+	shb_quic_sent_ring_init(&g, recs, 512, refs, 2048);
+	CU_ASSERT_EQUAL(shb_quic_sent_ring_cap(&g), 32);
+	CU_ASSERT_EQUAL(shb_quic_sent_ring_ref_cap(&g), 128);
+	/* fits() answers for the full size. */
+	CU_ASSERT_TRUE(shb_quic_sent_ring_fits(&g, 500, &max));
+	CU_ASSERT_EQUAL(max, 2048);
+	/* Wrap both arrays at their start size: 20 records settle. */
+	for (; pn < 30; pn++)
+		CU_ASSERT_PTR_NOT_NULL_FATAL(push(&g, pn, 1, 3));
+	for (uint32_t i = 0; i < 20; i++)
+		shb_quic_sent_ring_at(&g, i)->state = SHB_QUIC_SENT_ACKED;
+	shb_quic_sent_ring_pop_settled(&g);
+	for (; pn < 52; pn++)
+		CU_ASSERT_PTR_NOT_NULL_FATAL(push(&g, pn, 1, 5));
+	CU_ASSERT_EQUAL(shb_quic_sent_ring_count(&g), 32);
+	CU_ASSERT_EQUAL(shb_quic_sent_ring_cap(&g), 32);
+	check_contents(&g);
+	/* Full of ack-eliciting records: the next one doubles the records;
+	 * many references at once double the references. */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(push(&g, pn++, 1, 7));
+	CU_ASSERT_EQUAL(shb_quic_sent_ring_cap(&g), 64);
+	check_contents(&g);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(push(&g, pn++, 1, 16));
+	CU_ASSERT(shb_quic_sent_ring_ref_cap(&g) >= 256);
+	check_contents(&g);
+	/* ACK-only head records go before anything grows. */
+	shb_quic_sent_ring_init(&g, recs, 512, refs, 2048);
+	for (pn = 0; pn < 32; pn++)
+		push(&g, pn, 0, 0);
+	CU_ASSERT_PTR_NOT_NULL(push(&g, pn++, 1, 1));
+	CU_ASSERT_EQUAL(shb_quic_sent_ring_cap(&g), 32);
+	/* Up to the storage, and no further. */
+	shb_quic_sent_ring_init(&g, recs, 512, refs, 2048);
+	for (pn = 0; pn < 512; pn++)
+		CU_ASSERT_PTR_NOT_NULL_FATAL(push(&g, pn, 1, 4));
+	CU_ASSERT_EQUAL(shb_quic_sent_ring_cap(&g), 512);
+	CU_ASSERT_EQUAL(shb_quic_sent_ring_ref_cap(&g), 2048);
+	CU_ASSERT_FALSE(shb_quic_sent_ring_fits(&g, 0, NULL));
+	CU_ASSERT_PTR_NULL(push(&g, pn, 1, 1));
+	check_contents(&g);
+	/* Sizes that do not halve evenly start whole. */
+	shb_quic_sent_ring_init(&g, recs, 48, refs, 96);
+	CU_ASSERT_EQUAL(shb_quic_sent_ring_cap(&g), 48);
+	CU_ASSERT_EQUAL(shb_quic_sent_ring_ref_cap(&g), 96);
+}
+
+/* Random churn with growth: records wrapped at every size, slices at
+ * every offset when the arrays double. */
+static void test_random_growth(void)
+{
+	struct shb_quic_sent_ring g;
+	uint64_t seed = 4242, next = 0;
+
+	for (int round = 0; round < 50; round++) {
+		shb_quic_sent_ring_init(&g, recs, 512, refs, 4096);
+		for (int step = 0; step < 3000; step++) {
+			uint64_t x = rh_rand(&seed);
+			uint32_t max;
+			/* Settle less often as the round goes on: in-flight
+			 * grows, and so do the arrays. */
+			int settle = (int)(x % 1000) < 450 - step / 10;
+
+			if (!settle && shb_quic_sent_ring_fits(&g, 0, &max)) {
+				uint16_t n = (uint16_t)((x >> 8) % 17);
+
+				if (n > max)
+					n = (uint16_t)max;
+				CU_ASSERT_PTR_NOT_NULL_FATAL(push(&g, next++,
+								  (x >> 40) % 4 != 0, n));
+			} else if (shb_quic_sent_ring_count(&g) > 0) {
+				uint32_t i = (uint32_t)((x >> 16) %
+							shb_quic_sent_ring_count(&g));
+
+				shb_quic_sent_ring_at(&g, i)->state = SHB_QUIC_SENT_ACKED;
+				shb_quic_sent_ring_pop_settled(&g);
+			}
+			check_contents(&g);
+		}
+	}
+	CU_ASSERT_EQUAL(shb_quic_sent_ring_cap(&g), 512);
+}
+
 CU_TestInfo shb_rec_sent_tests[] = {
 	{"pn order, find, settle from the head", test_order_and_find},
 	{"reserve for probes", test_reserve},
 	{"ACK-only head records are evicted", test_evict_ack_only},
 	{"contiguous reference slices", test_ref_slices},
 	{"random churn keeps contents", test_random_churn},
+	{"growth from a small start", test_growth},
+	{"random churn while growing", test_random_growth},
 	CU_TEST_INFO_NULL,
 };
