@@ -292,7 +292,7 @@ static void test_random_growth(void)
 	struct shb_quic_sent_ring g;
 	uint64_t seed = 4242, next = 0;
 
-	for (int round = 0; round < 50; round++) {
+	for (int round = 0; round < 20; round++) {
 		shb_quic_sent_ring_init(&g, recs, 512, refs, 4096);
 		for (int step = 0; step < 3000; step++) {
 			uint64_t x = rh_rand(&seed);
@@ -315,8 +315,12 @@ static void test_random_growth(void)
 				shb_quic_sent_ring_at(&g, i)->state = SHB_QUIC_SENT_ACKED;
 				shb_quic_sent_ring_pop_settled(&g);
 			}
-			check_contents(&g);
+			/* Every step while small, then now and then (a full
+			 * check of 512 records is the slow part under ASan). */
+			if (shb_quic_sent_ring_count(&g) < 64 || step % 16 == 0)
+				check_contents(&g);
 		}
+		check_contents(&g);
 	}
 	CU_ASSERT_EQUAL(shb_quic_sent_ring_cap(&g), 512);
 }
