@@ -95,7 +95,7 @@ static void copy(char *dst, size_t cap, const char *src)
 static void static_line(char *line, void *ctx)
 {
 	struct shb_h2_vec_static *t = ctx;
-	char *f[3];
+	char *f[3] = {0};
 	size_t n = split_tabs(line, f, 3);
 	long idx = strtol(f[0], NULL, 10);
 
@@ -142,7 +142,7 @@ static void appc_line(char *line, void *ctx)
 {
 	struct shb_h2_vec_appendix_c *a = ctx;
 	struct shb_h2_vec_case *c = a->ncases ? &a->cases[a->ncases - 1] : NULL;
-	char *f[7];
+	char *f[7] = {0};
 	size_t n = split_tabs(line, f, 7);
 
 	if (strcmp(f[0], "INT") == 0) {
