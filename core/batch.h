@@ -2,10 +2,11 @@
  * loop waits for, and how long it may linger for them.
  *
  * Waiting for several completions saves wake-ups and system calls (the
- * closed-loop CPU per request). Over TCP a response is timed by the
- * kernel's stamp of the receive that ended it (rx_clock.h), so the wait
- * adds nothing to it and the linger is simply SHB_BATCH_LINGER_MAX_US
- * (kernel_timed). Where there are no stamps (UDP, Unix sockets, a kernel
+ * closed-loop CPU per request). Over TCP, and UDP with GRO, a response
+ * is timed by the kernel's stamp of the receive that ended it
+ * (rx_clock.h), so the wait adds nothing to it and the linger is simply
+ * SHB_BATCH_LINGER_MAX_US (kernel_timed). Where there are no stamps
+ * (UDP without GRO, Unix sockets, a kernel
  * that gives none) and while connections are being set up (connect and
  * handshake times are the worker's clock), the clock is read once the
  * wait returns, so a completion that came early in a batch is timed late:

@@ -76,6 +76,9 @@ void shb_dgram_start(struct shb_conn *c)
 		 * takes (no UDP_GRO control message means no segments). */
 		int one = 1;
 		(void)setsockopt(c->fd, SOL_UDP, UDP_GRO, &one, sizeof(one));
+		/* The GRO path is a recvmsg: it carries receive stamps too. */
+		if (shb_rx_clock_enable(c->fd) < 0)
+			w->kernel_timed = 0;
 	}
 	/* A UDP connect only sets the peer; no need to go through the ring. */
 	if (connect(c->fd, sa, addr->len) < 0) {
@@ -99,6 +102,20 @@ void shb_dgram_start(struct shb_conn *c)
 	shb_conn_transport_ready(c);
 }
 
+/* One recv_dgrams call at `at`, the kernel's stamp of the latest receive
+ * the datagrams came in (0: none, the worker's clock), so that what the
+ * protocol ends in them, and the core's timing of it, is the arrival
+ * time (rx_clock.h). */
+static int hand_over(struct shb_conn *c, struct shb_vec *v, size_t n,
+		     shb_tstamp at)
+{
+	struct worker *w = c->w;
+	w->rx_at = at;
+	int r = w->vt->recv_dgrams(c->p, v, n, shb_conn_now(c));
+	w->rx_at = 0;
+	return r;
+}
+
 /* GRO: the held receives split into their datagrams, handed over in
  * batches of up to SEG_BATCH (a 64 KiB train of 1200-byte datagrams is 55).
  * Stops at the first failure: the connection is failing then. */
@@ -108,17 +125,19 @@ static void deliver_segments(struct shb_conn *c, uint32_t n)
 	struct worker *w = c->w;
 	struct shb_vec v[SEG_BATCH];
 	size_t nv = 0;
+	shb_tstamp at = 0;
 	int r;
 	for (uint32_t i = 0; i < n; i++) {
 		uint8_t *base = shb_buf_ring_buf(&w->br, c->dg->rx_bid[i]) + c->dg->rx_off[i];
 		size_t skip = 0, k;
+		at = c->dg->rx_at[i];
 		while ((k = shb_dgram_split(base, c->dg->rx_len[i], c->dg->rx_seg[i], skip,
 					    v + nv, SEG_BATCH - nv)) > 0) {
 			skip += k;
 			nv += k;
 			if (nv < SEG_BATCH)
 				break;
-			r = w->vt->recv_dgrams(c->p, v, nv, shb_conn_now(c));
+			r = hand_over(c, v, nv, at);
 			if (r < 0)
 				goto fail;
 			nv = 0;
@@ -128,7 +147,7 @@ static void deliver_segments(struct shb_conn *c, uint32_t n)
 	}
 	if (!nv)
 		return;
-	r = w->vt->recv_dgrams(c->p, v, nv, shb_conn_now(c));
+	r = hand_over(c, v, nv, at);
 	if (r >= 0)
 		return;
 fail:
@@ -150,7 +169,7 @@ void shb_dgram_deliver(struct shb_conn *c)
 			v[i].base = shb_buf_ring_buf(&w->br, c->dg->rx_bid[i]);
 			v[i].len = c->dg->rx_len[i];
 		}
-		int r = w->vt->recv_dgrams(c->p, v, n, shb_conn_now(c));
+		int r = hand_over(c, v, n, 0); /* plain receives: no stamps */
 		if (r < 0)
 			shb_conn_plugin_fail(c, r, "protocol error");
 	} else if (c->st == C_READY) {
@@ -161,11 +180,13 @@ void shb_dgram_deliver(struct shb_conn *c)
 }
 
 /* A multishot recvmsg buffer: the io_uring_recvmsg_out header, the control
- * messages, then the payload. Finds the payload and the UDP_GRO segment
- * size (none: one datagram). -1 when the payload was truncated or the
- * layout is not what was asked for. */
+ * messages, then the payload. Finds the payload, the UDP_GRO segment
+ * size (none: one datagram) and the kernel's receive stamp (0: none).
+ * -1 when the payload was truncated or the layout is not what was asked
+ * for. */
 static int gro_payload(struct worker *w, unsigned bid, uint32_t res,
-		       uint32_t *off, uint32_t *len, uint32_t *seg)
+		       uint32_t *off, uint32_t *len, uint32_t *seg,
+		       uint64_t *real_ns)
 {
 	uint8_t *buf = shb_buf_ring_buf(&w->br, bid);
 	struct io_uring_recvmsg_out *o =
@@ -177,9 +198,14 @@ static int gro_payload(struct worker *w, unsigned bid, uint32_t res,
 	*len = io_uring_recvmsg_payload_length(o, (int)res, &w->gro_msg);
 	*off = (uint32_t)(p - buf);
 	*seg = 0;
+	*real_ns = 0;
 	for (cm = io_uring_recvmsg_cmsg_firsthdr(o, &w->gro_msg); cm;
 	     cm = io_uring_recvmsg_cmsg_nexthdr(o, &w->gro_msg, cm)) {
 		int v;
+		if (shb_rx_cmsg_stamp(cm)) {
+			*real_ns = shb_rx_cmsg_stamp(cm);
+			continue;
+		}
 		if (cm->cmsg_level != SOL_UDP || cm->cmsg_type != UDP_GRO ||
 		    cm->cmsg_len < CMSG_LEN(sizeof(v)))
 			continue;
@@ -199,10 +225,14 @@ void shb_dgram_on_recv(struct shb_conn *c, struct io_uring_cqe *cqe)
 	if (cqe->flags & IORING_CQE_F_BUFFER) {
 		unsigned bid = cqe->flags >> IORING_CQE_BUFFER_SHIFT;
 		uint32_t off = 0, len = (uint32_t)res, seg = 0;
+		uint64_t real = 0;
 		if (res > 0 && w->gro &&
-		    gro_payload(w, bid, (uint32_t)res, &off, &len, &seg) < 0)
+		    gro_payload(w, bid, (uint32_t)res, &off, &len, &seg, &real) < 0)
 			len = 0; /* truncated or malformed: dropped, QUIC resends */
 		if (res > 0 && len > 0 && c->st == C_READY) {
+			shb_tstamp at = shb_rx_clock_mono(&w->rxc, real, w->now);
+			if (!at)
+				w->kernel_timed = 0;
 			w->stats->bytes_recv += len;
 			c->got_data = 1;
 			c->addr_kept = 1; /* the peer answers here: stay */
@@ -212,6 +242,7 @@ void shb_dgram_on_recv(struct shb_conn *c, struct io_uring_cqe *cqe)
 			c->dg->rx_len[c->nrx] = len;
 			c->dg->rx_off[c->nrx] = (uint16_t)off;
 			c->dg->rx_seg[c->nrx] = (uint16_t)seg;
+			c->dg->rx_at[c->nrx] = at;
 			c->nrx++;
 			shb_conn_mark_dirty(c);
 		} else {

@@ -28,16 +28,22 @@ int shb_rx_stamp(const struct msghdr *msg, void *buf, uint32_t res,
 	*data = p;
 	*len = n;
 	for (struct cmsghdr *cm = io_uring_recvmsg_cmsg_firsthdr(o, m); cm;
-	     cm = io_uring_recvmsg_cmsg_nexthdr(o, m, cm)) {
-		struct timespec ts;
-		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_TIMESTAMPNS ||
-		    cm->cmsg_len < CMSG_LEN(sizeof(ts)))
-			continue;
-		memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
-		if (ts.tv_sec > 0 && ts.tv_nsec >= 0 && ts.tv_nsec < 1000000000)
-			*real_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	}
+	     cm = io_uring_recvmsg_cmsg_nexthdr(o, m, cm))
+		if (shb_rx_cmsg_stamp(cm))
+			*real_ns = shb_rx_cmsg_stamp(cm);
 	return 0;
+}
+
+uint64_t shb_rx_cmsg_stamp(const struct cmsghdr *cm)
+{
+	struct timespec ts;
+	if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_TIMESTAMPNS ||
+	    cm->cmsg_len < CMSG_LEN(sizeof(ts)))
+		return 0;
+	memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
+	if (ts.tv_sec <= 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 uint64_t shb_rx_clock_mono(struct shb_rx_clock *c, uint64_t real_ns, uint64_t now)

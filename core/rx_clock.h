@@ -1,5 +1,6 @@
-/* Kernel receive timestamps: when the bytes of a stream receive reached
- * the socket, as the kernel stamped them.
+/* Kernel receive timestamps: when the bytes of a receive reached the
+ * socket, as the kernel stamped them (TCP, and UDP through the GRO
+ * receive path).
  *
  * Why: a worker waits for a batch of completions and reads its clock
  * once the wait returns, so a response timed by that clock carries the
@@ -10,7 +11,9 @@
  * How: SO_TIMESTAMPNS on the socket, receives armed as multishot
  * recvmsg (one control message area per receive), the stamp read from
  * the SCM_TIMESTAMPNS message (TCP reports the stamp of the last segment
- * the receive took: the last byte's arrival). The stamp is CLOCK_REALTIME;
+ * the receive took: the last byte's arrival; a UDP receive, that of its
+ * datagram, or of the first of a GRO train, whose datagrams came within
+ * the kernel's coalescing of one interrupt). The stamp is CLOCK_REALTIME;
  * the worker's clock is CLOCK_MONOTONIC, so the worker reads both at most
  * once per tick (its timer check, every millisecond or more), the first
  * time it needs the offset, and a stamp is moved by it. Both clocks are
@@ -44,6 +47,10 @@ int shb_rx_clock_enable(int fd);
  * or the payload was cut. */
 int shb_rx_stamp(const struct msghdr *msg, void *buf, uint32_t res,
 		 const uint8_t **data, uint32_t *len, uint64_t *real_ns);
+
+/* [worker] The CLOCK_REALTIME stamp in ns of an SCM_TIMESTAMPNS control
+ * message, or 0 when `cm` is another message or malformed. */
+uint64_t shb_rx_cmsg_stamp(const struct cmsghdr *cm);
 
 /* [worker] A new tick: the offset is read again when next needed. */
 static inline void shb_rx_clock_tick(struct shb_rx_clock *c)

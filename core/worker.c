@@ -500,7 +500,9 @@ static int worker_setup(struct worker *w)
 		 * kernel finds empty is re-armed after the pass, the
 		 * datagrams waiting in the socket meanwhile). */
 		w->gro = 1;
-		w->gro_msg.msg_controllen = CMSG_SPACE(sizeof(int));
+		w->kernel_timed = 1; /* as for streams, until told otherwise */
+		w->gro_msg.msg_controllen = CMSG_SPACE(sizeof(int)) +
+					    SHB_RX_CLOCK_CMSG_SPACE;
 		bsize = GRO_BUF_SIZE;
 		nbuf = pow2_at_least(4 * w->nconns);
 		nbuf = nbuf < 16 ? 16 : nbuf > GRO_BUFS_MAX ? GRO_BUFS_MAX : nbuf;

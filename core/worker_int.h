@@ -145,7 +145,8 @@ struct shb_conn {
 	 * its bytes sent until it is all out. */
 	uint8_t proxy_sending;
 	/* Its receives are multishot recvmsg with the kernel's receive
-	 * stamp (rx_clock.h; TCP only). */
+	 * stamp (rx_clock.h; TCP; datagram connections with GRO keep
+	 * theirs in dg->rx_at). */
 	uint8_t rxts;
 	/* Its socket is held only in the ring's file table (fd closed once
 	 * registered): shutdown goes through the ring (OP_SHUT), after the
@@ -196,6 +197,9 @@ struct shb_conn_dgram {
 	 * its segments (0: one datagram). */
 	uint16_t rx_off[RX_DGRAMS];
 	uint16_t rx_seg[RX_DGRAMS];
+	/* With GRO: the kernel's receive stamp on the worker's clock (0:
+	 * none; rx_clock.h). */
+	shb_tstamp rx_at[RX_DGRAMS];
 	/* the send train's GSO control message, stable until the send
 	 * completes (with c->msg and c->iov) */
 	union {
@@ -297,14 +301,14 @@ struct worker {
 	 * receive is armed). */
 	int gro;
 	struct msghdr gro_msg;
-	/* Kernel receive stamps on stream connections (rx_clock.h): rx_msg
-	 * asks for the SCM_TIMESTAMPNS message. rx_at is the stamp of the
-	 * receive being handed over (on the worker's clock; 0 outside one):
-	 * a response that ends in it is timed by it, not by `now`.
-	 * kernel_timed: every receive so far carried a stamp (a socket
-	 * that refused SO_TIMESTAMPNS, a receive without one, or a Unix
-	 * socket clears it for the run), so the batch may linger longer
-	 * (batch.h). */
+	/* Kernel receive stamps (rx_clock.h): rx_msg asks stream receives
+	 * for the SCM_TIMESTAMPNS message, gro_msg datagram ones for it and
+	 * UDP_GRO. rx_at is the stamp of the receive being handed over (on
+	 * the worker's clock; 0 outside one): a response that ends in it is
+	 * timed by it, not by `now`. kernel_timed: every receive so far
+	 * carried a stamp (a socket that refused SO_TIMESTAMPNS, a receive
+	 * without one, a Unix socket, or datagrams without GRO clear it for
+	 * the run), so the batch may linger longer (batch.h). */
 	int kernel_timed;
 	/* TCP sockets of this address family (AF_INET or AF_INET6) are
 	 * made by the ring (sock_direct.h); 0: by socket(). Probed at

@@ -1,11 +1,13 @@
 /* Kernel receive timestamps (core/rx_clock.c): the recvmsg buffer layout
  * and its stamp, the move to the monotonic clock, and the kernel itself:
  * a multishot recvmsg on a TCP loopback connection, as the worker arms
- * it, carries a stamp that lies between the send and the completion. */
+ * it, carries a stamp that lies between the send and the completion; so
+ * does one on a UDP socket with GRO, beside its UDP_GRO message. */
 #include <CUnit/CUnit.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <netinet/udp.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -183,10 +185,132 @@ static void test_kernel_tcp(void)
 	shb_uring_exit(&u);
 }
 
+#ifndef UDP_GRO
+#define UDP_GRO 104
+#endif
+#ifndef UDP_SEGMENT
+#define UDP_SEGMENT 103
+#endif
+
+/* A connected UDP pair on loopback: *cli (GRO and stamps, as
+ * core/conn_dgram.c sets it up) and *srv. */
+static int udp_pair(int *cli, int *srv)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	struct sockaddr_in b = a;
+	socklen_t al = sizeof(a);
+	int one = 1;
+	*cli = socket(AF_INET, SOCK_DGRAM, 0);
+	*srv = socket(AF_INET, SOCK_DGRAM, 0);
+	if (*cli < 0 || *srv < 0 || bind(*cli, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(*cli, (struct sockaddr *)&a, &al) ||
+	    bind(*srv, (struct sockaddr *)&b, sizeof(b)) ||
+	    getsockname(*srv, (struct sockaddr *)&b, &al) ||
+	    connect(*cli, (struct sockaddr *)&b, sizeof(b)) ||
+	    connect(*srv, (struct sockaddr *)&a, sizeof(a)) ||
+	    setsockopt(*cli, SOL_UDP, UDP_GRO, &one, sizeof(one)))
+		return -1;
+	return shb_rx_clock_enable(*cli);
+}
+
+/* A GSO train of three 1,200-byte datagrams sent at once. */
+static int send_train(int fd)
+{
+	static uint8_t payload[3 * 1200];
+	union {
+		char buf[CMSG_SPACE(sizeof(uint16_t))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = {payload, sizeof(payload)};
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1,
+			   .msg_control = u.buf, .msg_controllen = sizeof(u.buf)};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+	uint16_t seg = 1200;
+	cm->cmsg_level = SOL_UDP;
+	cm->cmsg_type = UDP_SEGMENT;
+	cm->cmsg_len = CMSG_LEN(sizeof(seg));
+	memcpy(CMSG_DATA(cm), &seg, sizeof(seg));
+	return sendmsg(fd, &m, 0) == (ssize_t)sizeof(payload) ? 0 : -1;
+}
+
+/* The control area the worker arms datagram receives with (UDP_GRO and
+ * the stamp) holds both messages; the stamp of a train that waited 20 ms
+ * in the socket is still its arrival time. */
+static void test_kernel_udp_gro(void)
+{
+	struct shb_uring u;
+	struct shb_buf_ring br;
+	struct shb_rx_clock clk = {0};
+	struct msghdr m = {.msg_controllen = CMSG_SPACE(sizeof(int)) +
+					     SHB_RX_CLOCK_CMSG_SPACE};
+	int cli = -1, srv = -1;
+
+	CU_ASSERT_FATAL(shb_uring_init(&u, 8) == 0);
+	CU_ASSERT_FATAL(shb_buf_ring_init(&u, &br, 8, 8192, 0) == 0);
+	CU_ASSERT_FATAL(udp_pair(&cli, &srv) == 0);
+
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&u.ring);
+	io_uring_prep_recvmsg_multishot(sqe, cli, &m, 0);
+	sqe->flags |= IOSQE_BUFFER_SELECT;
+	sqe->buf_group = 0;
+	CU_ASSERT_FATAL(io_uring_submit(&u.ring) == 1);
+
+	for (int round = 0; round < 2; round++) {
+		uint64_t t_send = mono();
+		CU_ASSERT_FATAL(send_train(srv) == 0);
+		if (round == 1) {
+			struct timespec nap = {0, 20000000};
+			nanosleep(&nap, NULL);
+		}
+		uint32_t got = 0;
+		while (got < 3 * 1200) {
+			struct io_uring_cqe *cqe;
+			CU_ASSERT_FATAL(io_uring_wait_cqe(&u.ring, &cqe) == 0);
+			uint64_t t_seen = mono();
+			CU_ASSERT_FATAL(cqe->res > 0 && (cqe->flags & IORING_CQE_F_BUFFER));
+			unsigned bid = cqe->flags >> IORING_CQE_BUFFER_SHIFT;
+			uint8_t *b = shb_buf_ring_buf(&br, bid);
+			struct io_uring_recvmsg_out *o =
+				io_uring_recvmsg_validate(b, cqe->res, &m);
+			CU_ASSERT_FATAL(o != NULL);
+			uint64_t real = 0;
+			int seg = 0;
+			for (struct cmsghdr *cm = io_uring_recvmsg_cmsg_firsthdr(o, &m); cm;
+			     cm = io_uring_recvmsg_cmsg_nexthdr(o, &m, cm)) {
+				if (shb_rx_cmsg_stamp(cm))
+					real = shb_rx_cmsg_stamp(cm);
+				else if (cm->cmsg_level == SOL_UDP && cm->cmsg_type == UDP_GRO)
+					memcpy(&seg, CMSG_DATA(cm), sizeof(seg));
+			}
+			CU_ASSERT_FALSE(o->flags & MSG_CTRUNC);
+			CU_ASSERT_NOT_EQUAL(real, 0);
+			/* A coalesced train says its segment size. */
+			if (o->payloadlen > 1200)
+				CU_ASSERT_EQUAL(seg, 1200);
+			got += o->payloadlen;
+			shb_rx_clock_tick(&clk);
+			uint64_t t = shb_rx_clock_mono(&clk, real, t_seen);
+			CU_ASSERT(t + 50000 >= t_send);
+			CU_ASSERT(t <= t_seen);
+			if (round == 1)
+				CU_ASSERT(t_seen - t >= 15000000);
+			io_uring_cqe_seen(&u.ring, cqe);
+			shb_buf_ring_recycle(&br, bid);
+			shb_buf_ring_publish(&br);
+		}
+		CU_ASSERT_EQUAL(got, 3 * 1200);
+	}
+	close(srv);
+	close(cli);
+	shb_buf_ring_free(&u, &br);
+	shb_uring_exit(&u);
+}
+
 static CU_TestInfo rx_tests[] = {
 	{"recvmsg buffer layout and stamp", test_layout},
 	{"realtime to monotonic", test_apply},
 	{"a TCP multishot recvmsg carries its arrival time", test_kernel_tcp},
+	{"so does a UDP GRO receive, beside UDP_GRO", test_kernel_udp_gro},
 	CU_TEST_INFO_NULL,
 };
 

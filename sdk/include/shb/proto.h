@@ -425,6 +425,9 @@ struct shb_proto_vtable {
 	 * SHB_DGRAM_RECV_MAX bytes arrives whole; a longer one is dropped or
 	 * arrives cut to that length (a QUIC module's integrity check then
 	 * drops it), so that is the most a module may tell its peer it takes.
+	 * `now` is when the kernel received the latest of them where it
+	 * stamps them (UDP with GRO), which can be earlier than the call; on
+	 * one connection `now` never runs back from one call to the next.
 	 * Returns SHB_OK or a negative SHB_E_* when the connection is broken.
 	 * May be NULL for STREAM. */
 	int (*recv_dgrams)(void *conn, struct shb_vec *dgrams, size_t count,
