@@ -49,7 +49,8 @@ struct shb_batch_in {
 	uint32_t size;      /* --batch-size; 0 = automatic */
 	uint32_t linger_us; /* --batch-linger; 0 = automatic */
 	uint32_t busy;      /* connections with a request outstanding */
-	int multiplexed;    /* several requests per connection (h2, h3) */
+	int multiplexed;    /* several requests per connection (h2, h3 with
+			     * -p above 1) */
 	int eager;          /* open loop or stopping: no batch */
 	uint64_t wait_ns;   /* the longest the pass may sleep (next timer) */
 	uint64_t lat_ns;    /* recent latency (shb_batch_lat_update); 0 none */

@@ -740,7 +740,10 @@ static void run_loop(struct worker *w)
 			.size = cfg->batch_size, .linger_us = cfg->batch_linger_us,
 			.busy = w->nbusy, .eager = w->stopping || w->open,
 			.kernel_timed = w->kernel_timed && !w->nconnecting && !w->nhandshaking,
-			.multiplexed = (w->desc->flags & SHB_PROTO_MULTIPLEXED) != 0,
+			/* With -p 1 a multiplexed protocol answers one
+			 * request per receive, as HTTP/1.1 does. */
+			.multiplexed = (w->desc->flags & SHB_PROTO_MULTIPLEXED) != 0 &&
+				       w->parallel > 1,
 			.wait_ns = wait, .lat_ns = w->lat_ns,
 		};
 		struct shb_batch b = shb_batch_policy(&bi);
