@@ -107,6 +107,20 @@ static uint64_t mono(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* A ring with 8 buffers of `size` and one multishot recvmsg on fd, armed
+ * with m as the worker arms its receives. */
+static void arm(struct shb_uring *u, struct shb_buf_ring *br, unsigned size,
+		int fd, struct msghdr *m)
+{
+	CU_ASSERT_FATAL(shb_uring_init(u, 8) == 0);
+	CU_ASSERT_FATAL(shb_buf_ring_init(u, br, 8, size, 0) == 0);
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+	io_uring_prep_recvmsg_multishot(sqe, fd, m, 0);
+	sqe->flags |= IOSQE_BUFFER_SELECT;
+	sqe->buf_group = 0;
+	CU_ASSERT_FATAL(io_uring_submit(&u->ring) == 1);
+}
+
 /* A connected TCP pair on loopback: *cli (stamped) and *srv. */
 static int tcp_pair(int *cli, int *srv)
 {
@@ -138,15 +152,8 @@ static void test_kernel_tcp(void)
 	struct msghdr m = {.msg_controllen = SHB_RX_CLOCK_CMSG_SPACE};
 	int cli = -1, srv = -1;
 
-	CU_ASSERT_FATAL(shb_uring_init(&u, 8) == 0);
-	CU_ASSERT_FATAL(shb_buf_ring_init(&u, &br, 8, 2048, 0) == 0);
 	CU_ASSERT_FATAL(tcp_pair(&cli, &srv) == 0);
-
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&u.ring);
-	io_uring_prep_recvmsg_multishot(sqe, cli, &m, 0);
-	sqe->flags |= IOSQE_BUFFER_SELECT;
-	sqe->buf_group = 0;
-	CU_ASSERT_FATAL(io_uring_submit(&u.ring) == 1);
+	arm(&u, &br, 2048, cli, &m);
 
 	for (int round = 0; round < 3; round++) {
 		uint64_t t_send = mono();
@@ -245,15 +252,8 @@ static void test_kernel_udp_gro(void)
 					     SHB_RX_CLOCK_CMSG_SPACE};
 	int cli = -1, srv = -1;
 
-	CU_ASSERT_FATAL(shb_uring_init(&u, 8) == 0);
-	CU_ASSERT_FATAL(shb_buf_ring_init(&u, &br, 8, 8192, 0) == 0);
 	CU_ASSERT_FATAL(udp_pair(&cli, &srv) == 0);
-
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&u.ring);
-	io_uring_prep_recvmsg_multishot(sqe, cli, &m, 0);
-	sqe->flags |= IOSQE_BUFFER_SELECT;
-	sqe->buf_group = 0;
-	CU_ASSERT_FATAL(io_uring_submit(&u.ring) == 1);
+	arm(&u, &br, 8192, cli, &m);
 
 	for (int round = 0; round < 2; round++) {
 		uint64_t t_send = mono();
