@@ -138,15 +138,8 @@ if have shb; then setup_shb h1 reporters; fi
 
 # --- scratch space, certificate, nginx ---------------------------------------
 
-tmp=$(mktemp -d -t shb-bench-churn.XXXXXX)
+scratch_dir bench-churn
 
-cleanup() {
-	stop_servers
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
 
 raise_nofile
 
@@ -430,13 +423,4 @@ report() {
 	runs_table
 }
 
-if [ -z "$out" ]; then
-	out=$(results_path churn)
-else
-	mkdir -p "$(dirname "$out")"
-fi
-report >"$out"
-echo
-cat "$out"
-echo
-echo "$prog: results written to $out" >&2
+write_report churn

@@ -91,7 +91,6 @@ repo=$(repo_state)
 setup_shb h1 reporters
 nginx_bin=$(command -v nginx)
 
-tmp=$(mktemp -d -t shb-conns.XXXXXX)
 changed=()   # "name old new" of each sysctl changed
 restore_sysctls() {
 	local e name old
@@ -101,14 +100,7 @@ restore_sysctls() {
 			echo "$prog: could not restore $name to $old" >&2
 	done
 }
-cleanup() {
-	stop_servers
-	restore_sysctls
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+scratch_dir conns restore_sysctls
 
 # raise_sysctl NAME MIN: sets it to MIN when lower (root only).
 raise_sysctl() {
@@ -308,12 +300,5 @@ report() {
 	echo '```'
 }
 
-if [ -z "$out" ]; then
-	out=$(results_path conns)
-else
-	mkdir -p "$(dirname "$out")"
-fi
-report >"$out"
-cat "$out"
-echo "$prog: results written to $out" >&2
+write_report conns
 [ "$rc" -eq 0 ]

@@ -128,15 +128,8 @@ if have shb; then setup_shb h2 reporters; fi
 
 # --- scratch space and clean-up ----------------------------------------------
 
-tmp=$(mktemp -d -t shb-bench-h2.XXXXXX)
+scratch_dir bench-h2
 
-cleanup() {
-	stop_servers
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
 
 raise_nofile
 
@@ -426,13 +419,4 @@ report() {
 	runs_table
 }
 
-if [ -z "$out" ]; then
-	out=$(results_path h2)
-else
-	mkdir -p "$(dirname "$out")"
-fi
-report >"$out"
-echo
-cat "$out"
-echo
-echo "$prog: results written to $out" >&2
+write_report h2

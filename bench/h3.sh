@@ -162,7 +162,6 @@ fi
 
 # --- servers -----------------------------------------------------------------
 
-tmp=$(mktemp -d -t shb-bench-h3.XXXXXX)
 declare -A srv_pid=() srv_port=()
 
 # shellcheck source=../tests/h3/servers/caddy.sh
@@ -170,14 +169,14 @@ source "$root/tests/h3/servers/caddy.sh"
 # shellcheck source=../tests/h3/servers/gtlsserver.sh
 source "$root/tests/h3/servers/gtlsserver.sh"
 
-cleanup() {
+# The HTTP/3 servers are started by tests/h3/servers, not start_server:
+# they are stopped their way, and forgotten before stop_servers runs.
+stop_h3() {
 	local s
 	for s in "${!srv_pid[@]}"; do h3srv_stop "${srv_pid[$s]}"; done
-	rm -rf "$tmp"
+	srv_pid=()
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+scratch_dir bench-h3 stop_h3
 
 for s in "${server_list[@]}"; do
 	mkdir -p "$tmp/$s"
@@ -437,15 +436,4 @@ report() {
 	h3_runs_table
 }
 
-if [ -z "$out" ]; then
-	mkdir -p "$root/bench/results"
-	out="$root/bench/results/$(date +%Y-%m-%d)-h3.md"
-	[ -e "$out" ] && out="$root/bench/results/$(date +%Y-%m-%d-%H%M%S)-h3.md"
-else
-	mkdir -p "$(dirname "$out")"
-fi
-report >"$out"
-echo
-cat "$out"
-echo
-echo "h3.sh: results written to $out" >&2
+write_report h3

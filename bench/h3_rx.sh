@@ -114,19 +114,15 @@ if [ -n "$base" ]; then
 fi
 ninja -C "$bdir" bench/crypto_floor >/dev/null || die "building bench/crypto_floor in $bdir failed"
 
-tmp=$(mktemp -d -t shb-bench-h3rx.XXXXXX)
 H3SRV_PID=""
 # shellcheck source=../tests/h3/servers/gtlsserver.sh
 source "$root/tests/h3/servers/gtlsserver.sh"
 # shellcheck source=../tests/h3/servers/bun.sh
 source "$root/tests/h3/servers/bun.sh"
-cleanup() {
+stop_h3() {
 	[ -z "$H3SRV_PID" ] || h3srv_stop "$H3SRV_PID"
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+scratch_dir bench-h3rx stop_h3
 
 
 echo "h3_rx.sh: crypto floor" >&2

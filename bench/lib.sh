@@ -528,3 +528,36 @@ results_path() { # suffix
 	[ -e "$f" ] && f="$root/bench/results/$(date +%Y-%m-%d-%H%M%S)-$1.md"
 	echo "$f"
 }
+
+# Writes the script's report() to $out (default: results_path SUFFIX; a
+# given path gets its directory made), shows it and says where it went.
+write_report() { # suffix
+	if [ -z "$out" ]; then
+		out=$(results_path "$1")
+	else
+		mkdir -p "$(dirname "$out")"
+	fi
+	report >"$out"
+	echo
+	cat "$out"
+	echo
+	echo "$prog: results written to $out" >&2
+}
+
+# A fresh scratch directory in $tmp, removed at exit together with the
+# servers start_server started; HOOK, a function of the script, runs first
+# for whatever else it started. Ctrl-C and SIGTERM leave through the same
+# clean-up, with status 130 and 143.
+scratch_dir() { # name [hook]
+	tmp=$(mktemp -d -t "shb-$1.XXXXXX")
+	scratch_hook=${2:-}
+	trap scratch_cleanup EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+}
+
+scratch_cleanup() {
+	[ -z "$scratch_hook" ] || "$scratch_hook"
+	stop_servers
+	rm -rf "$tmp"
+}

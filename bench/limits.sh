@@ -109,14 +109,7 @@ if [ -z "$inner" ]; then
 fi
 nginx_bin=$(command -v nginx)
 
-tmp=$(mktemp -d -t shb-limits.XXXXXX)
-cleanup() {
-	stop_servers
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+scratch_dir limits
 
 raise_nofile
 # What the runs of part (b) start from: this shell's limits, raised.
@@ -385,11 +378,4 @@ report() {
 	echo '```'
 }
 
-if [ -z "$out" ]; then
-	out=$(results_path limits)
-else
-	mkdir -p "$(dirname "$out")"
-fi
-report >"$out"
-cat "$out"
-echo "$prog: results written to $out" >&2
+write_report limits

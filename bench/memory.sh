@@ -84,16 +84,11 @@ repo=$(repo_state)
 setup_shb h1 h2 h3/plugin reporters
 nginx_bin=$(command -v nginx)
 
-tmp=$(mktemp -d -t shb-memory.XXXXXX)
 h3pid=""
-cleanup() {
-	stop_servers
+stop_h3() {
 	[ -z "$h3pid" ] || h3srv_stop "$h3pid"
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+scratch_dir memory stop_h3
 
 # The largest -c and nginx's own need, with room to spare.
 max=1
@@ -254,11 +249,4 @@ report() {
 	echo '```'
 }
 
-if [ -z "$out" ]; then
-	out=$(results_path memory)
-else
-	mkdir -p "$(dirname "$out")"
-fi
-report >"$out"
-cat "$out"
-echo "$prog: results written to $out" >&2
+write_report memory

@@ -107,15 +107,8 @@ if have shb; then setup_shb h1 reporters; fi
 
 # --- scratch space and clean-up ----------------------------------------------
 
-tmp=$(mktemp -d -t shb-bench.XXXXXX)
+scratch_dir bench
 
-cleanup() {
-	stop_servers
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
 
 raise_nofile
 
@@ -233,13 +226,4 @@ report() {
 	runs_table
 }
 
-if [ -z "$out" ]; then
-	out=$(results_path h1)
-else
-	mkdir -p "$(dirname "$out")"
-fi
-report >"$out"
-echo
-cat "$out"
-echo
-echo "run.sh: results written to $out" >&2
+write_report h1

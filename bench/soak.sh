@@ -161,12 +161,11 @@ setup_shb "${plugin_dirs[@]}"
 
 # --- scratch space and clean-up ----------------------------------------------
 
-tmp=$(mktemp -d -t shb-soak.XXXXXX)
 declare -A runner_pid=()
 
 # The runners first (they stop sampling), then the shb processes they
-# started (pids in $tmp/PROTO.pid), then the servers.
-cleanup() {
+# started (pids in $tmp/PROTO.pid); the servers after them (scratch_dir).
+stop_runners() {
 	local p f
 	for p in "${runner_pid[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
 	for f in "$tmp"/*.pid; do
@@ -175,12 +174,8 @@ cleanup() {
 		if [ -n "$p" ]; then kill -TERM "$p" 2>/dev/null || true; fi
 	done
 	for p in "${runner_pid[@]}"; do wait "$p" 2>/dev/null || true; done
-	stop_servers
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+scratch_dir soak stop_runners
 
 raise_nofile
 

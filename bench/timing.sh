@@ -172,15 +172,8 @@ setup_shb h1 h2 reporters
 
 # --- scratch space and clean-up ----------------------------------------------
 
-tmp=$(mktemp -d -t shb-bench-timing.XXXXXX)
+scratch_dir bench-timing
 
-cleanup() {
-	stop_servers
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
 
 raise_nofile
 
