@@ -23,6 +23,7 @@
 #include "results.h"
 #include "run.h"
 #include "route_run.h"
+#include "rx_clock.h"
 #include "tseries.h"
 #include "uring_shim.h"
 #include "shb_build_config.h"
@@ -598,6 +599,7 @@ static int run_workers(struct shb_run *run, struct shb_worker_args *wa,
 		fprintf(stderr, "shb: out of memory\n");
 		return -1;
 	}
+	shb_rx_clock_warm(); /* stamps on before the first response */
 	for (uint32_t i = 1; i < t; i++) /* {{conn}}: run-wide numbers */
 		wa[i].conn_base = wa[i - 1].conn_base + wa[i - 1].conns;
 	/* The workers set up their connections first; the last one done

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 #include <liburing.h>
 
@@ -10,6 +11,18 @@ int shb_rx_clock_enable(int fd)
 {
 	int one = 1;
 	return setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) ? -errno : 0;
+}
+
+void shb_rx_clock_warm(void)
+{
+	static int fd = -1;
+	if (fd >= 0)
+		return;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && shb_rx_clock_enable(fd) < 0) {
+		close(fd);
+		fd = -1;
+	}
 }
 
 int shb_rx_stamp(const struct msghdr *msg, void *buf, uint32_t res,

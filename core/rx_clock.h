@@ -40,6 +40,15 @@ struct shb_rx_clock {
 /* [worker] Asks the kernel to stamp what `fd` receives. 0, or -errno. */
 int shb_rx_clock_enable(int fd);
 
+/* [main] Turns the kernel's receive stamping on for the process's life,
+ * before any connection needs it: the first socket in the system to ask
+ * for stamps only schedules the switch (net_enable_timestamp defers it to
+ * a work item), and a TCP segment that arrives before it is delivered
+ * without one, which would take the run off kernel timing (batch.h).
+ * Holds one UDP socket with SO_TIMESTAMPNS; idempotent; harmless when
+ * the socket cannot be made. */
+void shb_rx_clock_warm(void);
+
 /* [worker] One multishot recvmsg buffer of `res` bytes, armed with
  * `msg` (its msg_controllen): the payload (*data, *len: 0 is end of
  * stream) and the kernel's CLOCK_REALTIME stamp in ns (0 when the
