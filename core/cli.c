@@ -46,7 +46,7 @@ enum opt_id {
 	O_CACERT, O_QUIET, O_HELP, O_VERSION, O_SLO, O_WARMUP, O_INTERVAL,
 	O_CONNECT_TO, O_RESOLVE, O_SNI, O_IPV4, O_IPV6, O_INSECURE,
 	O_CERT, O_KEY, O_TLS_VERSION, O_CIPHERS,
-	O_PROTO_OPT, O_REPORT_OPT, O_PERCENTILES, O_RATE, O_STAGES,
+	O_PROTO_OPT, O_REPORT_OPT, O_PERCENTILES, O_SUCCESS, O_RATE, O_STAGES,
 	O_SHARD, O_START_AT,
 	O_UNIX_SOCKET, O_PROXY, O_NOPROXY, O_PRIORITY, O_TUI,
 	O_BODY_LINES, O_URLS, O_MIX, O_SOURCE,
@@ -114,6 +114,7 @@ static const struct opt_def opts[] = {
 	{"tui", 0, 0, O_TUI},
 	{"slo", 0, 1, O_SLO},
 	{"percentiles", 0, 1, O_PERCENTILES},
+	{"success", 0, 1, O_SUCCESS},
 	{"help", 'h', 0, O_HELP},
 	{"version", 'V', 0, O_VERSION},
 };
@@ -1134,6 +1135,15 @@ static int apply_value(struct cli *c, enum opt_id id, const char *name,
 		if (shb_percentiles_parse(v, cfg->percentiles, &cfg->percentile_count,
 					  perr, sizeof(perr)) < 0)
 			return fail(c, "%s: %s", name, perr);
+		return 0;
+	}
+	case O_SUCCESS: {
+		char serr[400];
+		if (cfg->success.given)
+			return fail(c, "%s given twice: list the statuses in one "
+				    "(e.g. 2xx,304)", name);
+		if (shb_success_parse(v, &cfg->success, serr, sizeof(serr)) < 0)
+			return fail(c, "%s: %s", name, serr);
 		return 0;
 	}
 	case O_WARMUP: return duration_opt(c, name, v, 1, &cfg->warmup_ns);

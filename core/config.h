@@ -15,6 +15,7 @@
 #include "percentiles.h"
 #include "route.h"
 #include "slo.h"
+#include "success.h"
 #include "url.h"
 
 /* The largest request body (-d, --data-binary, all parts joined): a body
@@ -128,6 +129,7 @@ struct shb_config {
 	size_t slo_count;
 	uint32_t percentiles[SHB_PCT_MAX]; /* --percentiles, ppm ascending */
 	size_t percentile_count;     /* 0: the reporters' default list */
+	struct shb_success success;  /* --success; .given 0: every status */
 	/* --shard I/N (shard.h): -n, -c and the rates above are already
 	 * this shard's parts. 0 and 1 without --shard. */
 	uint32_t shard_index;

@@ -214,6 +214,28 @@ static void count_failed(struct worker *w, const struct req_slot *r,
 	shb_worker_debugf(w, "error: %s (%ld)", msg, (long)kind);
 }
 
+/* --success (success.h): a response with an application outcome is judged
+ * by it (shb_stats_response_at), any other by its status. */
+static int status_success(const struct worker *w, const struct shb_req_result *res)
+{
+	if (SHB_HAS(res, struct shb_req_result, app_code) &&
+	    res->app_space != SHB_APPSPACE_NONE)
+		return 1;
+	return shb_success_ok(&w->run->cfg->success, res->status);
+}
+
+static void count_unsuccessful(struct worker *w, const struct req_slot *r,
+			       const struct shb_req_result *res)
+{
+	char msg[SHB_SAMPLE_LEN];
+	snprintf(msg, sizeof(msg), "status %u is not a success (--success %s)",
+		 res->status, w->run->cfg->success.text);
+	shb_stats_unsuccessful(w->stats, res, msg);
+	if (w->mixw)
+		shb_stats_unsuccessful(shb_mix_stats(w->mixw, r->target), res, msg);
+	shb_worker_debugf(w, "error: %s (%ld)", msg, (long)res->status);
+}
+
 void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 			 const struct shb_req_result *res)
 {
@@ -249,16 +271,20 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 		shb_ival_status(w->args->ival, res->status);
 		/* What the batch may linger for follows the latency. */
 		w->lat_ns = shb_batch_lat_update(w->lat_ns, done - r->t_start);
-		if (w->mixw)
-			shb_stats_response_at(shb_mix_stats(w->mixw, r->target),
-					      res, r->t_intended, r->t_start, done);
-		if (!shb_stats_response_at(w->stats, res, r->t_intended,
-					   r->t_start, done))
-			shb_worker_debugf(w, "error: application outcome %s%ld",
-					  "", (long)res->app_code);
-		else
-			shb_ival_latency(w->args->ival, done > r->t_intended ?
-					 done - r->t_intended : 0);
+		if (!status_success(w, res)) {
+			count_unsuccessful(w, r, res);
+		} else {
+			if (w->mixw)
+				shb_stats_response_at(shb_mix_stats(w->mixw, r->target),
+						      res, r->t_intended, r->t_start, done);
+			if (!shb_stats_response_at(w->stats, res, r->t_intended,
+						   r->t_start, done))
+				shb_worker_debugf(w, "error: application outcome %s%ld",
+						  "", (long)res->app_code);
+			else
+				shb_ival_latency(w->args->ival, done > r->t_intended ?
+						 done - r->t_intended : 0);
+		}
 		shb_worker_finished_one(w);
 		c->answered = 1;
 		w->refuse_streak = 0;

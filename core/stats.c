@@ -184,6 +184,15 @@ int shb_stats_response_at(struct shb_stats *s, const struct shb_req_result *res,
 	return 1;
 }
 
+void shb_stats_unsuccessful(struct shb_stats *s, const struct shb_req_result *res,
+			    const char *msg)
+{
+	if (res->status < SHB_STATUS_SLOTS)
+		s->status[res->status]++;
+	shb_stats_error(s, SHB_ERRK_APPLICATION, msg);
+	add_rx(s, res);
+}
+
 void shb_stats_failed(struct shb_stats *s, const struct shb_req_result *res,
 		      unsigned kind, const char *msg)
 {

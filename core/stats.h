@@ -107,6 +107,11 @@ int shb_stats_response_at(struct shb_stats *s, const struct shb_req_result *res,
  * PROTO_ERROR and REFUSED its (space, code). */
 void shb_stats_failed(struct shb_stats *s, const struct shb_req_result *res,
 		      unsigned kind, const char *msg);
+/* A response whose status --success does not take (success.h): its
+ * status is counted, it is an application error with `msg`, its protocol
+ * byte counts are added; no latency. */
+void shb_stats_unsuccessful(struct shb_stats *s, const struct shb_req_result *res,
+			    const char *msg);
 /* Back to nothing recorded (the end of --warmup). */
 void shb_stats_reset(struct shb_stats *s);
 /* dst += src (samples: the first one seen wins; table entries of src

@@ -1161,6 +1161,57 @@ static void test_option_errors(void)
 		     "-c", "1", "http://h/a b");
 }
 
+/* --success (success.h): statuses, ranges and classes; without it every
+ * status is a success, and a status below 100 (none) always is. */
+static void test_success(void)
+{
+	struct shb_config cfg;
+	char err[512];
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, URL), 0);
+	CU_ASSERT_FALSE(cfg.success.given);
+	CU_ASSERT_TRUE(shb_success_ok(&cfg.success, 503));
+	shb_config_free(&cfg);
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--success", "2xx,304,400-402,999",
+				    URL), 0);
+	CU_ASSERT_TRUE(cfg.success.given);
+	CU_ASSERT_STRING_EQUAL(cfg.success.text, "2xx,304,400-402,999");
+	static const uint32_t yes[] = {200, 250, 299, 304, 400, 401, 402, 999, 0, 99};
+	static const uint32_t no[] = {100, 199, 300, 303, 305, 399, 403, 404, 500,
+				      503, 998, 1000, 65535};
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		CU_ASSERT_TRUE(shb_success_ok(&cfg.success, yes[i]));
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		CU_ASSERT_FALSE(shb_success_ok(&cfg.success, no[i]));
+	shb_config_free(&cfg);
+
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--success=100-999", URL), 0);
+	CU_ASSERT_TRUE(shb_success_ok(&cfg.success, 100));
+	CU_ASSERT_TRUE(shb_success_ok(&cfg.success, 999));
+	shb_config_free(&cfg);
+
+	static const char *const bad[] = {"", ",", "2xx,", ",2xx", "2x", "xx",
+					  "0xx", "2XX", "20", "2000", "099", "1000",
+					  "300-200", "200-", "-200", "200-300-400",
+					  "2xx-3xx", "abc", "20a", " 200"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CU_ASSERT_EQUAL(PARSE(&cfg, err, "--success", bad[i], URL), -1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, "is not a status (304), a range "
+					      "(200-299) or a class (2xx) of statuses "
+					      "100..999"));
+		shb_config_free(&cfg);
+	}
+	EXPECT_ERROR("--success: \"4x\" in \"2xx,4x\" is not a status (304), a "
+		     "range (200-299) or a class (2xx) of statuses 100..999",
+		     "--success", "2xx,4x", URL);
+	EXPECT_ERROR("--success: \"2\\x0a\" in \"2\\x0a\" is not a status (304), "
+		     "a range (200-299) or a class (2xx) of statuses 100..999",
+		     "--success", "2\n", URL);
+	EXPECT_ERROR("--success given twice: list the statuses in one (e.g. 2xx,304)",
+		     "--success", "2xx", "--success", "3xx", URL);
+}
+
 /* The last guard (quote.h): whatever a message carries, it leaves as one
  * printable line, cut to the buffer. */
 static void test_err_one_line(void)
@@ -1421,7 +1472,7 @@ static void test_usage(void)
 		"Exit status: 0 run completed, 1 run failed or no request "
 		"completed,\n2 usage error, 3 an --slo failed, 130 or 143 "
 		"stopped by SIGINT or\nSIGTERM (the report covers what ran "
-		"until then).\n", "--slo EXPR", "--warmup D",
+		"until then).\n", "--slo EXPR", "--warmup D", "--success LIST",
 		"-k, --insecure", "--sni NAME", "Routing (curl's meanings",
 		"--connect-to HOST:PORT:CONNECT-HOST:CONNECT-PORT",
 		"--resolve HOST:PORT:ADDR[,ADDR]...", "-4, --ipv4", "-6, --ipv6",
@@ -1660,6 +1711,7 @@ CU_TestInfo shb_cli_tests[] = {
 	{"-R and --stages", test_open_loop},
 	{"option errors", test_option_errors},
 	{"errors leave as one line", test_err_one_line},
+	{"--success", test_success},
 	{"header errors", test_header_errors},
 	{"file errors", test_file_errors},
 	{"small error buffer", test_small_err_buffer},
