@@ -47,7 +47,7 @@ enum opt_id {
 	O_CONNECT_TO, O_RESOLVE, O_SNI, O_IPV4, O_IPV6, O_INSECURE,
 	O_CERT, O_KEY, O_TLS_VERSION, O_CIPHERS,
 	O_PROTO_OPT, O_REPORT_OPT, O_PERCENTILES, O_SUCCESS, O_RATE, O_STAGES,
-	O_SHARD, O_START_AT,
+	O_SHARD, O_START_AT, O_TLS_RESUME,
 	O_UNIX_SOCKET, O_PROXY, O_NOPROXY, O_PRIORITY, O_TUI,
 	O_BODY_LINES, O_URLS, O_MIX, O_SOURCE,
 };
@@ -96,6 +96,7 @@ static const struct opt_def opts[] = {
 	{"verify", 0, 0, O_VERIFY},
 	{"cacert", 0, 1, O_CACERT},
 	{"insecure", 'k', 0, O_INSECURE},
+	{"tls-resume", 0, 0, O_TLS_RESUME},
 	{"cert", 0, 1, O_CERT},
 	{"key", 0, 1, O_KEY},
 	{"tls-version", 0, 1, O_TLS_VERSION},
@@ -1054,6 +1055,7 @@ static int apply_flag(struct cli *c, enum opt_id id)
 	case O_LIST_PLUGINS: cfg->list_plugins = 1; return 0;
 	case O_VERIFY: cfg->verify = 1; return 0;
 	case O_INSECURE: return 0; /* not verifying is the default */
+	case O_TLS_RESUME: cfg->tls_resume = 1; return 0;
 	case O_IPV4: return family_opt(c, AF_INET);
 	case O_IPV6: return family_opt(c, AF_INET6);
 	case O_QUIET: cfg->quiet = 1; return 0;
@@ -1598,7 +1600,8 @@ int shb_cli_set_scheme(struct shb_config *cfg,
 		return -1;
 	}
 	const char *tls_opt = cfg->cert ? "--cert" : cfg->ciphers ? "--ciphers" :
-			      cfg->tls_version ? "--tls-version" : NULL;
+			      cfg->tls_version ? "--tls-version" :
+			      cfg->tls_resume ? "--tls-resume" : NULL;
 	if (tls_opt && !cfg->url.tls) {
 		snprintf(err, errlen, "%s: the URL is %s://, which does not run "
 			 "over TLS%s", tls_opt, cfg->url.scheme,

@@ -97,6 +97,7 @@ struct shb_config {
 	size_t plugin_dir_count;
 	int list_plugins;
 	int verify;                  /* --verify */
+	int tls_resume;              /* --tls-resume */
 	char *cacert;                /* --cacert FILE */
 	char *sni;                   /* --sni NAME, or NULL */
 	char *cert;                  /* --cert FILE: client certificate (PEM) */

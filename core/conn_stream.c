@@ -271,6 +271,8 @@ static void transport_connected(struct shb_conn *c)
 		tls_failed(c, msg);
 		return;
 	}
+	if (w->tickets) /* --tls-resume: the origin's last session */
+		shb_tls_resume(&c->tls, &w->tickets[c->ro - w->run->ro]);
 	c->tls_live = 1;
 	shb_tls_feed(&c->tls, NULL, 0);
 	if (shb_tls_handshake(&c->tls, msg, sizeof(msg)) < 0) {

@@ -931,6 +931,11 @@ static int tls_options(const struct shb_config *cfg,
 	if (cfg->cert && shb_tls_check_client_cert(cfg->cert,
 			cfg->key ? cfg->key : cfg->cert, err, errlen) < 0)
 		return -1;
+	if (cfg->tls_resume && desc->transport == SHB_TRANSPORT_DGRAM) {
+		snprintf(err, errlen, "--tls-resume: %s sessions are not resumed "
+			 "(QUIC); h1 and h2 over TLS are", desc->name);
+		return -1;
+	}
 	return shb_tls_priority(cfg->ciphers, cfg->tls_version,
 				desc->transport == SHB_TRANSPORT_DGRAM, prio,
 				err, errlen);
@@ -998,6 +1003,7 @@ static int run_target(struct shb_config *cfg, struct shb_loader *loader,
 			goto out;
 		}
 		run.tls.hello = &run.hello;
+		run.tls.resume = cfg->tls_resume;
 		if ((run.tls_priority &&
 		     shb_tls_ctx_set_priority(&run.tls, run.tls_priority, err,
 					      sizeof(err)) < 0) ||

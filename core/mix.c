@@ -70,6 +70,7 @@ static int origin_tls(struct shb_run *run, struct shb_mix_origin *o,
 		return -1;
 	o->tls_live = 1;
 	o->tls.hello = &run->hello;
+	o->tls.resume = cfg->tls_resume;
 	if (run->tls_priority &&
 	    shb_tls_ctx_set_priority(&o->tls, run->tls_priority, err, errlen) < 0)
 		return -1;

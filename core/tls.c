@@ -334,15 +334,16 @@ int shb_tls_new(struct shb_tls *t, const struct shb_tls_ctx *c,
 	memset(t, 0, sizeof(*t));
 	t->ctx = c;
 	t->out = out;
-	/* No session tickets: every connection costs the server a full
-	 * handshake, as with wrk and h2load. One TLS 1.3 key share, for the
+	/* No session tickets unless --tls-resume: every connection costs the
+	 * server a full handshake, as with wrk and h2load. One TLS 1.3 key
+	 * share, for the
 	 * priority's first group, as OpenSSL-based clients send: GnuTLS's
 	 * default of two (P-256 and X25519) makes a key the server never
 	 * uses: about 30 % of shb's CPU per new TLS connection (bench/
 	 * churn.sh). A server without that group asks for another
 	 * (HelloRetryRequest), which GnuTLS answers. */
-	r = gnutls_init(&t->s, GNUTLS_CLIENT | GNUTLS_NONBLOCK | GNUTLS_NO_TICKETS |
-			       GNUTLS_KEY_SHARE_TOP);
+	r = gnutls_init(&t->s, GNUTLS_CLIENT | GNUTLS_NONBLOCK | GNUTLS_KEY_SHARE_TOP |
+			       (c->resume ? 0 : GNUTLS_NO_TICKETS));
 	if (r < 0)
 		goto fail;
 	if ((r = gnutls_priority_set(t->s, c->prio)) < 0 ||
@@ -452,6 +453,45 @@ static void alert_error(struct shb_tls *t, const char *stage, char *err,
 		 "");
 }
 
+void shb_tls_ticket_free(struct shb_tls_ticket *tk)
+{
+	gnutls_free(tk->d.data);
+	tk->d.data = NULL;
+	tk->d.size = 0;
+}
+
+void shb_tls_resume(struct shb_tls *t, struct shb_tls_ticket *tk)
+{
+	t->ticket = tk;
+	/* Data GnuTLS refuses (expired, another origin's) is a full
+	 * handshake, not an error. */
+	if (tk->d.size)
+		(void)gnutls_session_set_data(t->s, tk->d.data, tk->d.size);
+}
+
+int shb_tls_resumed(const struct shb_tls *t)
+{
+	return t->handshake_done && gnutls_session_is_resumed(t->s);
+}
+
+/* Keeps this session's data for the next connection once there is some
+ * worth offering: TLS 1.3 sends tickets after the handshake (read with
+ * the first records), TLS 1.2 has its session at the handshake's end. */
+static void save_ticket(struct shb_tls *t)
+{
+	gnutls_datum_t d;
+	if (!t->ticket || t->ticket_saved || !t->handshake_done)
+		return;
+	if (gnutls_protocol_get_version(t->s) == GNUTLS_TLS1_3 &&
+	    !(gnutls_session_get_flags(t->s) & GNUTLS_SFLAGS_SESSION_TICKET))
+		return;
+	if (gnutls_session_get_data2(t->s, &d) < 0)
+		return;
+	shb_tls_ticket_free(t->ticket);
+	t->ticket->d = d;
+	t->ticket_saved = 1;
+}
+
 int shb_tls_handshake(struct shb_tls *t, char *err, size_t errlen)
 {
 	struct shb_bytes *out = t->out;
@@ -461,6 +501,7 @@ int shb_tls_handshake(struct shb_tls *t, char *err, size_t errlen)
 		keep_hello(t, out, from);
 	if (r == GNUTLS_E_SUCCESS) {
 		t->handshake_done = 1;
+		save_ticket(t);
 		return 1;
 	}
 	if (r == GNUTLS_E_AGAIN || r == GNUTLS_E_INTERRUPTED)
@@ -477,8 +518,19 @@ int shb_tls_handshake(struct shb_tls *t, char *err, size_t errlen)
 	return -1;
 }
 
+static long read_records(struct shb_tls *t, uint8_t *buf, size_t cap,
+			 char *err, size_t errlen);
+
 long shb_tls_read(struct shb_tls *t, uint8_t *buf, size_t cap, char *err,
 		  size_t errlen)
+{
+	long n = read_records(t, buf, cap, err, errlen);
+	save_ticket(t);
+	return n;
+}
+
+static long read_records(struct shb_tls *t, uint8_t *buf, size_t cap,
+			 char *err, size_t errlen)
 {
 	size_t last_off = t->in_off;
 	for (;;) {

@@ -30,7 +30,20 @@ struct shb_tls_ctx {
 	 * it, the first one wins. */
 	struct shb_hello *hello;
 	int has_cert; /* a client certificate is set */
+	/* --tls-resume: sessions take tickets (set after init, before
+	 * any session). */
+	int resume;
 };
+
+/* --tls-resume: the session data of a worker's last connection to one
+ * origin that got one (gnutls_session_get_data2), offered by the next.
+ * Owned by the worker; [worker] only. */
+struct shb_tls_ticket {
+	gnutls_datum_t d; /* size 0: none yet */
+};
+
+/* [worker] Frees the data; the ticket is empty again. */
+void shb_tls_ticket_free(struct shb_tls_ticket *tk);
 
 /* verify: 0 none, 1 system trust store, 2 cafile. host: the URL host (kept
  * by pointer; IPv6 without brackets): sent as SNI unless an IP literal, and
@@ -86,12 +99,21 @@ struct shb_tls {
 	int handshake_done;
 	int hello_seen; /* the first flight went by ctx->hello */
 	const struct shb_tls_ctx *ctx;
+	struct shb_tls_ticket *ticket; /* --tls-resume: kept up to date */
+	int ticket_saved; /* this session's data is in *ticket */
 };
 
 /* Creates a client session writing its records into *out. */
 int shb_tls_new(struct shb_tls *t, const struct shb_tls_ctx *c,
 		struct shb_bytes *out, char *err, size_t errlen);
 void shb_tls_free(struct shb_tls *t);
+/* [worker] --tls-resume, after shb_tls_new and before the handshake: the
+ * session offers tk's data if it holds any, and once it has its own (a
+ * TLS 1.3 ticket after the handshake, TLS 1.2's session at its end)
+ * replaces tk's with it. tk outlives the session. */
+void shb_tls_resume(struct shb_tls *t, struct shb_tls_ticket *tk);
+/* 1 when the finished handshake resumed a session. */
+int shb_tls_resumed(const struct shb_tls *t);
 void shb_tls_set_out(struct shb_tls *t, struct shb_bytes *out);
 
 /* Makes `data` the ciphertext that the next handshake/read calls consume. */

@@ -517,8 +517,11 @@ static int worker_setup(struct worker *w)
 	w->conns = calloc(w->nconns, sizeof(*w->conns));
 	w->pmem = aligned_alloc(align, w->pstride * w->nconns);
 	w->dirty = calloc(w->nconns, sizeof(*w->dirty));
+	if (w->run->cfg->tls_resume)
+		w->tickets = calloc(w->run->norigins, sizeof(*w->tickets));
 	struct req_slot *reqs = calloc((size_t)w->nconns * w->parallel, sizeof(*reqs));
-	if (!w->conns || !w->pmem || !w->dirty || !reqs) {
+	if (!w->conns || !w->pmem || !w->dirty || !reqs ||
+	    (w->run->cfg->tls_resume && !w->tickets)) {
 		free(reqs);
 		snprintf(a->err, sizeof(a->err), "out of memory for %u connections", w->nconns);
 		return -1;
@@ -597,6 +600,9 @@ static void worker_teardown(struct worker *w)
 	free(w->conns);
 	free(w->pmem);
 	free(w->dirty);
+	for (uint32_t i = 0; w->tickets && i < w->run->norigins; i++)
+		shb_tls_ticket_free(&w->tickets[i]);
+	free(w->tickets);
 	free(w->stash);
 }
 

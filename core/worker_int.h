@@ -219,6 +219,9 @@ struct worker {
 	int have_ring;
 	struct shb_buf_ring br;
 	struct shb_conn *conns;
+	/* --tls-resume: the last session data per origin (run->ro[i]),
+	 * else NULL. */
+	struct shb_tls_ticket *tickets;
 	uint32_t nconns;
 	uint8_t *pmem;
 	size_t pstride;

@@ -446,6 +446,89 @@ static void test_one_key_share(void)
 	CU_ASSERT_STRING_EQUAL(err, "");
 }
 
+/* --tls-resume: one connection, one request's worth of records, against
+ * a server with session tickets under `key`. Returns 1 if the handshake
+ * resumed a session, 0 if not, -1 if it failed. tk: the worker's ticket
+ * (NULL: --tls-resume off). */
+static int resume_once(const char *prio, const gnutls_datum_t *key,
+		       struct shb_tls_ticket *tk)
+{
+	struct shb_tls_ctx ctx;
+	struct shb_tls t;
+	struct shb_bytes cout = { 0 };
+	struct server sv;
+	char err[256];
+	uint8_t buf[256];
+	int r;
+
+	CU_ASSERT_FATAL(shb_tls_ctx_init(&ctx, 0, NULL, "localhost", NULL, err,
+					 sizeof(err)) == 0);
+	ctx.resume = tk != NULL;
+	server_init(&sv, &both_leaf, prio);
+	CU_ASSERT_FATAL(gnutls_session_ticket_enable_server(sv.s, key) == 0);
+	CU_ASSERT_FATAL(shb_tls_new(&t, &ctx, &cout, err, sizeof(err)) == 0);
+	if (tk)
+		shb_tls_resume(&t, tk);
+	shb_tls_feed(&t, NULL, 0);
+	r = shb_tls_handshake(&t, err, sizeof(err));
+	for (int round = 0; r == 0 && round < 16; round++) {
+		CU_ASSERT_FATAL(shb_bytes_append(&sv.in, cout.p, cout.len) == 0);
+		cout.len = 0;
+		sv.out.len = 0;
+		server_step(&sv);
+		shb_tls_feed(&t, sv.out.p, sv.out.len);
+		r = shb_tls_handshake(&t, err, sizeof(err));
+	}
+	if (r == 1) {
+		/* What is left of the server's last flight (TLS 1.3: its
+		 * tickets, after its handshake completed), then a response. */
+		CU_ASSERT_EQUAL(shb_tls_read(&t, buf, sizeof(buf), err, sizeof(err)), 0);
+		CU_ASSERT_FATAL(shb_bytes_append(&sv.in, cout.p, cout.len) == 0);
+		cout.len = 0;
+		sv.out.len = 0;
+		server_step(&sv);
+		CU_ASSERT_FATAL(gnutls_record_send(sv.s, "ok", 2) == 2);
+		shb_tls_feed(&t, sv.out.p, sv.out.len);
+		CU_ASSERT_EQUAL(shb_tls_read(&t, buf, sizeof(buf), err, sizeof(err)), 2);
+		r = shb_tls_resumed(&t);
+	} else {
+		r = -1;
+	}
+	shb_tls_free(&t);
+	free(cout.p);
+	server_free(&sv);
+	shb_tls_ctx_free(&ctx);
+	return r;
+}
+
+static void test_resume(void)
+{
+	static const char *const prios[] = { tls13, tls12 };
+	gnutls_datum_t key;
+
+	CU_ASSERT_FATAL(gnutls_session_ticket_key_generate(&key) == 0);
+	for (size_t i = 0; i < 2; i++) {
+		struct shb_tls_ticket tk = { { NULL, 0 } };
+		/* Off: no ticket asked for or kept, never resumed. */
+		CU_ASSERT_EQUAL(resume_once(prios[i], &key, NULL), 0);
+		CU_ASSERT_EQUAL(resume_once(prios[i], &key, NULL), 0);
+		/* On: the first connection full and keeping its ticket, the
+		 * next ones resumed, each keeping a newer one. */
+		CU_ASSERT_EQUAL(resume_once(prios[i], &key, &tk), 0);
+		CU_ASSERT_NOT_EQUAL(tk.d.size, 0);
+		for (int k = 0; k < 3; k++)
+			CU_ASSERT_EQUAL(resume_once(prios[i], &key, &tk), 1);
+		/* Data the server cannot use (another key): a full handshake. */
+		gnutls_datum_t other;
+		CU_ASSERT_FATAL(gnutls_session_ticket_key_generate(&other) == 0);
+		CU_ASSERT_EQUAL(resume_once(prios[i], &other, &tk), 0);
+		gnutls_free(other.data);
+		shb_tls_ticket_free(&tk);
+		CU_ASSERT_EQUAL(tk.d.size, 0);
+	}
+	gnutls_free(key.data);
+}
+
 static int write_key_temp(const struct test_cert *c, char *path, size_t cap)
 {
 	gnutls_datum_t d;
@@ -513,6 +596,7 @@ static CU_TestInfo tls_tests[] = {
 	{ "--cert/--key checked at start", test_client_cert_check },
 	{ "--ciphers/--tls-version priority strings", test_priority },
 	{ "one key share, X25519; P-256 after a retry", test_one_key_share },
+	{ "--tls-resume: tickets kept and offered, TLS 1.3 and 1.2", test_resume },
 	CU_TEST_INFO_NULL,
 };
 

@@ -1425,7 +1425,16 @@ static void test_tls_options(void)
 		     "TLS; use https://", "--ciphers", "NORMAL", URL);
 	EXPECT_ERROR("--tls-version: the URL is http://, which does not run "
 		     "over TLS; use https://", "--tls-version", "1.3", URL);
+	EXPECT_ERROR("--tls-resume: the URL is http://, which does not run "
+		     "over TLS; use https://", "--tls-resume", URL);
+	EXPECT_ERROR("--tls-resume: takes no value", "--tls-resume=1", "https://a/");
 	EXPECT_ERROR("--cert: missing value", URL, "--cert");
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "https://a/"), 0);
+	CU_ASSERT_EQUAL(cfg.tls_resume, 0);
+	shb_config_free(&cfg);
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--tls-resume", "https://a/"), 0);
+	CU_ASSERT_EQUAL(cfg.tls_resume, 1);
+	shb_config_free(&cfg);
 }
 
 static void test_suggestions(void)
@@ -1472,7 +1481,7 @@ static void test_usage(void)
 		"Exit status: 0 run completed, 1 run failed or no request "
 		"completed,\n2 usage error, 3 an --slo failed, 130 or 143 "
 		"stopped by SIGINT or\nSIGTERM (the report covers what ran "
-		"until then).\n", "--slo EXPR", "--warmup D", "--success LIST",
+		"until then).\n", "--slo EXPR", "--warmup D", "--success LIST", "--tls-resume",
 		"-k, --insecure", "--sni NAME", "Routing (curl's meanings",
 		"--connect-to HOST:PORT:CONNECT-HOST:CONNECT-PORT",
 		"--resolve HOST:PORT:ADDR[,ADDR]...", "-4, --ipv4", "-6, --ipv6",
