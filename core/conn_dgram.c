@@ -202,8 +202,9 @@ static int gro_payload(struct worker *w, unsigned bid, uint32_t res,
 	for (cm = io_uring_recvmsg_cmsg_firsthdr(o, &w->gro_msg); cm;
 	     cm = io_uring_recvmsg_cmsg_nexthdr(o, &w->gro_msg, cm)) {
 		int v;
-		if (shb_rx_cmsg_stamp(cm)) {
-			*real_ns = shb_rx_cmsg_stamp(cm);
+		uint64_t ns = shb_rx_cmsg_stamp(cm);
+		if (ns) {
+			*real_ns = ns;
 			continue;
 		}
 		if (cm->cmsg_level != SOL_UDP || cm->cmsg_type != UDP_GRO ||

@@ -41,9 +41,11 @@ int shb_rx_stamp(const struct msghdr *msg, void *buf, uint32_t res,
 	*data = p;
 	*len = n;
 	for (struct cmsghdr *cm = io_uring_recvmsg_cmsg_firsthdr(o, m); cm;
-	     cm = io_uring_recvmsg_cmsg_nexthdr(o, m, cm))
-		if (shb_rx_cmsg_stamp(cm))
-			*real_ns = shb_rx_cmsg_stamp(cm);
+	     cm = io_uring_recvmsg_cmsg_nexthdr(o, m, cm)) {
+		uint64_t ns = shb_rx_cmsg_stamp(cm);
+		if (ns)
+			*real_ns = ns;
+	}
 	return 0;
 }
 

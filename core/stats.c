@@ -154,6 +154,15 @@ int shb_stats_response(struct shb_stats *s, const struct shb_req_result *res,
 	return shb_stats_response_at(s, res, t_start, t_start, now);
 }
 
+/* An answer that counts as an application error: its status (if it has
+ * one) among the status codes, no latency. */
+static void answer_failed(struct shb_stats *s, uint32_t status, const char *msg)
+{
+	if (status >= 100 && status < SHB_STATUS_SLOTS)
+		s->status[status]++;
+	shb_stats_error(s, SHB_ERRK_APPLICATION, msg);
+}
+
 int shb_stats_response_at(struct shb_stats *s, const struct shb_req_result *res,
 			  uint64_t t_intended, uint64_t t_start, uint64_t now)
 {
@@ -169,9 +178,7 @@ int shb_stats_response_at(struct shb_stats *s, const struct shb_req_result *res,
 					 space, (unsigned long long)res->app_code);
 				d = msg;
 			}
-			if (res->status >= 100 && res->status < SHB_STATUS_SLOTS)
-				s->status[res->status]++;
-			shb_stats_error(s, SHB_ERRK_APPLICATION, d);
+			answer_failed(s, res->status, d);
 			return 0;
 		}
 	}
@@ -187,9 +194,7 @@ int shb_stats_response_at(struct shb_stats *s, const struct shb_req_result *res,
 void shb_stats_unsuccessful(struct shb_stats *s, const struct shb_req_result *res,
 			    const char *msg)
 {
-	if (res->status < SHB_STATUS_SLOTS)
-		s->status[res->status]++;
-	shb_stats_error(s, SHB_ERRK_APPLICATION, msg);
+	answer_failed(s, res->status, msg);
 	add_rx(s, res);
 }
 
