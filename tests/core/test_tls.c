@@ -89,6 +89,26 @@ static void server_step(struct server *sv)
 		sv->sni[0] = 0;
 }
 
+/* Records back and forth until the client's handshake is done or failed
+ * (at most 16 rounds). Returns its last shb_tls_handshake result. */
+static int drive_handshake(struct shb_tls *t, struct shb_bytes *cout,
+			   struct server *sv, char *err, size_t errlen)
+{
+	shb_tls_feed(t, NULL, 0);
+	int r = shb_tls_handshake(t, err, errlen);
+	for (int round = 0; r == 0 && round < 16; round++) {
+		/* client -> server */
+		CU_ASSERT_FATAL(shb_bytes_append(&sv->in, cout->p, cout->len) == 0);
+		cout->len = 0;
+		sv->out.len = 0;
+		server_step(sv);
+		/* server -> client */
+		shb_tls_feed(t, sv->out.p, sv->out.len);
+		r = shb_tls_handshake(t, err, errlen);
+	}
+	return r;
+}
+
 /* A whole handshake between a client for `host` (verify: 0 none, 2 the
  * test CA) and a server presenting `leaf`. Returns the client's last
  * shb_tls_handshake result (1 done, -1 failed) with its message in err. */
@@ -107,18 +127,7 @@ static int handshake_prio(const struct test_cert *leaf, int verify,
 					 errlen) == 0);
 	server_init(&sv, leaf, prio);
 	CU_ASSERT_FATAL(shb_tls_new(&t, &ctx, &cout, err, errlen) == 0);
-	shb_tls_feed(&t, NULL, 0);
-	r = shb_tls_handshake(&t, err, errlen);
-	for (int round = 0; r == 0 && round < 16; round++) {
-		/* client -> server */
-		CU_ASSERT_FATAL(shb_bytes_append(&sv.in, cout.p, cout.len) == 0);
-		cout.len = 0;
-		sv.out.len = 0;
-		server_step(&sv);
-		/* server -> client */
-		shb_tls_feed(&t, sv.out.p, sv.out.len);
-		r = shb_tls_handshake(&t, err, errlen);
-	}
+	r = drive_handshake(&t, &cout, &sv, err, errlen);
 	if (sni)
 		strcpy(sni, sv.sni);
 	shb_tls_free(&t);
@@ -469,16 +478,7 @@ static int resume_once(const char *prio, const gnutls_datum_t *key,
 	CU_ASSERT_FATAL(shb_tls_new(&t, &ctx, &cout, err, sizeof(err)) == 0);
 	if (tk)
 		shb_tls_resume(&t, tk);
-	shb_tls_feed(&t, NULL, 0);
-	r = shb_tls_handshake(&t, err, sizeof(err));
-	for (int round = 0; r == 0 && round < 16; round++) {
-		CU_ASSERT_FATAL(shb_bytes_append(&sv.in, cout.p, cout.len) == 0);
-		cout.len = 0;
-		sv.out.len = 0;
-		server_step(&sv);
-		shb_tls_feed(&t, sv.out.p, sv.out.len);
-		r = shb_tls_handshake(&t, err, sizeof(err));
-	}
+	r = drive_handshake(&t, &cout, &sv, err, sizeof(err));
 	if (r == 1) {
 		/* What is left of the server's last flight (TLS 1.3: its
 		 * tickets, after its handshake completed), then a response. */

@@ -169,6 +169,21 @@ static void test_ref_slices(void)
 	CU_ASSERT_EQUAL(max, UINT16_MAX);
 }
 
+static void check_contents(struct shb_quic_sent_ring *g)
+{
+	for (uint32_t i = 0; i < shb_quic_sent_ring_count(g); i++) {
+		const struct shb_quic_sent *s = shb_quic_sent_ring_at(g, i);
+		const struct shb_quic_frame_ref *r = shb_quic_sent_ring_refs(g, s);
+
+		if (i > 0)
+			CU_ASSERT_FATAL(shb_quic_sent_ring_at(g, i - 1)->pn < s->pn);
+		for (uint16_t k = 0; k < s->nrefs; k++) {
+			CU_ASSERT_FATAL(r[k].id == s->pn);
+			CU_ASSERT_FATAL(r[k].offset == k);
+		}
+	}
+}
+
 /* Many pushes and settles in random order keep pn order, counts and
  * reference contents intact. */
 static void test_random_churn(void)
@@ -197,37 +212,9 @@ static void test_random_churn(void)
 				SHB_QUIC_SENT_ACKED;
 			shb_quic_sent_ring_pop_settled(&g);
 		}
-		for (uint32_t i = 0; i < shb_quic_sent_ring_count(&g); i++) {
-			const struct shb_quic_sent *s =
-				shb_quic_sent_ring_at(&g, i);
-			const struct shb_quic_frame_ref *r =
-				shb_quic_sent_ring_refs(&g, s);
-
-			if (i > 0)
-				CU_ASSERT_FATAL(shb_quic_sent_ring_at(&g, i - 1)->pn <
-						s->pn);
-			for (uint16_t k = 0; k < s->nrefs; k++) {
-				CU_ASSERT_FATAL(r[k].id == s->pn);
-				CU_ASSERT_FATAL(r[k].offset == k);
-			}
-		}
+		check_contents(&g);
 	}
 	CU_ASSERT(pushed > 5000);
-}
-
-static void check_contents(struct shb_quic_sent_ring *g)
-{
-	for (uint32_t i = 0; i < shb_quic_sent_ring_count(g); i++) {
-		const struct shb_quic_sent *s = shb_quic_sent_ring_at(g, i);
-		const struct shb_quic_frame_ref *r = shb_quic_sent_ring_refs(g, s);
-
-		if (i > 0)
-			CU_ASSERT_FATAL(shb_quic_sent_ring_at(g, i - 1)->pn < s->pn);
-		for (uint16_t k = 0; k < s->nrefs; k++) {
-			CU_ASSERT_FATAL(r[k].id == s->pn);
-			CU_ASSERT_FATAL(r[k].offset == k);
-		}
-	}
 }
 
 /* A ring given 512 records and 2048 references uses 32 and 128 until more
