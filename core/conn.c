@@ -156,7 +156,7 @@ void shb_conn_fail(struct shb_conn *c, unsigned kind, const char *msg)
 			 (int)(sizeof(hinted) - sizeof(SNI_HINT)), msg);
 		msg = hinted;
 	}
-	if (!c->established)
+	if (!c->answered)
 		shb_conn_note_failure(c, msg);
 	shb_conn_fail_outstanding(c, kind, msg);
 	shb_conn_begin_close(c);
@@ -424,8 +424,9 @@ void shb_conn_note_failure(struct shb_conn *c, const char *msg)
 	w->last_fail_ro = c->ro;
 }
 
-/* The connection got through: the slot keeps its address, and the run
- * no longer stops early. */
+/* The connection is up (transport and TLS, or the protocol's handshake
+ * over UDP): the slot keeps its address. The run stops early only when
+ * no response ever came (shb_conn_succeeded). */
 void shb_conn_established(struct shb_conn *c)
 {
 	struct worker *w = c->w;
@@ -434,13 +435,11 @@ void shb_conn_established(struct shb_conn *c)
 		if (w->dgram)
 			w->nhandshaking--;
 	}
+	if (!c->established)
+		c->t_granted = w->now;
 	c->established = 1;
 	c->addr_kept = 1;
 	c->ai_tried = 0;
-	if (!w->seen_connected) {
-		w->seen_connected = 1;
-		atomic_store_explicit(&w->run->connected, 1, memory_order_relaxed);
-	}
 }
 
 /* The protocol says its handshake is done (SHB_CEV_HANDSHAKE_DONE). Over

@@ -1,7 +1,7 @@
-/* Requests: issuing, completing and failing them exactly once, the policy
- * for refused requests and for slots whose connections keep failing, and
- * --timeout. */
+/* Requests: issuing (templated ones too), completing and failing them
+ * exactly once, the policy for refused requests, and --timeout. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "worker_int.h"
 
@@ -36,8 +36,8 @@ static void count_target_error(struct worker *w, uint32_t t, unsigned kind,
 }
 
 /* Fails every request still outstanding on c (the plugin did not report
- * them). A connection that fails before carrying any request charges one
- * unit of the budget instead, so that a run against a server that never
+ * them). A connection that fails before carrying any request (refused
+ * ones given back do not count) charges one unit of the budget instead, so that a run against a server that never
  * works still ends; one whose requests were all reported already (e.g. the
  * plugin said CONN_LOST before returning its error) costs nothing more. */
 void shb_conn_fail_outstanding(struct shb_conn *c, unsigned kind, const char *msg)
@@ -66,14 +66,14 @@ void shb_conn_fail_outstanding(struct shb_conn *c, unsigned kind, const char *ms
 			continue;
 		r->used = 0;
 		shb_conn_req_drop(c);
-		c->answered = 1;
 		if (shb_worker_warmup_req(w, r->t_start)) {
 			w->args->warmup_requests++;
-			continue;
+		} else {
+			shb_worker_count_error(w, kind, msg);
+			count_target_error(w, r->target, kind, msg);
+			shb_worker_finished_one(w);
 		}
-		shb_worker_count_error(w, kind, msg);
-		count_target_error(w, r->target, kind, msg);
-		shb_worker_finished_one(w);
+		shb_wait_again(w, c->idx);
 	}
 }
 
@@ -95,9 +95,61 @@ static void sched_advance(struct worker *w, shb_tstamp due)
 		if (lag > w->stats->lag_max)
 			w->stats->lag_max = lag;
 	}
+	shb_worker_sched_next(w);
+}
+
+void shb_worker_sched_next(struct worker *w)
+{
 	w->sched_k += w->run->threads;
 	uint64_t t = shb_sched_time(&w->sched, w->sched_k);
 	w->next_due = t == UINT64_MAX ? UINT64_MAX : w->sched_origin + t;
+}
+
+void shb_worker_fail_unsent(struct worker *w, uint32_t t, shb_tstamp due,
+			    const char *msg)
+{
+	w->issued++;
+	if (shb_worker_warmup_req(w, due)) {
+		w->args->warmup_requests++;
+		return;
+	}
+	shb_worker_count_error(w, SHB_ERRK_TIMEOUT, msg);
+	count_target_error(w, t, SHB_ERRK_TIMEOUT, msg);
+	shb_worker_finished_one(w);
+}
+
+/* Templated runs: the scratch every request of this worker expands into,
+ * sized once for the largest expansion, and the PRNG seeded from the
+ * system's secure source. */
+int shb_worker_tmpl_setup(struct worker *w)
+{
+	struct shb_worker_args *a = w->args;
+	size_t scratch = 0, nhv = 0;
+	uint8_t seed[32];
+
+	w->tmpls = w->run->tmpls;
+	if (!w->tmpls)
+		return 0;
+	for (uint32_t t = 0; t < w->run->ntmpls; t++) {
+		const struct shb_tmpl *tm = w->tmpls[t];
+		if (tm && shb_tmpl_scratch_size(tm) > scratch)
+			scratch = shb_tmpl_scratch_size(tm);
+		if (tm && shb_tmpl_var_headers(tm) > nhv)
+			nhv = shb_tmpl_var_headers(tm);
+	}
+	w->conn_base = a->conn_base;
+	w->tscratch = malloc(scratch + 1);
+	w->thv = calloc(nhv + 1, sizeof(*w->thv));
+	if (!w->tscratch || !w->thv) {
+		snprintf(a->err, sizeof(a->err), "out of memory for request templates");
+		return -1;
+	}
+	if (w->run->host->random_secure(seed, sizeof(seed)) != SHB_OK) {
+		snprintf(a->err, sizeof(a->err), "no random bytes for request templates");
+		return -1;
+	}
+	shb_tmpl_rng_seed(&w->trng, seed);
+	return 0;
 }
 
 /* A templated run: target t's expansion for this request, borrowed by
@@ -149,6 +201,12 @@ int shb_conn_issue(struct shb_conn *c)
 	/* Open loop: a new request runs from when it was due; a resent
 	 * one lost that time with its first connection and runs from now. */
 	r->t_intended = w->open && !resend ? w->next_due : w->now;
+	/* Closed loop: a request was due since its user's previous one
+	 * ended (or the load started), a resent one since it first was. */
+	if (w->open)
+		r->t_due = resend ? w->now : r->t_intended;
+	else
+		r->t_due = shb_wait_take(w);
 	r->used = 1;
 	shb_conn_req_add(c);
 	c->issued_here++;
@@ -163,6 +221,8 @@ int shb_conn_issue(struct shb_conn *c)
 		c->issued_here--;
 		w->issued--;
 		w->nretry += (uint64_t)resend;
+		if (!w->open)
+			shb_wait_putback(w, r->t_due, c->idx);
 		return -1;
 	}
 	if (w->open && !resend)
@@ -188,8 +248,10 @@ void shb_conn_requeue_outstanding(struct shb_conn *c)
 		c->reqs[i].used = 0;
 		shb_conn_req_drop(c);
 		shb_mix_giveback(w, c->reqs[i].target);
+		c->issued_here--;
 		w->nretry++;
 		w->issued--;
+		shb_wait_putback(w, c->reqs[i].t_due, c->idx);
 	}
 }
 
@@ -255,7 +317,9 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 	if (shb_worker_warmup_req(w, r->t_start)) {
 		/* Sent during --warmup: left out, and a refusal not resent. */
 		w->args->warmup_requests += res->outcome != SHB_REQ_REFUSED;
-		c->answered = 1;
+		if (res->outcome == SHB_REQ_OK)
+			shb_conn_succeeded(c);
+		shb_wait_again(w, c->idx);
 		return;
 	}
 	switch (res->outcome) {
@@ -286,10 +350,9 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 						 done - r->t_intended : 0);
 		}
 		shb_worker_finished_one(w);
-		c->answered = 1;
+		shb_wait_again(w, c->idx);
 		w->refuse_streak = 0;
-		if (!c->established)
-			shb_conn_established(c);
+		shb_conn_succeeded(c);
 		return;
 	}
 	case SHB_REQ_REFUSED:
@@ -298,16 +361,22 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 		 * under the cap. Beyond it each refusal is an error that
 		 * charges the budget, so a server that refuses everything ends
 		 * a -n run with errors instead of looping. */
+		if (!c->answered)
+			shb_conn_note_failure(c, "every request refused by the server "
+					      "(GOAWAY or REFUSED_STREAM)");
 		if (w->refuse_streak < w->refuse_cap) {
 			w->refuse_streak++;
 			requeue_refused(w);
+			c->issued_here--; /* given back: it charged nothing */
 			shb_mix_giveback(w, r->target);
+			shb_wait_putback(w, r->t_due, c->idx);
 			return;
 		}
 		count_failed(w, r, res, SHB_ERRK_PROTOCOL,
 			     "request refused by the server (too many refusals in a "
 			     "row without a response; not resent)");
 		shb_worker_finished_one(w);
+		shb_wait_again(w, c->idx);
 		return;
 	default: {
 		char msg[SHB_SAMPLE_LEN];
@@ -317,9 +386,13 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 				 res->outcome, (unsigned long long)res->err_code);
 			d = msg;
 		}
-		c->answered = 1;
+		/* An error is no sign the server works: for the line that
+		 * stops a run nothing got through to. */
+		if (!c->answered)
+			shb_conn_note_failure(c, d);
 		count_failed(w, r, res, outcome_kind(res->outcome), d);
 		shb_worker_finished_one(w);
+		shb_wait_again(w, c->idx);
 	}
 	}
 }
@@ -350,74 +423,6 @@ void shb_worker_conn_event(struct shb_conn *c, const struct shb_conn_event *ev)
 	shb_conn_mark_dirty(c);
 }
 
-static uint64_t next_rand(struct worker *w)
-{
-	w->rng ^= w->rng << 13;
-	w->rng ^= w->rng >> 7;
-	w->rng ^= w->rng << 17;
-	return w->rng;
-}
-
-/* Every slot of this worker failed GIVE_UP_FAILS times in a row and no
- * connection of the run ever got through: retrying longer would only
- * spin. The run stops with one line naming the address and the error. */
-static void give_up_if_hopeless(struct worker *w)
-{
-	char addr[64], others[48] = "", msg[sizeof(w->args->err)];
-
-	if (w->stopping || w->ngiving_up < w->nconns || w->seen_connected)
-		return;
-	if (shb_worker_count_mode(w) && w->done >= w->budget)
-		return; /* -n is used up anyway: its count stays exact */
-	if (atomic_load_explicit(&w->run->connected, memory_order_relaxed)) {
-		w->seen_connected = 1;
-		return;
-	}
-	const struct shb_run_origin *ro = w->last_fail_ro;
-	shb_addr_text(&ro->addrs[w->last_fail_ai], addr, sizeof(addr));
-	if (ro->naddrs > 1)
-		snprintf(others, sizeof(others), " (nor %u other address%s)",
-			 ro->naddrs - 1, ro->naddrs > 2 ? "es" : "");
-	snprintf(msg, sizeof(msg), "no connection to %s%s ever succeeded: "
-		 "every connection failed %d times in a row, the last with: %s",
-		 addr, others, GIVE_UP_FAILS, w->last_fail);
-	shb_worker_fatal(w, msg);
-}
-
-/* A connection that ended without any request ending on it (connect or
- * TLS failure, GOAWAY before the first stream, everything refused) makes
- * its slot back off before connecting again, so a dead or refusing server
- * costs a bounded number of attempts per second, not a storm. */
-void shb_conn_note_outcome(struct shb_conn *c)
-{
-	struct worker *w = c->w;
-	uint8_t move = c->move_addr;
-
-	c->move_addr = 0;
-	if (move)
-		c->ai = (uint8_t)((c->ai + 1) % c->ro->naddrs);
-	if (move == 1) {
-		c->retry_at = 0; /* an address not tried yet: at once */
-		return;
-	}
-	if (c->answered) {
-		if (c->fails >= GIVE_UP_FAILS)
-			w->ngiving_up--;
-		c->fails = 0;
-		c->retry_at = 0;
-		return;
-	}
-	if (c->fails < 63 && ++c->fails == GIVE_UP_FAILS) {
-		w->ngiving_up++;
-		give_up_if_hopeless(w);
-	}
-	uint64_t d = c->fails > 7 ? BACKOFF_MAX_NS : BACKOFF_BASE_NS << (c->fails - 1);
-	if (d > BACKOFF_MAX_NS)
-		d = BACKOFF_MAX_NS;
-	d = d / 2 + next_rand(w) % (d / 2 + 1);
-	c->retry_at = w->now + d;
-}
-
 /* --timeout: the request is an error now, and only it. The plugin cancels
  * it (RST_STREAM, RESET_STREAM + STOP_SENDING; HTTP/1.1 closes, since a
  * response cannot be abandoned mid-stream); the slot is freed first, so
@@ -446,6 +451,7 @@ void shb_conn_expire_request(struct shb_conn *c, uint32_t k)
 		count_target_error(w, c->reqs[k].target, SHB_ERRK_TIMEOUT, msg);
 		shb_worker_finished_one(w);
 	}
+	shb_wait_again(w, c->idx);
 	w->vt->cancel(c->p, cookie, shb_conn_now(c));
 	shb_conn_mark_dirty(c);
 }

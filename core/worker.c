@@ -13,6 +13,7 @@
 
 #include "proto_pick.h"
 #include "sock_direct.h"
+#include "timers.h"
 #include "worker_int.h"
 
 uint64_t shb_now_ns(void)
@@ -235,55 +236,6 @@ static void revive(struct worker *w)
 		connect_all(w);
 }
 
-static void check_timers(struct worker *w)
-{
-	const struct shb_config *cfg = w->run->cfg;
-	char msg[120];
-
-	for (uint32_t i = 0; i < w->nconns; i++) {
-		struct shb_conn *c = &w->conns[i];
-		if ((c->st == C_HANDSHAKE || c->st == C_PROXY) &&
-		    w->now - c->t_connect > cfg->connect_timeout_ns) {
-			snprintf(msg, sizeof(msg), "%s: timed out after %.3gs",
-				 c->st == C_PROXY ? "proxy CONNECT" : "TLS handshake",
-				 (double)cfg->connect_timeout_ns / 1e9);
-			shb_conn_fail(c, SHB_ERRK_TIMEOUT, msg);
-			continue;
-		}
-		if (c->st != C_READY)
-			continue;
-		if (c->has_deadline && w->now >= c->deadline && w->vt->on_timer) {
-			int r = w->vt->on_timer(c->p, shb_conn_now(c));
-			if (r < 0) {
-				shb_conn_plugin_fail(c, r, "protocol timer failed");
-				continue;
-			}
-			shb_conn_mark_dirty(c);
-		}
-		if (!cfg->timeout_ns || !c->nused)
-			continue;
-		for (uint32_t k = 0; k < w->parallel && c->st == C_READY; k++)
-			if (c->reqs[k].used && w->now - c->reqs[k].t_start > cfg->timeout_ns)
-				shb_conn_expire_request(c, k);
-	}
-}
-
-/* Connections whose wait for the server's FIN ran out send theirs. */
-static void fin_sweep(struct worker *w)
-{
-	shb_tstamp due = UINT64_MAX;
-	for (uint32_t i = 0; i < w->nconns && w->nfinwait; i++) {
-		struct shb_conn *c = &w->conns[i];
-		if (!c->await_fin)
-			continue;
-		if (w->now >= c->deadline)
-			shb_conn_fin_done(c);
-		else if (c->deadline < due)
-			due = c->deadline;
-	}
-	w->fin_due = due;
-}
-
 static uint64_t next_wait(struct worker *w)
 {
 	uint64_t wait = TICK_NS;
@@ -321,37 +273,10 @@ static uint64_t next_wait(struct worker *w)
 	return wait;
 }
 
-/* Open loop, at the end: this worker's requests that were due while
- * measuring, before the end (the -z deadline at the latest), and never
- * started; with -n, no more than the budget had left. */
-static void count_unsent(struct worker *w)
-{
-	if (!w->open || !w->measuring || !w->loading)
-		return;
-	uint32_t nw = w->run->threads, i = w->args->index;
-	shb_tstamp end = w->now;
-	uint64_t d = w->run->cfg->duration_ns;
-	if (d && w->measure_ns + d < end)
-		end = w->measure_ns + d;
-	if (end <= w->measure_ns)
-		return;
-	uint64_t due = shb_sched_share(shb_sched_count(&w->sched, end - w->sched_origin),
-				       nw, i);
-	uint64_t from = shb_sched_share(shb_sched_count(&w->sched,
-				w->measure_ns - w->sched_origin), nw, i);
-	uint64_t sent = (w->sched_k - i) / nw;
-	if (sent > from)
-		from = sent;
-	uint64_t n = due > from ? due - from : 0;
-	if (n > shb_worker_unissued(w))
-		n = shb_worker_unissued(w);
-	w->stats->unsent = n;
-}
-
 static void stop_all(struct worker *w)
 {
 	if (!w->stopping)
-		count_unsent(w);
+		shb_wait_count_unsent(w);
 	if (!w->stopping && !w->args->end_ns)
 		w->args->end_ns = w->now;
 	w->stopping = 1;
@@ -405,40 +330,6 @@ static unsigned pow2_at_least(unsigned v)
 	while (p < v)
 		p <<= 1;
 	return p;
-}
-
-/* Templated runs: the scratch every request of this worker expands into,
- * sized once for the largest expansion, and the PRNG seeded from the
- * system's secure source. */
-static int tmpl_setup(struct worker *w)
-{
-	struct shb_worker_args *a = w->args;
-	size_t scratch = 0, nhv = 0;
-	uint8_t seed[32];
-
-	w->tmpls = w->run->tmpls;
-	if (!w->tmpls)
-		return 0;
-	for (uint32_t t = 0; t < w->run->ntmpls; t++) {
-		const struct shb_tmpl *tm = w->tmpls[t];
-		if (tm && shb_tmpl_scratch_size(tm) > scratch)
-			scratch = shb_tmpl_scratch_size(tm);
-		if (tm && shb_tmpl_var_headers(tm) > nhv)
-			nhv = shb_tmpl_var_headers(tm);
-	}
-	w->conn_base = a->conn_base;
-	w->tscratch = malloc(scratch + 1);
-	w->thv = calloc(nhv + 1, sizeof(*w->thv));
-	if (!w->tscratch || !w->thv) {
-		snprintf(a->err, sizeof(a->err), "out of memory for request templates");
-		return -1;
-	}
-	if (w->run->host->random_secure(seed, sizeof(seed)) != SHB_OK) {
-		snprintf(a->err, sizeof(a->err), "no random bytes for request templates");
-		return -1;
-	}
-	shb_tmpl_rng_seed(&w->trng, seed);
-	return 0;
 }
 
 static int worker_setup(struct worker *w)
@@ -565,7 +456,11 @@ static int worker_setup(struct worker *w)
 	}
 	w->connect_ts.tv_sec = (long long)(cfg->connect_timeout_ns / 1000000000u);
 	w->connect_ts.tv_nsec = (long long)(cfg->connect_timeout_ns % 1000000000u);
-	return tmpl_setup(w);
+	if (shb_wait_init(w) < 0) {
+		snprintf(a->err, sizeof(a->err), "out of memory");
+		return -1;
+	}
+	return shb_worker_tmpl_setup(w);
 }
 
 static void worker_teardown(struct worker *w)
@@ -590,6 +485,7 @@ static void worker_teardown(struct worker *w)
 	}
 	free(w->tscratch);
 	free(w->thv);
+	shb_wait_free(w);
 	if (w->pworker || w->vt->worker_fini) {
 		if (w->vt->worker_fini)
 			w->vt->worker_fini(w->run->module, w->pworker);
@@ -694,6 +590,7 @@ static void setup_step(struct worker *w)
 	uint64_t none = 0;
 	atomic_compare_exchange_strong(&w->run->loaded_ns, &none, w->now);
 	w->loading = 1;
+	shb_wait_start(w);
 	w->measure_ns = t + w->run->cfg->warmup_ns;
 	if (w->open) {
 		/* The schedule starts with the load, warm-up included. */
@@ -778,18 +675,19 @@ static void run_loop(struct worker *w)
 			w->now = shb_now_ns();
 		service_dirty(w);
 		if (w->nfinwait && w->now >= w->fin_due)
-			fin_sweep(w);
+			shb_worker_fin_sweep(w);
 		if (w->nretry)
 			place_retries(w);
 		if (w->open && w->next_due <= w->now)
 			place_due(w);
 		shb_buf_ring_publish(&w->br);
 		if (w->now >= w->next_check || w->ndeadlines) {
-			if (w->now >= w->next_check) {
+			int periodic = w->now >= w->next_check;
+			if (periodic) {
 				w->next_check = w->now + check_every;
 				shb_rx_clock_tick(&w->rxc);
 			}
-			check_timers(w);
+			shb_worker_check_timers(w, periodic);
 			service_dirty(w);
 		}
 		if (!w->loading) {

@@ -2,8 +2,13 @@
  * and worker structs, and the calls between its parts.
  *   worker.c       the loop: setup, the completion batch, service, timers
  *   ring.c         SQEs and CQEs: bounded submits, the completion stash
- *   requests.c     issuing and completing requests, the refusal and
- *                  reconnect policy, --timeout
+ *   requests.c     issuing and completing requests, the refusal policy,
+ *                  --timeout
+ *   conn_budget.c  connections that fail: backoff, the run's early stop,
+ *                  connections that never take a request
+ *   waiting.c      requests due but not sent yet (no connection or stream
+ *                  had room): their --timeout, and the unsent count
+ *   timers.c       the worker's periodic checks
  *   conn.c         connection life cycle common to every transport
  *   conn_stream.c  TCP and TLS over TCP: connect, receive with backpressure,
  *                  send
@@ -18,6 +23,7 @@
 #include <sys/socket.h>
 
 #include "batch.h"
+#include "conn_budget.h"
 #include "mix.h"
 #include "rx_clock.h"
 #include "run.h"
@@ -25,6 +31,7 @@
 #include "source.h"
 #include "template.h"
 #include "uring_shim.h"
+#include "waiting.h"
 
 /* A pass that reaped more completions than this reads the clock again
  * before it sends (worker.c). */
@@ -100,6 +107,9 @@ enum conn_st {
 struct req_slot {
 	shb_tstamp t_start;    /* sent */
 	shb_tstamp t_intended; /* due (open loop); t_start otherwise */
+	/* When it became due, waiting for a connection or a stream
+	 * included (waiting.c): --timeout counts from here. */
+	shb_tstamp t_due;
 	uint16_t gen;
 	uint8_t used;
 	uint8_t target; /* a mixed run: the target it was issued for */
@@ -124,11 +134,18 @@ struct shb_conn {
 	void *p;      /* plugin connection memory (conn_size bytes) */
 	struct req_slot *reqs;
 	uint32_t nused;
-	uint32_t issued_here; /* requests issued on this connection */
-	/* A request on it ended other than refused (a response, or an error
-	 * the budget was charged for): the server is doing something. */
+	/* Requests issued on this connection and not given back (refused,
+	 * requeued): with none, its failure charges the budget itself. */
+	uint32_t issued_here;
+	/* A response ended on it, or a request of it timed out (the server
+	 * took it and is slow, not failing): its slot stops backing off.
+	 * Errors do not count: a server that accepts and closes, or answers
+	 * garbage, is failing (conn_budget.c). */
 	uint8_t answered;
 	uint8_t fails;       /* connections in a row on this slot that did not */
+	/* It last could take a request, or had one in flight (conn_budget.c
+	 * shb_conn_check_grant). */
+	shb_tstamp t_granted;
 	shb_tstamp retry_at; /* do not reconnect before (backoff) */
 	/* run->addrs[ai] is where this slot connects. A connect that fails
 	 * (refused, unreachable, timed out) moves it to the next address;
@@ -236,7 +253,13 @@ struct worker {
 	shb_tstamp revive_at;   /* earliest backoff end of an idle slot */
 	uint64_t rng;           /* xorshift state for backoff jitter */
 	uint32_t ngiving_up;    /* slots with fails >= GIVE_UP_FAILS */
-	int seen_connected;     /* run->connected is known to be set */
+	/* run->connected is known to be set: a response came on some
+	 * connection of the run. */
+	int seen_connected;
+	/* Closed loop: the -c x -p users of this worker whose next request
+	 * is due but not sent yet, oldest first (waiting.c). */
+	struct shb_waiter *waitq;
+	uint32_t wq_cap, wq_head, wq_len;
 	char last_fail[SHB_SAMPLE_LEN]; /* the last failed connection's error, */
 	uint32_t last_fail_ai;          /* ... its address */
 	const struct shb_run_origin *last_fail_ro; /* ... of this origin */
@@ -435,10 +458,18 @@ void shb_conn_sendmsg(struct shb_conn *c, size_t n);
 /* requests.c */
 void shb_worker_finished_one(struct worker *w);
 void shb_worker_count_error(struct worker *w, unsigned kind, const char *msg);
+/* [worker] A request that never went out (due at `due`, target t) is a
+ * --timeout error: charged to the budget like one sent. */
+void shb_worker_fail_unsent(struct worker *w, uint32_t t, shb_tstamp due,
+			    const char *msg);
+/* [worker] Templated runs: the worker's expansion scratch and PRNG;
+ * 0, or -1 with args->err set. */
+int shb_worker_tmpl_setup(struct worker *w);
+/* [worker] Open loop: this worker's next request becomes due. */
+void shb_worker_sched_next(struct worker *w);
 void shb_conn_mark_dirty(struct shb_conn *c);
 void shb_conn_fail_outstanding(struct shb_conn *c, unsigned kind, const char *msg);
 int shb_conn_issue(struct shb_conn *c);
-void shb_conn_note_outcome(struct shb_conn *c);
 void shb_conn_requeue_outstanding(struct shb_conn *c);
 void shb_conn_expire_request(struct shb_conn *c, uint32_t k);
 
