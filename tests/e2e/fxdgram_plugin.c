@@ -3,7 +3,12 @@
  * max_train FX_MAX_TRAIN; its one request fails in write_dgrams with the
  * detail "max_dgram M, train C bytes" (M from shb_transport_info, C the
  * buffer write_dgrams was offered), which the report shows as the
- * protocol error's sample. Nothing is ever sent. */
+ * protocol error's sample. Nothing is ever sent.
+ *
+ * Built with FX_QUERY (shb-proto-fxquery, for tests/e2e/connect-errors.sh)
+ * it is a query protocol instead, FX_QUERIES requests at once: each is
+ * one 5-byte datagram "query", and each datagram that comes back answers
+ * the oldest (status 200). */
 #include <stdio.h>
 #include <string.h>
 #include <shb/shb.h>
@@ -14,12 +19,18 @@
 #ifndef FX_MAX_TRAIN
 #define FX_MAX_TRAIN 3
 #endif
+#define FX_QUERIES 8
 
 struct conn {
 	uint32_t max_dgram;
 	int want;
 	char detail[96];
+	struct shb_conn *handle; /* FX_QUERY */
+	uint64_t cookie[FX_QUERIES]; /* oldest first */
+	int inflight, tosend;
 };
+
+static const struct shb_host *host;
 
 static int module_create(const struct shb_host *h,
 			 const struct shb_run_config *cfg, void **module,
@@ -50,7 +61,10 @@ static int prepare_request(void *module, const struct shb_request *req,
 static int conn_init(void *module, void *worker, void *conn,
 		     struct shb_conn *handle, shb_tstamp now)
 {
-	(void)module, (void)worker, (void)conn, (void)handle, (void)now;
+	struct conn *c = conn;
+
+	(void)module, (void)worker, (void)now;
+	c->handle = handle;
 	return SHB_OK;
 }
 
@@ -72,7 +86,21 @@ static int on_transport_ready(void *conn, const struct shb_transport_info *info,
 static int recv_dgrams(void *conn, struct shb_vec *dgrams, size_t count,
 		       shb_tstamp now)
 {
-	(void)conn, (void)dgrams, (void)count, (void)now;
+	struct conn *c = conn;
+
+	(void)dgrams, (void)now;
+#ifdef FX_QUERY
+	for (size_t i = 0; i < count && c->inflight; i++) {
+		struct shb_req_result r = {
+			.struct_size = sizeof(r), .outcome = SHB_REQ_OK, .status = 200,
+		};
+		uint64_t k = c->cookie[0];
+		memmove(c->cookie, c->cookie + 1, --c->inflight * sizeof(k));
+		host->req_done(c->handle, k, &r);
+	}
+#else
+	(void)c, (void)count;
+#endif
 	return SHB_OK;
 }
 
@@ -82,6 +110,13 @@ static shb_ssize write_dgrams(void *conn, uint8_t *buf, size_t cap,
 	struct conn *c = conn;
 
 	(void)buf, (void)segment_size, (void)now;
+#ifdef FX_QUERY
+	size_t n = 0;
+	for (; c->tosend && n + 5 <= cap; c->tosend--, n += 5)
+		memcpy(buf + n, "query", 5);
+	*segment_size = 5;
+	return (shb_ssize)n;
+#endif
 	if (!c->want)
 		return 0;
 	snprintf(c->detail, sizeof(c->detail), "max_dgram %u, train %zu bytes",
@@ -105,14 +140,14 @@ static uint32_t state(const void *conn)
 {
 	const struct conn *c = conn;
 
-	return c->want ? SHB_CS_WANT_WRITE : 0;
+	return c->want || c->tosend ? SHB_CS_WANT_WRITE : 0;
 }
 
 static uint32_t capacity(const void *conn)
 {
 	const struct conn *c = conn;
 
-	return !c->want;
+	return c->want ? 0 : FX_QUERIES - (uint32_t)c->inflight;
 }
 
 static int issue(void *conn, const void *prepared, uint64_t cookie,
@@ -120,7 +155,16 @@ static int issue(void *conn, const void *prepared, uint64_t cookie,
 {
 	struct conn *c = conn;
 
-	(void)prepared, (void)cookie, (void)now;
+	(void)prepared, (void)now;
+#ifdef FX_QUERY
+	if (c->inflight == FX_QUERIES)
+		return SHB_E_PROTO;
+	c->cookie[c->inflight++] = cookie;
+	c->tosend++;
+	return SHB_OK;
+#else
+	(void)cookie;
+#endif
 	c->want = 1;
 	return SHB_OK;
 }
@@ -162,6 +206,9 @@ static const struct shb_proto_desc desc = {
 	.vt = &vt,
 	.max_dgram = FX_MAX_DGRAM,
 	.max_train = FX_MAX_TRAIN,
+#ifdef FX_QUERY
+	.flags = SHB_PROTO_MULTIPLEXED,
+#endif
 };
 
 static const struct shb_proto_desc *get(uint32_t i)
@@ -173,7 +220,7 @@ static const struct shb_proto_factory factory = {sizeof(factory), 1, get};
 
 static int init(const struct shb_host *h)
 {
-	(void)h;
+	host = h;
 	return SHB_OK;
 }
 

@@ -115,6 +115,37 @@ case_slowloris_duration() {
 	stop_server "$p_PID"
 }
 
+# A server that accepts and closes at once, over TCP and through TLS
+# (the handshake completes, then the backend closes): one policy for
+# both. Each slot backs off after every connection that ended before a
+# response, and the run stops once every slot failed 5 times in a row
+# with one line: -t 1 -c 4 opens exactly 4 x 5 connections, not tens of
+# thousands (68,811 in 3 s before), whatever -z says.
+accept_close() {
+	local url=$1 limit=$2
+	hrun r "$LIMIT" "$RSS" -t 1 -c 4 -z 30s "$url"
+	expect_rc r 1
+	check r 'requests.ok == 0' 'connectionsOpened == 20' 'errors.read >= 16' \
+		'errors.read <= 20'
+	[[ $(get r requests.errors) == $(get r errors.read) ]] ||
+		{ show_run r; fail "accept_close: errors other than read"; }
+	faster r "$limit"
+	grep -qxE "shb: no connection to 127\.0\.0\.1:[0-9]+ ever succeeded: every connection failed 5 times in a row, the last with: .*closed.*" \
+		"$E2E_TMP/r.stderr" || { show_run r; fail "accept_close: no early-stop line"; }
+}
+case_accept_close() {
+	h1_peer p accept-close
+	accept_close "http://127.0.0.1:$p_PORT/" 3000
+	stop_server "$p_PID"
+}
+case_tls_accept_close() {
+	h1_peer p accept-close
+	tls_front f relay "$p_PORT" http/1.1
+	accept_close "https://127.0.0.1:$f_PORT/" 3000
+	kill_quiet "$f_PID"
+	stop_server "$p_PID"
+}
+
 # The same misbehaviours over TLS.
 case_tls_garbage_status() { bad_tls garbage-status protocol 'status|HTTP'; }
 case_tls_endless_headers() { bad_tls endless-headers protocol "$HEAD_RE"; }

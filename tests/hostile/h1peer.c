@@ -232,6 +232,13 @@ static void m_reset_head(struct shb_hscript *s)
 	shb_hscript_reset(s);
 }
 
+/* Accepts and closes at once, before any request: no connection ever
+ * carries one, whatever the client does. */
+static void m_accept_close(struct shb_hscript *s)
+{
+	shb_hscript_close(s);
+}
+
 static void m_empty_reply(struct shb_hscript *s)
 {
 	shb_hscript_expect_request(s);
@@ -291,6 +298,7 @@ static const struct {
 	{ "reset-body", m_reset_body },
 	{ "reset-head", m_reset_head },
 	{ "empty-reply", m_empty_reply },
+	{ "accept-close", m_accept_close },
 	{ "bad-version", m_bad_version },
 	{ "h2-preface", m_h2_preface },
 };

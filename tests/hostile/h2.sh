@@ -82,15 +82,17 @@ case_push_promise() { bad push-promise protocol 'PUSH_PROMISE|push'; }
 case_refuse_all() { bad refuse-all protocol 'refus'; }
 
 # GOAWAY(last_stream_id=0) on every connection, closed at once or left
-# open: the run ends with every request an error, without a connection
-# storm (the issue saw 12,674 connections in 6 s).
+# open: no connection ever carries a response, so each one is a failed
+# connection (its refused requests are resent, counted nowhere), its slot
+# backs off, and after 5 in a row the run stops with one line, without a
+# connection storm (the issue saw 12,674 connections in 6 s).
 goaway() {
 	peer_url "$1" "${2:-}"
 	hrun r "$LIMIT" "$RSS" --proto h2 -c 1 -p 2 -n 6 "$URL"
 	expect_rc r 1
-	errors_are r protocol 6
-	sample_has r protocol 'refus|GOAWAY'
-	check r 'connectionsOpened < 200'
+	check r 'requests.total == 0' 'connectionsOpened == 5'
+	grep -qxE "shb: no connection to 127\.0\.0\.1:[0-9]+ ever succeeded: every connection failed 5 times in a row, the last with: every request refused by the server \(GOAWAY or REFUSED_STREAM\)" \
+		"$E2E_TMP/r.stderr" || { show_run r; fail "goaway: no early-stop line"; }
 	stop_peers
 }
 case_goaway_storm() { goaway goaway-storm; }
@@ -124,6 +126,56 @@ case_closed_stream() {
 		{ show_run r; fail "closed_stream: a connection carried on after DATA on a closed stream"; }
 	stop_peers
 }
+
+# SETTINGS_MAX_CONCURRENT_STREAMS 0, never raised (the first flight,
+# sent before the SETTINGS came, is refused): no request is ever sent.
+# Those waiting for a stream are requests all the same: --timeout counts
+# from when they were due, and a connection that takes no request for
+# the connect timeout is failed and replaced, under the backoff of
+# connections that fail. -t 1: the counts are one worker's.
+case_no_streams_n() {
+	# 3 x 2 users, each due at the start of the load: 6 timeouts 2 s
+	# later, before any connection fails (3 s). Set-up may wait for the
+	# connect timeout first (no connection can take a request).
+	peer_url no-streams
+	hrun r "$LIMIT" "$RSS" --proto h2 -t 1 -c 3 -p 2 -n 6 --timeout 2s \
+		--connect-timeout 3s "$URL"
+	expect_rc r 1
+	errors_are r timeout 6
+	check r 'connectionsOpened == 3' 'durationSeconds < 2.5'
+	sample_has r timeout 'never sent'
+	faster r 6000
+	stop_peers
+}
+case_no_streams_z() {
+	# Two users time out at 2 s (due again then, until 4 s); the
+	# connection fails at 3 s (one timeout more) and is replaced; the
+	# run ends at 3.5 s.
+	peer_url no-streams
+	hrun r "$LIMIT" "$RSS" --proto h2 -t 1 -c 1 -p 2 -z 3500ms --timeout 2s \
+		--connect-timeout 3s "$URL"
+	expect_rc r 1
+	errors_are r timeout 3
+	check r 'connectionsOpened == 2'
+	faster r 5000
+	stop_peers
+}
+# Without --timeout: each connection fails after the connect timeout
+# (one timeout error each), and after 5 in a row the run stops with one
+# line, for -n as for -z.
+no_streams_stop() {
+	peer_url no-streams
+	hrun r "$LIMIT" "$RSS" --proto h2 -t 1 -c 1 -p 2 "$@" --connect-timeout 1s "$URL"
+	expect_rc r 1
+	errors_are r timeout 5
+	check r 'connectionsOpened == 5'
+	sample_has r timeout 'no request could be sent for 1s'
+	grep -qxE "shb: no connection to 127\.0\.0\.1:[0-9]+ ever succeeded: every connection failed 5 times in a row, the last with: no request could be sent for 1s: .*" \
+		"$E2E_TMP/r.stderr" || { show_run r; fail "no_streams: no early-stop line"; }
+	stop_peers
+}
+case_no_streams_stop_n() { no_streams_stop -n 6; }
+case_no_streams_stop_z() { no_streams_stop -z 30s; }
 
 # Over TLS: floods (the TLS relay passes the back-pressure on), an
 # endless header block, a malformed HPACK string, refusals, and a

@@ -101,6 +101,27 @@ bad_ack() {
 	faster r 4000
 	stop_server "$q_PID"
 }
+# initial_max_streams_bidi 0, never raised (no MAX_STREAMS): the same
+# core mechanism as for an HTTP/2 server allowing no stream. With
+# --timeout the requests waiting for a stream time out; without, each
+# connection is failed after the connect timeout, and after 5 in a row
+# the run stops with one line.
+case_no_streams() {
+	need SHB_QUICSRV
+	start_peer q "$SHB_QUICSRV" --mode no-streams
+	hrun r "$LIMIT" "$RSS" --proto h3 -t 1 -c 3 -p 2 -n 6 --timeout 2s \
+		--connect-timeout 3s "https://127.0.0.1:$q_PORT/"
+	expect_rc r 1
+	errors_are r timeout 6
+	sample_has r timeout 'never sent'
+	hrun r "$LIMIT" "$RSS" --proto h3 -t 1 -c 1 -p 2 -z 30s --connect-timeout 1s \
+		"https://127.0.0.1:$q_PORT/"
+	expect_rc r 1
+	errors_are r timeout 5
+	grep -qxE "shb: no connection to 127\.0\.0\.1:[0-9]+ ever succeeded: every connection failed 5 times in a row, the last with: no request could be sent for 1s: .*" \
+		"$E2E_TMP/r.stderr" || { show_run r; fail "no_streams: no early-stop line"; }
+	stop_server "$q_PID"
+}
 case_ack_unsent() { bad_ack ack-unsent; }
 case_ack_huge() { bad_ack ack-huge; }
 

@@ -63,6 +63,8 @@ static int set_mode(const char *m, struct ts_config *cfg)
 		cfg->bad_ack = 1;
 	else if (strcmp(m, "ack-huge") == 0)
 		cfg->bad_ack = 2;
+	else if (strcmp(m, "no-streams") == 0)
+		cfg->max_streams_bidi = TS_NONE; /* no request stream, ever */
 	else if (strcmp(m, "raw-streams") != 0)
 		return -1;
 	return 0;
@@ -142,7 +144,7 @@ int main(int argc, char **argv)
 	}
 	if (have_mode != 1 || optind != argc) {
 		fprintf(stderr, "usage: shb-hostile-quicsrv --mode bad-tp-odcid|"
-			"bad-tp-iscid|bad-tp-retry|raw-streams|ack-unsent|ack-huge "
+			"bad-tp-iscid|bad-tp-retry|raw-streams|ack-unsent|ack-huge|no-streams "
 			"[--port-file FILE]\n");
 		return 2;
 	}

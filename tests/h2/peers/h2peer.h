@@ -72,6 +72,7 @@ enum shb_h2peer_hostile {
 	SHB_H2PEER_X_GOAWAY_STORM,    /* GOAWAY(0) at once, then close */
 	SHB_H2PEER_X_GOAWAY_OPEN,     /* GOAWAY(0) at once, kept open */
 	SHB_H2PEER_X_REFUSE_ALL,      /* REFUSED_STREAM on every stream */
+	SHB_H2PEER_X_NO_STREAMS,      /* MAX_CONCURRENT_STREAMS 0, forever */
 };
 
 /* What a garbage connection sends once the SETTINGS exchange is over. */

@@ -148,7 +148,16 @@ int shb_h2peer_hostile_setup(struct shb_h2peer *p)
 size_t shb_h2peer_hostile_settings(const struct shb_h2peer *p,
 				   struct shb_h2_setting_kv *kv, size_t max)
 {
-	if (p->cfg.hostile != SHB_H2PEER_X_SETTINGS_BAD || max == 0)
+	if (max == 0)
+		return 0;
+	/* RFC 9113 5.1.2: 0 allows no stream at all, and the peer never
+	 * raises it: a client may only wait, and must not wait forever. */
+	if (p->cfg.hostile == SHB_H2PEER_X_NO_STREAMS) {
+		kv[0] = (struct shb_h2_setting_kv){
+			SHB_H2_SET_MAX_CONCURRENT_STREAMS, 0 };
+		return 1;
+	}
+	if (p->cfg.hostile != SHB_H2PEER_X_SETTINGS_BAD)
 		return 0;
 	/* RFC 9113 6.5.2: above 2^31-1 is a FLOW_CONTROL_ERROR. */
 	kv[0] = (struct shb_h2_setting_kv){ SHB_H2_SET_INITIAL_WINDOW_SIZE,
@@ -218,6 +227,9 @@ int shb_h2peer_hostile_opened(struct shb_h2peer_conn *c,
 {
 	switch (c->peer->cfg.hostile) {
 	case SHB_H2PEER_X_REFUSE_ALL:
+	/* RFC 9113 5.1.2: a stream above the limit (sent before our
+	 * SETTINGS arrived) is refused. */
+	case SHB_H2PEER_X_NO_STREAMS:
 		shb_h2peer_reset(c, s, SHB_H2_REFUSED_STREAM);
 		return 1;
 	case SHB_H2PEER_X_RST_FLOOD:

@@ -67,6 +67,7 @@ static const char *const hostile_names[] = {
 	[SHB_H2PEER_X_GOAWAY_STORM] = "goaway-storm",
 	[SHB_H2PEER_X_GOAWAY_OPEN] = "goaway-open",
 	[SHB_H2PEER_X_REFUSE_ALL] = "refuse-all",
+	[SHB_H2PEER_X_NO_STREAMS] = "no-streams",
 };
 
 static const char *const garbage_names[] = {

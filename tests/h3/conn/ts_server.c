@@ -207,6 +207,8 @@ struct ts_server *ts_new(const struct ts_config *cfg)
 		s->cfg.max_stream_data = 1u << 20;
 	if (!s->cfg.max_streams_bidi)
 		s->cfg.max_streams_bidi = 100;
+	else if (s->cfg.max_streams_bidi == TS_NONE)
+		s->cfg.max_streams_bidi = 0;
 	if (!s->cfg.max_streams_uni)
 		s->cfg.max_streams_uni = 3;
 	if (!s->cfg.response_len)

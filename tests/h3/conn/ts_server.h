@@ -26,12 +26,15 @@
 
 struct ts_server;
 
+/* A transport parameter of 0 (0 in the config means the default). */
+#define TS_NONE UINT64_MAX
+
 struct ts_config {
 	const struct tp_cert *cert;
 	/* Transport parameters (0: the defaults in brackets). */
 	uint64_t max_data;           /* [16 MiB] */
 	uint64_t max_stream_data;    /* bidi_remote and uni [1 MiB] */
-	uint64_t max_streams_bidi;   /* [100] */
+	uint64_t max_streams_bidi;   /* [100]; TS_NONE: 0 */
 	uint64_t max_streams_uni;    /* [3] */
 	uint64_t idle_timeout_ms;    /* [0: none] */
 	uint64_t max_ack_delay_ms;   /* [0 means 25 (absent)] */
