@@ -298,6 +298,32 @@ static void count_unsuccessful(struct worker *w, const struct req_slot *r,
 	shb_worker_debugf(w, "error: %s (%ld)", msg, (long)res->status);
 }
 
+/* Not processed by the server (above a GOAWAY, REFUSED_STREAM): resent,
+ * wherever there is room, while refusals in a row stay under the cap.
+ * Beyond it each refusal is an error that charges the budget, so a server
+ * that refuses everything ends a -n run with errors instead of looping. */
+static void on_refused(struct shb_conn *c, struct req_slot *r,
+		       const struct shb_req_result *res)
+{
+	struct worker *w = c->w;
+	if (!c->answered)
+		shb_conn_note_failure(c, "every request refused by the server "
+				      "(GOAWAY or REFUSED_STREAM)");
+	if (w->refuse_streak < w->refuse_cap) {
+		w->refuse_streak++;
+		requeue_refused(w);
+		c->issued_here--; /* given back: it charged nothing */
+		shb_mix_giveback(w, r->target);
+		shb_wait_putback(w, r->t_due, c->idx); /* due since it was */
+		return;
+	}
+	count_failed(w, r, res, SHB_ERRK_PROTOCOL,
+		     "request refused by the server (too many refusals in a "
+		     "row without a response; not resent)");
+	shb_worker_finished_one(w);
+	shb_wait_again(w, c->idx);
+}
+
 void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 			 const struct shb_req_result *res)
 {
@@ -356,27 +382,7 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 		return;
 	}
 	case SHB_REQ_REFUSED:
-		/* Not processed by the server (above a GOAWAY, REFUSED_STREAM):
-		 * resent, wherever there is room, while refusals in a row stay
-		 * under the cap. Beyond it each refusal is an error that
-		 * charges the budget, so a server that refuses everything ends
-		 * a -n run with errors instead of looping. */
-		if (!c->answered)
-			shb_conn_note_failure(c, "every request refused by the server "
-					      "(GOAWAY or REFUSED_STREAM)");
-		if (w->refuse_streak < w->refuse_cap) {
-			w->refuse_streak++;
-			requeue_refused(w);
-			c->issued_here--; /* given back: it charged nothing */
-			shb_mix_giveback(w, r->target);
-			shb_wait_putback(w, r->t_due, c->idx);
-			return;
-		}
-		count_failed(w, r, res, SHB_ERRK_PROTOCOL,
-			     "request refused by the server (too many refusals in a "
-			     "row without a response; not resent)");
-		shb_worker_finished_one(w);
-		shb_wait_again(w, c->idx);
+		on_refused(c, r, res);
 		return;
 	default: {
 		char msg[SHB_SAMPLE_LEN];

@@ -14,7 +14,11 @@ int shb_wait_init(struct worker *w)
 		return 0;
 	w->wq_cap = w->nconns * w->parallel;
 	w->waitq = calloc(w->wq_cap ? w->wq_cap : 1, sizeof(*w->waitq));
-	return w->waitq ? 0 : -1;
+	if (w->waitq)
+		return 0;
+	snprintf(w->args->err, sizeof(w->args->err),
+		 "out of memory for %u connections", w->nconns);
+	return -1;
 }
 
 void shb_wait_free(struct worker *w)

@@ -20,7 +20,8 @@ struct shb_waiter {
 	uint32_t conn;
 };
 
-/* The queue, one place per user. 0, or -1 out of memory. */
+/* The queue, one place per user (after the worker's set-up sized its
+ * connections). 0, or -1 out of memory with args->err set. */
 int shb_wait_init(struct worker *w);
 void shb_wait_free(struct worker *w);
 /* The load starts: every user's first request is due now (no more than

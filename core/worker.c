@@ -456,10 +456,6 @@ static int worker_setup(struct worker *w)
 	}
 	w->connect_ts.tv_sec = (long long)(cfg->connect_timeout_ns / 1000000000u);
 	w->connect_ts.tv_nsec = (long long)(cfg->connect_timeout_ns % 1000000000u);
-	if (shb_wait_init(w) < 0) {
-		snprintf(a->err, sizeof(a->err), "out of memory");
-		return -1;
-	}
 	return shb_worker_tmpl_setup(w);
 }
 
@@ -752,7 +748,8 @@ void *shb_worker_main(void *arg)
 	w->parallel = a->run->cfg->parallel ? a->run->cfg->parallel : 1;
 	if (!(w->desc->flags & SHB_PROTO_MULTIPLEXED))
 		w->parallel = 1;
-	int ok = open_loop_setup(w) == 0 && worker_setup(w) == 0;
+	int ok = open_loop_setup(w) == 0 && worker_setup(w) == 0 &&
+		 shb_wait_init(w) == 0;
 	atomic_fetch_sub(&w->run->rings_left, 1);
 	if (ok)
 		wait_rings(w->run);
