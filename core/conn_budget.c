@@ -64,6 +64,10 @@ void shb_conn_note_outcome(struct shb_conn *c)
 		c->retry_at = 0;
 		return;
 	}
+	/* One that ended cleanly (its protocol closed it) said nothing yet:
+	 * the early stop's line must still name something. */
+	if (!w->last_fail_ro)
+		shb_conn_note_failure(c, "the connection ended before any response");
 	if (c->fails < 63 && ++c->fails == GIVE_UP_FAILS) {
 		w->ngiving_up++;
 		give_up_if_hopeless(w);
@@ -75,7 +79,8 @@ void shb_conn_note_outcome(struct shb_conn *c)
 	c->retry_at = w->now + d;
 }
 
-
+/* A response ended on c: its slot stops backing off, and the run will
+ * not stop early. */
 void shb_conn_succeeded(struct shb_conn *c)
 {
 	struct worker *w = c->w;
