@@ -62,6 +62,8 @@ struct shb_hpeer {
 	struct shb_hscript *script;
 	struct shb_hconn *conns;
 	uint64_t open;
+	uint64_t accept_max; /* 0: no limit (shb_hpeer_set_accept_max) */
+	struct event *accept_timer; /* ends the pause before accepting */
 	uint16_t port;
 	struct shb_hpeer_stats st;
 };
@@ -564,6 +566,12 @@ static void on_accept(struct evconnlistener *lis, evutil_socket_t fd,
 	struct shb_hconn *c = calloc(1, sizeof(*c));
 	int one = 1;
 	p->st.accepted++;
+	if (p->accept_max && p->st.accepted >= p->accept_max) {
+		/* At its limit: the listener closes, and connects are refused
+		 * from now on. */
+		evconnlistener_free(lis);
+		p->lis = NULL;
+	}
 	evutil_make_socket_nonblocking(fd);
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	if (!c) {
@@ -673,6 +681,30 @@ struct shb_hpeer *shb_hpeer_new(struct event_base *base, const char *host,
 	return p;
 }
 
+static void on_accept_timer(evutil_socket_t fd, short what, void *arg)
+{
+	struct shb_hpeer *p = arg;
+	if (p->lis)
+		evconnlistener_enable(p->lis);
+}
+
+int shb_hpeer_set_accept_max(struct shb_hpeer *p, uint64_t n, uint32_t after_ms)
+{
+	if (!n || n > INT32_MAX || !p->lis)
+		return -1;
+	if (listen(evconnlistener_get_fd(p->lis), (int)(n - 1)) < 0)
+		return -1;
+	p->accept_max = n;
+	if (!after_ms)
+		return 0;
+	struct timeval tv = {after_ms / 1000, (long)(after_ms % 1000) * 1000};
+	p->accept_timer = evtimer_new(p->base, on_accept_timer, p);
+	if (!p->accept_timer || evtimer_add(p->accept_timer, &tv) < 0)
+		return -1;
+	evconnlistener_disable(p->lis);
+	return 0;
+}
+
 uint16_t shb_hpeer_port(const struct shb_hpeer *p)
 {
 	return p->port;
@@ -692,7 +724,10 @@ void shb_hpeer_free(struct shb_hpeer *p)
 {
 	if (!p)
 		return;
-	evconnlistener_free(p->lis);
+	if (p->lis)
+		evconnlistener_free(p->lis);
+	if (p->accept_timer)
+		event_free(p->accept_timer);
 	while (p->conns)
 		conn_free(p->conns);
 	shb_hscript_free(p->script);

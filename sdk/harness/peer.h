@@ -43,6 +43,13 @@ struct shb_hpeer *shb_hpeer_new(struct event_base *base, const char *host,
 				uint16_t port, struct shb_hscript *script,
 				char *err, size_t errlen);
 uint16_t shb_hpeer_port(const struct shb_hpeer *p);
+/* A server that takes n connections and no more (before the loop runs):
+ * its listen queue holds n, accepting waits after_ms (so that a burst of
+ * connects fills the queue: the kernel completes n handshakes and drops
+ * the SYNs of the rest, whose connects time out), and the listener closes
+ * once n are accepted (later connects are refused). Returns 0, or -1 for
+ * n 0 or too large, or when listen() or the timer failed. */
+int shb_hpeer_set_accept_max(struct shb_hpeer *p, uint64_t n, uint32_t after_ms);
 void shb_hpeer_get_stats(const struct shb_hpeer *p,
 			 struct shb_hpeer_stats *out);
 /* Connections open right now. */

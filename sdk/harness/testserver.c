@@ -29,6 +29,8 @@ struct options {
 	const char *stats_file;
 	const char *mode;
 	uint32_t delay_ms;
+	uint32_t accept_max;
+	uint32_t accept_after_ms;
 };
 
 /* Answers hello, closing when the client asked for it. */
@@ -113,6 +115,10 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: shb-testserver [--host ADDR] [--port N] [--port-file FILE]\n"
 		"                      [--stats-file FILE] [--mode MODE] [--delay-ms N]\n"
+		"                      [--accept-max N [--accept-after-ms MS]]\n"
+		"--accept-max N: a listen queue of N, accepting only after MS\n"
+		"       (default 300; SYNs beyond the queue are dropped), and the\n"
+		"       listener closed once N are accepted (later connects refused)\n"
 		"modes: hello (default), echo-len, stubborn, eager, silent,\n"
 		"       midclose, close, reset\n");
 }
@@ -137,12 +143,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "stats-file", required_argument, NULL, 's' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "delay-ms", required_argument, NULL, 'd' },
+		{ "accept-max", required_argument, NULL, 'x' },
+		{ "accept-after-ms", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint32_t v;
 	int ch;
-	*o = (struct options){ .host = "127.0.0.1", .mode = "hello" };
+	*o = (struct options){ .host = "127.0.0.1", .mode = "hello",
+			       .accept_after_ms = 300 };
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'a': o->host = optarg; break;
@@ -162,6 +171,20 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return -1;
 			}
 			o->delay_ms = v;
+			break;
+		case 'x':
+			if (parse_u32(optarg, UINT32_MAX, &v) < 0) {
+				fprintf(stderr, "shb-testserver: invalid --accept-max '%s'\n", optarg);
+				return -1;
+			}
+			o->accept_max = v;
+			break;
+		case 'w':
+			if (parse_u32(optarg, 3600000, &v) < 0) {
+				fprintf(stderr, "shb-testserver: invalid --accept-after-ms '%s'\n", optarg);
+				return -1;
+			}
+			o->accept_after_ms = v;
 			break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return -1;
@@ -239,6 +262,14 @@ int main(int argc, char **argv)
 					       err, sizeof(err));
 	if (!peer) {
 		fprintf(stderr, "shb-testserver: %s\n", err);
+		event_base_free(base);
+		return 1;
+	}
+	if (o.accept_max && shb_hpeer_set_accept_max(peer, o.accept_max,
+						     o.accept_after_ms) < 0) {
+		fprintf(stderr, "shb-testserver: --accept-max %u: %s\n",
+			o.accept_max, strerror(errno));
+		shb_hpeer_free(peer);
 		event_base_free(base);
 		return 1;
 	}
