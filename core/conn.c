@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "setup_phase.h"
 #include "worker_int.h"
 
 static void last_words(struct shb_conn *c, int bye);
@@ -416,6 +417,7 @@ int shb_conn_next_addr(struct shb_conn *c, int err, const char *msg)
 void shb_conn_note_failure(struct shb_conn *c, const char *msg)
 {
 	struct worker *w = c->w;
+	shb_census_fail(c, msg);
 	if (w->seen_connected)
 		return;
 	snprintf(w->last_fail, sizeof(w->last_fail), "%.*s",
@@ -430,6 +432,7 @@ void shb_conn_note_failure(struct shb_conn *c, const char *msg)
 void shb_conn_established(struct shb_conn *c)
 {
 	struct worker *w = c->w;
+	shb_census_up(c);
 	if (!c->established && c->st == C_READY) {
 		w->nactive++;
 		if (w->dgram)

@@ -13,11 +13,13 @@
 
 #include "compare.h"
 #include "mix.h"
+#include "overload.h"
 #include "config.h"
 #include "host.h"
 #include "loader.h"
 #include "merge.h"
 #include "plugin_opts.h"
+#include "progress.h"
 #include "proto_pick.h"
 #include "quote.h"
 #include "results.h"
@@ -486,98 +488,6 @@ static uint32_t pick_threads(const struct shb_config *cfg)
 	return (uint32_t)n;
 }
 
-static void sleep_until(uint64_t t)
-{
-	struct timespec ts = {(time_t)(t / 1000000000u), (long)(t % 1000000000u)};
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-}
-
-/* The progress line's numbers: the last interval's when --interval is on,
- * and the time left. */
-static void show_line(const struct shb_run *run, const struct shb_tseries *ts,
-		      uint64_t ok, uint64_t errs, double t)
-{
-	const struct shb_config *cfg = run->cfg;
-	double rate = t > 0 ? (double)ok / t : 0.0;
-	char last[96] = "";
-	if (ts && ts->have_last) {
-		double len = (double)ts->last_ns / 1e9;
-		rate = len > 0 ? (double)ts->last_ok / len : 0.0;
-		snprintf(last, sizeof(last), " (last %.1fs), %llu errors, p50 %.2fms p99 %.2fms",
-			 len, (unsigned long long)ts->last_errors,
-			 (double)ts->last_p50 / 1e6, (double)ts->last_p99 / 1e6);
-	}
-	double eta = -1;
-	if (cfg->duration_ns)
-		eta = (double)cfg->duration_ns / 1e9 - t;
-	else if (rate > 0 && cfg->requests > ok + errs)
-		eta = (double)(cfg->requests - ok - errs) / rate;
-	char etas[32] = "";
-	if (eta >= 0)
-		snprintf(etas, sizeof(etas), ", ETA %.0fs", eta);
-	fprintf(stderr, "\r[%6.1fs] %llu ok, %llu errors | %.0f req/s%s%s   ", t,
-		(unsigned long long)ok, (unsigned long long)errs, rate, last, etas);
-}
-
-/* The main thread while the workers run: a live line on stderr (on a
- * terminal), refreshed twice a second from counters the workers publish
- * and cleared before the report prints; with --interval (ts), each
- * interval taken from the workers as it ends. */
-static void watch(const struct shb_run *run, const struct shb_worker_args *wa,
-		  uint32_t n, struct shb_tseries *ts, int tty)
-{
-	const uint64_t tick = 500000000u;
-	uint64_t next_show = shb_now_ns() + tick;
-	int shown = 0;
-	for (;;) {
-		uint64_t wake = next_show;
-		uint64_t load = atomic_load(&run->load_ns);
-		uint64_t measure = load + run->cfg->warmup_ns;
-		if (ts) {
-			uint64_t b = load ? measure + shb_tseries_next_end(ts) :
-					    shb_now_ns() + 20000000u;
-			if (b < wake)
-				wake = b;
-		}
-		sleep_until(wake);
-		uint64_t ok = 0, errs = 0;
-		uint32_t done = 0;
-		for (uint32_t i = 0; i < n; i++) {
-			ok += __atomic_load_n(&wa[i].live_ok, __ATOMIC_RELAXED);
-			errs += __atomic_load_n(&wa[i].live_errors, __ATOMIC_RELAXED);
-			done += (uint32_t)__atomic_load_n(&wa[i].live_done, __ATOMIC_ACQUIRE);
-		}
-		if (done == n)
-			break;
-		uint64_t now = shb_now_ns();
-		load = atomic_load(&run->load_ns);
-		measure = load + run->cfg->warmup_ns;
-		while (ts && load && now >= measure + shb_tseries_next_end(ts))
-			shb_tseries_take(ts, shb_tseries_next_end(ts), 0);
-		if (!tty || now < next_show)
-			continue;
-		next_show = now + tick;
-		if (!load) {
-			fprintf(stderr, "\r[%6.1fs] setting up %u connections%14s",
-				(double)(now - run->start_ns) / 1e9,
-				run->cfg->connections, "");
-			shown = 1;
-			continue;
-		}
-		if (now < measure) {
-			fprintf(stderr, "\r[warm-up, %.1fs left] not counted%22s",
-				(double)(measure - now) / 1e9, "");
-			shown = 1;
-			continue;
-		}
-		show_line(run, ts, ok, errs, (double)(now - measure) / 1e9);
-		shown = 1;
-	}
-	if (shown)
-		fprintf(stderr, "\r%110s\r", "");
-}
-
 static int run_workers(struct shb_run *run, struct shb_worker_args *wa,
 		       struct shb_tseries *ts)
 {
@@ -622,7 +532,7 @@ static int run_workers(struct shb_run *run, struct shb_worker_args *wa,
 	}
 	int tty = !cfg->quiet && isatty(STDERR_FILENO);
 	if (tty || ts)
-		watch(run, wa, started, ts, tty);
+		shb_progress_watch(run, wa, started, ts, tty);
 	for (uint32_t i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
 	free(tids);
@@ -662,6 +572,28 @@ static int check_slos(const struct shb_config *cfg,
 		}
 	}
 	return failed;
+}
+
+/* The lines of a run that fell short (overload.h); 1 when it did. */
+static int report_overload(const struct shb_run *run,
+			   const struct shb_worker_args *wa,
+			   const struct shb_results *r, int load_started)
+{
+	const struct shb_config *cfg = run->cfg;
+	struct shb_census cs = {0};
+	for (uint32_t i = 0; i < run->threads; i++)
+		shb_census_add(&cs, &wa[i].census);
+	int mux = (run->proto->desc->flags & SHB_PROTO_MULTIPLEXED) != 0;
+	uint64_t never = shb_census_never(&cs);
+	struct shb_short_in si = {
+		.total = r->requests_total, .unsent = r->requests_unsent,
+		.elapsed_ns = r->elapsed_ns,
+		.mean_ns = shb_histo_mean(&wa[0].stats.latency_uncorrected),
+		.conns = cfg->connections > never ? cfg->connections - never : 0,
+		.streams = mux && cfg->parallel ? cfg->parallel : 1,
+		.multiplexed = mux,
+	};
+	return shb_overload_report(stderr, r, &cs, &si, load_started);
 }
 
 /* One run and its report. `info` and `target` are the caller's: reporters
@@ -772,7 +704,9 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 	}
 	/* The run's time starts with the load, after the warm-up (0 if
 	 * stopped before); the set-up is what came before the load. */
-	uint64_t load = atomic_load(&run->load_ns);
+	/* A run stopped before any worker started loading never had a load
+	 * (whatever load_ns the stop wrote): elapsed 0, all of it set-up. */
+	uint64_t load = atomic_load(&run->loaded_ns) ? atomic_load(&run->load_ns) : 0;
 	uint64_t measure = load ? load + cfg->warmup_ns : UINT64_MAX;
 	uint64_t elapsed = end > measure ? end - measure : 0;
 	if (ts && load) /* the last interval, whole or not */
@@ -802,6 +736,9 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 		}
 	if (fail_err && cfg->tui)
 		fprintf(stderr, "shb: %s\n", fail_err);
+	/* A failed run has said why in its one line (a local fatal
+	 * condition: no storm of lines after it). */
+	int fell_short = failed ? 0 : report_overload(run, wa, &rb.r, load != 0);
 	uint64_t ok = rb.r.requests_ok;
 	int slo_failed = check_slos(cfg, pinfo, &rb.r, &wa[0].stats);
 	for (uint32_t i = 0; i < run->threads; i++) {
@@ -817,7 +754,7 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 	if (atomic_load(&shb_interrupted) && !failed)
 		return atomic_load(&stop_signal) == SIGTERM ? EXIT_TERMINATED :
 							       EXIT_INTERRUPTED;
-	if (failed || rep_failed || ok == 0)
+	if (failed || rep_failed || ok == 0 || fell_short)
 		return EXIT_RUN_FAILED;
 	return slo_failed ? EXIT_SLO_FAILED : 0;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "census.h"
 #include "config.h"
 #include "loader.h"
 #include "stats.h"
@@ -141,6 +142,11 @@ struct shb_worker_args {
 	 * the state at the end of the load. */
 	uint64_t live_active, live_connecting;
 	int live_done; /* 1 once the worker has left its loop */
+	/* Slots whose connections failed and none ever opened yet (the
+	 * set-up progress line), published like the gauges. */
+	uint64_t live_failed;
+	/* Taken when the worker stops: the slots that never opened. */
+	struct shb_census census;
 	char err[512];
 };
 

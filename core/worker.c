@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "proto_pick.h"
+#include "setup_phase.h"
 #include "sock_direct.h"
 #include "timers.h"
 #include "worker_int.h"
@@ -175,7 +176,7 @@ static void place_due(struct worker *w)
 
 /* Revives idle slots while there is work nobody is connecting for, with
  * at most CONNECTS_MAX connecting. Only once the load runs: during set-up
- * connect_setup opens each slot once, and a slot whose first connection
+ * shb_setup_connect opens each slot once, and a slot whose first connection
  * failed waits for the load. */
 static void connect_all(struct worker *w)
 {
@@ -197,36 +198,6 @@ static void connect_all(struct worker *w)
 		shb_conn_start(c);
 		if (atomic_load_explicit(&w->run->abort_run, memory_order_relaxed))
 			break; /* out of descriptors: no storm of failures */
-	}
-}
-
-/* Set-up opens each slot once, in order, with at most CONNECTS_MAX
- * connecting (datagram ones: HANDSHAKES_MAX connecting or in their
- * handshake): the rest start as those complete, and each start gives
- * set-up another connect timeout. If a whole wave failed (none
- * connected, none still trying), set-up stops opening and ends: the slots
- * left wait for the load, as failed ones do. */
-static void connect_setup(struct worker *w)
-{
-	const struct shb_config *cfg = w->run->cfg;
-	while (w->setup_next < w->nconns && !w->stopping &&
-	       (w->dgram ? w->nconnecting + w->nhandshaking < HANDSHAKES_MAX
-			 : w->nconnecting < CONNECTS_MAX)) {
-		if (w->setup_next && !w->nconnecting && !w->nactive && !w->nhandshaking) {
-			w->setup_next = w->nconns;
-			return;
-		}
-		struct shb_conn *c = &w->conns[w->setup_next++];
-		if (c->st != C_IDLE)
-			continue;
-		if (shb_worker_unissued(w) <= w->nconnecting) {
-			w->setup_next = w->nconns;
-			return;
-		}
-		shb_conn_start(c);
-		w->setup_until = w->now + cfg->connect_timeout_ns;
-		if (atomic_load_explicit(&w->run->abort_run, memory_order_relaxed))
-			return; /* out of descriptors: no storm of failures */
 	}
 }
 
@@ -275,10 +246,12 @@ static uint64_t next_wait(struct worker *w)
 
 static void stop_all(struct worker *w)
 {
-	if (!w->stopping)
+	if (!w->stopping) {
 		shb_wait_count_unsent(w);
+		shb_census_take(w);
+	}
 	if (!w->stopping && !w->args->end_ns)
-		w->args->end_ns = w->now;
+		w->args->end_ns = shb_setup_load_end(w);
 	w->stopping = 1;
 	/* Sends queued in this pass (a last RST_STREAM) reach the kernel
 	 * before the sockets are shut down under them. */
@@ -498,110 +471,6 @@ static void worker_teardown(struct worker *w)
 	free(w->stash);
 }
 
-/* -z counts from the load's start, after --warmup: every worker stops at
- * the same time, whenever it saw the load start. */
-static void arm_deadline(struct worker *w)
-{
-	uint64_t d = w->run->cfg->duration_ns;
-	if (!d)
-		return;
-	uint64_t end = w->measure_ns + d;
-	d = end > w->now ? end - w->now : 1;
-	w->deadline_ts.tv_sec = (long long)(d / 1000000000u);
-	w->deadline_ts.tv_nsec = (long long)(d % 1000000000u);
-	struct io_uring_sqe *sqe = shb_worker_sqe(w);
-	io_uring_prep_timeout(sqe, &w->deadline_ts, 0, 0);
-	sqe->user_data = UD_DEADLINE;
-}
-
-/* --warmup is over: what it recorded is dropped, the -n budget starts
- * now, and its requests still in flight are left out when they end. */
-static void begin_measuring(struct worker *w)
-{
-	w->args->warmup_requests += w->stats->ok + w->stats->errors;
-	shb_stats_reset(w->stats);
-	shb_mix_begin_measuring(w);
-	w->measuring = 1;
-	if (w->args->ival) {
-		shb_ival_rebase(w->args->ival, w->stats);
-		shb_ival_enter(w->args->ival);
-	}
-	w->budget = w->args->budget;
-	w->issued = 0;
-	w->done = 0;
-}
-
-/* Set-up is over for this worker when none of its connections is still
- * connecting (TCP, TLS) and every ready one can take a request (a
- * protocol's handshake, QUIC's, is done) or is closing; at setup_until
- * (the connect timeout) it is over anyway. */
-static int setup_done(struct worker *w)
-{
-	if (w->now >= w->setup_until)
-		return 1;
-	if (w->nconnecting || w->setup_next < w->nconns)
-		return 0;
-	for (uint32_t i = 0; i < w->nconns; i++) {
-		struct shb_conn *c = &w->conns[i];
-		if (c->st != C_READY || w->vt->capacity(c->p) > 0)
-			continue;
-		if (!(w->vt->state(c->p) & (SHB_CS_DRAINING | SHB_CS_CLOSED)))
-			return 0;
-	}
-	return 1;
-}
-
-/* This worker is done setting up (or will never be): the last one to say
- * so starts the load. */
-static void arrive(struct worker *w, shb_tstamp now)
-{
-	if (w->arrived)
-		return;
-	w->arrived = 1;
-	if (atomic_fetch_sub(&w->run->setup_left, 1) == 1)
-		atomic_store_explicit(&w->run->load_ns,
-				      now > w->run->start_at_ns ? now :
-				      w->run->start_at_ns, memory_order_release);
-}
-
-/* Once the load has started: requests may go out on every ready
- * connection, the warm-up and the -z clock run from its start. */
-static void setup_step(struct worker *w)
-{
-	if (!w->arrived && setup_done(w))
-		arrive(w, w->now);
-	uint64_t t = atomic_load_explicit(&w->run->load_ns, memory_order_acquire);
-	if (!t)
-		return;
-	/* Another worker's clock started the load: ours was read before it,
-	 * maybe. Read it again, or the first requests would start before the
-	 * load did, be taken for warm-up ones, never count against -n, and a
-	 * count run would never end. */
-	if (w->now < t)
-		w->now = shb_now_ns();
-	/* --start-at: set up and waiting; next_wait polls every
-	 * SETUP_POLL_NS until then. */
-	if (w->now < t)
-		return;
-	uint64_t none = 0;
-	atomic_compare_exchange_strong(&w->run->loaded_ns, &none, w->now);
-	w->loading = 1;
-	shb_wait_start(w);
-	w->measure_ns = t + w->run->cfg->warmup_ns;
-	if (w->open) {
-		/* The schedule starts with the load, warm-up included. */
-		uint64_t first = shb_sched_time(&w->sched, w->sched_k);
-		w->sched_origin = t;
-		w->next_due = first == UINT64_MAX ? UINT64_MAX : t + first;
-	}
-	if (!w->measuring && w->now >= w->measure_ns)
-		begin_measuring(w);
-	arm_deadline(w);
-	for (uint32_t i = 0; i < w->nconns; i++)
-		if (w->conns[i].st == C_READY)
-			shb_conn_mark_dirty(&w->conns[i]);
-}
-
 static void run_loop(struct worker *w)
 {
 	const struct shb_config *cfg = w->run->cfg;
@@ -615,7 +484,7 @@ static void run_loop(struct worker *w)
 	w->now = shb_now_ns();
 	w->next_check = w->now + check_every;
 	w->setup_until = w->now + cfg->connect_timeout_ns;
-	connect_setup(w);
+	shb_setup_connect(w);
 	service_dirty(w);
 	for (;;) {
 		if (!w->stopping &&
@@ -623,7 +492,7 @@ static void run_loop(struct worker *w)
 		     atomic_load_explicit(&w->run->abort_run, memory_order_relaxed) ||
 		     (shb_worker_count_mode(w) && w->done >= w->budget))) {
 			stop_all(w);
-			drain_until = w->now + 1000000000ull;
+			drain_until = w->now + (w->loading ? 1000000000ull : SETUP_DRAIN_NS);
 		}
 		if (w->stopping && (ops_left(w) == 0 || w->now >= drain_until))
 			break;
@@ -656,7 +525,7 @@ static void run_loop(struct worker *w)
 		}
 		w->now = shb_now_ns();
 		if (!w->measuring && w->now >= w->measure_ns)
-			begin_measuring(w);
+			shb_setup_begin_measuring(w);
 		if (w->args->ival && w->measuring)
 			shb_ival_enter(w->args->ival);
 		unsigned reaped = reap(w);
@@ -687,8 +556,8 @@ static void run_loop(struct worker *w)
 			service_dirty(w);
 		}
 		if (!w->loading) {
-			connect_setup(w);
-			setup_step(w);
+			shb_setup_connect(w);
+			shb_setup_step(w);
 		}
 		revive(w);
 		/* A new datagram connection has nothing in flight to wake us:
@@ -699,6 +568,7 @@ static void run_loop(struct worker *w)
 		__atomic_store_n(&w->args->live_active, w->nactive, __ATOMIC_RELAXED);
 		__atomic_store_n(&w->args->live_connecting,
 				 w->nconnecting + w->nhandshaking, __ATOMIC_RELAXED);
+		__atomic_store_n(&w->args->live_failed, w->nfail_down, __ATOMIC_RELAXED);
 	}
 }
 
@@ -761,7 +631,7 @@ void *shb_worker_main(void *arg)
 		a->end_ns = shb_now_ns();
 	/* A worker that stopped before its set-up was over (-n used up by
 	 * connect errors, a failure) must not hold the others back. */
-	arrive(w, a->end_ns);
+	shb_setup_arrive(w, a->end_ns);
 	worker_teardown(w);
 	/* The last deltas, before the main thread's final collect. */
 	if (a->ival && w->measuring) {

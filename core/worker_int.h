@@ -158,6 +158,10 @@ struct shb_conn {
 	 * a request answered (datagram): it got through. */
 	uint8_t established;
 	uint8_t hs_timed; /* DGRAM: its handshake time is recorded */
+	/* The census (setup_phase.h): a connection of this slot opened once
+	 * (ever_up); if not, 1 + the enum shb_never_kind of its last
+	 * failure (never_why), 0 before any. */
+	uint8_t ever_up, never_why;
 	/* The CONNECT request to a proxy is in the kernel; tsent counts
 	 * its bytes sent until it is all out. */
 	uint8_t proxy_sending;
@@ -306,6 +310,10 @@ struct worker {
 	int arrived;
 	shb_tstamp setup_until;
 	uint32_t setup_next; /* set-up: the next slot not started yet */
+	/* Slots that opened once (nup_ever; set-up had seen setup_seen of
+	 * them), and slots that failed and never opened (nfail_down): the
+	 * census and the set-up progress line. */
+	uint32_t nup_ever, setup_seen, nfail_down;
 	shb_tstamp measure_ns; /* UINT64_MAX until the load starts */
 	/* Open loop (-R, --stages): this worker sends the run's requests
 	 * sched_k, sched_k + threads, ... (schedule.h), each once it is due

@@ -369,6 +369,9 @@ static json_t *jopen_loop(const struct shb_run_info *run,
 		put(&b, o, "requestsLate", jint(r->requests_late));
 		put(&b, o, "requestsUnsent", jint(r->requests_unsent));
 		put(&b, o, "scheduleLagMaxSeconds", jsecs(r->schedule_lag_max_ns));
+		put(&b, o, "rateAchieved",
+		    json_real(shb_rpt_per_sec(r->requests_total, r->elapsed_ns)));
+		put(&b, o, "shortfall", json_boolean(shb_rpt_short(r)));
 	}
 	if (b.failed) {
 		json_decref(o);

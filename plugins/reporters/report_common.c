@@ -677,3 +677,12 @@ int shb_rpt_flush(struct shb_rpt_out *o)
 	o->len = 0;
 	return o->err;
 }
+
+int shb_rpt_short(const struct shb_results *r)
+{
+	if (!SHB_RPT_HAS(r, struct shb_results, requests_unsent))
+		return 0;
+	uint64_t unsent = r->requests_unsent;
+	return unsent && unsent * 100 >
+		(r->requests_total + unsent) * SHB_RPT_SHORT_PCT;
+}

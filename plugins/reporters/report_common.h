@@ -190,6 +190,13 @@ void shb_rpt_warmup_of(const struct shb_host *host,
 		       const struct shb_run_info *run,
 		       const struct shb_results *r, struct shb_rpt_warmup *w);
 
+/* Open loop: more than SHB_RPT_SHORT_PCT % of the due requests (sent,
+ * that is ended, plus never sent) were never sent: the rate asked was not
+ * achieved. The core's rule for its line on stderr and exit status 1
+ * (docs/reports.md "Open loop shortfall"). */
+#define SHB_RPT_SHORT_PCT 5
+int shb_rpt_short(const struct shb_results *r);
+
 /* Arrays of the results and run info; each returns the count and sets
  * *out, or 0 (and NULL) when absent. */
 size_t shb_rpt_app_outcomes(const struct shb_results *r,

@@ -163,6 +163,20 @@ static int open_loop(const struct shb_run_info *run)
 		run->rate_milli) || shb_rpt_stages(run, &st) > 0;
 }
 
+/* Open loop short of its rate (shb_rpt_short): how much, and the hint. */
+static void print_shortfall(struct shb_rpt_out *o, const struct shb_results *r)
+{
+	char pct[32], rate[32];
+	uint64_t due = r->requests_total + r->requests_unsent;
+	label(o, "Shortfall:");
+	shb_rpt_printf(o, "%s%% of the due requests never sent (%s req/s sent): "
+		       "the rate asked was not reached (raise -c or -p)\n",
+		       shb_rpt_fixed(pct, sizeof(pct), shb_rpt_scale(100.0 *
+				(double)r->requests_unsent / (double)due, 1), 1),
+		       shb_rpt_fixed(rate, sizeof(rate), shb_rpt_scale(
+				shb_rpt_per_sec(r->requests_total, r->elapsed_ns), 1), 1));
+}
+
 /* ABI 1.2: the connection set-up before the load (not in the time
  * above), and what open loop could not send on time. */
 static void print_setup_and_lag(struct shb_rpt_out *o,
@@ -173,8 +187,15 @@ static void print_setup_and_lag(struct shb_rpt_out *o,
 	if (SHB_RPT_HAS(r, struct shb_results, setup_ns) && r->setup_ns) {
 		uint64_t ms = r->setup_ns / 1000000 + (r->setup_ns % 1000000 >= 500000);
 		label(o, "Set-up:");
-		shb_rpt_printf(o, "%ss before the load, not in the time above\n",
-			       shb_rpt_fixed(secs, sizeof(secs), ms, 3));
+		/* 1.3: no load start and no load time, the run stopped
+		 * during its set-up. */
+		if (SHB_RPT_HAS(r, struct shb_results, load_start_unix_ns) &&
+		    !r->load_start_unix_ns && !r->elapsed_ns)
+			shb_rpt_printf(o, "%ss, stopped before the load started\n",
+				       shb_rpt_fixed(secs, sizeof(secs), ms, 3));
+		else
+			shb_rpt_printf(o, "%ss before the load, not in the time above\n",
+				       shb_rpt_fixed(secs, sizeof(secs), ms, 3));
 	}
 	if (SHB_RPT_HAS(r, struct shb_results, schedule_lag_max_ns) &&
 	    open_loop(run)) {
@@ -184,6 +205,8 @@ static void print_setup_and_lag(struct shb_rpt_out *o,
 			       (unsigned long long)r->requests_unsent,
 			       shb_rpt_ms(lag, sizeof(lag), r->schedule_lag_max_ns));
 	}
+	if (open_loop(run) && shb_rpt_short(r))
+		print_shortfall(o, r);
 }
 
 static char *mb_per_sec(char *buf, size_t len, uint64_t bytes, uint64_t ns)

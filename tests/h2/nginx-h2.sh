@@ -136,8 +136,11 @@ E2E_PIDS+=("$S_SERVER_PID")
 wait_port "$P_NOALPN" "$S_SERVER_PID" || fail "openssl s_server did not start"
 run_shb noalpn --proto h2 -c 1 -p 4 -n 4 "https://127.0.0.1:$P_NOALPN/"
 check noalpn 'requests.ok == 0' 'requests.errors == 4' 'errors.connect == 4'
-[[ $(grep -c "did not select ALPN h2" "$E2E_TMP/noalpn.stderr") -eq 1 ]] ||
+[[ $(grep -c "^shb: warning core: server did not select ALPN h2" "$E2E_TMP/noalpn.stderr") -eq 1 ]] ||
 	{ show_run noalpn; fail "noalpn: not exactly one ALPN warning"; }
+# The connection never opened, and the line after the report says why.
+grep -qF "shb: 1 of 1 connections never opened (100.0 %): 1 failed (server did not select ALPN h2 (got none))" \
+	"$E2E_TMP/noalpn.stderr" || { show_run noalpn; fail "noalpn: no line on the connection that never opened"; }
 kill_quiet "$S_SERVER_PID"
 
 nginx_stop

@@ -190,10 +190,11 @@ struct shb_results {
 	uint64_t interval_start_ns; /* INTERVAL: start, from load start */
 	/* From the start of the run to the start of load: every worker has
 	 * its first connections up (TCP, TLS and a datagram protocol's
-	 * handshake done) or failed, bounded by the connect timeout; no
-	 * request is sent before. elapsed_ns and every rate count from the
-	 * start of load after any --warmup, and so does -z. A run stopped
-	 * during set-up has elapsed_ns 0. */
+	 * handshake done) or failed, at most one connect timeout after the
+	 * last one that opened; no request is sent before. elapsed_ns and
+	 * every rate count from the start of load after any --warmup, and so
+	 * does -z. A run stopped during set-up has elapsed_ns 0 (and
+	 * load_start_unix_ns 0). */
 	uint64_t setup_ns;
 	uint64_t requests_warmup;   /* ended during --warmup, not counted */
 	uint64_t requests_late;     /* open loop: started more than 1 ms after
