@@ -338,7 +338,7 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 	r->used = 0;
 	shb_conn_req_drop(c);
 	shb_conn_mark_dirty(c);
-	if (w->stopping)
+	if (w->stopping || shb_worker_past_deadline(w))
 		return; /* in flight at the end: not counted */
 	if (shb_worker_warmup_req(w, r->t_start)) {
 		/* Sent during --warmup: left out, and a refusal not resent. */

@@ -419,6 +419,20 @@ static inline int shb_worker_warmup_req(const struct worker *w, shb_tstamp t_sta
 	return w->measuring && t_start < w->measure_ns;
 }
 
+/* The -z deadline has passed by the time of what is being handed over
+ * (the kernel's receive stamp, else the worker's clock) while the pass
+ * that will stop the load has not come yet: the load ended at the
+ * deadline (shb_setup_load_end), so a request that ends now was in flight
+ * at the end, and counts nowhere, and the rate is not inflated by the
+ * completions of a late pass. */
+static inline int shb_worker_past_deadline(const struct worker *w)
+{
+	uint64_t d = w->run->cfg->duration_ns;
+	shb_tstamp t = w->rx_at ? w->rx_at : w->now;
+	return d && w->loading && w->measure_ns != UINT64_MAX &&
+	       t > w->measure_ns + d;
+}
+
 static inline int shb_worker_count_mode(const struct worker *w)
 {
 	return w->budget != 0;
