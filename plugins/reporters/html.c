@@ -340,6 +340,9 @@ static void open_loop_rows(struct shb_rpt_out *o, const struct shb_run_info *run
 		return;
 	fact(o, "Started over 1 ms late", u64s(a, sizeof(a), r->requests_late));
 	fact(o, "Due but never sent", u64s(a, sizeof(a), r->requests_unsent));
+	/* docs/reports.md "Open loop shortfall". */
+	fact(o, "Rate reached", shb_rpt_short(r) ?
+	     "no: more than 5 % of the due requests never sent" : "yes");
 	fact(o, "Largest schedule lag, ms",
 	     shb_rpt_ms(a, sizeof(a), r->schedule_lag_max_ns));
 }
