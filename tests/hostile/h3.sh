@@ -7,8 +7,9 @@
 # ends at the handshake timeout; a Version Negotiation that lists only
 # versions other than 1 ends the attempt at once (RFC 9000 6.2).
 # Through shb-hostile-quicsrv (a real handshake): transport parameters
-# with wrong connection IDs, ACKs of packets never sent, and answers that
-# are not HTTP/3.
+# with wrong connection IDs, ACKs of packets never sent, answers that
+# are not HTTP/3, and a well-behaved server that counts the
+# CONNECTION_CLOSE frames it receives.
 # Usage: h3.sh CASE. Bounds: 2 attempts with --connect-timeout 1s end
 # within 10 s under 64 MB of RSS.
 # shellcheck disable=SC2154 # NAME_PORT: set by start_peer
@@ -124,5 +125,50 @@ case_no_streams() {
 }
 case_ack_unsent() { bad_ack ack-unsent; }
 case_ack_huge() { bad_ack ack-huge; }
+
+# stats_are STATS_FILE N: the server saw N connections and the client's
+# CONNECTION_CLOSE on every one of them.
+stats_are() {
+	local got
+	got=$(cat "$1" 2>/dev/null || true)
+	note "server: $got"
+	[[ $got == "connections $2 closes $2" ]] ||
+		fail "server stats '$got'; expected 'connections $2 closes $2'"
+}
+
+# A well-behaved HTTP/3 server, one request per connection: each one
+# ends with our CONNECTION_CLOSE on the wire (RFC 9000 10.2), or the
+# server, its last response never acknowledged, keeps the connection
+# until its idle timeout.
+case_close_oneshot() {
+	need SHB_QUICSRV
+	start_peer q "$SHB_QUICSRV" --mode h3 --stats-file "$E2E_TMP/q.stats"
+	hrun r "$LIMIT" "$RSS" --proto h3 -c 1 -n 5 --disable-keepalive \
+		--connect-timeout 5s "https://127.0.0.1:$q_PORT/"
+	expect_rc r 0
+	check r 'requests.total == 5' 'requests.ok == 5' 'requests.errors == 0'
+	stop_server "$q_PID"
+	stats_are "$E2E_TMP/q.stats" 5
+}
+
+# The end of a run: the goodbye puts the CONNECTION_CLOSE on the wire,
+# after a request count and after a duration (requests in flight).
+case_close_goodbye() {
+	need SHB_QUICSRV
+	start_peer q "$SHB_QUICSRV" --mode h3 --stats-file "$E2E_TMP/q.stats"
+	hrun r "$LIMIT" "$RSS" --proto h3 -c 1 -n 3 --connect-timeout 5s \
+		"https://127.0.0.1:$q_PORT/"
+	expect_rc r 0
+	check r 'requests.total == 3' 'requests.ok == 3' 'requests.errors == 0'
+	stop_server "$q_PID"
+	stats_are "$E2E_TMP/q.stats" 1
+	start_peer q "$SHB_QUICSRV" --mode h3 --stats-file "$E2E_TMP/q2.stats"
+	hrun r "$LIMIT" "$RSS" --proto h3 -c 1 -z 1s --connect-timeout 5s \
+		"https://127.0.0.1:$q_PORT/"
+	expect_rc r 0
+	check r 'requests.ok > 10' 'requests.errors == 0'
+	stop_server "$q_PID"
+	stats_are "$E2E_TMP/q2.stats" 1
+}
 
 run_case "$@"

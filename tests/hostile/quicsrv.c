@@ -13,12 +13,18 @@
  *                 above any the client sent
  *   ack-huge      after the handshake, ACKs of one range covering every
  *                 packet number up to 2^62-1
+ *   no-streams    a complete handshake, then no request stream allowed,
+ *                 ever
+ *   h3            a well-behaved server: every request gets an HTTP/3
+ *                 200 with the body "ok" (one request at a time)
  *
- *   shb-hostile-quicsrv --mode MODE [--port-file FILE]
+ *   shb-hostile-quicsrv --mode MODE [--port-file FILE] [--stats-file FILE]
  *
  * One connection at a time: a datagram from a new client address starts
  * a fresh server. Listens on 127.0.0.1, an ephemeral port; SIGTERM ends
- * it with status 0. */
+ * it with status 0, after it read what was still queued on its socket
+ * and wrote "connections N closes M" to the stats file: M of the N
+ * connections received the client's CONNECTION_CLOSE. */
 #include <errno.h>
 #include <getopt.h>
 #include <netinet/in.h>
@@ -35,7 +41,16 @@
 
 #define DGRAM_MAX 1500
 
+/* HEADERS (QPACK: no dynamic table, static entry 25, :status 200), then
+ * DATA "ok". */
+static const uint8_t h3_ok[] = {0x01, 0x03, 0x00, 0x00, 0xd9,
+				0x00, 0x02, 'o', 'k'};
+#define H3_STREAMS 4096u /* request streams answered per connection */
+
 static volatile sig_atomic_t g_stop;
+static unsigned long g_conns, g_closes;
+static int g_h3;
+static uint8_t g_answered[H3_STREAMS]; /* of the current connection */
 
 static void on_term(int sig)
 {
@@ -65,6 +80,8 @@ static int set_mode(const char *m, struct ts_config *cfg)
 		cfg->bad_ack = 2;
 	else if (strcmp(m, "no-streams") == 0)
 		cfg->max_streams_bidi = TS_NONE; /* no request stream, ever */
+	else if (strcmp(m, "h3") == 0)
+		cfg->no_auto_response = true, g_h3 = 1;
 	else if (strcmp(m, "raw-streams") != 0)
 		return -1;
 	return 0;
@@ -106,6 +123,82 @@ static void flush(struct ts_server *s, int fd, const struct sockaddr_in *to)
 		sendto(fd, out, n, 0, (const struct sockaddr *)to, sizeof(*to));
 }
 
+/* One connection is over (a new client address, or the end): counted. */
+static void retire(struct ts_server *s)
+{
+	uint64_t type, code;
+	const char *reason;
+
+	if (!s)
+		return;
+	g_conns++;
+	if (ts_got_close(s, &type, &code, &reason))
+		g_closes++;
+	ts_free(s);
+}
+
+/* h3 mode: each request stream whose request is complete gets h3_ok and
+ * FIN, in a STREAM frame (type 0x0b: length and FIN bits) sent once
+ * with the next packet (ts_inject; loopback loses nothing). One request
+ * at a time, as the cases run them: an injection not yet sent would be
+ * replaced. */
+static void answer(struct ts_server *s)
+{
+	uint64_t n = ts_streams_opened(s);
+
+	for (uint64_t i = 0; i < n && i < H3_STREAMS; i++) {
+		uint64_t id = 4 * i;
+		uint8_t f[4 + sizeof(h3_ok)];
+		size_t len;
+		bool fin;
+
+		if (g_answered[i] || !ts_stream_data(s, id, &len, &fin) || !fin)
+			continue;
+		f[0] = 0x0b;
+		f[1] = (uint8_t)(0x40 | (id >> 8)); /* 2-byte varint id */
+		f[2] = (uint8_t)id;
+		f[3] = sizeof(h3_ok);
+		memcpy(f + 4, h3_ok, sizeof(h3_ok));
+		ts_inject(s, f, sizeof(f), 1);
+		g_answered[i] = 1;
+	}
+}
+
+/* A datagram from `from`: a new address is a new connection. */
+static struct ts_server *dispatch(struct ts_server *s, const struct ts_config *cfg,
+				  struct sockaddr_in *peer,
+				  const struct sockaddr_in *from,
+				  uint8_t *in, size_t len)
+{
+	if (!s || from->sin_port != peer->sin_port ||
+	    from->sin_addr.s_addr != peer->sin_addr.s_addr) {
+		retire(s);
+		s = ts_new(cfg);
+		*peer = *from;
+		memset(g_answered, 0, sizeof(g_answered));
+	}
+	if (s)
+		ts_recv(s, in, len, now_ns());
+	if (s && g_h3)
+		answer(s);
+	return s;
+}
+
+static int write_stats(const char *path)
+{
+	FILE *f;
+
+	if (!path)
+		return 0;
+	f = fopen(path, "w");
+	if (!f || fprintf(f, "connections %lu closes %lu\n", g_conns, g_closes) < 0 ||
+	    fclose(f) != 0) {
+		fprintf(stderr, "shb-hostile-quicsrv: cannot write %s\n", path);
+		return 1;
+	}
+	return 0;
+}
+
 static int poll_ms(const struct ts_server *s)
 {
 	uint64_t d, now = now_ns();
@@ -124,13 +217,14 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "mode", required_argument, NULL, 'm' },
 		{ "port-file", required_argument, NULL, 'f' },
+		{ "stats-file", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sigaction sa = { .sa_handler = on_term };
 	struct ts_config cfg = { 0 };
 	struct ts_server *s = NULL;
 	struct sockaddr_in peer = { 0 };
-	const char *port_file = NULL;
+	const char *port_file = NULL, *stats_file = NULL;
 	struct tp_cert cert;
 	int ch, fd, have_mode = 0;
 
@@ -139,13 +233,15 @@ int main(int argc, char **argv)
 			have_mode = 1;
 		else if (ch == 'f')
 			port_file = optarg;
+		else if (ch == 's')
+			stats_file = optarg;
 		else
 			have_mode = -1;
 	}
 	if (have_mode != 1 || optind != argc) {
 		fprintf(stderr, "usage: shb-hostile-quicsrv --mode bad-tp-odcid|"
-			"bad-tp-iscid|bad-tp-retry|raw-streams|ack-unsent|ack-huge|no-streams "
-			"[--port-file FILE]\n");
+			"bad-tp-iscid|bad-tp-retry|raw-streams|ack-unsent|ack-huge|no-streams|h3 "
+			"[--port-file FILE] [--stats-file FILE]\n");
 		return 2;
 	}
 	if (tp_cert_make(&cert, "localhost") != 0) {
@@ -167,23 +263,27 @@ int main(int argc, char **argv)
 
 		if (poll(&pfd, 1, poll_ms(s)) > 0 &&
 		    (r = recvfrom(fd, in, sizeof(in), 0,
-				  (struct sockaddr *)&from, &fl)) > 0) {
-			if (!s || from.sin_port != peer.sin_port ||
-			    from.sin_addr.s_addr != peer.sin_addr.s_addr) {
-				ts_free(s);
-				s = ts_new(&cfg);
-				peer = from;
-			}
-			if (s)
-				ts_recv(s, in, (size_t)r, now_ns());
-		}
+				  (struct sockaddr *)&from, &fl)) > 0)
+			s = dispatch(s, &cfg, &peer, &from, in, (size_t)r);
 		if (s && ts_deadline(s) <= now_ns())
 			ts_timeout(s, now_ns());
 		if (s)
 			flush(s, fd, &peer);
 	}
-	ts_free(s);
+	/* What the client sent before it exited is still queued. */
+	for (;;) {
+		struct sockaddr_in from;
+		socklen_t fl = sizeof(from);
+		uint8_t in[65536];
+		ssize_t r = recvfrom(fd, in, sizeof(in), MSG_DONTWAIT,
+				     (struct sockaddr *)&from, &fl);
+
+		if (r <= 0)
+			break;
+		s = dispatch(s, &cfg, &peer, &from, in, (size_t)r);
+	}
+	retire(s);
 	tp_cert_free(&cert);
 	close(fd);
-	return 0;
+	return write_stats(stats_file);
 }

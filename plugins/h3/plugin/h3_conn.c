@@ -257,20 +257,28 @@ shb_ssize shb_h3_conn_write_dgrams(void *conn, uint8_t *buf, size_t cap,
 	*segment_size = 0;
 	if (!c->q || c->aborted)
 		return 0;
-	if (c->ended && c->end_rc < 0 && c->close_sent)
-		return c->end_rc;
+	if (c->ended && c->close_sent) {
+		if (c->end_rc < 0)
+			return c->end_rc;
+		/* Called again: the send of our close completed (the core
+		 * writes only when no send is in flight). */
+		c->close_done = 1;
+		return 0;
+	}
 	n = c->ops->write(c->q, buf, cap, segment_size, now);
 	if (n < 0) {
 		snprintf(c->detail, sizeof(c->detail),
 			 "QUIC connection refused to write (%d)", (int)n);
 		return SHB_E_STATE;
 	}
-	if (c->ended && c->end_rc < 0 && c->deferred &&
+	if (c->ended && c->deferred &&
 	    (n == 0 || c->ops->state(c->q) == SHB_QUIC_CONN_CLOSED)) {
 		c->close_sent = 1;
 		c->close_sent_at = now;
-		if (n == 0)
+		if (n == 0 && c->end_rc < 0)
 			return c->end_rc;
+		if (n == 0)
+			c->close_done = 1;
 	}
 	if (n > 0) {
 		size_t seg = *segment_size, k = ((size_t)n + seg - 1) / seg;
@@ -290,7 +298,7 @@ shb_tstamp shb_h3_conn_next_deadline(const void *conn)
 	if (!c->q || c->aborted)
 		return SHB_TSTAMP_NONE;
 	if (c->ended) {
-		if (c->end_rc < 0 && c->close_sent)
+		if (c->close_sent && !c->close_done)
 			return c->close_sent_at + SHB_H3_CLOSE_GRACE_NS;
 		return SHB_TSTAMP_NONE;
 	}
@@ -306,11 +314,15 @@ int shb_h3_conn_on_timer(void *conn, shb_tstamp now)
 	if (!c->q || c->aborted)
 		return SHB_OK;
 	if (c->ended) {
-		/* After our close went out the error waits for the next
+		/* After our close went out the end waits for the next
 		 * write_dgrams, or for the grace period. */
-		if (c->end_rc < 0 && c->close_sent)
-			return now >= c->close_sent_at + SHB_H3_CLOSE_GRACE_NS ?
-				       c->end_rc : SHB_OK;
+		if (c->close_sent && !c->close_done) {
+			if (now < c->close_sent_at + SHB_H3_CLOSE_GRACE_NS)
+				return SHB_OK;
+			if (c->end_rc < 0)
+				return c->end_rc;
+			c->close_done = 1;
+		}
 		return settle(c);
 	}
 	c->ops->on_timeout(c->q, now);
@@ -328,13 +340,18 @@ uint32_t shb_h3_conn_state(const void *conn)
 		return SHB_CS_CLOSED | SHB_CS_DRAINING;
 	if (!c->q)
 		return 0;
-	if (c->ops->want_write(c->q) || (c->ended && c->end_rc < 0 && c->close_sent))
+	/* Our close written: WANT_WRITE until the core calls write_dgrams
+	 * again, which it does once that send completed. */
+	if (c->ops->want_write(c->q) ||
+	    (c->ended && c->close_sent && !c->close_done))
 		st |= SHB_CS_WANT_WRITE;
 	if (c->draining || c->goaway || c->ended)
 		st |= SHB_CS_DRAINING;
 	/* A bad end is reported by returning its error, not by CLOSED: the
-	 * core then fails what is in flight with our reason. */
-	if (c->ended && c->end_rc == 0)
+	 * core then fails what is in flight with our reason. A clean one
+	 * waits for our close: closed at once, the socket would be shut
+	 * down with the close still queued for sending. */
+	if (c->ended && c->end_rc == 0 && (!c->deferred || c->close_done))
 		st |= SHB_CS_CLOSED;
 	return st;
 }

@@ -105,9 +105,13 @@ struct shb_h3_conn {
 	uint8_t goaway;    /* the server's GOAWAY arrived */
 	uint8_t ended;     /* the QUIC connection ended (CLOSED event) */
 	uint8_t aborted;   /* shutdown(ABORT): silent from now on */
-	uint8_t deferred;  /* end_rc waits until our close went out */
-	uint8_t close_sent; /* ... and it has */
-	uint8_t reserved0;
+	/* Our CONNECTION_CLOSE is still to go out (the QUIC connection was
+	 * CLOSING when it ended): the end, clean or not, is reported only
+	 * once it went out and its send completed (write_dgrams called
+	 * again) or the grace period passed. */
+	uint8_t deferred;
+	uint8_t close_sent; /* ... it was written */
+	uint8_t close_done; /* ... and a clean end may now be reported */
 	int end_rc;    /* SHB_E_* when the connection ended badly, else 0 */
 	int local_err; /* SHB_E_PROTO once we closed for an HTTP/3 error */
 	shb_tstamp close_sent_at;

@@ -352,8 +352,12 @@ static void on_closed(struct shb_h3_conn *c, const struct shb_quic_close_info *c
 			c->end_rc = 0;
 		memcpy(c->detail, text, sizeof(c->detail));
 	}
-	/* Our own CONNECTION_CLOSE still has to go out: report after. */
-	c->deferred = c->end_rc < 0 && qst == SHB_QUIC_CONN_CLOSING;
+	/* Our own CONNECTION_CLOSE still has to go out: report after, the
+	 * clean end too. Reported at once, the core would close the socket
+	 * before the close left it, and the server, its last response
+	 * never acknowledged, would keep the connection until its idle
+	 * timeout. */
+	c->deferred = qst == SHB_QUIC_CONN_CLOSING;
 	if (c->mod->debug) {
 		struct shb_quic_conn_stats st;
 		c->ops->stats(c->q, &st);

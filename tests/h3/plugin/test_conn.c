@@ -177,11 +177,45 @@ static void test_one_request_per_connection(void)
 	CU_ASSERT_EQUAL(h3p_kit.done_count, 1);
 	CU_ASSERT(f.q->closed_locally);
 	CU_ASSERT_EQUAL(f.q->close_code, SHB_H3_NO_ERROR);
-	/* the close is written, then the connection is finished */
-	CU_ASSERT_EQUAL(h3p_vt_state(&f),
-			SHB_CS_WANT_WRITE | SHB_CS_DRAINING | SHB_CS_CLOSED);
+	/* The close is written, and the connection is finished only once
+	 * the core asked for more (its send completed): closed before, the
+	 * socket would be shut down with the close still queued. */
+	CU_ASSERT_EQUAL(h3p_vt_state(&f), SHB_CS_WANT_WRITE | SHB_CS_DRAINING);
 	CU_ASSERT_EQUAL(h3p_write(&f), 100);
+	CU_ASSERT_EQUAL(h3p_vt_state(&f), SHB_CS_WANT_WRITE | SHB_CS_DRAINING);
+	CU_ASSERT_EQUAL(h3p_vt_next_deadline(&f), f.now + SHB_H3_CLOSE_GRACE_NS);
+	CU_ASSERT_EQUAL(h3p_write(&f), 0);
 	CU_ASSERT_EQUAL(h3p_vt_state(&f), SHB_CS_DRAINING | SHB_CS_CLOSED);
+	CU_ASSERT_EQUAL(h3p_vt_next_deadline(&f), SHB_TSTAMP_NONE);
+	CU_ASSERT_EQUAL(h3p_write(&f), 0);
+	CU_ASSERT_PTR_NULL(h3p_vt_error_detail(&f));
+	h3p_close(&f);
+}
+
+/* A clean end whose close went out but whose send the core never
+ * reported: finished after the grace period, by the timer. */
+static void test_clean_close_by_timer(void)
+{
+	struct h3p_fx f;
+	uint8_t b[16];
+	size_t n = h3p_headers_status_idx(b, 25);
+
+	h3p_open(&f, SHB_RUN_DISABLE_KEEPALIVE, 1, NULL, 0);
+	fq_q_handshake(f.q);
+	h3p_recv(&f);
+	h3p_issue(&f);
+	fq_q_data(f.q, 0, b, n, 1);
+	CU_ASSERT_EQUAL(h3p_recv(&f), SHB_OK);
+	CU_ASSERT_EQUAL(h3p_vt_next_deadline(&f), SHB_TSTAMP_NONE);
+	CU_ASSERT_EQUAL(h3p_write(&f), 100);
+	shb_tstamp d = h3p_vt_next_deadline(&f);
+	CU_ASSERT_EQUAL(d, f.now + SHB_H3_CLOSE_GRACE_NS);
+	CU_ASSERT_EQUAL(h3p_vt_on_timer(&f, d - 1), SHB_OK);
+	CU_ASSERT_FALSE(h3p_vt_state(&f) & SHB_CS_CLOSED);
+	CU_ASSERT_EQUAL(h3p_vt_on_timer(&f, d), SHB_OK);
+	CU_ASSERT_EQUAL(h3p_vt_state(&f), SHB_CS_DRAINING | SHB_CS_CLOSED);
+	CU_ASSERT_EQUAL(h3p_vt_next_deadline(&f), SHB_TSTAMP_NONE);
+	CU_ASSERT_EQUAL(h3p_kit.done_count, 1);
 	CU_ASSERT_PTR_NULL(h3p_vt_error_detail(&f));
 	h3p_close(&f);
 }
@@ -201,7 +235,9 @@ static void test_shutdown(void)
 	CU_ASSERT_EQUAL(f.q->close_code, SHB_H3_NO_ERROR);
 	CU_ASSERT_EQUAL(h3p_vt_write_dgrams(&f, buf, sizeof(buf), &seg, f.now), 100);
 	CU_ASSERT_EQUAL(seg, 100);
-	CU_ASSERT(h3p_vt_state(&f) & SHB_CS_CLOSED);
+	CU_ASSERT_EQUAL(h3p_vt_state(&f), SHB_CS_WANT_WRITE | SHB_CS_DRAINING);
+	CU_ASSERT_EQUAL(h3p_vt_write_dgrams(&f, buf, sizeof(buf), &seg, f.now), 0);
+	CU_ASSERT_EQUAL(h3p_vt_state(&f), SHB_CS_DRAINING | SHB_CS_CLOSED);
 	CU_ASSERT_EQUAL(h3p_kit.done_count, 0); /* the core owns them now */
 	h3p_close(&f);
 
@@ -280,6 +316,7 @@ CU_TestInfo shb_h3p_conn_tests[] = {
 	{"capacity accounting", test_capacity_accounting},
 	{"cancel", test_cancel},
 	{"one request per connection", test_one_request_per_connection},
+	{"clean close by timer", test_clean_close_by_timer},
 	{"shutdown", test_shutdown},
 	{"deadline passthrough", test_deadline_passthrough},
 	{"small datagrams refused", test_small_datagrams_refused},

@@ -337,6 +337,8 @@ static void test_goaway(void)
 	CU_ASSERT(f.q->closed_locally);
 	CU_ASSERT_EQUAL(f.q->close_code, SHB_H3_NO_ERROR);
 	CU_ASSERT_EQUAL(h3p_write(&f), 100);
+	CU_ASSERT_EQUAL(h3p_vt_state(&f), SHB_CS_WANT_WRITE | SHB_CS_DRAINING);
+	CU_ASSERT_EQUAL(h3p_write(&f), 0);
 	CU_ASSERT_EQUAL(h3p_vt_state(&f), SHB_CS_DRAINING | SHB_CS_CLOSED);
 	h3p_close(&f);
 }
@@ -357,6 +359,8 @@ static void test_goaway_zero(void)
 	CU_ASSERT_EQUAL(h3p_kit.events[h3p_kit.event_count - 1].ev.last_accepted, UINT64_MAX);
 	CU_ASSERT(f.q->closed_locally); /* nothing left */
 	CU_ASSERT_EQUAL(h3p_write(&f), 100);
+	CU_ASSERT_FALSE(h3p_vt_state(&f) & SHB_CS_CLOSED);
+	CU_ASSERT_EQUAL(h3p_write(&f), 0);
 	CU_ASSERT(h3p_vt_state(&f) & SHB_CS_CLOSED);
 	h3p_close(&f);
 }
