@@ -1,5 +1,6 @@
 /* The QUIC client connection: life cycle, the TLS callbacks, handshake
- * completion, events, close and timers. See quic_conn.h. */
+ * completion, events and close (timers: quic_conn_timer.c). See
+ * quic_conn.h. */
 #include "quic_conn_int.h"
 
 #include <stdarg.h>
@@ -412,123 +413,6 @@ static void on_lost(void *ctx, enum shb_quic_pns space,
 
 /* ---- life cycle ---------------------------------------------------------- */
 
-static struct shb_quic_recovery_config recovery_config(
-	const struct shb_quic_conn_config *cfg)
-{
-	struct shb_quic_recovery_config rc = {0};
-
-	/* A client sends requests and ACKs: 512 packets in flight (600 KB
-	 * of upload) is plenty, and halves the recovery part's default. */
-	rc.ring_capacity[QC_APP] = QC_APP_RING;
-	rc.ref_capacity[QC_APP] = 4 * QC_APP_RING;
-	rc.initial_window = cfg->initial_window;
-	rc.max_datagram = cfg->max_dgram;
-	rc.no_pacing = cfg->no_pacing;
-	rc.ack_every = QC_ACK_EVERY;
-	rc.ack_delay = QC_ACK_DELAY;
-	return rc;
-}
-
-struct layout {
-	size_t csend[QC_SPACES], crecv[QC_SPACES];
-	size_t streams, map, freel, sendq, uni, rec, rec_len, ro, total;
-	uint32_t nbidi, nslots, map_cap, nro;
-};
-
-static size_t align16(size_t n)
-{
-	return (n + 15) & ~(size_t)15;
-}
-
-static void plan(const struct shb_quic_conn_config *cfg, struct layout *l)
-{
-	static const uint32_t cs[QC_SPACES] = {
-		QC_CSEND_INITIAL, QC_CSEND_HANDSHAKE, QC_CSEND_APP};
-	static const uint32_t cr[QC_SPACES] = {
-		QC_CRECV_INITIAL, QC_CRECV_HANDSHAKE, QC_CRECV_APP};
-	size_t off = align16(sizeof(struct shb_quic_conn));
-	struct shb_quic_recovery_config rc;
-
-	l->nbidi = 2 * cfg->max_bidi_streams;
-	l->nslots = l->nbidi + SHB_QUIC_CONN_MAX_UNI + QC_PEER_UNI_SLOTS;
-	l->map_cap = 1024;
-	while (l->map_cap < 16 * cfg->max_bidi_streams)
-		l->map_cap *= 2;
-	for (int i = 0; i < QC_SPACES; i++) {
-		l->csend[i] = off;
-		off += align16(cs[i]);
-		l->crecv[i] = off;
-		off += align16(SHB_QUIC_CRECV_STORAGE(cr[i]));
-	}
-	l->streams = off;
-	off += align16(l->nslots * sizeof(struct qc_stream));
-	l->map = off;
-	off += align16(l->map_cap * sizeof(uint16_t));
-	l->freel = off;
-	off += align16(l->nbidi * sizeof(uint32_t));
-	l->sendq = off;
-	off += align16(l->nslots * sizeof(uint32_t));
-	l->uni = off;
-	off += align16((size_t)SHB_QUIC_CONN_MAX_UNI * SHB_QUIC_CONN_UNI_BUF);
-	rc = recovery_config(cfg);
-	l->rec_len = shb_quic_recovery_mem_size(&rc);
-	l->rec = off;
-	off += align16(l->rec_len);
-	/* The pool last: give_back_reorder_pages() relies on it. */
-	/* Flow control keeps out-of-order bytes within the connection
-	 * window, so a pool of that size always holds them. */
-	l->nro = SHB_QUIC_RO_BLOCKS_FOR(cfg->conn_window) + QC_RO_SLACK;
-	l->ro = off;
-	off += align16(l->nro * sizeof(struct shb_quic_ro_block));
-	l->total = off;
-}
-
-/* Defaults for zero members and range checks of the sizes. */
-static int apply_defaults(struct shb_quic_conn_config *k)
-{
-	if (k->max_bidi_streams > 4096 ||
-	    (k->max_dgram && (k->max_dgram < 1200 || k->max_dgram > 1472)) ||
-	    (k->max_recv_dgram && (k->max_recv_dgram < 1200 || k->max_recv_dgram > 65527)))
-		return -1;
-	if (k->max_bidi_streams == 0)
-		k->max_bidi_streams = 1;
-	if (!k->max_dgram)
-		k->max_dgram = SHB_QUIC_CONN_MAX_DGRAM;
-	if (!k->max_recv_dgram)
-		k->max_recv_dgram = SHB_QUIC_CONN_MAX_DGRAM;
-	if (!k->idle_timeout)
-		k->idle_timeout = SHB_QUIC_CONN_IDLE_TIMEOUT;
-	if (!k->handshake_timeout)
-		k->handshake_timeout = SHB_QUIC_CONN_HANDSHAKE_TIMEOUT;
-	if (!k->stream_window)
-		k->stream_window = SHB_QUIC_CONN_STREAM_WINDOW;
-	if (!k->conn_window)
-		k->conn_window = SHB_QUIC_CONN_DATA_WINDOW;
-	if (k->stream_window < 4096 || k->conn_window < 4096 ||
-	    k->stream_window > SHB_QUIC_MAX_STREAM_OFFSET ||
-	    k->conn_window > (UINT64_C(1) << 30))
-		return -1;
-	return 0;
-}
-
-static int check_config(struct shb_quic_conn_config *k)
-{
-	if (!k->tls || !k->on_event)
-		return -1;
-	return apply_defaults(k);
-}
-
-size_t shb_quic_conn_memory(const struct shb_quic_conn_config *cfg)
-{
-	struct shb_quic_conn_config k = *cfg;
-	struct layout l;
-
-	if (apply_defaults(&k) < 0)
-		return 0;
-	plan(&k, &l);
-	return l.total;
-}
-
 static int random_bytes(struct shb_quic_conn *c, void *buf, size_t len)
 {
 	if (c->cfg.random)
@@ -552,31 +436,6 @@ static void local_params(struct shb_quic_conn *c)
 	tp->max_ack_delay_ms = QC_MAX_ACK_DELAY_MS;
 	tp->active_connection_id_limit = QC_CID_LIMIT;
 	shb_quic_cid_set(&tp->initial_scid, c->scid.id, c->scid.len);
-}
-
-static void carve(struct shb_quic_conn *c, uint8_t *base,
-		  const struct layout *l)
-{
-	static const uint32_t cs[QC_SPACES] = {
-		QC_CSEND_INITIAL, QC_CSEND_HANDSHAKE, QC_CSEND_APP};
-	static const uint32_t cr[QC_SPACES] = {
-		QC_CRECV_INITIAL, QC_CRECV_HANDSHAKE, QC_CRECV_APP};
-
-	for (int i = 0; i < QC_SPACES; i++) {
-		c->sp[i].cs.data = base + l->csend[i];
-		c->sp[i].cs.cap = cs[i];
-		shb_quic_crecv_init(&c->sp[i].cr, base + l->crecv[i], cr[i]);
-	}
-	c->st = (struct qc_stream *)(void *)(base + l->streams);
-	c->nslots = l->nslots;
-	c->nbidi = l->nbidi;
-	c->bidi_map = (uint16_t *)(void *)(base + l->map);
-	c->map_cap = l->map_cap;
-	c->free_bidi = (uint32_t *)(void *)(base + l->freel);
-	c->sendq = (uint32_t *)(void *)(base + l->sendq);
-	c->uni_buf = base + l->uni;
-	shb_quic_ro_init(&c->ro, (struct shb_quic_ro_block *)(void *)(base + l->ro),
-			 l->nro);
 }
 
 static int start_tls(struct shb_quic_conn *c)
@@ -624,7 +483,7 @@ struct shb_quic_conn *shb_quic_conn_new(const struct shb_quic_conn_config *cfg,
 	struct shb_quic_conn_config k;
 	struct shb_quic_recovery_config rcfg;
 	struct shb_quic_recovery_cbs rcbs;
-	struct layout l;
+	struct qc_layout l;
 	struct shb_quic_conn *c;
 	uint8_t ids[16];
 	int rc = SHB_QUIC_CONN_E_INVAL;
@@ -632,9 +491,9 @@ struct shb_quic_conn *shb_quic_conn_new(const struct shb_quic_conn_config *cfg,
 	if (!cfg)
 		goto fail;
 	k = *cfg;
-	if (check_config(&k) < 0)
+	if (qc_check_config(&k) < 0)
 		goto fail;
-	plan(&k, &l);
+	qc_plan(&k, &l);
 	rc = SHB_QUIC_CONN_E_NOMEM;
 	c = conn_map(l.total);
 	if (!c)
@@ -651,8 +510,8 @@ struct shb_quic_conn *shb_quic_conn_new(const struct shb_quic_conn_config *cfg,
 	c->cfg = k;
 	c->now = now;
 	c->state = SHB_QUIC_CONN_HANDSHAKE;
-	carve(c, (uint8_t *)c, &l);
-	rcfg = recovery_config(&k);
+	qc_carve(c, (uint8_t *)c, &l);
+	rcfg = qc_recovery_config(&k);
 	rcbs = (struct shb_quic_recovery_cbs){on_acked, on_lost, c};
 	if (shb_quic_recovery_init_in(&c->rec, &rcfg, &rcbs,
 				      (uint8_t *)c + l.rec, l.rec_len) !=
@@ -742,7 +601,7 @@ static void give_back_reorder_pages(struct shb_quic_conn *c)
 		(void)madvise((void *)start, end - start, MADV_DONTNEED);
 }
 
-static int after_call(struct shb_quic_conn *c)
+int qc_after_call(struct shb_quic_conn *c)
 {
 	if (!qc_ended(c))
 		qc_check_streams_available(c);
@@ -762,7 +621,7 @@ int shb_quic_conn_recv(struct shb_quic_conn *c, uint8_t *dgram, size_t len,
 	if (c->nearly && !qc_ended(c))
 		qc_rx_replay_early(c, now);
 	give_back_reorder_pages(c);
-	return after_call(c);
+	return qc_after_call(c);
 }
 
 ptrdiff_t shb_quic_conn_write(struct shb_quic_conn *c, uint8_t *buf,
@@ -799,89 +658,6 @@ int shb_quic_conn_want_write(const struct shb_quic_conn *c)
 	return qc_tx_wanted(c);
 }
 
-/* The idle period with its floor of three PTOs (RFC 9000 10.1). */
-static uint64_t idle_period(const struct shb_quic_conn *c)
-{
-	uint64_t pto = shb_quic_recovery_pto_period(&c->rec, QC_APP);
-	uint64_t floor = pto > UINT64_MAX / 3 ? UINT64_MAX : 3 * pto;
-
-	return c->idle_timeout > floor ? c->idle_timeout : floor;
-}
-
-static uint64_t add_sat(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-static uint64_t keepalive_at(const struct shb_quic_conn *c)
-{
-	if (!c->hs_done || c->ping_pending || !qc_streams_awaiting(c))
-		return QC_NONE;
-	uint64_t from = c->last_rx > c->ka_sent ? c->last_rx : c->ka_sent;
-
-	return add_sat(from, idle_period(c) / 2);
-}
-
-uint64_t shb_quic_conn_deadline(const struct shb_quic_conn *c)
-{
-	if (!c || qc_ended(c))
-		return QC_NONE;
-	uint64_t d = shb_quic_recovery_deadline(&c->rec);
-
-	d = min_u64(d, shb_quic_recovery_ack_deadline(&c->rec));
-	d = min_u64(d, c->hs_done ? QC_NONE : c->hs_deadline);
-	d = min_u64(d, add_sat(c->idle_start, idle_period(c)));
-	d = min_u64(d, keepalive_at(c));
-	/* Data held back by the pacer: the owner's timer brings us back. */
-	d = min_u64(d, qc_tx_paced_until(c));
-	return d;
-}
-
-static void on_recovery_timeout(struct shb_quic_conn *c, uint64_t now)
-{
-	struct shb_quic_timeout t;
-
-	if (shb_quic_recovery_on_timeout(&c->rec, now, &t) !=
-	    SHB_QUIC_TIMEOUT_PTO)
-		return;
-	c->stats.pto_count++;
-	qc_log(c, "PTO in space %u, %u probes", t.space, t.probes);
-	/* Resend the space's handshake bytes: the server may never have
-	 * received them, and a PING alone could not make up for that. */
-	if (t.space != QC_APP) {
-		struct qc_csend *cs = &c->sp[t.space].cs;
-
-		cs->next = cs->acked;
-	}
-}
-
-int shb_quic_conn_on_timeout(struct shb_quic_conn *c, uint64_t now)
-{
-	if (!c)
-		return SHB_QUIC_CONN_E_INVAL;
-	if (qc_ended(c))
-		return SHB_QUIC_CONN_E_CLOSED;
-	c->now = now;
-	if (!c->hs_done && c->hs_deadline != QC_NONE && now >= c->hs_deadline) {
-		qc_terminate(c, SHB_QUIC_CLOSE_HANDSHAKE_TIMEOUT, 0, 0, 0,
-			     (const uint8_t *)"handshake timeout", 17);
-		return SHB_QUIC_CONN_E_CLOSED;
-	}
-	if (now >= add_sat(c->idle_start, idle_period(c))) {
-		qc_terminate(c, SHB_QUIC_CLOSE_IDLE, 0, 0, 0,
-			     (const uint8_t *)"idle timeout", 12);
-		return SHB_QUIC_CONN_E_CLOSED;
-	}
-	if (now >= shb_quic_recovery_deadline(&c->rec))
-		on_recovery_timeout(c, now);
-	shb_quic_recovery_ack_timer(&c->rec, now);
-	if (now >= keepalive_at(c)) {
-		c->ping_pending = 1;
-		c->ka_sent = now;
-	}
-	return after_call(c);
-}
-
 /* ---- state ----------------------------------------------------------------- */
 
 uint32_t shb_quic_conn_state(const struct shb_quic_conn *c)
@@ -898,11 +674,6 @@ shb_quic_conn_close_info(const struct shb_quic_conn *c)
 const char *shb_quic_conn_error_detail(const struct shb_quic_conn *c)
 {
 	return c && c->close.origin != SHB_QUIC_CLOSE_NONE ? c->detail : NULL;
-}
-
-uint64_t shb_quic_conn_idle_timeout(const struct shb_quic_conn *c)
-{
-	return idle_period(c);
 }
 
 void shb_quic_conn_stats(const struct shb_quic_conn *c,

@@ -338,6 +338,24 @@ void qc_terminate(struct shb_quic_conn *c, uint32_t origin, uint32_t app,
 		  uint64_t code, uint64_t frame_type, const uint8_t *reason,
 		  size_t reason_len);
 /* Inline: the receive path asks once per packet and per frame. */
+/* quic_conn_layout.c: where each part lives in the connection's one
+ * mapping (offsets from its start), and how many slots each holds. */
+struct qc_layout {
+	size_t csend[QC_SPACES], crecv[QC_SPACES];
+	size_t streams, map, freel, sendq, uni, rec, rec_len, ro, total;
+	uint32_t nbidi, nslots, map_cap, nro;
+};
+struct shb_quic_recovery_config qc_recovery_config(
+	const struct shb_quic_conn_config *cfg);
+/* Defaults for zero members, then range checks: 0, or -1 if invalid. */
+int qc_check_config(struct shb_quic_conn_config *k);
+void qc_plan(const struct shb_quic_conn_config *cfg, struct qc_layout *l);
+void qc_carve(struct shb_quic_conn *c, uint8_t *base,
+	      const struct qc_layout *l);
+
+/* After an entry point's work: STREAMS_AVAILABLE if due, then
+ * SHB_QUIC_CONN_E_CLOSED once the connection ended, else OK. */
+int qc_after_call(struct shb_quic_conn *c);
 static inline bool qc_ended(const struct shb_quic_conn *c)
 {
 	return c->state == SHB_QUIC_CONN_CLOSING ||

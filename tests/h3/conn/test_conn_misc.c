@@ -131,6 +131,59 @@ static void test_idle_timeout(void)
 	h_fini(&h);
 }
 
+/* RFC 9000 10.1: three times the current PTO, smoothed RTT + 4 rttvar +
+ * max_ack_delay, without the backoff of the probes sent since. */
+static uint64_t three_ptos(const struct harness *h)
+{
+	const struct shb_quic_rtt *r = shb_quic_recovery_rtt(&h->c->rec);
+	uint64_t var4 = 4 * r->var > H_MS / 1000 ? 4 * r->var : H_MS / 1000;
+
+	return 3 * (r->smoothed + var4 + 25 * H_MS);
+}
+
+/* The path goes dead with a request in flight (so PTOs fire, each
+ * doubling the probe timeout): the connection still ends at
+ * max(idle timeout, 3 PTO) after the request was sent, within 1 ms. With
+ * the backoff in the floor, each probe moved the deadline further away. */
+static void dead_path(uint64_t one_way_ms, uint64_t idle_ms, int seed,
+		      uint64_t min_ptos)
+{
+	struct harness h;
+	struct ts_config sc = {.idle_timeout_ms = idle_ms};
+	struct shb_quic_conn_stats st;
+	uint64_t t0, want;
+
+	CU_ASSERT_FATAL(h_init(&h, NULL, &sc, seed) == 0);
+	h.up.delay = h.down.delay = one_way_ms * H_MS;
+	CU_ASSERT_TRUE_FATAL(h_run(&h, h_cond_handshake, 20000 * H_MS));
+	CU_ASSERT_TRUE(h_run(&h, h_cond_quiet, 20000 * H_MS));
+	want = three_ptos(&h);
+	if (want < idle_ms * H_MS)
+		want = idle_ms * H_MS;
+	h.up.drop_all = h.down.drop_all = true;
+	t0 = h.now;
+	CU_ASSERT_EQUAL(h_request(&h, req, 3), 0);
+	CU_ASSERT_TRUE(h_run(&h, h_cond_closed, 10 * want));
+	CU_ASSERT_EQUAL(h.close.origin, SHB_QUIC_CLOSE_IDLE);
+	CU_ASSERT_TRUE(h.now - t0 >= want);
+	CU_ASSERT_TRUE(h.now - t0 <= want + H_MS);
+	shb_quic_conn_stats(h.c, &st);
+	CU_ASSERT_TRUE(st.pto_count >= min_ptos); /* the backoff was in play */
+	h_fini(&h);
+}
+
+/* 10 ms each way: the 1 s idle timeout is above 3 PTO. */
+static void test_idle_dead_path(void)
+{
+	dead_path(10, 1000, 40, 3);
+}
+
+/* 150 ms each way: 3 PTO is above the 500 ms idle timeout. */
+static void test_idle_dead_path_slow(void)
+{
+	dead_path(150, 500, 41, 1);
+}
+
 /* While a response is owed, PINGs at half the idle timeout keep the
  * connection alive. */
 static void test_keepalive(void)
@@ -448,6 +501,8 @@ CU_TestInfo shb_test_conn_misc[] = {
 	{"server application close", test_server_close},
 	{"server transport close", test_server_transport_close},
 	{"idle timeout", test_idle_timeout},
+	{"idle timeout, dead path", test_idle_dead_path},
+	{"idle timeout, dead path, 3 PTO", test_idle_dead_path_slow},
 	{"keepalive while a response is owed", test_keepalive},
 	{"handshake timeout", test_handshake_timeout},
 	{"Retry", test_retry},
