@@ -14,28 +14,63 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
-/* The idle period with its floor of three PTOs (RFC 9000 10.1): the
- * current PTO, smoothed RTT + 4 rttvar + max_ack_delay, without the
- * exponential backoff, as ngtcp2 and quic-go compute it. With the backoff
+/* The current PTO, smoothed RTT + 4 rttvar + max_ack_delay, without the
+ * probes' exponential backoff. */
+static uint64_t pto_unbacked(const struct shb_quic_conn *c)
+{
+	return add_sat(shb_quic_rtt_pto_base(shb_quic_recovery_rtt(&c->rec)),
+		       c->rec.peer_max_ack_delay);
+}
+
+/* The idle period with its floor of three PTOs (RFC 9000 10.1), PTOs
+ * without the backoff, as ngtcp2 and quic-go compute it. With the backoff
  * the floor grew with every probe on a dead path (each one doubling it),
  * and the deadline, recomputed after each, kept moving away: 81 s
  * instead of 30 s, or never. */
 static uint64_t idle_period(const struct shb_quic_conn *c)
 {
-	uint64_t pto = add_sat(shb_quic_rtt_pto_base(shb_quic_recovery_rtt(&c->rec)),
-			       c->rec.peer_max_ack_delay);
+	uint64_t pto = pto_unbacked(c);
 	uint64_t floor = pto > UINT64_MAX / 3 ? UINT64_MAX : 3 * pto;
 
 	return c->idle_timeout > floor ? c->idle_timeout : floor;
 }
 
+/* The longest a connection that owes a response goes without sending an
+ * ack-eliciting packet while the last ones are unanswered, as a share of
+ * the idle period: a sixteenth, 1.9 s of 30 s. */
+#define QC_LIVENESS_SHARE 16u
+
+/* A PING (RFC 9000 10.1.2: to test liveness) once the application
+ * space's last ack-eliciting packet went unanswered for the larger of
+ * that gap and four PTOs (the backoff's first two doublings untouched,
+ * whatever the idle period). The probes' own backoff is left as it is;
+ * alone, on a path that loses most datagrams (a server's socket
+ * overflowing under load: half of them at times, on loopback), it left
+ * a connection silent for seconds, then for longer than its idle
+ * timeout, with the path working much of that time. Costs at most one
+ * small datagram per gap and connection, only while nothing is heard. */
+static uint64_t liveness_at(const struct shb_quic_conn *c)
+{
+	const struct shb_quic_pns_state *st = &c->rec.s[SHB_QUIC_PNS_APP];
+	uint64_t gap = idle_period(c) / QC_LIVENESS_SHARE;
+	uint64_t pto = pto_unbacked(c);
+
+	pto = pto > UINT64_MAX / 4 ? UINT64_MAX : 4 * pto;
+	if (st->eliciting_in_flight == 0 ||
+	    st->last_eliciting == SHB_QUIC_TIME_NONE)
+		return QC_NONE;
+	return add_sat(st->last_eliciting, gap > pto ? gap : pto);
+}
+
+/* While a request stream awaits its response: a PING at half the idle
+ * period of quiet (a server slow to answer), and the liveness PING. */
 static uint64_t keepalive_at(const struct shb_quic_conn *c)
 {
 	if (!c->hs_done || c->ping_pending || !qc_streams_awaiting(c))
 		return QC_NONE;
 	uint64_t from = c->last_rx > c->ka_sent ? c->last_rx : c->ka_sent;
 
-	return add_sat(from, idle_period(c) / 2);
+	return min_u64(add_sat(from, idle_period(c) / 2), liveness_at(c));
 }
 
 uint64_t shb_quic_conn_deadline(const struct shb_quic_conn *c)

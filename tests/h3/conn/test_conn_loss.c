@@ -248,6 +248,42 @@ static void test_everything(void)
 		impaired(seed, 8, 15, 8, seed & 1);
 }
 
+/* Every datagram to the server lost for 26 s with a request owed (a
+ * server's overflowing socket drops every probe): the probes back off
+ * (96 ms, then 192, 384 ms ...: the ninth would come 49 s after the
+ * request), yet one goes at least every sixteenth of the 30 s idle
+ * period, so the response arrives within that of the path's return and
+ * the connection lives on. Before, it ended by idle timeout at 30 s. */
+static void test_probes_through_a_long_outage(void)
+{
+	struct harness h;
+	struct shb_quic_conn_stats st;
+	uint64_t t0, gap = 30000 * H_MS / 16, sent;
+	static const uint8_t get[] = "GET /";
+
+	CU_ASSERT_FATAL(h_init(&h, NULL, NULL, 17) == 0);
+	CU_ASSERT_TRUE_FATAL(h_run(&h, h_cond_handshake, 5000 * H_MS));
+	CU_ASSERT_TRUE(h_run(&h, h_cond_quiet, 1000 * H_MS));
+	h.up.drop_all = true;
+	t0 = h.now;
+	sent = h.up.sent;
+	CU_ASSERT_EQUAL(h_request(&h, get, 5), 0);
+	h_run(&h, NULL, 26000 * H_MS);
+	CU_ASSERT_EQUAL(h.closed, 0);
+	/* The request, 5 PTOs of 2 probes (96 ms to 3 s after it; a sixth
+	 * would wait 3 s, more than the gap), then a PING every 1.875 s: 12
+	 * in the 23 s left. */
+	CU_ASSERT_EQUAL(h.up.sent - sent, 1 + 2 * 5 + 12);
+	h.up.drop_all = false;
+	CU_ASSERT_TRUE(h_run(&h, got_fin0, 10000 * H_MS));
+	CU_ASSERT_EQUAL(h.closed, 0);
+	CU_ASSERT_TRUE(h.now - t0 <= 26000 * H_MS + gap + 100 * H_MS);
+	CU_ASSERT_EQUAL(h_stream(&h, 0)->len, 13);
+	shb_quic_conn_stats(h.c, &st);
+	CU_ASSERT_EQUAL(st.pto_count, 5);
+	h_fini(&h);
+}
+
 CU_TestInfo shb_test_conn_loss[] = {
 	{"client's first Initial lost", test_first_initial_lost},
 	{"server's first datagram lost", test_server_initial_lost},
@@ -261,5 +297,6 @@ CU_TestInfo shb_test_conn_loss[] = {
 	{"1 MB with duplication", test_duplicate},
 	{"1 MB with 10% loss", test_loss},
 	{"1 MB with loss, reordering and duplication", test_everything},
+	{"probes through a 26 s outage", test_probes_through_a_long_outage},
 	CU_TEST_INFO_NULL,
 };
