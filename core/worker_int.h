@@ -442,6 +442,10 @@ static inline int shb_worker_may_issue(const struct worker *w)
 {
 	if (w->stopping || !w->loading)
 		return 0;
+	/* Past the -z deadline a request would count nowhere (see
+	 * shb_worker_past_deadline): the server is not sent it either. */
+	if (shb_worker_past_deadline(w))
+		return 0;
 	/* Open loop: a new request only once it is due; a refused one is
 	 * resent at once (it was due already). */
 	if (w->open && !w->nretry && w->next_due > w->now)
