@@ -276,43 +276,78 @@ static long unzlib(const uint8_t *z, size_t n, uint8_t *out, size_t cap,
 	return (long)o;
 }
 
-static int read_counts(const uint8_t *p, size_t n, struct shb_hdr_counts *c,
-		       char *err, size_t errlen)
+/* One ZigZag LEB128 word from p[*i]: eight 7-bit groups, the ninth byte
+ * whole. Returns -1 when the counts end inside it. */
+static int get_zz(const uint8_t *p, size_t n, size_t *i, int64_t *out)
+{
+	uint64_t v = 0;
+	for (int k = 0;; k++) {
+		if (*i >= n)
+			return -1;
+		uint8_t b = p[(*i)++];
+		if (k == 8) {
+			v |= (uint64_t)b << 56;
+			break;
+		}
+		v |= (uint64_t)(b & 0x7f) << (7 * k);
+		if (!(b & 0x80))
+			break;
+	}
+	*out = (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+	return 0;
+}
+
+/* Walks the counts: checks every run, index and sum when !apply, adds the
+ * counts to c when apply. The index stays within [0, SHB_HDR_COUNTS] and
+ * the sums within 64 bits whatever the words say. */
+static int walk_counts(const uint8_t *p, size_t n, struct shb_hdr_counts *c,
+		       int apply, char *err, size_t errlen)
 {
 	size_t i = 0;
-	int64_t idx = 0;
+	uint32_t idx = 0;
+	uint64_t total = c->total;
 	while (i < n) {
-		uint64_t v = 0;
-		int k = 0;
-		for (;; k++) {
-			if (i >= n)
-				return shb_errf(err, errlen, "counts cut short");
-			uint8_t b = p[i++];
-			if (k == 8) {
-				v |= (uint64_t)b << 56;
-				break;
-			}
-			v |= (uint64_t)(b & 0x7f) << (7 * k);
-			if (!(b & 0x80))
-				break;
-		}
-		int64_t sv = (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+		int64_t sv;
+		if (get_zz(p, n, &i, &sv) < 0)
+			return shb_errf(err, errlen, "counts cut short");
 		if (sv < 0) {
-			idx -= sv; /* a run of empty buckets */
+			/* a run of empty buckets; -INT64_MIN computed unsigned */
+			uint64_t run = (uint64_t)0 - (uint64_t)sv;
+			if (run > SHB_HDR_COUNTS - idx)
+				return shb_errf(err, errlen, "a run of %llu empty "
+					    "buckets past the last bucket",
+					    (unsigned long long)run);
+			idx += (uint32_t)run;
 			continue;
 		}
 		if (idx >= SHB_HDR_COUNTS)
 			return shb_errf(err, errlen, "a count beyond the highest "
 				    "trackable value");
-		if (sv) {
-			c->counts[idx] += (uint64_t)sv;
-			c->total += (uint64_t)sv;
-			if (idx > c->max_index)
+		uint64_t v = (uint64_t)sv;
+		if (!apply && (v > UINT64_MAX - c->counts[idx] ||
+			       v > UINT64_MAX - total))
+			return shb_errf(err, errlen, "counts whose sum overflows "
+				    "64 bits");
+		total += v;
+		if (apply && v) {
+			c->counts[idx] += v;
+			c->total += v;
+			if ((int32_t)idx > c->max_index)
 				c->max_index = (int32_t)idx;
 		}
 		idx++;
 	}
 	return 0;
+}
+
+/* Checked in full before anything is added: a histogram refused leaves c
+ * as it was (merge decodes several into one). */
+static int read_counts(const uint8_t *p, size_t n, struct shb_hdr_counts *c,
+		       char *err, size_t errlen)
+{
+	if (walk_counts(p, n, c, 0, err, errlen) < 0)
+		return -1;
+	return walk_counts(p, n, c, 1, err, errlen);
 }
 
 int shb_hdr_decode(const char *b64, struct shb_hdr_counts *c, char *err,

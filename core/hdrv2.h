@@ -60,7 +60,10 @@ char *shb_hdr_encode(const struct shb_hdr_counts *c);
 
 /* Decodes base64 text into c (initialised by the caller; counts add up,
  * so several decodes into one c merge them). Returns 0, or -1 with one
- * line in err naming what is wrong. */
+ * line in err naming what is wrong; then c is as it was. Every length,
+ * run and count of the text is checked before use: a histogram whose
+ * counts would pass the last bucket or overflow c's 64-bit sums is
+ * refused. */
 int shb_hdr_decode(const char *b64, struct shb_hdr_counts *c, char *err,
 		   size_t errlen);
 

@@ -138,6 +138,29 @@ refuse() {
 sed 's/"method": "GET"/"method": "HEAD"/' "$E2E_TMP/b.json" >"$E2E_TMP/head.json"
 refuse "shb: $E2E_TMP/head.json: method is \"HEAD\", but \"GET\" in $E2E_TMP/a.json (merge needs runs with the same options)" \
 	"$E2E_TMP/a.json" "$E2E_TMP/head.json"
+# a histogram whose runs of empty buckets wrap the index around to -1
+# (this once wrote before the counts): one line naming the file and field
+python3 - "$E2E_TMP/b.json" "$E2E_TMP/wrap.json" <<'PY'
+import base64, json, struct, sys, zlib
+def zz(v):  # ZigZag LEB128, the ninth byte whole
+    u = ((v << 1) ^ (v >> 63)) & (2**64 - 1)
+    out = bytearray()
+    while len(out) < 8 and u >= 0x80:
+        out.append(u & 0x7f | 0x80)
+        u >>= 7
+    return bytes(out + bytes([u]))
+m = 2**63 - 1
+counts = b"".join(zz(v) for v in (-m, -m, -1, 1))
+raw = struct.pack(">IIIIqqd", 0x1c849313, len(counts), 0, 3, 1, 3600 * 10**9,
+                  1.0) + counts
+z = zlib.compress(raw, 0)  # level 0: stored blocks
+d = json.load(open(sys.argv[1]))
+d["latencyHistogram"] = base64.b64encode(
+    struct.pack(">II", 0x1c849314, len(z)) + z).decode()
+json.dump(d, open(sys.argv[2], "w"))
+PY
+refuse "shb: $E2E_TMP/wrap.json: latencyHistogram: a run of 9223372036854775807 empty buckets past the last bucket" \
+	"$E2E_TMP/a.json" "$E2E_TMP/wrap.json"
 refuse "shb: merge: no report files given (see shb merge --help)" --json
 refuse "shb: merge: unknown option -n (see shb merge --help)" -n 5 "$E2E_TMP/a.json"
 refuse "shb: merge: --percentiles: \"40\": percentiles must be ascending and distinct (see shb merge --help)" \

@@ -141,6 +141,138 @@ static void test_decode_errors(void)
 	decode_fails(buf, "zlib Adler-32 mismatch");
 }
 
+/* ---- hostile encodings ------------------------------------------------------ */
+
+static uint8_t *be32(uint8_t *p, uint32_t v)
+{
+	for (int s = 24; s >= 0; s -= 8)
+		*p++ = (uint8_t)(v >> s);
+	return p;
+}
+
+/* ZigZag LEB128 as HdrHistogram writes it: eight 7-bit groups, then a
+ * whole ninth byte. */
+static size_t zz(uint8_t *p, int64_t sv)
+{
+	uint64_t v = ((uint64_t)sv << 1) ^ (uint64_t)(sv >> 63);
+	size_t n = 0;
+	while (n < 8 && v >= 0x80) {
+		p[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (uint8_t)v;
+	return n;
+}
+
+/* The base64 of a compressed V2 histogram whose counts are the bytes
+ * `w`, made here with no help from hdrv2.c: header, one stored deflate
+ * block, Adler-32. Static buffer: one at a time. */
+static const char *wrap_bytes(const uint8_t *w, size_t nw)
+{
+	static char out[512];
+	uint8_t raw[300], z[400];
+	size_t n = 40 + nw;
+	CU_ASSERT_FATAL(n <= sizeof(raw));
+	memcpy(raw + 40, w, nw);
+	uint8_t *h = be32(raw, 0x1c849313u);
+	h = be32(h, (uint32_t)(n - 40));
+	h = be32(h, 0);
+	h = be32(h, 3);
+	h = be32(be32(h, 0), 1);                 /* lowest 1 */
+	h = be32(be32(h, 0x346), 0x30b8a000u);   /* highest one hour */
+	be32(be32(h, 0x3ff00000u), 0);           /* ratio 1.0 */
+	uint8_t *p = z + 8;
+	*p++ = 0x78;
+	*p++ = 0x01;
+	*p++ = 1;
+	*p++ = (uint8_t)n;
+	*p++ = (uint8_t)(n >> 8);
+	*p++ = (uint8_t)~n;
+	*p++ = (uint8_t)(~n >> 8);
+	memcpy(p, raw, n);
+	p += n;
+	uint32_t a = 1, b = 0;
+	for (size_t i = 0; i < n; i++) {
+		a = (a + raw[i]) % 65521u;
+		b = (b + a) % 65521u;
+	}
+	p = be32(p, b << 16 | a);
+	be32(z, 0x1c849314u);
+	be32(z + 4, (uint32_t)(p - z - 8));
+	static const char tab[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t zn = (size_t)(p - z), o = 0;
+	for (size_t i = 0; i < zn; i += 3) {
+		uint32_t v = (uint32_t)z[i] << 16 |
+			     (i + 1 < zn ? (uint32_t)z[i + 1] << 8 : 0) |
+			     (i + 2 < zn ? z[i + 2] : 0);
+		out[o++] = tab[v >> 18];
+		out[o++] = tab[(v >> 12) & 63];
+		out[o++] = i + 1 < zn ? tab[(v >> 6) & 63] : '=';
+		out[o++] = i + 2 < zn ? tab[v & 63] : '=';
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* The same, of counts given as numbers. */
+static const char *wrap_words(const int64_t *words, size_t nw)
+{
+	uint8_t w[200];
+	size_t n = 0;
+	for (size_t i = 0; i < nw; i++)
+		n += zz(w + n, words[i]);
+	return wrap_bytes(w, n);
+}
+
+/* Runs that used to move the index past INT64_MAX, wrap it to -1 and
+ * write the count before the array (108 characters of base64). */
+static const int64_t wrap_to_minus_one[] = {-INT64_MAX, -INT64_MAX, -1, 1};
+
+static void test_decode_hostile_counts(void)
+{
+	decode_fails(wrap_words(wrap_to_minus_one, 4),
+		     "a run of 9223372036854775807 empty buckets past the last bucket");
+	const int64_t min_run[] = {INT64_MIN, 1};
+	decode_fails(wrap_words(min_run, 2),
+		     "a run of 9223372036854775808 empty buckets past the last bucket");
+	const int64_t past[] = {5, -SHB_HDR_COUNTS, 1};
+	decode_fails(wrap_words(past, 3), "a run of 33792 empty buckets past the last bucket");
+	const int64_t at_end[] = {-SHB_HDR_COUNTS, 1};
+	decode_fails(wrap_words(at_end, 2), "a count beyond the highest trackable value");
+	const int64_t sum[] = {INT64_MAX, INT64_MAX, 2};
+	decode_fails(wrap_words(sum, 3), "counts whose sum overflows 64 bits");
+
+	/* a run to the very end is no error; -1 is a run of one */
+	struct shb_hdr_counts c;
+	char err[160] = "";
+	CU_ASSERT_EQUAL_FATAL(shb_hdr_counts_init(&c), 0);
+	const int64_t ok[] = {7, -1, 3, -(SHB_HDR_COUNTS - 3)};
+	CU_ASSERT_EQUAL(shb_hdr_decode(wrap_words(ok, 4), &c, err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(err, "");
+	CU_ASSERT_EQUAL(c.counts[0], 7);
+	CU_ASSERT_EQUAL(c.counts[1], 0);
+	CU_ASSERT_EQUAL(c.counts[2], 3);
+	CU_ASSERT_EQUAL(c.total, 10);
+	CU_ASSERT_EQUAL(c.max_index, 2);
+	/* decodes add up until the sum would overflow; the one refused adds
+	 * nothing */
+	const int64_t big[] = {-2, INT64_MAX};
+	CU_ASSERT_EQUAL(shb_hdr_decode(wrap_words(big, 2), &c, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(c.total, 10 + (uint64_t)INT64_MAX);
+	const int64_t more[] = {1, -1, 1, INT64_MAX};
+	CU_ASSERT_EQUAL(shb_hdr_decode(wrap_words(more, 4), &c, err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "counts whose sum overflows 64 bits");
+	CU_ASSERT_EQUAL(c.counts[0], 7);
+	CU_ASSERT_EQUAL(c.counts[2], 3 + (uint64_t)INT64_MAX);
+	CU_ASSERT_EQUAL(c.total, 10 + (uint64_t)INT64_MAX);
+	CU_ASSERT_EQUAL(c.max_index, 2);
+	shb_hdr_counts_free(&c);
+	/* a word cut short by the payload's end */
+	const uint8_t cut[] = {0x02, 0x80, 0x80};
+	decode_fails(wrap_bytes(cut, 3), "counts cut short");
+}
+
 /* ---- --percentiles -------------------------------------------------------------- */
 
 static void test_percentiles(void)
@@ -522,6 +654,7 @@ static CU_TestInfo hdr_tests[] = {
 	{"the core's layout is the export's", test_layout_same},
 	{"round trip, every bucket, several blocks", test_round_trip_every_bucket},
 	{"decoding errors", test_decode_errors},
+	{"hostile counts: runs, indexes, sums", test_decode_hostile_counts},
 	{"--percentiles", test_percentiles},
 	CU_TEST_INFO_NULL,
 };
