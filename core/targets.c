@@ -92,6 +92,9 @@ int shb_urls_parse_line(const char *line, size_t len,
 	memset(t, 0, sizeof(*t));
 	if (len && line[len - 1] == '\r') /* a file written on Windows */
 		len--;
+	if (len > SHB_URLS_LINE_MAX) /* the first field is copied below */
+		return shb_errf(err, errlen, "line longer than %d bytes",
+			    SHB_URLS_LINE_MAX);
 	for (size_t k = 0; k < len; k++)
 		if ((unsigned char)line[k] < 0x20 && !is_blank(line[k]))
 			return shb_errf(err, errlen, "control character 0x%02x at "

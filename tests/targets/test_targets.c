@@ -99,6 +99,18 @@ static void test_line_errors(void)
 			  "missing scheme (expected http:// or https://)");
 	expect_line_error("bad label=http://x/", "invalid URL \"bad\": missing "
 			  "scheme (expected http:// or https://)");
+	/* a line longer than the file reader lets through: its first field
+	 * once overran an 8193-byte copy on the stack */
+	static char long_line[SHB_URLS_LINE_MAX + 2];
+	memcpy(long_line, "http://a/", 9);
+	memset(long_line + 9, 'x', sizeof(long_line) - 10);
+	expect_line_error(long_line, "line longer than 8192 bytes");
+	long_line[SHB_URLS_LINE_MAX] = '\0'; /* 8192: the longest taken */
+	struct shb_target_arg t;
+	char err[256] = "";
+	CU_ASSERT_EQUAL(parse(long_line, &t, err, sizeof(err)), 1);
+	CU_ASSERT_EQUAL(strlen(t.url_text), SHB_URLS_LINE_MAX);
+	free_arg(&t);
 }
 
 /* ---- files ------------------------------------------------------------------- */
