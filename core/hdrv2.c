@@ -355,9 +355,9 @@ int shb_hdr_decode(const char *b64, struct shb_hdr_counts *c, char *err,
 {
 	size_t len = strlen(b64);
 	size_t cap = V2_HEADER + (size_t)SHB_HDR_COUNTS * LEB_MAX;
-	uint8_t *z = malloc(len / 4 * 3 + 3), *raw = malloc(cap);
+	uint8_t *z = malloc(len / 4 * 3 + 3), *raw = NULL;
 	int rc = -1;
-	if (!z || !raw) {
+	if (!z) {
 		shb_errf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -372,6 +372,13 @@ int shb_hdr_decode(const char *b64, struct shb_hdr_counts *c, char *err,
 	}
 	if (get32(z + 4) > (uint64_t)zn - 8) {
 		shb_errf(err, errlen, "compressed length beyond the data");
+		goto out;
+	}
+	/* Stored blocks never inflate: what they hold fits in their length. */
+	if (cap > get32(z + 4))
+		cap = get32(z + 4);
+	if (!(raw = malloc(cap ? cap : 1))) {
+		shb_errf(err, errlen, "out of memory");
 		goto out;
 	}
 	long n = unzlib(z + 8, get32(z + 4), raw, cap, err, errlen);
