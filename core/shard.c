@@ -49,7 +49,8 @@ static int env_num(const char *name, shb_env_fn env, const char *var,
 	const char *v = env(var);
 	if (parse_num(v, max, out, NULL) < 0)
 		return shb_errf(err, errlen, "%s auto: %s=%s is not a number "
-			    "from 0 to %u", name, var, v, max);
+			    "from 0 to %u", name, var, v ? shb_quote(v).s : "",
+			    max);
 	return 0;
 }
 
@@ -95,7 +96,7 @@ int shb_shard_parse(const char *name, const char *v, shb_env_fn env,
 	    parse_num(p + 1, SHB_SHARD_MAX, count, NULL) < 0)
 		return shb_errf(err, errlen, "%s %s: expected I/N, shard I of N "
 			    "numbered from 0 (0/4 to 3/4), N at most %u, or "
-			    "auto", name, v, SHB_SHARD_MAX);
+			    "auto", name, shb_quote(v).s, SHB_SHARD_MAX);
 	return check_pair(name, v, *index, *count, err, errlen);
 }
 

@@ -270,6 +270,21 @@ static void test_cli_shard_auto(void)
 	setenv("SLURM_NTASKS", "x", 1);
 	EXPECT_ERROR("--shard auto: SLURM_NTASKS=x is not a number from 0 to "
 		     "10000", "--shard", "auto", URL);
+	/* the parser's own message is one line whatever the value or the
+	 * environment holds (the command line's guard comes after it) */
+	uint32_t si, sn;
+	char line[256] = "";
+	setenv("SLURM_NTASKS", "3\n", 1);
+	CU_ASSERT_EQUAL(shb_shard_parse("--shard", "auto", getenv, &si, &sn, line,
+					sizeof(line)), -1);
+	CU_ASSERT_STRING_EQUAL(line, "--shard auto: SLURM_NTASKS=3\\x0a is not a "
+			       "number from 0 to 10000");
+	CU_ASSERT_EQUAL(shb_shard_parse("--shard", "1\n/4", getenv, &si, &sn, line,
+					sizeof(line)), -1);
+	CU_ASSERT_STRING_EQUAL(line, "--shard 1\\x0a/4: expected I/N, shard I of "
+			       "N numbered from 0 (0/4 to 3/4), N at most 10000, "
+			       "or auto");
+	setenv("SLURM_NTASKS", "x", 1);
 	/* Kubernetes first when both are set. */
 	setenv("JOB_COMPLETION_INDEX", "2", 1);
 	EXPECT_ERROR("--shard auto: JOB_COMPLETION_INDEX is set but "
