@@ -2,6 +2,7 @@
  * (start_at.h). Hand-written rather than strptime/timegm: those read the
  * locale and the TZ environment, and know neither offsets nor fractions. */
 #include "start_at.h"
+#include "quote.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -147,7 +148,7 @@ int shb_start_at_opt(const char *name, const char *v, uint64_t now_unix_ns,
 	const char *why = shb_start_at_parse(v, unix_ns);
 
 	if (why) {
-		snprintf(err, errlen, "%s %s: %s", name, v, why);
+		snprintf(err, errlen, "%s %s: %s", name, shb_quote(v).s, why);
 		return -1;
 	}
 	if (*unix_ns + SHB_START_AT_PAST_NS < now_unix_ns) {

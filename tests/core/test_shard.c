@@ -393,6 +393,9 @@ static void test_start_at_messages(void)
 			 range[i].why);
 		expect_opt(range[i].v, now, want);
 	}
+	/* the value quoted: the message stays one line */
+	snprintf(want, sizeof(want), "--start-at 2\xff\\x0a0: %s", syntax);
+	expect_opt("2\xff\n0", now, want);
 	expect_opt("1796155198.9", now, "--start-at 1796155198.9: that is 1.1 s "
 		   "in the past; give a time ahead (at most 1 s ago)");
 	expect_opt("2026-12-02T20:00:00.000000001Z", now,
