@@ -283,6 +283,13 @@ static int is_overflow(int64_t space, const json_t *code)
 	       json_integer_value(code) == INT64_MAX;
 }
 
+static int too_many(const char *name, const char *field, char *err,
+		    size_t errlen)
+{
+	return shb_errf(err, errlen, "%s: %s: counts whose sum passes 2^63",
+			name, field);
+}
+
 static int tables(struct shb_stats *s, const char *name, const json_t *doc,
 		  char *err, size_t errlen)
 {
@@ -295,10 +302,11 @@ static int tables(struct shb_stats *s, const char *name, const json_t *doc,
 		uint64_t n = shb_mj_u64(json_object_get(e, "count"));
 		if (sp < 0)
 			return shb_errf(err, errlen, "%s: appOutcomes: unknown space "
-				    "\"%s\"", name, str(e, "space"));
-		if (is_overflow(sp, code) || s->napp == SHB_TABLE_CAP)
-			s->app_over[ok] += n;
-		else
+				    "\"%s\"", name, shb_quote(str(e, "space")).s);
+		if (is_overflow(sp, code) || s->napp == SHB_TABLE_CAP) {
+			if (shb_mj_add(&s->app_over[ok], n) < 0)
+				return too_many(name, "appOutcomes", err, errlen);
+		} else
 			s->app[s->napp++] = (struct shb_app_count){
 				.space = (uint32_t)sp, .ok = ok,
 				.code = shb_mj_u64(code), .count = n};
@@ -310,10 +318,11 @@ static int tables(struct shb_stats *s, const char *name, const json_t *doc,
 		uint64_t n = shb_mj_u64(json_object_get(e, "count"));
 		if (sp < 0)
 			return shb_errf(err, errlen, "%s: errorCodes: unknown space "
-				    "\"%s\"", name, str(e, "space"));
-		if (is_overflow(sp, code) || s->ncode == SHB_TABLE_CAP)
-			s->code_over[kind] += n;
-		else
+				    "\"%s\"", name, shb_quote(str(e, "space")).s);
+		if (is_overflow(sp, code) || s->ncode == SHB_TABLE_CAP) {
+			if (shb_mj_add(&s->code_over[kind], n) < 0)
+				return too_many(name, "errorCodes", err, errlen);
+		} else
 			s->code[s->ncode++] = (struct shb_code_count){
 				.kind = (uint32_t)kind, .space = (uint32_t)sp,
 				.code = shb_mj_u64(code), .count = n};
@@ -338,17 +347,23 @@ static int counters(struct shb_stats *s, const char *name, const json_t *doc,
 	const char *key;
 	const json_t *v;
 	json_object_foreach((json_t *)json_object_get(doc, "statusCodes"), key, v) {
-		unsigned long code = strtoul(key, NULL, 10);
+		/* three digits, as the json reporter writes them: "0200" or
+		 * "200x" would add to 200 twice */
+		unsigned long code = strspn(key, "0123456789") == 3 && !key[3] ?
+				     strtoul(key, NULL, 10) : 0;
 		if (code < 100 || code >= SHB_STATUS_SLOTS)
-			return shb_errf(err, errlen, "%s: status code \"%s\"", name, key);
-		s->status[code] += shb_mj_u64(v);
+			return shb_errf(err, errlen, "%s: status code \"%s\"", name,
+					shb_quote(key).s);
+		if (shb_mj_add(&s->status[code], shb_mj_u64(v)) < 0)
+			return too_many(name, "statusCodes", err, errlen);
 	}
 	const json_t *errs = json_object_get(doc, "errors");
 	const json_t *samples = json_object_get(doc, "errorSamples");
 	uint64_t sum = 0;
 	for (int k = 0; k < SHB_ERRK_EX_COUNT; k++) {
 		s->err_kind[k] = shb_mj_u64(json_object_get(errs, err_names[k]));
-		sum += s->err_kind[k];
+		if (shb_mj_add(&sum, s->err_kind[k]) < 0)
+			return too_many(name, "errors", err, errlen);
 		const char *smp = json_string_value(json_object_get(samples, err_names[k]));
 		if (smp)
 			copy(s->err_sample[k], SHB_SAMPLE_LEN, smp);
@@ -364,6 +379,10 @@ static int counters(struct shb_stats *s, const char *name, const json_t *doc,
 	return tables(s, name, doc, err, errlen);
 }
 
+/* Times from 2200 on are no report's: read as unknown, so that a start
+ * plus the lengths after it stays far from 2^64 ns. */
+#define TIME_MAX_S 7258118400ll
+
 uint64_t shb_merge_time_of(const char *s)
 {
 	struct tm tm;
@@ -378,7 +397,7 @@ uint64_t shb_merge_time_of(const char *s)
 	if (strcmp(p, "Z"))
 		return 0;
 	time_t t = timegm(&tm);
-	return t < 0 ? 0 : (uint64_t)t * 1000000000ull + ns;
+	return t < 0 || t >= TIME_MAX_S ? 0 : (uint64_t)t * 1000000000ull + ns;
 }
 
 uint64_t shb_merge_load_start(const json_t *doc)
@@ -401,9 +420,12 @@ static uint32_t verify_of(const char *s)
 	return SHB_TLS_VERIFY_NONE;
 }
 
-static double real_of(const json_t *v)
+/* A rate in requests per second (--rate's bounds are far below), as
+ * thousandths; 0 when not a number in (0, 1e12). */
+static uint64_t milli_of(const json_t *v)
 {
-	return json_is_number(v) ? json_number_value(v) : 0;
+	double x = json_is_number(v) ? json_number_value(v) : 0;
+	return x > 0 && x < 1e12 ? (uint64_t)llround(x * 1000) : 0;
 }
 
 /* The options, from the first report. */
@@ -435,19 +457,57 @@ static int open_loop_of(struct shb_merge *m, const char *name,
 			const json_t *doc, char *err, size_t errlen)
 {
 	const json_t *ol = json_object_get(doc, "openLoop");
-	m->rate_milli += (uint64_t)llround(real_of(json_object_get(ol, "rateTarget")) * 1000);
+	m->rate_milli += milli_of(json_object_get(ol, "rateTarget"));
 	size_t i;
 	const json_t *st;
 	json_array_foreach(json_object_get(ol, "stages"), i, st) {
 		if (i == sizeof(m->stages) / sizeof(m->stages[0]))
 			return shb_errf(err, errlen, "%s: more than %zu stages", name, i);
 		m->stages[i].duration_ns = shb_mj_ns(json_object_get(st, "durationSeconds"));
-		m->stages[i].rate_from_milli += (uint64_t)llround(
-			real_of(json_object_get(st, "rateFrom")) * 1000);
-		m->stages[i].rate_to_milli += (uint64_t)llround(
-			real_of(json_object_get(st, "rateTo")) * 1000);
+		m->stages[i].rate_from_milli += milli_of(json_object_get(st, "rateFrom"));
+		m->stages[i].rate_to_milli += milli_of(json_object_get(st, "rateTo"));
 		m->stage_count = i + 1;
 	}
+	return 0;
+}
+
+/* The sum of every count of one report (histograms by their totals:
+ * their buckets add up to them); -1 when it passes SHB_MJ_COUNT_MAX. */
+static int counts_sum(const struct shb_stats *s, uint64_t *sum)
+{
+	const uint64_t one[] = {
+		s->ok, s->errors, s->retried, s->bytes_sent, s->bytes_recv,
+		s->conns_opened, s->rx_header_bytes, s->rx_body_bytes, s->late,
+		s->unsent, s->app_over[0], s->app_over[1], s->latency.total,
+		s->latency_uncorrected.total, s->first_byte.total,
+		s->connect.total, s->handshake.total,
+	};
+	int bad = 0;
+	*sum = 0;
+	for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)
+		bad |= shb_mj_add(sum, one[i]);
+	for (size_t i = 0; i < SHB_STATUS_SLOTS; i++)
+		bad |= shb_mj_add(sum, s->status[i]);
+	for (int k = 0; k < SHB_ERRK_EX_COUNT; k++)
+		bad |= shb_mj_add(sum, s->err_kind[k]) |
+		       shb_mj_add(sum, s->code_over[k]);
+	for (uint32_t i = 0; i < s->napp; i++)
+		bad |= shb_mj_add(sum, s->app[i].count);
+	for (uint32_t i = 0; i < s->ncode; i++)
+		bad |= shb_mj_add(sum, s->code[i].count);
+	return bad ? -1 : 0;
+}
+
+/* Every merged sum is a part of m->counted: the report's counts are
+ * checked to fit before they are added to anything. *sum: theirs. */
+static int counts_fit(const struct shb_merge *m, const char *name,
+		      const struct shb_stats *s, uint64_t *sum, char *err,
+		      size_t errlen)
+{
+	uint64_t all = m->counted;
+	if (counts_sum(s, sum) < 0 || shb_mj_add(&all, *sum) < 0)
+		return shb_errf(err, errlen, "%s: counts too large to merge (their "
+			    "sum with the other reports' passes 2^63)", name);
 	return 0;
 }
 
@@ -501,11 +561,15 @@ int shb_merge_add(struct shb_merge *m, const char *name, json_t *doc,
 	int rc = counters(&s, name, doc, err, errlen);
 	if (rc == 0)
 		rc = histograms(&s, name, doc, err, errlen);
+	uint64_t counted = 0;
+	if (rc == 0)
+		rc = counts_fit(m, name, &s, &counted, err, errlen);
 	if (rc == 0 && !m->first)
 		rc = take_run(m, name, doc, err, errlen);
 	else if (rc == 0 && shard_count(doc))
 		rc = open_loop_of(m, name, doc, err, errlen);
 	if (rc == 0) {
+		m->counted += counted;
 		m->stats.open_loop |= s.open_loop;
 		shb_stats_merge(&m->stats, &s);
 		if (!m->first)

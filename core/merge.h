@@ -28,6 +28,9 @@ struct shb_merge {
 	uint64_t requests_target; /* summed; 0 when a run had none (-z) */
 	uint64_t warmup_requests;
 	uint32_t threads, connections; /* summed */
+	/* Every count of every report added, summed: at most
+	 * SHB_MJ_COUNT_MAX, so that no sum of the merge can pass it. */
+	uint64_t counted;
 	int interrupted;        /* any run was */
 	char url[SHB_MERGE_TEXT], method[32], proto[64], proto_display[64];
 	char label[SHB_MERGE_TEXT];

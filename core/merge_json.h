@@ -7,6 +7,13 @@
 #include <stdint.h>
 #include <jansson.h>
 
+/* Counts are JSON integers: each, and every sum merge makes of them, at
+ * most 2^63 - 1. */
+#define SHB_MJ_COUNT_MAX ((uint64_t)INT64_MAX)
+/* Seconds beyond about 31 years are no report's: read as absent, so that
+ * times and lengths added together stay far from 2^64 ns. */
+#define SHB_MJ_SECONDS_MAX 1e9
+
 /* A count: a positive integer, anything else 0. */
 static inline uint64_t shb_mj_u64(const json_t *v)
 {
@@ -14,12 +21,23 @@ static inline uint64_t shb_mj_u64(const json_t *v)
 	       (uint64_t)json_integer_value(v) : 0;
 }
 
+/* *sum += v, unless the sum would pass SHB_MJ_COUNT_MAX: then -1 and
+ * *sum is left as it was. */
+static inline int shb_mj_add(uint64_t *sum, uint64_t v)
+{
+	if (*sum > SHB_MJ_COUNT_MAX || v > SHB_MJ_COUNT_MAX - *sum)
+		return -1;
+	*sum += v;
+	return 0;
+}
+
 /* Seconds as written by the json reporter (15 significant digits) back
- * to whole nanoseconds: exact below about 11 days. */
+ * to whole nanoseconds: exact below about 11 days; 0 when not a number
+ * of seconds in (0, SHB_MJ_SECONDS_MAX). */
 static inline uint64_t shb_mj_ns(const json_t *v)
 {
 	double s = json_number_value(v);
-	return s > 0 ? (uint64_t)llround(s * 1e9) : 0;
+	return s > 0 && s < SHB_MJ_SECONDS_MAX ? (uint64_t)llround(s * 1e9) : 0;
 }
 
 #endif

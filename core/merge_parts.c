@@ -134,11 +134,78 @@ static int grid_of(const struct shb_merge *m, struct ival_grid *g,
 	return any && !g->len ? shb_errf(err, errlen, "intervals of no length") : 0;
 }
 
-static size_t bin_of(const struct ival_grid *g, const json_t *doc,
-		     const json_t *v)
+/* The bin of interval v of doc. Times and lengths are below 2^63 ns
+ * (merge_json.h), so nothing wraps; w >= t0, the earliest start. */
+static uint64_t bin_of(const struct ival_grid *g, const json_t *doc,
+		       const json_t *v)
 {
 	uint64_t w = measure_start(doc) + shb_mj_ns(json_object_get(v, "startSeconds"));
-	return (size_t)((w - g->t0 + g->len / 2) / g->len);
+	return (w - g->t0 + g->len / 2) / g->len;
+}
+
+/* The merged series has at most twice as many intervals as the reports
+ * together, or BINS_FLOOR: room for shards that started far apart, while
+ * an interval placed ages after its run (or bins of 1 ns) cannot make
+ * the merge write millions of empty ones. */
+#define BINS_FLOOR 100000u
+
+/* One report interval and the bin it falls in. */
+struct ival_ref {
+	uint64_t bin;
+	size_t doc, j;
+};
+
+static int by_bin(const void *a, const void *b)
+{
+	const struct ival_ref *x = a, *y = b;
+	if (x->bin != y->bin)
+		return x->bin < y->bin ? -1 : 1;
+	if (x->doc != y->doc)
+		return x->doc < y->doc ? -1 : 1;
+	return (x->j > y->j) - (x->j < y->j);
+}
+
+/* Every report interval with its bin, in bin order (then report, then
+ * index); *n of them in *bins bins. NULL with err when one lies beyond
+ * the bins allowed, or out of memory. */
+static struct ival_ref *place(const struct shb_merge *m,
+			      const struct ival_grid *g, size_t *n,
+			      uint64_t *bins, char *err, size_t errlen)
+{
+	size_t all = 0, k = 0;
+	for (size_t i = 0; i < json_array_size(m->docs); i++)
+		all += json_array_size(json_object_get(json_array_get(m->docs, i),
+						       "intervals"));
+	uint64_t cap = 2 * (uint64_t)all > BINS_FLOOR ? 2 * (uint64_t)all : BINS_FLOOR;
+	struct ival_ref *r = malloc((all ? all : 1) * sizeof(*r));
+	if (!r) {
+		shb_errf(err, errlen, "out of memory");
+		return NULL;
+	}
+	*bins = 0;
+	for (size_t i = 0; i < json_array_size(m->docs); i++) {
+		const json_t *doc = json_array_get(m->docs, i);
+		const json_t *iv = json_object_get(doc, "intervals");
+		for (size_t j = 0; j < json_array_size(iv); j++) {
+			uint64_t b = bin_of(g, doc, json_array_get(iv, j));
+			if (b >= cap) {
+				free(r);
+				shb_errf(err, errlen, "%s: intervals: interval %zu "
+					 "would be the merged series' interval %llu "
+					 "of %.3f s (at most %llu: reports too far "
+					 "apart, or an interval far beyond its run)",
+					 json_string_value(json_array_get(m->names, i)),
+					 j, (unsigned long long)b, (double)g->len / 1e9,
+					 (unsigned long long)cap);
+				return NULL;
+			}
+			r[k++] = (struct ival_ref){b, i, j};
+			*bins = b + 1 > *bins ? b + 1 : *bins;
+		}
+	}
+	qsort(r, k, sizeof(*r), by_bin);
+	*n = k;
+	return r;
 }
 
 /* shb's percentile rule: the value of rank ceil(p * count) reported as
@@ -169,10 +236,12 @@ static int bin_add(struct bin_sum *b, struct shb_hdr_counts *c,
 		   const json_t *v, const char *name, char *err, size_t errlen)
 {
 	uint64_t ok = shb_mj_u64(json_object_get(v, "ok"));
-	b->ok += ok;
-	b->errors += shb_mj_u64(json_object_get(v, "errors"));
-	b->sent += shb_mj_u64(json_object_get(v, "bytesSent"));
-	b->recv += shb_mj_u64(json_object_get(v, "bytesReceived"));
+	if (shb_mj_add(&b->ok, ok) < 0 ||
+	    shb_mj_add(&b->errors, shb_mj_u64(json_object_get(v, "errors"))) < 0 ||
+	    shb_mj_add(&b->sent, shb_mj_u64(json_object_get(v, "bytesSent"))) < 0 ||
+	    shb_mj_add(&b->recv, shb_mj_u64(json_object_get(v, "bytesReceived"))) < 0)
+		return shb_errf(err, errlen, "%s: intervals: counts whose sum "
+			    "passes 2^63", name);
 	uint64_t d = shb_mj_ns(json_object_get(v, "durationSeconds"));
 	b->len = d > b->len ? d : b->len;
 	uint64_t mx = shb_mj_ns(json_object_get(json_object_get(v, "latency"), "max"));
@@ -227,53 +296,50 @@ static json_t *bin_json(size_t k, const struct ival_grid *g,
 	return o;
 }
 
-/* One bin at a time: a histogram's counts are 270 KB. */
+/* One bin at a time: a histogram's counts are 270 KB. The intervals come
+ * in bin order, so each is looked at once. */
 static json_t *merged_intervals(const struct shb_merge *m,
 				const struct ival_grid *g, char *err,
 				size_t errlen)
 {
-	size_t bins = 0;
-	for (size_t i = 0; i < json_array_size(m->docs); i++) {
-		const json_t *doc = json_array_get(m->docs, i);
-		const json_t *iv = json_object_get(doc, "intervals");
-		for (size_t k = 0; k < json_array_size(iv); k++) {
-			size_t b = bin_of(g, doc, json_array_get(iv, k)) + 1;
-			bins = b > bins ? b : bins;
-		}
-	}
+	size_t n = 0, at = 0;
+	uint64_t bins = 0;
+	struct ival_ref *r = place(m, g, &n, &bins, err, errlen);
+	if (!r)
+		return NULL;
 	struct shb_hdr_counts c;
 	json_t *arr = json_array();
 	if (!arr || shb_hdr_counts_init(&c) < 0) {
 		json_decref(arr);
+		free(r);
 		shb_errf(err, errlen, "out of memory");
 		return NULL;
 	}
-	for (size_t k = 0; k < bins && arr; k++) {
+	for (uint64_t k = 0; k < bins && arr; k++) {
 		struct bin_sum b = {.exact = 1};
-		memset(c.counts, 0, SHB_HDR_COUNTS * sizeof(*c.counts));
+		/* nothing above max_index: a decode refused adds nothing */
+		memset(c.counts, 0, (size_t)(c.max_index + 1) * sizeof(*c.counts));
 		c.total = 0;
 		c.max_index = -1;
-		for (size_t i = 0; i < json_array_size(m->docs); i++) {
-			const json_t *doc = json_array_get(m->docs, i);
-			const json_t *iv = json_object_get(doc, "intervals");
-			const char *name = json_string_value(json_array_get(m->names, i));
-			for (size_t j = 0; j < json_array_size(iv); j++) {
-				const json_t *v = json_array_get(iv, j);
-				if (bin_of(g, doc, v) == k &&
-				    bin_add(&b, &c, v, name, err, errlen) < 0) {
-					json_decref(arr);
-					arr = NULL;
-					break;
-				}
+		for (; at < n && r[at].bin == k && arr; at++) {
+			const json_t *doc = json_array_get(m->docs, r[at].doc);
+			const json_t *v = json_array_get(json_object_get(doc, "intervals"),
+							 r[at].j);
+			const char *name = json_string_value(json_array_get(m->names,
+									    r[at].doc));
+			if (bin_add(&b, &c, v, name, err, errlen) < 0) {
+				json_decref(arr);
+				arr = NULL;
 			}
 		}
-		if (arr && json_array_append_new(arr, bin_json(k, g, &b, &c)) < 0) {
+		if (arr && json_array_append_new(arr, bin_json((size_t)k, g, &b, &c)) < 0) {
 			json_decref(arr);
 			arr = NULL;
 			shb_errf(err, errlen, "out of memory");
 		}
 	}
 	shb_hdr_counts_free(&c);
+	free(r);
 	return arr;
 }
 

@@ -649,6 +649,126 @@ static void test_merge_wall_clock(void)
 	shb_histo_destroy(&h);
 }
 
+/* ---- hostile reports ------------------------------------------------------------ */
+
+/* Numbers no run writes: read as absent or refused, never wrapped. */
+static void test_merge_hostile_numbers(void)
+{
+	struct shb_histo h;
+	new_histo(&h);
+	shb_histo_record(&h, 1000);
+	shb_histo_record(&h, 5000);
+	json_t *a = report(&h, 0, "http://x/", 4);
+	/* a status key that would add to 200 a second time */
+	json_t *b = json_deep_copy(a);
+	json_object_set_new(json_object_get(b, "statusCodes"), "0200", json_integer(1));
+	refused(a, b, "b.json: status code \"0200\"");
+	json_decref(b);
+	/* counts whose sum over the reports passes 2^63 */
+	json_t *big = json_deep_copy(a);
+	json_object_set_new(big, "bytesReceived", json_integer(INT64_MAX / 2));
+	b = json_deep_copy(big);
+	json_object_set_new(b, "bytesSent", json_integer(1000));
+	struct shb_merge m;
+	char err[SHB_MERGE_TEXT] = "";
+	CU_ASSERT_EQUAL_FATAL(shb_merge_init(&m), 0);
+	CU_ASSERT_EQUAL(shb_merge_add(&m, "a.json", big, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(shb_merge_add(&m, "b.json", b, err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "b.json: counts too large to merge (their sum "
+			       "with the other reports' passes 2^63)");
+	CU_ASSERT_EQUAL(m.files, 1);
+	CU_ASSERT_EQUAL(m.stats.bytes_recv, INT64_MAX / 2);
+	shb_merge_fini(&m);
+	json_decref(b);
+	json_decref(big);
+	/* errors by kind that wrap around to requests.errors */
+	b = json_deep_copy(a);
+	json_object_set_new(json_object_get(b, "requests"), "errors", json_integer(2));
+	json_object_set_new(b, "errors", json_pack("{s:I, s:I, s:I}", "connect",
+		(json_int_t)INT64_MAX, "tls", (json_int_t)INT64_MAX, "read", (json_int_t)4));
+	refused(a, b, "b.json: errors: counts whose sum passes 2^63");
+	json_decref(b);
+	/* a negative rate, seconds and a start time beyond any run's */
+	json_t *s1 = json_deep_copy(a), *s2 = json_deep_copy(a);
+	json_object_set_new(s1, "shard", json_pack("{s:i, s:i}", "index", 0, "count", 2));
+	json_object_set_new(s2, "shard", json_pack("{s:i, s:i}", "index", 1, "count", 2));
+	json_object_set_new(s1, "openLoop", json_pack("{s:f}", "rateTarget", 100.0));
+	json_object_set_new(s2, "openLoop", json_pack("{s:f}", "rateTarget", -5.0));
+	json_object_set_new(s2, "durationSeconds", json_real(1e12));
+	json_object_set_new(s2, "startTime", json_string("2600-01-01T00:00:00Z"));
+	CU_ASSERT_EQUAL_FATAL(shb_merge_init(&m), 0);
+	CU_ASSERT_EQUAL(shb_merge_add(&m, "s1", s1, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(shb_merge_add(&m, "s2", s2, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(m.rate_milli, 100000);
+	CU_ASSERT_EQUAL(m.elapsed_ns, 1500000000);
+	CU_ASSERT_EQUAL(m.start_max_ns, 1767323045250000000ull);
+	shb_merge_fini(&m);
+	CU_ASSERT_EQUAL(shb_merge_time_of("2600-01-01T00:00:00Z"), 0);
+	CU_ASSERT_EQUAL(shb_merge_time_of("2199-12-31T23:59:59.5Z"),
+			7258118399500000000ull);
+	json_decref(s1);
+	json_decref(s2);
+	json_decref(a);
+	shb_histo_destroy(&h);
+}
+
+/* Two reports with intervals, for extend: a's from `a_iv`, b's from b_iv. */
+static int extend_two(json_t *a_iv, json_t *b_iv, json_t **out, char *err,
+		      size_t errlen)
+{
+	struct shb_histo h;
+	new_histo(&h);
+	shb_histo_record(&h, 1000);
+	json_t *a = report(&h, 0, "http://x/", 4), *b = report(&h, 0, "http://x/", 4);
+	json_object_set_new(a, "loadStart", json_string("2026-01-02T03:04:05.5Z"));
+	json_object_set_new(b, "loadStart", json_string("2026-01-02T03:04:05.5Z"));
+	json_object_set_new(a, "intervals", a_iv);
+	json_object_set_new(b, "intervals", b_iv);
+	struct shb_merge m;
+	CU_ASSERT_EQUAL_FATAL(shb_merge_init(&m), 0);
+	CU_ASSERT_EQUAL(shb_merge_add(&m, "a.json", a, err, errlen), 0);
+	CU_ASSERT_EQUAL(shb_merge_add(&m, "b.json", b, err, errlen), 0);
+	*out = json_object();
+	int rc = shb_merge_extend(&m, *out, err, errlen);
+	shb_merge_fini(&m);
+	json_decref(a);
+	json_decref(b);
+	shb_histo_destroy(&h);
+	return rc;
+}
+
+static void test_merge_hostile_intervals(void)
+{
+	/* an interval placed 150000 s after its run's start: as many empty
+	 * intervals of 1 s, 270 KB cleared for each, once */
+	json_t *ia = json_array(), *ib = json_array(), *out;
+	for (int i = 0; i < 2; i++)
+		json_array_append_new(ia, interval(i, i, iv_a[i], 3));
+	json_array_append_new(ia, interval(2, 150000.0, iv_a[2], 3));
+	json_array_append_new(ib, interval(0, 0, iv_b[0], 3));
+	char err[SHB_MERGE_TEXT] = "";
+	CU_ASSERT_EQUAL(extend_two(ia, ib, &out, err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "a.json: intervals: interval 2 would be the "
+			       "merged series' interval 150000 of 1.000 s (at most "
+			       "100000: reports too far apart, or an interval far "
+			       "beyond its run)");
+	json_decref(out);
+	/* ok counts whose sum in one bin passes 2^63, each with a histogram
+	 * that holds it */
+	const int64_t words[] = {-1000, INT64_MAX};
+	const char *hist = wrap_words(words, 2);
+	ia = json_array();
+	ib = json_array();
+	json_array_append_new(ia, json_pack("{s:i, s:f, s:f, s:I, s:s}", "index", 0,
+		"startSeconds", 0.0, "durationSeconds", 1.0, "ok", (json_int_t)INT64_MAX,
+		"latencyHistogram", hist));
+	json_array_append_new(ib, json_deep_copy(json_array_get(ia, 0)));
+	err[0] = '\0';
+	CU_ASSERT_EQUAL(extend_two(ia, ib, &out, err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "b.json: intervals: counts whose sum passes 2^63");
+	json_decref(out);
+}
+
 static CU_TestInfo hdr_tests[] = {
 	{"encoding of {1, 1, 3} byte for byte", test_encode_known},
 	{"the core's layout is the export's", test_layout_same},
@@ -663,6 +783,8 @@ static CU_TestInfo merge_tests[] = {
 	{"two reports merge into the union, bucket for bucket", test_merge_exact},
 	{"mismatched runs are refused", test_merge_refused},
 	{"intervals on the wall clock, a line per report", test_merge_wall_clock},
+	{"numbers no run writes", test_merge_hostile_numbers},
+	{"intervals no run writes", test_merge_hostile_intervals},
 	CU_TEST_INFO_NULL,
 };
 
