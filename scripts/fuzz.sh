@@ -24,6 +24,9 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 targets_all=(h1_scan h2_frame h2_conn h2_hpack huffman qpack h3_response
 	h3_peer quic_header quic_frame quic_tp quic_ack url cli)
+targets_all+=(hdrv2 report urls template values)
+# Inputs longer than 4096 bytes where a target's seeds are (whole reports).
+declare -A max_len_of=([report]=65536)
 runs=100000
 seconds=0
 build=$root/build-fuzz
@@ -83,7 +86,8 @@ for t in "${targets[@]}"; do
 	mkdir -p "$corpus"
 	cp -n "$root/tests/fuzz/corpus/$t"/* "$corpus"/
 	log=$work/$t.log
-	args=(-runs="$runs" -print_final_stats=1 -timeout=10 -max_len=4096
+	args=(-runs="$runs" -print_final_stats=1 -timeout=10
+		-max_len="${max_len_of[$t]:-4096}"
 		-artifact_prefix="$artifacts/$t-")
 	[ "$seconds" -gt 0 ] && args+=(-max_total_time="$seconds")
 	t0=$SECONDS
