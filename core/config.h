@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <shb/results.h>
 
+#include "duration.h" /* shb_parse_duration, for every user of the config */
 #include "percentiles.h"
 #include "route.h"
 #include "slo.h"
@@ -179,9 +180,5 @@ int shb_cli_set_scheme(struct shb_config *cfg,
 		       const struct shb_scheme *schemes, const char *proto,
 		       char *err, size_t errlen);
 void shb_cli_usage(FILE *out);
-
-/* Parses "10s", "1m30s", "500ms", "2h", "1.5s", a bare number = seconds.
- * Returns 0 and *ns, or -1. */
-int shb_parse_duration(const char *s, uint64_t *ns);
 
 #endif

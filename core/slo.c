@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config.h" /* shb_parse_duration */
+#include "duration.h"
 
 #define PPM_ALL 1000000u
 #define MILLIONTH 1000000ull
