@@ -20,46 +20,6 @@
 
 #define URL "http://example.com/x"
 
-/* Runs shb_cli_parse on {"shb", args..., NULL} with writable copies. */
-static int parse_v(struct shb_config *cfg, char *err, size_t errlen,
-		   const char *const *args)
-{
-	char *argv[64];
-	int argc = 0;
-
-	argv[argc++] = strdup("shb");
-	for (; *args && argc < 63; args++)
-		argv[argc++] = strdup(*args);
-	argv[argc] = NULL;
-	err[0] = '\0';
-	int rc = shb_cli_parse(argc, argv, cfg, err, errlen);
-	for (int i = 0; i < argc; i++)
-		free(argv[i]);
-	return rc;
-}
-
-#define PARSE(cfg, err, ...)                                                   \
-	parse_v((cfg), (err), sizeof(err),                                     \
-		(const char *const[]){__VA_ARGS__, NULL})
-
-static void expect_error(const char *want, const char *const *args)
-{
-	struct shb_config cfg;
-	char err[512];
-
-	int rc = parse_v(&cfg, err, sizeof(err), args);
-	CU_ASSERT_EQUAL(rc, -1);
-	CU_ASSERT_STRING_EQUAL(err, want);
-	if (rc != -1 || strcmp(err, want) != 0)
-		fprintf(stderr, "\n  rc %d\n  got: %s\n want: %s\n", rc, err,
-			want);
-	CU_ASSERT_PTR_NULL(strchr(err, '\n'));
-	shb_config_free(&cfg);
-}
-
-#define EXPECT_ERROR(want, ...)                                                \
-	expect_error((want), (const char *const[]){__VA_ARGS__, NULL})
-
 static void test_defaults(void)
 {
 	struct shb_config cfg;

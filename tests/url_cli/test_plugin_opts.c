@@ -44,26 +44,6 @@ static struct shb_proto_desc fx_desc(void)
 	return d;
 }
 
-/* argv parsed into cfg (the tests' URL last). */
-static int parse(struct shb_config *cfg, char *err, size_t n,
-		 const char *const *args)
-{
-	char *argv[32];
-	int argc = 0;
-
-	argv[argc++] = strdup("shb");
-	for (; *args && argc < 31; args++)
-		argv[argc++] = strdup(*args);
-	argv[argc] = NULL;
-	int rc = shb_cli_parse(argc, argv, cfg, err, n);
-	for (int i = 0; i < argc; i++)
-		free(argv[i]);
-	return rc;
-}
-
-#define PARSE(cfg, err, ...)                                                   \
-	parse((cfg), (err), sizeof(err), (const char *const[]){__VA_ARGS__, NULL})
-
 /* The one line settling cfg for d gives, or "" when it succeeds. */
 static void expect_settle(const struct shb_proto_desc *d, const char *want,
 			  const char *const *args)
@@ -71,7 +51,7 @@ static void expect_settle(const struct shb_proto_desc *d, const char *want,
 	struct shb_config cfg;
 	char err[512] = "";
 
-	CU_ASSERT_EQUAL_FATAL(parse(&cfg, err, sizeof(err), args), 0);
+	CU_ASSERT_EQUAL_FATAL(shb_test_parse(&cfg, err, sizeof(err), args), 0);
 	err[0] = '\0';
 	int rc = shb_proto_settle(&cfg, d, err, sizeof(err));
 	CU_ASSERT_EQUAL(rc, want[0] ? -1 : 0);

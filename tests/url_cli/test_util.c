@@ -1,5 +1,7 @@
-/* Temp files for the tests, and the suite table of this executable. */
+/* Temp files and command-line runs for the tests, and the suite table of
+ * this executable. */
 #include "test_util.h"
+#include "config.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -15,6 +17,38 @@ CU_SuiteInfo shb_test_suites[] = {
 	{"plugin options", NULL, NULL, NULL, NULL, shb_plugin_opt_tests},
 	CU_SUITE_INFO_NULL,
 };
+
+int shb_test_parse(struct shb_config *cfg, char *err, size_t errlen,
+		   const char *const *args)
+{
+	char *argv[64];
+	int argc = 0;
+
+	argv[argc++] = strdup("shb");
+	for (; *args && argc < 63; args++)
+		argv[argc++] = strdup(*args);
+	argv[argc] = NULL;
+	err[0] = '\0';
+	int rc = shb_cli_parse(argc, argv, cfg, err, errlen);
+	for (int i = 0; i < argc; i++)
+		free(argv[i]);
+	return rc;
+}
+
+void shb_test_expect_error(const char *want, const char *const *args)
+{
+	struct shb_config cfg;
+	char err[512];
+
+	int rc = shb_test_parse(&cfg, err, sizeof(err), args);
+	CU_ASSERT_EQUAL(rc, -1);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	if (rc != -1 || strcmp(err, want) != 0)
+		fprintf(stderr, "\n  rc %d\n  got: %s\n want: %s\n", rc, err,
+			want);
+	CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+	shb_config_free(&cfg);
+}
 
 char *shb_test_mkdir(void)
 {

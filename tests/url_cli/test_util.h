@@ -11,6 +11,20 @@ extern CU_TestInfo shb_cli_tests[];
 extern CU_TestInfo shb_route_tests[];
 extern CU_TestInfo shb_plugin_opt_tests[];
 
+struct shb_config;
+
+/* Runs shb_cli_parse on {"shb", args..., NULL} with writable copies. */
+int shb_test_parse(struct shb_config *cfg, char *err, size_t errlen,
+		   const char *const *args);
+/* Parses args, which must fail with exactly `want` on one line. */
+void shb_test_expect_error(const char *want, const char *const *args);
+
+#define PARSE(cfg, err, ...)                                                   \
+	shb_test_parse((cfg), (err), sizeof(err),                              \
+		       (const char *const[]){__VA_ARGS__, NULL})
+#define EXPECT_ERROR(want, ...)                                                \
+	shb_test_expect_error((want), (const char *const[]){__VA_ARGS__, NULL})
+
 /* A fresh private directory (mkdtemp under $TMPDIR), removed with its
  * files by shb_test_rmdir. */
 char *shb_test_mkdir(void);
