@@ -7,6 +7,7 @@
  * cluster ("-qj") and take attached values ("-c10"). Every error is one
  * line that names the option as the user typed it. */
 #include "quote.h"
+#include "cli_hints.h"
 #include "compare.h"
 #include "config.h"
 #include "plugin_opts.h"
@@ -408,6 +409,8 @@ static int is_token(const char *s)
 
 static int method_opt(struct cli *c, const char *name, const char *v)
 {
+	if (shb_cli_hint_method(name, v, c->err, c->errlen) < 0)
+		return -1;
 	if (!is_token(v))
 		return fail(c, "%s: invalid method \"%s\" (letters, digits "
 			       "and !#$%%&'*+-.^_`|~ only)",
@@ -1018,7 +1021,10 @@ static int apply_value(struct cli *c, enum opt_id id, const char *name,
 				    &cfg->threads);
 	case O_METHOD: return method_opt(c, name, v);
 	case O_HEADER: return header_opt(c, name, v);
-	case O_DATA: return data_opt(c, name, v, 1);
+	case O_DATA:
+		if (shb_cli_hint_data(name, v, c->err, c->errlen) < 0)
+			return -1;
+		return data_opt(c, name, v, 1);
 	case O_DATA_BINARY: return data_opt(c, name, v, 0);
 	case O_BODY_LINES: return set_string(c, &cfg->body_lines, v);
 	case O_URLS: return set_string(c, &cfg->urls_file, v);

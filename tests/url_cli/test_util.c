@@ -15,6 +15,7 @@ CU_SuiteInfo shb_test_suites[] = {
 	{"cli", NULL, NULL, NULL, NULL, shb_cli_tests},
 	{"route", NULL, NULL, NULL, NULL, shb_route_tests},
 	{"plugin options", NULL, NULL, NULL, NULL, shb_plugin_opt_tests},
+	{"cli hints", NULL, NULL, NULL, NULL, shb_cli_hint_tests},
 	CU_SUITE_INFO_NULL,
 };
 

@@ -10,6 +10,7 @@ extern CU_TestInfo shb_duration_tests[];
 extern CU_TestInfo shb_cli_tests[];
 extern CU_TestInfo shb_route_tests[];
 extern CU_TestInfo shb_plugin_opt_tests[];
+extern CU_TestInfo shb_cli_hint_tests[];
 
 struct shb_config;
 
