@@ -290,8 +290,10 @@ static void count_unsuccessful(struct worker *w, const struct req_slot *r,
 			       const struct shb_req_result *res)
 {
 	char msg[SHB_SAMPLE_LEN];
-	snprintf(msg, sizeof(msg), "status %u is not a success (--success %s)",
-		 res->status, w->run->cfg->success.text);
+	const struct shb_success *ok = &w->run->cfg->success;
+	snprintf(msg, sizeof(msg), "status %u is not a success (--success %s%s)",
+		 res->status, shb_success_text(ok),
+		 ok->given ? "" : ", the default; --success any takes every status");
 	shb_stats_unsuccessful(w->stats, res, msg);
 	if (w->mixw)
 		shb_stats_unsuccessful(shb_mix_stats(w->mixw, r->target), res, msg);

@@ -42,13 +42,19 @@ int shb_success_parse(const char *list, struct shb_success *s, char *err,
 		      size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
+	if (strcmp(list, "any") == 0) {
+		s->given = s->any = 1;
+		snprintf(s->text, sizeof(s->text), "any");
+		return 0;
+	}
 	for (const char *p = list;;) {
 		size_t n = strcspn(p, ",");
 		uint32_t lo, hi;
 		if (item(p, n, &lo, &hi) < 0)
 			return shb_errf(err, errlen, "\"%s\" in \"%s\" is not a "
 					"status (304), a range (200-299) or a "
-					"class (2xx) of statuses 100..999",
+					"class (2xx) of statuses 100..999 (or "
+					"\"any\" alone)",
 					shb_quote_n(p, n).s, shb_quote(list).s);
 		for (uint32_t v = lo; v <= hi; v++) {
 			uint32_t i = v - SHB_SUCCESS_MIN;
@@ -61,4 +67,9 @@ int shb_success_parse(const char *list, struct shb_success *s, char *err,
 	s->given = 1;
 	snprintf(s->text, sizeof(s->text), "%s", list);
 	return 0;
+}
+
+const char *shb_success_text(const struct shb_success *s)
+{
+	return s->given ? s->text : SHB_SUCCESS_DEFAULT_TEXT;
 }

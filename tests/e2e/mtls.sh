@@ -59,14 +59,15 @@ n=$(grep -c '' "$T/access.log")
 # refused NAME ARGS...: nginx finishes the handshake (it asks for a
 # certificate without requiring one in TLS) and answers every request 400
 # "No required SSL certificate was sent" or "The SSL certificate error":
-# the report counts answered requests with status 400, no TLS error.
+# the report counts answered requests with status 400 (application errors,
+# as a 400 is not a success), no TLS error.
 refused() {
 	local name=$1
 	shift
 	run_shb "$name" -c 1 -n 4 "$@" "$URL"
-	expect_rc "$name" 0
+	expect_rc "$name" 1
 	check "$name" 'requests.total == 4' 'statusCodes.400 == 4' \
-		'errors.tls == 0'
+		'requests.ok == 0' 'errors.application == 4' 'errors.tls == 0'
 }
 refused none-h1
 refused none-h2 --proto h2

@@ -148,10 +148,12 @@ ok_run authabs 100 -c 2 -x "http://shb:s%65cret@127.0.0.1:$SQA" "http://127.0.0.
 ok_run authtls 100 -c 2 -x "http://shb:secret@127.0.0.1:$SQA" --cacert "$TLS_DIR/cert.pem" \
 	"https://localhost:$TLS/authtls"
 # Without them: a request in absolute form is answered 407 by the proxy
-# (a response like any other), a CONNECT refused (a connect error).
+# (an application error, as a 407 is not a success), a CONNECT refused (a
+# connect error).
 run_shb noauthabs -n 10 -c 1 -x "http://127.0.0.1:$SQA" "http://127.0.0.1:$PLAIN/noauth"
-expect_rc noauthabs 0
-check noauthabs 'requests.total == 10' 'statusCodes.407 == 10'
+expect_rc noauthabs 1
+check noauthabs 'requests.total == 10' 'statusCodes.407 == 10' \
+	'requests.ok == 0' 'errors.application == 10'
 run_shb noauthtls -z 20s -c 2 -x "http://127.0.0.1:$SQA" "https://localhost:$TLS/noauth"
 expect_rc noauthtls 1
 check noauthtls 'requests.ok == 0' 'errors.connect > 0'

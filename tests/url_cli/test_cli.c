@@ -1121,16 +1121,27 @@ static void test_option_errors(void)
 		     "-c", "1", "http://h/a b");
 }
 
-/* --success (success.h): statuses, ranges and classes; without it every
- * status is a success, and a status below 100 (none) always is. */
+/* --success (success.h): statuses, ranges and classes; without it 1xx-3xx,
+ * with `any` every status, and a status below 100 (none) always is. */
 static void test_success(void)
 {
 	struct shb_config cfg;
 	char err[512];
+	static const uint32_t dflt[] = {0, 99, 100, 101, 200, 204, 301, 304, 399};
+	static const uint32_t dflt_no[] = {400, 404, 429, 500, 503, 599, 999};
 
 	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, URL), 0);
 	CU_ASSERT_FALSE(cfg.success.given);
-	CU_ASSERT_TRUE(shb_success_ok(&cfg.success, 503));
+	for (size_t i = 0; i < sizeof(dflt) / sizeof(dflt[0]); i++)
+		CU_ASSERT_TRUE(shb_success_ok(&cfg.success, dflt[i]));
+	for (size_t i = 0; i < sizeof(dflt_no) / sizeof(dflt_no[0]); i++)
+		CU_ASSERT_FALSE(shb_success_ok(&cfg.success, dflt_no[i]));
+	CU_ASSERT_STRING_EQUAL(shb_success_text(&cfg.success), "1xx-3xx");
+	shb_config_free(&cfg);
+	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--success", "any", URL), 0);
+	for (size_t i = 0; i < sizeof(dflt_no) / sizeof(dflt_no[0]); i++)
+		CU_ASSERT_TRUE(shb_success_ok(&cfg.success, dflt_no[i]));
+	CU_ASSERT_STRING_EQUAL(shb_success_text(&cfg.success), "any");
 	shb_config_free(&cfg);
 
 	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--success", "2xx,304,400-402,999",
@@ -1150,11 +1161,11 @@ static void test_success(void)
 	CU_ASSERT_TRUE(shb_success_ok(&cfg.success, 100));
 	CU_ASSERT_TRUE(shb_success_ok(&cfg.success, 999));
 	shb_config_free(&cfg);
-
 	static const char *const bad[] = {"", ",", "2xx,", ",2xx", "2x", "xx",
 					  "0xx", "2XX", "20", "2000", "099", "1000",
 					  "300-200", "200-", "-200", "200-300-400",
-					  "2xx-3xx", "abc", "20a", " 200"};
+					  "2xx-3xx", "abc", "20a", " 200", "any,2xx",
+					  "ANY"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		CU_ASSERT_EQUAL(PARSE(&cfg, err, "--success", bad[i], URL), -1);
 		CU_ASSERT_PTR_NOT_NULL(strstr(err, "is not a status (304), a range "
@@ -1163,10 +1174,12 @@ static void test_success(void)
 		shb_config_free(&cfg);
 	}
 	EXPECT_ERROR("--success: \"4x\" in \"2xx,4x\" is not a status (304), a "
-		     "range (200-299) or a class (2xx) of statuses 100..999",
+		     "range (200-299) or a class (2xx) of statuses 100..999 (or "
+		     "\"any\" alone)",
 		     "--success", "2xx,4x", URL);
 	EXPECT_ERROR("--success: \"2\\x0a\" in \"2\\x0a\" is not a status (304), "
-		     "a range (200-299) or a class (2xx) of statuses 100..999",
+		     "a range (200-299) or a class (2xx) of statuses 100..999 "
+		     "(or \"any\" alone)",
 		     "--success", "2\n", URL);
 	EXPECT_ERROR("--success given twice: list the statuses in one (e.g. 2xx,304)",
 		     "--success", "2xx", "--success", "3xx", URL);

@@ -56,10 +56,13 @@ PEER_OPTS=()
 expect_rc ga 0
 counts ga 40
 peer_check ga 'bodiesOk == 40' 'goawaysSent >= 5' 'answeredAfterGoaway > 0'
-# One octet short: the peer notices every time (and so would a server).
+# One octet short: the peer notices every time (and so would a server),
+# and its 400s are application errors (not a success by default), nothing
+# else.
 post_run short 10 "$E2E_TMP/short" -c 2 -p 2
-expect_rc short 0
-check short 'requests.ok == 10' 'statusCodes.400 == 10'
-check_no_errors short
+expect_rc short 1
+check short 'requests.ok == 0' 'statusCodes.400 == 10' 'requests.errors == 10' \
+	'errors.application == 10' 'errors.protocol == 0' 'errors.timeout == 0' \
+	'errors.read == 0' 'errors.write == 0' 'requests.connectErrors == 0'
 peer_check short 'bodiesOk == 0' 'bodiesBad == 10' 'status400 == 10'
 note "passed"
