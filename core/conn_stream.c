@@ -213,7 +213,7 @@ static void tls_failed(struct shb_conn *c, const char *err)
 void shb_conn_on_connect(struct shb_conn *c, int res)
 {
 	struct worker *w = c->w;
-	char msg[200];
+	char msg[200], d[32];
 
 	c->connect_busy = 0;
 	if (c->st != C_CONNECTING)
@@ -226,8 +226,8 @@ void shb_conn_on_connect(struct shb_conn *c, int res)
 	}
 	if (res < 0) {
 		if (res == -ECANCELED)
-			snprintf(msg, sizeof(msg), "connect: timed out after %.3gs",
-				 (double)w->run->cfg->connect_timeout_ns / 1e9);
+			snprintf(msg, sizeof(msg), "connect: timed out after %s",
+				 shb_duration_text(w->run->cfg->connect_timeout_ns, d, sizeof(d)));
 		else
 			snprintf(msg, sizeof(msg), "connect: %s%s", strerror(-res),
 				 /* This machine's local ports, not the server. */

@@ -2,6 +2,7 @@
  * everyone reading durations shares it. */
 #include "duration.h"
 
+#include <stdio.h>
 #include <string.h>
 
 struct unit {
@@ -93,4 +94,17 @@ int shb_parse_duration(const char *s, uint64_t *ns)
 	}
 	*ns = total;
 	return 0;
+}
+
+const char *shb_duration_text(uint64_t ns, char *buf, size_t n)
+{
+	if (ns >= 1000000000ull)
+		snprintf(buf, n, "%.3gs", (double)ns / 1e9);
+	else if (ns >= 1000000ull)
+		snprintf(buf, n, "%.3gms", (double)ns / 1e6);
+	else if (ns >= 1000ull)
+		snprintf(buf, n, "%.3gus", (double)ns / 1e3);
+	else
+		snprintf(buf, n, "%lluns", (unsigned long long)ns);
+	return buf;
 }

@@ -440,9 +440,9 @@ void shb_worker_conn_event(struct shb_conn *c, const struct shb_conn_event *ev)
 void shb_conn_expire_request(struct shb_conn *c, uint32_t k)
 {
 	struct worker *w = c->w;
-	char msg[120];
-	snprintf(msg, sizeof(msg), "request timed out after %.3gs",
-		 (double)w->run->cfg->timeout_ns / 1e9);
+	char msg[120], d[32];
+	snprintf(msg, sizeof(msg), "request timed out after %s",
+		 shb_duration_text(w->run->cfg->timeout_ns, d, sizeof(d)));
 	if (!w->vt->cancel) {
 		shb_conn_fail(c, SHB_ERRK_TIMEOUT, msg);
 		return;

@@ -7,15 +7,15 @@
 void shb_worker_check_timers(struct worker *w, int periodic)
 {
 	const struct shb_config *cfg = w->run->cfg;
-	char msg[120];
+	char msg[120], d[32];
 
 	for (uint32_t i = 0; i < w->nconns; i++) {
 		struct shb_conn *c = &w->conns[i];
 		if ((c->st == C_HANDSHAKE || c->st == C_PROXY) &&
 		    w->now - c->t_connect > cfg->connect_timeout_ns) {
-			snprintf(msg, sizeof(msg), "%s: timed out after %.3gs",
+			snprintf(msg, sizeof(msg), "%s: timed out after %s",
 				 c->st == C_PROXY ? "proxy CONNECT" : "TLS handshake",
-				 (double)cfg->connect_timeout_ns / 1e9);
+				 shb_duration_text(cfg->connect_timeout_ns, d, sizeof(d)));
 			shb_conn_fail(c, SHB_ERRK_TIMEOUT, msg);
 			continue;
 		}

@@ -118,12 +118,13 @@ static void expire_open(struct worker *w, uint64_t limit, const char *msg)
 void shb_wait_expire(struct worker *w)
 {
 	uint64_t limit = w->run->cfg->timeout_ns;
-	char msg[160];
+	char msg[160], d[32];
 
 	if (!limit || !w->loading || w->stopping)
 		return;
-	snprintf(msg, sizeof(msg), "request timed out after %.3gs, never sent: "
-		 "no connection or stream had room for it", (double)limit / 1e9);
+	snprintf(msg, sizeof(msg), "request timed out after %s, never sent: "
+		 "no connection or stream had room for it",
+		 shb_duration_text(limit, d, sizeof(d)));
 	if (w->open)
 		expire_open(w, limit, msg);
 	else

@@ -184,7 +184,7 @@ run_shb mute -z 20s -c 2 --connect-timeout 300ms -x "http://127.0.0.1:$mute_PORT
 expect_rc mute 1
 check mute 'requests.ok == 0' 'errors.timeout > 0' 'errors.tls == 0'
 (( ELAPSED_MS < 15000 )) || fail "mute: took ${ELAPSED_MS} ms: no early stop"
-grep -q 'proxy CONNECT: timed out after 0.3s' "$E2E_TMP/mute.json" ||
+grep -q 'proxy CONNECT: timed out after 300ms' "$E2E_TMP/mute.json" ||
 	{ show_run mute; fail "mute: the timeout does not name the proxy CONNECT"; }
 stop_server "$mute_PID"
 

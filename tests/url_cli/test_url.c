@@ -487,8 +487,33 @@ static void test_bad_durations(void)
 	CU_ASSERT_EQUAL(shb_parse_duration(NULL, &ns), -1);
 }
 
+/* Messages echo a duration in the unit the options use, and what they
+ * print parses back to the same value where 3 digits hold it. */
+static void test_duration_text(void)
+{
+	static const struct {
+		uint64_t ns;
+		const char *text;
+	} t[] = {
+		{10000000ull, "10ms"}, {1500000000ull, "1.5s"}, {5000000000ull, "5s"},
+		{300000000ull, "300ms"}, {250000ull, "250us"}, {999ull, "999ns"},
+		{90000000000ull, "90s"}, {1000000ull, "1ms"}, {0, "0ns"},
+		{1234567ull, "1.23ms"},
+	};
+	char buf[32];
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		CU_ASSERT_STRING_EQUAL(shb_duration_text(t[i].ns, buf, sizeof(buf)),
+				       t[i].text);
+		uint64_t back = 0;
+		CU_ASSERT_EQUAL(shb_parse_duration(buf, &back), 0);
+		if (i + 1 < sizeof(t) / sizeof(t[0]))
+			CU_ASSERT_EQUAL(back, t[i].ns);
+	}
+}
+
 CU_TestInfo shb_duration_tests[] = {
 	{"good durations", test_durations},
 	{"bad durations", test_bad_durations},
+	{"durations in messages", test_duration_text},
 	CU_TEST_INFO_NULL,
 };
