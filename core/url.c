@@ -138,6 +138,35 @@ static int scheme_syntax_ok(const char *p, size_t n)
 	return n > 0;
 }
 
+/* Is s[0..n) "http" or "https", in any case? */
+static int web_scheme(const char *s, size_t n)
+{
+	return (n == 4 && strncasecmp(s, "http", 4) == 0) ||
+	       (n == 5 && strncasecmp(s, "https", 5) == 0);
+}
+
+/* No "://" where one was meant: "x:/h/" (one slash), "http:h/" (none),
+ * "http//h/" (no colon) say what is wrong; "h", "h:80/x", "a:b=URL" have
+ * no scheme. */
+static void missing_scheme(const char *s, char *err, size_t errlen)
+{
+	const char *colon = strchr(s, ':');
+	size_t n = colon ? (size_t)(colon - s) : strcspn(s, "/");
+	const char *slash = strstr(s, "//");
+	if (colon && scheme_syntax_ok(s, n) && colon[1] == '/')
+		url_error(err, errlen, s, "one slash after \"%.*s:\" (expected "
+			  "\"%.*s://\")", (int)n, s, (int)n, s);
+	else if (colon && web_scheme(s, n))
+		url_error(err, errlen, s, "no \"//\" after \"%.*s:\" (expected "
+			  "\"%.*s://\")", (int)n, s, (int)n, s);
+	else if (!colon && slash == s + n && web_scheme(s, n))
+		url_error(err, errlen, s, "no ':' after \"%.*s\" (expected "
+			  "\"%.*s://\")", (int)n, s, (int)n, s);
+	else
+		url_error(err, errlen, s,
+			  "missing scheme (expected http:// or https://)");
+}
+
 /* Parses the scheme and "://" into u->scheme, lower-cased. With `known`
  * (the default schemes) an unknown scheme is refused at once, before the
  * rest of the URL is looked at. Returns the offset of the authority or
@@ -149,8 +178,7 @@ static long parse_scheme(const char *s, struct shb_url *u, int known,
 	const char *colon = strchr(s, ':');
 
 	if (!sep || colon != sep) {
-		url_error(err, errlen, s,
-			  "missing scheme (expected http:// or https://)");
+		missing_scheme(s, err, errlen);
 		return -1;
 	}
 	size_t n = (size_t)(sep - s);
