@@ -242,8 +242,7 @@ static void print_transfer(struct shb_rpt_out *o, const struct shb_results *r)
 		label(o, "Per response:");
 		shb_rpt_printf(o, "%s header bytes, %s body bytes\n", rx, tx);
 	}
-	shb_rpt_printf(o, "Connections opened: %llu\n",
-		       (unsigned long long)r->connections_opened);
+	line_u64(o, "Conns opened:", r->connections_opened);
 	if (r->requests_retried)
 		line_u64(o, "Retried:", r->requests_retried);
 	if (r->interrupted)
