@@ -377,7 +377,8 @@ void shb_merge_text(const struct shb_merge *m, FILE *f)
 {
 	uint64_t lo, hi;
 	load_span(m, &lo, &hi);
-	fprintf(f, "Shards:       %zu reports merged", json_array_size(m->docs));
+	size_t n = json_array_size(m->docs);
+	fprintf(f, "Shards:       %zu report%s merged", n, n == 1 ? "" : "s");
 	if (lo)
 		fprintf(f, ", start skew %.3f ms (load starts, as each "
 			"machine's clock says)\n", (double)(hi - lo) / 1e6);

@@ -644,6 +644,17 @@ static void test_merge_wall_clock(void)
 	free(text);
 	json_decref(out);
 	shb_merge_fini(&m);
+
+	/* one report: "1 report merged", not "1 reports" */
+	CU_ASSERT_EQUAL_FATAL(shb_merge_init(&m), 0);
+	CU_ASSERT_EQUAL(shb_merge_add(&m, "a.json", a, err, sizeof(err)), 0);
+	f = open_memstream(&text, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	shb_merge_text(&m, f);
+	fclose(f);
+	CU_ASSERT_EQUAL(strncmp(text, "Shards:       1 report merged, start skew 0.000 ms", 50), 0);
+	free(text);
+	shb_merge_fini(&m);
 	json_decref(a);
 	json_decref(b);
 	shb_histo_destroy(&h);
