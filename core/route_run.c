@@ -7,7 +7,28 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <sys/un.h>
+
+/* Checked here, at start, so that a typo in the path is one line naming
+ * it (exit 2) instead of a run of "connect: No such file or directory".
+ * A socket file nobody listens on passes: that is the server's state. */
+static int unix_exists(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	if (stat(path, &st) < 0) {
+		snprintf(err, errlen, "--unix-socket %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISSOCK(st.st_mode)) {
+		snprintf(err, errlen, "--unix-socket %s: not a socket (%s)", path,
+			 S_ISDIR(st.st_mode) ? "a directory" :
+			 S_ISREG(st.st_mode) ? "a regular file" : "another kind of file");
+		return -1;
+	}
+	return 0;
+}
 
 static int unix_route(struct shb_run *run, const struct shb_config *cfg,
 		      char *err, size_t errlen)
@@ -21,6 +42,8 @@ static int unix_route(struct shb_run *run, const struct shb_config *cfg,
 			 run->proto->desc->name);
 		return -1;
 	}
+	if (unix_exists(cfg->unix_socket, err, errlen) < 0)
+		return -1;
 	/* The command line checked the length against sun_path. */
 	memset(&run->addrs[0], 0, sizeof(run->addrs[0]));
 	sun->sun_family = AF_UNIX;

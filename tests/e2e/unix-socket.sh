@@ -52,7 +52,16 @@ got=$(nginx_log_count "HTTP/2.0 GET /h2c uds.test -" "$T/access-h2c.log")
 total=$(wc -l <"$T/access.log")
 [[ "$total" == 700 ]] || fail "nginx logged $total requests on plain.sock and tls.sock, expected 700"
 
-# A socket nobody listens on: connect errors, and the run stops early.
+# A path that is not there, or not a socket: one line naming it, exit 2,
+# before any traffic.
+refused_usage missing "--unix-socket $T/missing.sock: No such file or directory" \
+	--unix-socket "$T/missing.sock" http://uds.test/
+refused_usage notsock "--unix-socket $T/access.log: not a socket (a regular file)" \
+	--unix-socket "$T/access.log" http://uds.test/
+
+# A socket nobody listens on (bound, then closed): connect errors, and the
+# run stops early.
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$T/none.sock"
 run_shb nosock -z 20s -c 2 --unix-socket "$T/none.sock" http://uds.test/
 expect_rc nosock 1
 check nosock 'requests.ok == 0' 'errors.connect > 0'

@@ -160,6 +160,8 @@ run_shb fewc -c 1 -n 10 --mix "$A/a" "$B/b"
 expect_rc fewc 2
 [[ $(cat "$E2E_TMP/fewc.stderr") == "shb: -c 1: the targets are on 2 origins, and each needs a connection of its own: give -c 2 or more" ]] ||
 	{ show_run fewc; fail "fewc: wrong message"; }
+# (a socket file nobody listens on: a missing path is refused before)
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$E2E_TMP/none.sock"
 run_shb unix -n 10 --unix-socket "$E2E_TMP/none.sock" --mix "$A/a" "$B/b"
 expect_rc unix 2
 [[ $(cat "$E2E_TMP/unix.stderr") == "shb: target 2 ($B/b): a second origin (scheme, host and port), which --unix-socket does not serve: give targets of one origin" ]] ||
