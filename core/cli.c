@@ -1502,6 +1502,16 @@ int shb_cli_parse(int argc, char **argv, struct shb_config *cfg, char *err,
 	return rc;
 }
 
+/* --cacert verifies whichever targets run over TLS: with several (a mix,
+ * a comparison) it is refused only when every one is plain http. */
+static int cacert_unused(const struct shb_config *cfg)
+{
+	for (size_t i = 0; cfg->cacert && i < cfg->target_count; i++)
+		if (strncasecmp(cfg->targets[i].url_text, "http://", 7) != 0)
+			return 0;
+	return cfg->cacert != NULL;
+}
+
 int shb_cli_set_scheme(struct shb_config *cfg,
 		       const struct shb_scheme *schemes, const char *proto,
 		       char *err, size_t errlen)
@@ -1516,6 +1526,7 @@ int shb_cli_set_scheme(struct shb_config *cfg,
 	}
 	const char *tls_opt = cfg->cert ? "--cert" : cfg->ciphers ? "--ciphers" :
 			      cfg->tls_version ? "--tls-version" :
+			      cacert_unused(cfg) ? "--cacert" :
 			      cfg->tls_resume ? "--tls-resume" : NULL;
 	if (tls_opt && !cfg->url.tls) {
 		snprintf(err, errlen, "%s: the URL is %s://, which does not run "

@@ -19,6 +19,7 @@
 #include "test_util.h"
 
 #define URL "http://example.com/x"
+#define TLS_URL "https://example.com/x" /* --cacert needs TLS */
 
 static void test_defaults(void)
 {
@@ -124,7 +125,7 @@ static void test_all_options_long(void)
 		       "--disable-keepalive", "--batch-size", "64",
 		       "--batch-linger", "100", "--plugin-dir", "d1",
 		       "--plugin-dir", "d2", "--list-plugins", "--verify",
-		       "--cacert", ca, "--quiet", URL);
+		       "--cacert", ca, "--quiet", TLS_URL);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	check_all(&cfg, ca);
 	shb_config_free(&cfg);
@@ -137,7 +138,7 @@ static void test_all_options_long(void)
 		   "--data=abc", "--connect-timeout=2s", "--timeout=1.5s",
 		   "--disable-keepalive", "--batch-size=64",
 		   "--batch-linger=100", "--plugin-dir=d1", "--plugin-dir=d2",
-		   "--list-plugins", "--verify", ca_eq, "--quiet", URL);
+		   "--list-plugins", "--verify", ca_eq, "--quiet", TLS_URL);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	check_all(&cfg, ca);
 	shb_config_free(&cfg);
@@ -156,7 +157,7 @@ static void test_all_options_short(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ca);
 
 	/* Attached values, URL first, options after it. */
-	int rc = PARSE(&cfg, err, URL, "--http2", "--report", "text",
+	int rc = PARSE(&cfg, err, TLS_URL, "--http2", "--report", "text",
 		       "--report", "json:out.json", "-c10", "-p4", "-n1000",
 		       "-t3", "-mPUT", "-HX-A: 1", "-dabc",
 		       "--connect-timeout", "2", "--timeout", "0.0250m",
@@ -177,7 +178,7 @@ static void test_all_options_short(void)
 		   "--disable-keepalive", "--batch-size", "64",
 		   "--batch-linger", "100", "--plugin-dir", "d1",
 		   "--plugin-dir", "d2", "--list-plugins", "--verify",
-		   "--cacert", ca, URL, "-qc", "10");
+		   "--cacert", ca, TLS_URL, "-qc", "10");
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	check_all(&cfg, ca);
 	shb_config_free(&cfg);
@@ -1400,6 +1401,15 @@ static void test_tls_options(void)
 		     "over TLS; use https://", "--tls-version", "1.3", URL);
 	EXPECT_ERROR("--tls-resume: the URL is http://, which does not run "
 		     "over TLS; use https://", "--tls-resume", URL);
+	EXPECT_ERROR("--cacert: the URL is http://, which does not run over "
+		     "TLS; use https://", "--cacert", "/dev/null", URL);
+	EXPECT_ERROR("--cacert: the URL is http://, which does not run over "
+		     "TLS; use https://", "--cacert", "/dev/null", "--mix", URL,
+		     "http://b/");
+	/* a mix (or a comparison) with an https target beside: it verifies that */
+	CU_ASSERT_EQUAL(PARSE(&cfg, err, "--cacert", "/dev/null", "--mix", URL,
+			      "https://b/"), 0);
+	shb_config_free(&cfg);
 	EXPECT_ERROR("--tls-resume: takes no value", "--tls-resume=1", "https://a/");
 	EXPECT_ERROR("--cert: missing value", URL, "--cert");
 	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "https://a/"), 0);
