@@ -4,6 +4,9 @@
 #include <stdio.h>
 
 #include "config.h"
+#include "shb_build_config.h"
+#include "shb_build_id.h"
+#include <shb/version.h>
 
 static const char usage_text[] =
 	"Usage: shb [options] URL\n"
@@ -243,4 +246,12 @@ static const char usage_text[] =
 void shb_cli_usage(FILE *out)
 {
 	fputs(usage_text, out);
+}
+
+/* shb --version: the release, the build (git describe, or the package
+ * version from a tarball) and the plugin ABI this core serves. */
+void shb_cli_version(FILE *out)
+{
+	fprintf(out, "shb %s (build %s, plugin ABI %d.%d)\n", SHB_VERSION,
+		SHB_BUILD_ID, SHB_ABI_MAJOR, SHB_ABI_MINOR);
 }

@@ -180,5 +180,6 @@ int shb_cli_set_scheme(struct shb_config *cfg,
 		       const struct shb_scheme *schemes, const char *proto,
 		       char *err, size_t errlen);
 void shb_cli_usage(FILE *out);
+void shb_cli_version(FILE *out);
 
 #endif

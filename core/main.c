@@ -1033,8 +1033,7 @@ int main(int argc, char **argv)
 		if (cfg.help)
 			shb_cli_usage(stdout);
 		else
-			printf("shb %s (plugin ABI %d.%d)\n", SHB_VERSION, SHB_ABI_MAJOR,
-			       SHB_ABI_MINOR);
+			shb_cli_version(stdout);
 		shb_config_free(&cfg);
 		return 0;
 	}

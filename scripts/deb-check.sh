@@ -197,8 +197,8 @@ check_counts() { # check_counts NAME N: N requests, all ok, all 200, no error
 		'errors.protocol == 0'
 }
 
-[[ $("$shb" --version) == "shb $version (plugin ABI $abi)" ]] ||
-	fail "shb --version says '$("$shb" --version)', expected 'shb $version (plugin ABI $abi)'"
+[[ $("$shb" --version) == "shb $version (build debian-$version, plugin ABI $abi)" ]] ||
+	fail "shb --version says '$("$shb" --version)', expected 'shb $version (build debian-$version, plugin ABI $abi)'"
 env -u SHB_PLUGIN_PATH -u SHB_PLUGIN_SYSTEM_PATH "$shb" --list-plugins >"$tmp/list"
 for f in shb-proto-h1 shb-proto-h2 shb-proto-h3 shb-report-csv shb-report-hgrm shb-report-html shb-report-json shb-report-text; do
 	grep -q "^$plugindir/$f.so: " "$tmp/list" || { cat "$tmp/list" >&2; fail "--list-plugins lacks $plugindir/$f.so"; }
