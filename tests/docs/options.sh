@@ -110,4 +110,31 @@ expect_completion "b2 body.json" "--report json:b"
 expect_completion "b2 body.json" "--report text,csv:b"
 expect_completion "--http2 --http3" "--http"
 expect_completion "PATCH POST PUT" "-X P"
+
+# --proto-opt: the keys the chosen protocol declares (--list-plugins'
+# "option" lines), up to the '=' of those that take a value; h1 has none.
+expect_completion "initial-window= pacing= priority-update=" "--http3 --proto-opt "
+expect_completion "priority-update=" "--proto h2 -c 2 --proto-opt p"
+expect_completion "priority-update=" "--proto=h2 --proto-opt=p"
+expect_completion "" "--proto-opt "
+# --report-opt: NAME.KEY for the reporters named, or for every one.
+expect_completion "csv.noheader json.compact" "--report json:o.json,csv --report-opt "
+expect_completion "json.compact" "-j --report-opt "
+expect_completion "csv.noheader hgrm.us json.compact tui.hold=" "--report-opt "
+
+# shb merge: its own options (those of `shb merge --help`, with the long
+# and help spellings), reporters and their keys, report files.
+"$SHB" merge --help | grep -E '^  -' |
+	grep -oE '(^|[ ,])--?[A-Za-z0-9][A-Za-z0-9-]*' | tr -d ' ,' | sort -u >"$tmp/merge-help"
+complete_words "merge -" >"$tmp/merge-completion"
+missing=$(comm -23 "$tmp/merge-help" "$tmp/merge-completion")
+[[ -z $missing ]] || fail "shb merge --help options not completed: $missing"
+expect_completion "--help --json --percentiles --plugin-dir --quiet --report --report-opt --slo -h -j -q" "merge -"
+expect_completion "--report --report-opt" "merge --rep"
+expect_completion "csv hgrm html json text tui" "merge --report "
+expect_completion "json.compact" "merge --report json --report-opt "
+touch a.json notes.txt
+expect_completion "a.json" "merge -q a"
+expect_completion "b2 body.json" "merge --report json:b"
+expect_completion "merge" "mer"
 echo "# passed"
