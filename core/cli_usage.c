@@ -2,8 +2,10 @@
  * describes. test_cli's "usage text" lists what it must name (options,
  * defaults, ranges, the exit status). */
 #include <stdio.h>
+#include <string.h>
 
 #include "config.h"
+#include "quote.h"
 #include "shb_build_config.h"
 #include "shb_build_id.h"
 #include <shb/version.h>
@@ -254,4 +256,26 @@ void shb_cli_version(FILE *out)
 {
 	fprintf(out, "shb %s (build %s, plugin ABI %d.%d)\n", SHB_VERSION,
 		SHB_BUILD_ID, SHB_ABI_MAJOR, SHB_ABI_MINOR);
+}
+
+int shb_cli_warn_reports(const struct shb_config *cfg, FILE *out)
+{
+	char names[160] = "";
+	size_t len = 0;
+	int n = 0;
+	for (size_t i = 0; i < cfg->report_count; i++) {
+		const struct shb_report_spec *r = &cfg->reports[i];
+		if (r->path || strcmp(r->name, "tui") == 0)
+			continue;
+		int w = snprintf(names + len, sizeof(names) - len, "%s%s",
+				 n ? ", " : "", r->name);
+		if (w > 0 && (size_t)w < sizeof(names) - len)
+			len += (size_t)w;
+		n++;
+	}
+	if (n > 1)
+		fprintf(out, "shb: warning: the %s reports all write to stdout, "
+			"one after the other; give all but one a file (e.g. "
+			"--report json:out.json)\n", shb_quote(names).s);
+	return n;
 }

@@ -181,5 +181,11 @@ int shb_cli_set_scheme(struct shb_config *cfg,
 		       char *err, size_t errlen);
 void shb_cli_usage(FILE *out);
 void shb_cli_version(FILE *out);
+/* [main] Reports that would all print to stdout, one after the other
+ * (`--report text,json`, `--report text -j`) make a file of two formats
+ * that no reader takes: one line on `out` says so and how to part them.
+ * The tui reporter draws on the terminal and leaves first: not counted.
+ * Returns how many share stdout. */
+int shb_cli_warn_reports(const struct shb_config *cfg, FILE *out);
 
 #endif

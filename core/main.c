@@ -1051,6 +1051,7 @@ int main(int argc, char **argv)
 		return rc;
 	}
 
+	shb_cli_warn_reports(&cfg, stderr);
 	struct reporter *reps = calloc(cfg.report_count ? cfg.report_count : 1, sizeof(*reps));
 	/* One each per run of a comparison: reporters may keep them until
 	 * destroy. */

@@ -1,6 +1,10 @@
-/* Other tools' meanings of -d and -m (core/cli_hints.h): wrk's duration
- * and h2load's streams are refused with shb's option named; the long
- * spellings and the values shb means still go through. */
+/* What a newcomer trips over on the command line. Other tools' meanings
+ * of -d and -m (core/cli_hints.h): wrk's duration and h2load's streams
+ * are refused with shb's option named; the long spellings and the values
+ * shb means still go through. Several reports on stdout get a warning
+ * (shb_cli_warn_reports, cli_usage.c). */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <CUnit/CUnit.h>
 
@@ -95,10 +99,59 @@ static void test_method_sent_as_typed(void)
 	EXPECT_METHOD("PUT", "-m", "PUT", URL);
 }
 
+/* How many reports share stdout for args, and the warning line printed. */
+static int stdout_reports(char *line, size_t cap, const char *const *args)
+{
+	struct shb_config cfg;
+	char err[512], *text = NULL;
+	size_t len = 0;
+
+	CU_ASSERT_EQUAL_FATAL(shb_test_parse(&cfg, err, sizeof(err), args), 0);
+	FILE *f = open_memstream(&text, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	int n = shb_cli_warn_reports(&cfg, f);
+	fclose(f);
+	snprintf(line, cap, "%s", text);
+	free(text);
+	shb_config_free(&cfg);
+	return n;
+}
+
+#define STDOUT_REPORTS(line, ...)                                              \
+	stdout_reports((line), sizeof(line), (const char *const[]){__VA_ARGS__, NULL})
+
+static void test_reports_share_stdout(void)
+{
+	char line[512];
+	static const char want[] =
+		"shb: warning: the text, json reports all write to stdout, one "
+		"after the other; give all but one a file (e.g. --report "
+		"json:out.json)\n";
+
+	CU_ASSERT_EQUAL(STDOUT_REPORTS(line, "--report", "text,json", URL), 2);
+	CU_ASSERT_STRING_EQUAL(line, want);
+	CU_ASSERT_EQUAL(STDOUT_REPORTS(line, "--report", "text", "-j", URL), 2);
+	CU_ASSERT_STRING_EQUAL(line, want);
+	CU_ASSERT_EQUAL(STDOUT_REPORTS(line, "--report", "text,csv,json", URL), 3);
+	CU_ASSERT_STRING_EQUAL(line, "shb: warning: the text, csv, json reports "
+			       "all write to stdout, one after the other; give "
+			       "all but one a file (e.g. --report json:out.json)\n");
+	/* One on stdout: nothing to say. */
+	CU_ASSERT_EQUAL(STDOUT_REPORTS(line, "--report", "text,json:o.json", URL), 1);
+	CU_ASSERT_STRING_EQUAL(line, "");
+	CU_ASSERT_EQUAL(STDOUT_REPORTS(line, URL), 1);
+	CU_ASSERT_STRING_EQUAL(line, "");
+	CU_ASSERT_EQUAL(STDOUT_REPORTS(line, "-j", URL), 1);
+	CU_ASSERT_STRING_EQUAL(line, "");
+	CU_ASSERT_EQUAL(STDOUT_REPORTS(line, "--report", "tui,text", URL), 1);
+	CU_ASSERT_STRING_EQUAL(line, "");
+}
+
 CU_TestInfo shb_cli_hint_tests[] = {
 	{"-d with a duration (wrk's -d)", test_data_duration_refused},
 	{"bodies sent as typed", test_data_sent_as_typed},
 	{"-m with a number (h2load's -m)", test_method_number_refused},
 	{"methods sent as typed", test_method_sent_as_typed},
+	{"reports sharing stdout", test_reports_share_stdout},
 	CU_TEST_INFO_NULL,
 };
