@@ -385,6 +385,15 @@ void shb_tls_set_out(struct shb_tls *t, struct shb_bytes *out)
 	t->out = out;
 }
 
+/* GnuTLS ends its sentences with a blank ("... is unknown. "): an error
+ * sample keeps none at its end. */
+static void trim_end(char *s)
+{
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\n'))
+		s[--n] = '\0';
+}
+
 /* Says why the certificate was refused: the name first, as curl does,
  * since a certificate for another host is the likeliest mistake, then
  * whatever else GnuTLS found. Returns 0, or -1 if GnuTLS has no words. */
@@ -409,6 +418,7 @@ static int verify_error(struct shb_tls *t, char *err, size_t errlen)
 			 "TLS handshake: certificate is not valid for %s; %s",
 			 host, txt.data);
 		gnutls_free(txt.data);
+		trim_end(err);
 		return 0;
 	}
 	if (gnutls_certificate_verification_status_print(status, GNUTLS_CRT_X509,
@@ -416,6 +426,7 @@ static int verify_error(struct shb_tls *t, char *err, size_t errlen)
 		return -1;
 	snprintf(err, errlen, "TLS handshake: %s", txt.data);
 	gnutls_free(txt.data);
+	trim_end(err);
 	return 0;
 }
 
