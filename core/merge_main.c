@@ -13,6 +13,7 @@
 
 #include "host.h"
 #include "merge.h"
+#include "merge_json.h"
 #include "quote.h"
 
 #define EXIT_RUN_FAILED 1
@@ -222,6 +223,31 @@ static int read_all(struct shb_merge *m, char **files, int n,
 	return 0;
 }
 
+/* Shards of one run load together. Reports whose loads never overlapped
+ * (the last to start started after the first to end had ended) are runs
+ * one after another, whose summed requests/s describes no moment: said
+ * even with -q, since the merged report cannot show it. */
+static void warn_apart(const struct shb_merge *m)
+{
+	uint64_t last_start = 0, first_end = UINT64_MAX;
+	size_t n = json_array_size(m->docs);
+	for (size_t i = 0; i < n; i++) {
+		const json_t *d = json_array_get(m->docs, i);
+		uint64_t t = shb_merge_load_start(d);
+		if (!t)
+			return; /* a report without its load start: unknown */
+		uint64_t end = t + shb_mj_ns(json_object_get(d, "warmupSeconds")) +
+			       shb_mj_ns(json_object_get(d, "durationSeconds"));
+		last_start = t > last_start ? t : last_start;
+		first_end = end < first_end ? end : first_end;
+	}
+	if (n > 1 && last_start > first_end)
+		fprintf(stderr, "shb: warning: these runs never loaded at the same "
+			"time (one started %.3f s after another had ended); a "
+			"merge sums shards of one run, whose loads overlap\n",
+			(double)(last_start - first_end) / 1e9);
+}
+
 /* Each report's share, and how far apart the runs started (their clocks'
  * offsets are not measured: the span is as the clocks say). On stderr,
  * after the reports, so that a usage error stays one line. */
@@ -408,6 +434,8 @@ static int merge_and_report(struct shb_config *cfg, char **files, int nfiles)
 	free(jo);
 	if (rc >= 0 && !cfg->quiet)
 		show_parts(&m, &pl);
+	if (rc >= 0)
+		warn_apart(&m);
 	free(pl.text);
 	if (rc < 0) {
 		shb_err_one_line(err, sizeof(err));

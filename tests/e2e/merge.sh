@@ -3,7 +3,9 @@
 # into one report of exactly 500 requests whose histogram is the sum of
 # the two, bucket for bucket, and whose percentiles are those of that sum
 # (tests/e2e/hdr_check.py decodes the exports on its own); --slo on the
-# merged data; the merged JSON read back by merge; refusals.
+# merged data; the merged JSON read back by merge; a warning for runs
+# that never loaded at the same time (these two, one after the other), none
+# for two that did; refusals.
 # shellcheck disable=SC2154 # srv_PORT, srv_PID: set by start_testserver
 source "$(dirname "$0")/lib.sh"
 need SHB SHB_TESTSERVER SHB_JCHECK
@@ -19,6 +21,8 @@ run_shb b -c 2 -n 200 "$url"
 expect_rc b 0
 stop_server "$srv_PID"
 
+# the warning for runs one after the other (a, then b)
+apart='^shb: warning: these runs never loaded at the same time \(one started [0-9]+\.[0-9]{3} s after another had ended\); a merge sums shards of one run, whose loads overlap$'
 merged="$E2E_TMP/m.json"
 RC=0
 "$SHB" merge --percentiles "$pcts" --report "json:$merged" \
@@ -31,13 +35,15 @@ check_file "$merged" 'requests.total == 500' 'requests.ok == 500' \
 	'shards.0.errors == 0' 'startSkewSeconds > 0'
 python3 "$hdr_check" "$merged" "$E2E_TMP/a.json" "$E2E_TMP/b.json" ||
 	fail "the merged histogram is not the sum of the two"
-# stderr: one line per report, then the spread of their start times
-if ! { grep -qE "^shb: merged $E2E_TMP/a.json: 300 requests \(300 ok\) in [0-9.]+s, started 20[0-9-]+T[0-9:.]+Z$" "$E2E_TMP/m.stderr" &&
+# stderr: one line per report, then the spread of their start times, and
+# the warning
+if ! { grep -qE "$apart" "$E2E_TMP/m.stderr" &&
+	grep -qE "^shb: merged $E2E_TMP/a.json: 300 requests \(300 ok\) in [0-9.]+s, started 20[0-9-]+T[0-9:.]+Z$" "$E2E_TMP/m.stderr" &&
 	grep -qE "^shb: merged $E2E_TMP/b.json: 200 requests \(200 ok\) in [0-9.]+s, started 20[0-9-]+T[0-9:.]+Z$" "$E2E_TMP/m.stderr" &&
 	grep -qE '^shb: merged 2 reports; their start times span [0-9]+\.[0-9]{3} ms$' "$E2E_TMP/m.stderr" &&
-	[[ $(wc -l <"$E2E_TMP/m.stderr") -eq 3 ]]; }; then
+	[[ $(wc -l <"$E2E_TMP/m.stderr") -eq 4 ]]; }; then
 	cat "$E2E_TMP/m.stderr" >&2
-	fail "merge: not the three lines about the reports on stderr"
+	fail "merge: not the three lines about the reports and the warning on stderr"
 fi
 
 note "the text report by default, and --slo on the merged data"
@@ -48,8 +54,9 @@ RC=0
 grep -q '^Requests: *500 (500 ok, 0 errors)' "$E2E_TMP/t.stdout" ||
 	{ cat "$E2E_TMP/t.stdout" >&2; fail "merge: no text report of 500 requests"; }
 [[ $(grep -c '^shb: SLO failed: p50 = .*, wanted >= 1h$' "$E2E_TMP/t.stderr") -eq 1 &&
-   $(wc -l <"$E2E_TMP/t.stderr") -eq 1 ]] ||
-	{ cat "$E2E_TMP/t.stderr" >&2; fail "merge --slo: want one p50 line"; }
+   $(grep -cE "$apart" "$E2E_TMP/t.stderr") -eq 1 &&
+   $(wc -l <"$E2E_TMP/t.stderr") -eq 2 ]] ||
+	{ cat "$E2E_TMP/t.stderr" >&2; fail "merge --slo: want one p50 line and the warning (even with -q)"; }
 
 note "a merged report reads back as itself"
 RC=0
@@ -65,9 +72,25 @@ cp "$E2E_TMP/a.json" "$E2E_TMP/b.json" "$E2E_TMP/dir/"
 RC=0
 "$SHB" merge -q --percentiles "$pcts" --report "json:$E2E_TMP/d.json" "$E2E_TMP/dir" \
 	>/dev/null 2>"$E2E_TMP/d.stderr" || RC=$?
-[[ $RC -eq 0 && ! -s "$E2E_TMP/d.stderr" ]] || { cat "$E2E_TMP/d.stderr" >&2; fail "merge DIR: exit $RC"; }
+[[ $RC -eq 0 && $(wc -l <"$E2E_TMP/d.stderr") -eq 1 ]] && grep -qE "$apart" "$E2E_TMP/d.stderr" ||
+	{ cat "$E2E_TMP/d.stderr" >&2; fail "merge DIR: exit $RC, or more than the warning"; }
 python3 "$hdr_check" "$E2E_TMP/d.json" "$E2E_TMP/a.json" "$E2E_TMP/b.json" >/dev/null ||
 	fail "merge DIR: not the sum of the two"
+
+note "two runs at the same time: no warning"
+start_testserver ov hello
+for k in 1 2; do
+	timeout -k 5 30 "$SHB" -q -c 2 -z 1s --report "json:$E2E_TMP/o$k.json" \
+		"http://127.0.0.1:$ov_PORT/" >/dev/null 2>&1 &
+	pid_ov[k]=$!
+done
+wait "${pid_ov[1]}" && wait "${pid_ov[2]}" || fail "the two runs at the same time failed"
+stop_server "$ov_PID"
+RC=0
+"$SHB" merge -q --report "json:$E2E_TMP/o.json" "$E2E_TMP/o1.json" "$E2E_TMP/o2.json" \
+	>/dev/null 2>"$E2E_TMP/o.stderr" || RC=$?
+[[ $RC -eq 0 && ! -s "$E2E_TMP/o.stderr" ]] ||
+	{ cat "$E2E_TMP/o.stderr" >&2; fail "merge of runs at the same time: exit $RC, or a warning"; }
 
 note "intervals aligned on the wall clock: shard 1 starts about 3 intervals after shard 0"
 start_testserver iv hello
