@@ -141,7 +141,8 @@ void shb_conn_fin_done(struct shb_conn *c)
 }
 
 /* Without SNI a server that picks its certificate by name may refuse
- * the handshake (Caddy sends alert 80): say how to send one. */
+ * the handshake (Caddy sends alert 80, nginx 112): say how to send one,
+ * only where SNI can be the cause (shb_tls_sni_may_matter). */
 #define SNI_HINT " (no SNI was sent for an IP address: set one with " \
 		 "--sni NAME or use a host name)"
 
@@ -151,7 +152,8 @@ void shb_conn_fail(struct shb_conn *c, unsigned kind, const char *msg)
 
 	if (c->st == C_CLOSING || c->st == C_IDLE)
 		return;
-	if (kind == SHB_ERRK_TLS && !c->established && c->ro->sni_hint) {
+	if (kind == SHB_ERRK_TLS && !c->established && c->ro->sni_hint &&
+	    shb_tls_sni_may_matter(msg)) {
 		/* The message is cut, never the hint. */
 		snprintf(hinted, sizeof(hinted), "%.*s" SNI_HINT,
 			 (int)(sizeof(hinted) - sizeof(SNI_HINT)), msg);

@@ -456,8 +456,10 @@ static void alert_error(struct shb_tls *t, const char *stage, char *err,
 {
 	gnutls_alert_description_t a = gnutls_alert_get(t->s);
 	const char *name = gnutls_alert_get_name(a);
-	snprintf(err, errlen, "TLS %s: alert %s%s", stage,
-		 name ? name : "(unknown)",
+	/* The number as the h3 plugin gives it, so that one alert reads the
+	 * same over TCP and QUIC (and shb_tls_sni_may_matter finds it). */
+	snprintf(err, errlen, "TLS %s: alert %u (%s)%s", stage, (unsigned)a,
+		 name ? name : "unknown",
 		 (a == GNUTLS_A_CERTIFICATE_REQUIRED ||
 		  a == GNUTLS_A_BAD_CERTIFICATE) && !t->ctx->has_cert ?
 		 ": the server wants a client certificate (--cert FILE --key FILE)" :
@@ -524,9 +526,24 @@ int shb_tls_handshake(struct shb_tls *t, char *err, size_t errlen)
 		return -1;
 	if (r == GNUTLS_E_WARNING_ALERT_RECEIVED || r == GNUTLS_E_FATAL_ALERT_RECEIVED)
 		alert_error(t, "handshake", err, errlen);
+	else if (r == GNUTLS_E_UNEXPECTED_PACKET_LENGTH ||
+		 r == GNUTLS_E_UNEXPECTED_PACKET ||
+		 r == GNUTLS_E_UNSUPPORTED_VERSION_PACKET)
+		/* The first bytes back are no TLS record: most often a server
+		 * speaking plain HTTP ("HTTP/1.1 400 ..." to a ClientHello). */
+		snprintf(err, errlen, "TLS handshake: %s (the answer is not TLS: "
+			 "this port may speak plain HTTP; try http://)",
+			 gnutls_strerror(r));
 	else
 		snprintf(err, errlen, "TLS handshake: %s", gnutls_strerror(r));
 	return -1;
+}
+
+int shb_tls_sni_may_matter(const char *msg)
+{
+	return msg && (strstr(msg, "alert 80 (") || strstr(msg, "alert 112 (") ||
+		       strstr(msg, "certificate is not valid for ") ||
+		       strstr(msg, "failed: TLS alert 42 ("));
 }
 
 static long read_records(struct shb_tls *t, uint8_t *buf, size_t cap,

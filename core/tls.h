@@ -126,8 +126,22 @@ static inline void shb_tls_feed(struct shb_tls *t, const uint8_t *data,
 }
 
 /* 1 done, 0 needs more input, -1 failed (err filled: for a certificate
- * issued to other names "certificate is not valid for HOST"). */
+ * issued to other names "certificate is not valid for HOST"; for a
+ * server's alert "alert N (name)"; for an answer that is no TLS record,
+ * a hint that the port may speak plain HTTP). */
 int shb_tls_handshake(struct shb_tls *t, char *err, size_t errlen);
+/* [any] Whether a handshake that failed with `msg` (core/tls.c's, or a
+ * protocol's own TLS: the h3 plugin writes "[server sent ]TLS alert N
+ * (name)") may have failed for want of SNI: a server that picks its
+ * certificate by name refuses one without it with internal_error (alert
+ * 80, Caddy) or unrecognized_name (112, nginx's ssl_reject_handshake);
+ * and a certificate verified at an address it does not hold ("not valid
+ * for", or h3's own bad_certificate, 42, which names no reason) passes
+ * with --sni NAME, which names what is verified. Other alerts
+ * (handshake_failure 40: no common cipher or group; a server's 42 about
+ * our certificate) and answers that are not TLS have other causes, so the
+ * SNI hint would mislead there. */
+int shb_tls_sni_may_matter(const char *msg);
 /* Decrypts one record into buf. Returns bytes (> 0), 0 when input is
  * exhausted, SHB_TLS_EOF on close_notify, or -1 with err. */
 #define SHB_TLS_EOF (-2)

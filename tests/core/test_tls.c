@@ -252,6 +252,97 @@ static void test_sni(void)
 	CU_ASSERT_STRING_EQUAL(sni, "");
 }
 
+/* ---- what a failed handshake's message says --------------------------- */
+
+/* A plain HTTP server's answer to the ClientHello: no TLS record, and the
+ * message says the port may speak plain HTTP, not that SNI is missing. */
+static void test_not_tls(void)
+{
+	static const char http[] = "HTTP/1.1 400 Bad Request\r\n"
+				   "Content-Length: 0\r\n\r\n";
+	struct shb_tls_ctx ctx;
+	struct shb_tls t;
+	struct shb_bytes cout = { 0 };
+	char err[512] = "";
+
+	CU_ASSERT_FATAL(shb_tls_ctx_init(&ctx, 0, NULL, "127.0.0.1", NULL, err,
+					 sizeof(err)) == 0);
+	CU_ASSERT_FATAL(shb_tls_new(&t, &ctx, &cout, err, sizeof(err)) == 0);
+	shb_tls_feed(&t, NULL, 0);
+	CU_ASSERT_EQUAL(shb_tls_handshake(&t, err, sizeof(err)), 0);
+	CU_ASSERT(cout.len > 0); /* the ClientHello */
+	shb_tls_feed(&t, (const uint8_t *)http, sizeof(http) - 1);
+	CU_ASSERT_EQUAL(shb_tls_handshake(&t, err, sizeof(err)), -1);
+	CU_ASSERT_EQUAL(strncmp(err, "TLS handshake: ", 15), 0);
+	const char *hint = " (the answer is not TLS: this port may speak plain "
+			   "HTTP; try http://)";
+	CU_ASSERT(strlen(err) > strlen(hint) &&
+		  strcmp(err + strlen(err) - strlen(hint), hint) == 0);
+	CU_ASSERT_FALSE(shb_tls_sni_may_matter(err));
+	shb_tls_free(&t);
+	free(cout.p);
+	shb_tls_ctx_free(&ctx);
+}
+
+/* A server with no cipher in common sends handshake_failure (40): named
+ * by its number, and no cause for the SNI hint. */
+static void test_alert_40(void)
+{
+	struct shb_tls_ctx ctx;
+	struct shb_tls t;
+	struct shb_bytes cout = { 0 };
+	struct server sv;
+	char err[512] = "";
+
+	CU_ASSERT_FATAL(shb_tls_ctx_init(&ctx, 0, NULL, "127.0.0.1", NULL, err,
+					 sizeof(err)) == 0);
+	server_init(&sv, &ip4_leaf, "NORMAL:-CIPHER-ALL:+AES-128-CBC:-VERS-ALL:"
+				    "+VERS-TLS1.2");
+	CU_ASSERT_FATAL(shb_tls_new(&t, &ctx, &cout, err, sizeof(err)) == 0);
+	shb_tls_feed(&t, NULL, 0);
+	CU_ASSERT_EQUAL_FATAL(shb_tls_handshake(&t, err, sizeof(err)), 0);
+	CU_ASSERT_FATAL(shb_bytes_append(&sv.in, cout.p, cout.len) == 0);
+	int r = gnutls_handshake(sv.s);
+	CU_ASSERT(r < 0 && gnutls_error_is_fatal(r));
+	gnutls_alert_send_appropriate(sv.s, r);
+	shb_tls_feed(&t, sv.out.p, sv.out.len);
+	CU_ASSERT_EQUAL(shb_tls_handshake(&t, err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "TLS handshake: alert 40 (Handshake failed)");
+	CU_ASSERT_FALSE(shb_tls_sni_may_matter(err));
+	shb_tls_free(&t);
+	free(cout.p);
+	server_free(&sv);
+	shb_tls_ctx_free(&ctx);
+}
+
+/* Where SNI can be the cause: alerts 80 and 112, in the core's words and
+ * in the h3 plugin's. */
+static void test_sni_may_matter(void)
+{
+	CU_ASSERT_TRUE(shb_tls_sni_may_matter("TLS handshake: alert 112 (The server "
+					      "name sent was not recognized)"));
+	CU_ASSERT_TRUE(shb_tls_sni_may_matter("TLS handshake: alert 80 (Internal error)"));
+	CU_ASSERT_TRUE(shb_tls_sni_may_matter("QUIC handshake failed: server sent "
+					      "TLS alert 80 (internal_error)"));
+	CU_ASSERT_TRUE(shb_tls_sni_may_matter("QUIC handshake failed: server sent "
+					      "TLS alert 112 (unrecognized_name)"));
+	CU_ASSERT_FALSE(shb_tls_sni_may_matter("QUIC handshake failed: server sent "
+					       "TLS alert 40 (handshake_failure)"));
+	CU_ASSERT_FALSE(shb_tls_sni_may_matter("TLS handshake: alert 70 (Protocol "
+					       "version is not supported)"));
+	CU_ASSERT_FALSE(shb_tls_sni_may_matter("TLS handshake: The certificate is "
+					       "NOT trusted."));
+	/* a name that --sni would change: the address is not in the SANs */
+	CU_ASSERT_TRUE(shb_tls_sni_may_matter("TLS handshake: certificate is not "
+					      "valid for 127.0.0.1"));
+	CU_ASSERT_TRUE(shb_tls_sni_may_matter("QUIC handshake failed: TLS alert 42 "
+					      "(bad_certificate)"));
+	/* the server's 42 is about our certificate */
+	CU_ASSERT_FALSE(shb_tls_sni_may_matter("QUIC handshake failed: server sent "
+					       "TLS alert 42 (bad_certificate)"));
+	CU_ASSERT_FALSE(shb_tls_sni_may_matter(NULL));
+}
+
 /* ---- client certificates (mTLS) and the captured ClientHello ------------ */
 
 static char key_path[512], leaf_path[512];
@@ -329,8 +420,9 @@ static void test_client_cert_missing(void)
 {
 	char err[256];
 	CU_ASSERT_EQUAL(mtls(0, NULL, err, sizeof(err)), GNUTLS_E_CERTIFICATE_REQUIRED);
-	CU_ASSERT_STRING_EQUAL(err, "TLS read: alert Certificate is required: the "
-			       "server wants a client certificate (--cert FILE --key FILE)");
+	CU_ASSERT_STRING_EQUAL(err, "TLS read: alert 116 (Certificate is required): "
+			       "the server wants a client certificate (--cert FILE "
+			       "--key FILE)");
 }
 
 /* --cert/--key checked before any traffic: one line naming the file. */
@@ -594,6 +686,9 @@ static CU_TestInfo tls_tests[] = {
 	{ "untrusted chain", test_untrusted },
 	{ "no verification", test_no_verify },
 	{ "SNI for DNS names only", test_sni },
+	{ "an answer that is not TLS: plain HTTP hint", test_not_tls },
+	{ "alert 40: named by number, no SNI hint", test_alert_40 },
+	{ "the SNI hint only for alerts 80 and 112", test_sni_may_matter },
 	{ "client certificate presented, ClientHello kept", test_client_cert },
 	{ "client certificate required, none: named alert", test_client_cert_missing },
 	{ "--cert/--key checked at start", test_client_cert_check },

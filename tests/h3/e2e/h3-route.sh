@@ -76,13 +76,15 @@ ok_h3 fallback 40 "https://api.invalid:$P/" -c 4 --sni localhost \
 check fallback 'connectionsOpened == 8'
 
 # A server that refuses the handshake with an alert (no key exchange
-# group in common): at an IP address the hint is added, with --sni not.
+# group in common): no SNI hint, at an IP address or with --sni, since
+# SNI cannot be the cause (only alerts 80 and 112, and a certificate's
+# name, get it).
 H3SRV_GTLS_ARGS="--groups=-GROUP-ALL:+GROUP-SECP521R1" start_gtlsserver badtls >/dev/null
 h3 alert "https://127.0.0.1:$badtls_PORT/" -t 1 -c 1 -n 2
 expect_rc alert 1
 check alert 'errors.tls == 2'
 s=$(sample alert tls)
-[[ "$s" == "QUIC handshake failed: server sent TLS alert "*" $HINT" ]] ||
+[[ "$s" == "QUIC handshake failed: server sent TLS alert "* && "$s" != *"no SNI"* ]] ||
 	{ show_run alert; fail "alert: errorSamples.tls is '$s'"; }
 h3 alert-sni "https://127.0.0.1:$badtls_PORT/" -t 1 -c 1 -n 2 --sni localhost
 expect_rc alert-sni 1
@@ -105,6 +107,6 @@ port=$(h3srv_pick_port)
 h3 dead "https://127.0.0.1:$port/" -t 1 -c 2 -z 30s
 expect_rc dead 1
 check dead 'requests.ok == 0' 'errors.connect == 10'
-grep -qxF "shb: no connection to 127.0.0.1:$port ever succeeded: every connection failed 5 times in a row, the last with: recv: Connection refused" \
+grep -qxF "shb: no connection to 127.0.0.1:$port ever succeeded: every connection failed 5 times in a row, the last with: recv: Connection refused (nothing answers on this UDP port: HTTP/3 runs over UDP; a server on TCP only takes h1 or h2)" \
 	"$E2E_TMP/dead.stderr" || { show_run dead; fail "dead: no early-stop line"; }
 note "passed"

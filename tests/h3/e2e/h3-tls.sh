@@ -162,8 +162,8 @@ for p in h1 h2 h3; do
 		case $p-$who in
 		h3-none) want="TLS alert 42 (bad_certificate): the server wants a client certificate (--cert FILE --key FILE)" ;;
 		h3-stranger) want="TLS alert 42 (bad_certificate)" ;;
-		*-none) want="alert Certificate is bad: the server wants a client certificate (--cert FILE --key FILE)" ;;
-		*) want="alert Certificate is bad" ;;
+		*-none) want="alert 42 (Certificate is bad): the server wants a client certificate (--cert FILE --key FILE)" ;;
+		*) want="alert 42 (Certificate is bad)" ;;
 		esac
 		[[ "$sample" == *"$want" ]] ||
 			{ show_run "$who-$p"; fail "$who-$p: errorSamples.tls is '$sample', expected it to end in '$want'"; }
