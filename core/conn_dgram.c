@@ -254,7 +254,15 @@ void shb_dgram_on_recv(struct shb_conn *c, struct io_uring_cqe *cqe)
 		/* EMSGSIZE after an ICMP "too big" is benign; a refused port
 		 * before any answer is a connect error. */
 		char msg[160];
+		/* Refused before any answer: no UDP socket on that port, often a
+		 * server that speaks HTTP over TCP only. */
+		const struct shb_proto_desc *d = c->w->run->proto->desc;
 		snprintf(msg, sizeof(msg), "recv: %s", strerror(-res));
+		if (res == -ECONNREFUSED && !c->got_data)
+			snprintf(msg, sizeof(msg), "recv: %s (nothing listens on "
+				 "this UDP port: %.32s runs over UDP, not TCP)",
+				 strerror(-res), d->display_name ? d->display_name :
+				 d->name);
 		shb_dgram_deliver(c);
 		if (!c->got_data && shb_conn_next_addr(c, -res, msg)) {
 			shb_conn_requeue_outstanding(c);

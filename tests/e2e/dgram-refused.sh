@@ -37,6 +37,6 @@ expect_rc refused 1
 check refused 'requests.ok == 0' 'connectionsOpened == 10' 'errors.connect == 40' \
 	'requests.errors == 40'
 [[ $ELAPSED_MS -lt 3000 ]] || fail "refused: the run took ${ELAPSED_MS} ms, expected an early stop"
-grep -qxF "shb: no connection to 127.0.0.1:$port ever succeeded: every connection failed 5 times in a row, the last with: recv: Connection refused" \
+grep -qxF "shb: no connection to 127.0.0.1:$port ever succeeded: every connection failed 5 times in a row, the last with: recv: Connection refused (nothing listens on this UDP port: fxdgram runs over UDP, not TCP)" \
 	"$E2E_TMP/refused.stderr" || { show_run refused; fail "refused: no early-stop line"; }
 note "passed"

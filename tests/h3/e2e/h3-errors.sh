@@ -32,6 +32,8 @@ h3 refused "https://127.0.0.1:$port/" -c 2 -n 4 --connect-timeout 5s
 expect_rc refused 1
 check refused 'requests.ok == 0' 'requests.errors == 4' 'errors.connect == 4' \
 	'requests.connectErrors == 4'
+# ... and says that HTTP/3 is UDP, for a server that speaks TCP only
+sample_has refused connect "recv: Connection refused (nothing listens on this UDP port: HTTP/3 runs over UDP, not TCP)"
 
 # A black hole: the relay drops everything, so the handshake times out.
 start_caddy caddy >/dev/null

@@ -107,6 +107,6 @@ port=$(h3srv_pick_port)
 h3 dead "https://127.0.0.1:$port/" -t 1 -c 2 -z 30s
 expect_rc dead 1
 check dead 'requests.ok == 0' 'errors.connect == 10'
-grep -qxF "shb: no connection to 127.0.0.1:$port ever succeeded: every connection failed 5 times in a row, the last with: recv: Connection refused (nothing answers on this UDP port: HTTP/3 runs over UDP; a server on TCP only takes h1 or h2)" \
+grep -qxF "shb: no connection to 127.0.0.1:$port ever succeeded: every connection failed 5 times in a row, the last with: recv: Connection refused (nothing listens on this UDP port: HTTP/3 runs over UDP, not TCP)" \
 	"$E2E_TMP/dead.stderr" || { show_run dead; fail "dead: no early-stop line"; }
 note "passed"
