@@ -457,6 +457,12 @@ static void put_targets(struct jb *b, json_t *doc, const struct shb_host *host,
 		put(b, o, "url", jstr(ti ? ti->url : NULL));
 		put(b, o, "method", jstr(ti ? ti->method : NULL));
 		put(b, o, "weight", jint(ti ? ti->weight : 1));
+		struct shb_rpt_share sh;
+		shb_rpt_target_share(r, run, i, &sh);
+		put(b, o, "weightShare", sh.intended < 0 ? json_null() :
+		    json_real(sh.intended));
+		put(b, o, "requestShare", sh.achieved < 0 ? json_null() :
+		    json_real(sh.achieved));
 		put_result(b, o, host, run, t);
 		if (json_array_append_new(arr, o) != 0)
 			b->failed = 1;

@@ -467,6 +467,31 @@ const struct shb_results *shb_rpt_target(const struct shb_results *r,
 	return t;
 }
 
+void shb_rpt_target_share(const struct shb_results *r,
+			  const struct shb_run_info *run, size_t i,
+			  struct shb_rpt_share *out)
+{
+	const struct shb_target_info *ti;
+	uint64_t wsum = 0, all = 0, mine = 0;
+	size_t n = shb_rpt_target_count(r);
+	out->intended = out->achieved = -1;
+	for (size_t k = 0; k < n; k++) {
+		const struct shb_results *t = shb_rpt_target(r, run, k, &ti);
+		wsum += ti ? ti->weight : 0;
+		all += t ? t->requests_total : 0;
+		if (k == i) {
+			mine = t ? t->requests_total : 0;
+			if (!ti || !t)
+				return;
+			out->intended = (double)ti->weight;
+		}
+	}
+	if (i >= n)
+		return;
+	out->intended = wsum ? out->intended / (double)wsum : -1;
+	out->achieved = all ? (double)mine / (double)all : -1;
+}
+
 const struct shb_hist *shb_rpt_uncorrected(const struct shb_results *r)
 {
 	if (!SHB_RPT_HAS(r, struct shb_results, latency_uncorrected) ||

@@ -216,6 +216,17 @@ const struct shb_results *shb_rpt_target(const struct shb_results *r,
 					 size_t i,
 					 const struct shb_target_info **info);
 
+/* A mixed run's target i: its intended share of the requests (its weight
+ * over all the targets' weights) and its achieved one (its requests,
+ * answered or failed, over all the targets'); each -1 when not known (no
+ * target info, or no request at all). */
+struct shb_rpt_share {
+	double intended, achieved;
+};
+void shb_rpt_target_share(const struct shb_results *r,
+			  const struct shb_run_info *run, size_t i,
+			  struct shb_rpt_share *out);
+
 /* r->latency_uncorrected when it is a histogram of its own (open loop),
  * else NULL. */
 const struct shb_hist *shb_rpt_uncorrected(const struct shb_results *r);

@@ -446,8 +446,22 @@ static void print_setup_timings(struct shb_rpt_out *o,
 	}
 }
 
-/* ABI 1.2, several targets: one line each, "[0] label url: ..." with
- * the numbers to compare them by. */
+/* A target's share of the requests, and its weight's: ", 83.4% of
+ * requests (weight 83.3%)". */
+static void put_share(struct shb_rpt_out *o, const struct shb_results *r,
+		      const struct shb_run_info *run, size_t i)
+{
+	struct shb_rpt_share sh;
+	char a[32], w[32];
+	shb_rpt_target_share(r, run, i, &sh);
+	if (sh.achieved >= 0)
+		shb_rpt_printf(o, ", %s%% of requests",
+			       shb_rpt_fixed(a, sizeof(a), shb_rpt_scale(sh.achieved * 100, 1), 1));
+	if (sh.intended >= 0)
+		shb_rpt_printf(o, sh.achieved >= 0 ? " (weight %s%%)" : ", weight %s%%",
+			       shb_rpt_fixed(w, sizeof(w), shb_rpt_scale(sh.intended * 100, 1), 1));
+}
+
 /* A target's status codes and errors by kind, a line each when it has
  * any: the breakdown the run's own sections give, in short. */
 static void print_target_detail(struct shb_rpt_out *o, const struct shb_results *t)
@@ -477,6 +491,8 @@ static void print_target_detail(struct shb_rpt_out *o, const struct shb_results 
 		shb_rpt_puts(o, "\n");
 }
 
+/* ABI 1.2, several targets: one line each, "[0] label url: ..." with
+ * the numbers to compare them by. */
 static void print_targets(struct shb_rpt_out *o, const struct shb_host *host,
 			  const struct shb_run_info *run,
 			  const struct shb_results *r)
@@ -500,9 +516,11 @@ static void print_targets(struct shb_rpt_out *o, const struct shb_host *host,
 			shb_rpt_puts(o, " ");
 		}
 		put_clean(o, shb_rpt_str(ti ? ti->url : NULL));
-		shb_rpt_printf(o, ": %llu ok, %llu errors, %s req/s",
+		shb_rpt_printf(o, ": %llu ok, %llu errors",
 			       (unsigned long long)t->requests_ok,
-			       (unsigned long long)t->requests_errors,
+			       (unsigned long long)t->requests_errors);
+		put_share(o, r, run, i);
+		shb_rpt_printf(o, ", %s req/s",
 			       shb_rpt_fixed(rate, sizeof(rate),
 					     shb_rpt_scale(shb_rpt_per_sec(t->requests_ok,
 									   t->elapsed_ns), 1), 1));

@@ -1499,8 +1499,8 @@ static void test_json_v12full(void)
 	CU_ASSERT_EQUAL_FATAL(json_array_size(tg), 2);
 	json_t *t0 = json_array_get(tg, 0), *t1 = json_array_get(tg, 1);
 	static const char *const target_keys[] = {
-		"index", "label", "url", "method", "weight",
-		"durationSeconds", "interrupted", "requests", "requestsPerSec",
+		"index", "label", "url", "method", "weight", "weightShare",
+		"requestShare", "durationSeconds", "interrupted", "requests", "requestsPerSec",
 		"bytesReceived", "bytesReceivedPerSec", "bytesSent",
 		"bytesSentPerSec", "connectionsOpened", "statusCodes", "errors",
 		"errorSamples", "latencySeconds", "setupSeconds",
@@ -1514,6 +1514,9 @@ static void test_json_v12full(void)
 	j_str(t0, "label", "bun");
 	j_str(t0, "url", "https://a.test/rpc");
 	j_int(t0, "weight", 1);
+	/* intended 1 of 1 + 3; achieved 17500 of 17500 + 52522 requests */
+	j_real(t0, "weightShare", 0.25);
+	j_real(t0, "requestShare", 17500.0 / 70022.0);
 	j_int(t0, "requests/ok", 17500);
 	j_real(t0, "rxHeaderBytesPerResponse", 100.0);
 	j_real(t0, "rxBodyBytesPerResponse", 50.0);
@@ -1523,6 +1526,8 @@ static void test_json_v12full(void)
 	j_int(t1, "index", 1);
 	j_str(t1, "url", "https://b.test/rpc");
 	j_int(t1, "weight", 3);
+	j_real(t1, "weightShare", 0.75);
+	j_real(t1, "requestShare", 52522.0 / 70022.0);
 	j_int(t1, "errors/application", 10);
 	j_real(t1, "latencySeconds/percentiles/p99.999", 0.249);
 	j_real(t1, "latencyUncorrectedSeconds/percentiles/p99.999", 0.0299);
