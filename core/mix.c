@@ -359,6 +359,26 @@ void shb_mix_run_info(struct shb_run *run, struct shb_run_info *info)
 
 /* ---- [main] each worker's share ------------------------------------------------ */
 
+/* The worker's gate over the origins' weights, and room to hold each of
+ * its connections (origin k's block starts at base[k], as
+ * shb_mix_assign_conns lays them out). */
+static int gate_setup(const struct shb_mix *m, struct shb_mix_worker *x,
+		      uint32_t conns)
+{
+	uint64_t w[SHB_TARGETS_MAX];
+	uint32_t at = 0;
+	for (uint32_t k = 0; k < m->norigins; k++) {
+		w[k] = m->o[k].weight;
+		x->base[k] = at;
+		at += x->conns[k];
+	}
+	shb_share_gate_init(&x->gate, m->norigins, w);
+	x->nconns = conns;
+	x->held = calloc(conns ? conns : 1, sizeof(*x->held));
+	x->is_held = calloc(conns ? conns : 1, 1);
+	return x->held && x->is_held ? 0 : -1;
+}
+
 int shb_mix_split(struct shb_run *run, struct shb_worker_args *wa, uint32_t n)
 {
 	struct shb_mix *m = run->mix;
@@ -413,6 +433,8 @@ int shb_mix_split(struct shb_run *run, struct shb_worker_args *wa, uint32_t n)
 		wa[i].conns = conns;
 		if (!cfg->duration_ns)
 			wa[i].budget = budget;
+		if (gate_setup(m, x, conns) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -426,6 +448,8 @@ void shb_mix_split_free(struct shb_worker_args *wa, uint32_t n)
 		for (uint32_t t = 0; t < x->nstats; t++)
 			shb_stats_destroy(&x->stats[t]);
 		free(x->stats);
+		free(x->held);
+		free(x->is_held);
 		free(x);
 		wa[i].mixw = NULL;
 	}
@@ -483,6 +507,9 @@ void shb_mix_begin_measuring(struct worker *w)
 		return;
 	memcpy(x->left, x->budget, sizeof(x->left));
 	memset(x->cur, 0, sizeof(x->cur));
+	/* The measured load starts level: what the warm-up sent is not in
+	 * the report's shares. */
+	shb_share_gate_reset(&x->gate);
 	for (uint32_t t = 0; t < x->nstats; t++)
 		shb_stats_reset(&x->stats[t]);
 }
@@ -504,6 +531,7 @@ int shb_mix_pick(struct worker *w, const struct shb_conn *c, uint32_t *t)
 	if (j < 0)
 		return -1;
 	*t = m->order[o->first + (uint32_t)j];
+	shb_share_gate_take(&x->gate, c->oi);
 	return 0;
 }
 
@@ -511,10 +539,59 @@ void shb_mix_giveback(struct worker *w, uint32_t t)
 {
 	const struct shb_mix *m = w->run->mix;
 	struct shb_mix_worker *x = w->mixw;
-	if (!x || !shb_worker_count_mode(w))
+	if (!x)
+		return;
+	shb_share_gate_giveback(&x->gate, m->origin_of[t]);
+	if (!shb_worker_count_mode(w))
 		return;
 	const struct shb_mix_origin *o = &m->o[m->origin_of[t]];
 	for (uint32_t j = o->first; j < o->first + o->count; j++)
 		if (m->order[j] == t)
 			x->left[j]++;
+}
+
+/* With -n the counts per target are exact already, and a gate could hold
+ * an origin whose share of this worker's budget is rounded up behind one
+ * that has used its own up: the gate works with -z only. */
+static int gated(const struct worker *w)
+{
+	return w->mixw && w->run->mix->norigins > 1 && !shb_worker_count_mode(w);
+}
+
+int shb_mix_hold(struct worker *w, const struct shb_conn *c)
+{
+	struct shb_mix_worker *x = w->mixw;
+	if (!gated(w) || shb_share_gate_may(&x->gate, c->oi))
+		return 0;
+	uint32_t k = c->oi, i = c->idx;
+	/* Its block's stack has room for each of its connections once. */
+	if (i < x->nconns && !x->is_held[i] && i >= x->base[k] &&
+	    x->nheld[k] < x->conns[k]) {
+		x->held[x->base[k] + x->nheld[k]++] = i;
+		x->is_held[i] = 1;
+	}
+	return 1;
+}
+
+uint32_t shb_mix_wake(struct worker *w)
+{
+	struct shb_mix_worker *x = w->mixw;
+	uint32_t woken = 0;
+	if (!x)
+		return 0;
+	for (uint32_t k = 0; k < w->run->mix->norigins; k++) {
+		if (!x->nheld[k] || (gated(w) && !shb_share_gate_may(&x->gate, k)))
+			continue;
+		while (x->nheld[k]) {
+			uint32_t i = x->held[x->base[k] + --x->nheld[k]];
+			struct shb_conn *c = &w->conns[i];
+			x->is_held[i] = 0;
+			/* One not ready is woken by its own events. */
+			if (c->st == C_READY && !c->dirty) {
+				shb_conn_mark_dirty(c);
+				woken++;
+			}
+		}
+	}
+	return woken;
 }

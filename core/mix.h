@@ -16,7 +16,10 @@
  * connection of origin o takes the next target of o by the same smooth
  * weighted order, among the targets whose count is not used up. With -z
  * targets of one origin are picked by weight exactly (within one period),
- * while the origins' shares follow their connections.
+ * and the origins' shares are held to their weights by each worker's
+ * deficit gate (share_gate.h), closed and open loop alike: a connection
+ * whose origin is a request ahead waits (held) until the others catch
+ * up, and is woken then (shb_mix_wake).
  *
  * Counting: a request's outcome is counted in the run's totals (as without
  * targets) and in its target's own statistics; connection-level numbers
@@ -30,6 +33,7 @@
 #include "results.h"
 #include "route.h"
 #include "run.h"
+#include "share_gate.h"
 #include "stats.h"
 #include "targets.h"
 #include "tls.h"
@@ -79,6 +83,14 @@ struct shb_mix_worker {
 	int64_t cur[SHB_TARGETS_MAX];
 	struct shb_stats *stats;          /* per target (by target index) */
 	uint32_t nstats;
+	/* -z over several origins: the gate, and per origin the connections
+	 * it holds (a stack in held[base[k] ..], its connections' block). */
+	struct shb_share_gate gate;
+	uint32_t base[SHB_TARGETS_MAX];
+	uint32_t nheld[SHB_TARGETS_MAX];
+	uint32_t *held;                   /* connection indices */
+	uint8_t *is_held;                 /* per connection */
+	uint32_t nconns;                  /* of held[] and is_held[] */
 };
 
 /* [main] The run without a mix: one origin, the run's own (ro0). Call
@@ -116,8 +128,15 @@ void shb_mix_begin_measuring(struct worker *w);
  * weight); -1 when c's origin has none left (-n used up). */
 int shb_mix_pick(struct worker *w, const struct shb_conn *c, uint32_t *t);
 /* [worker] A picked target's request was not sent after all (refused,
- * requeued, issue failed): it goes back to its budget. */
+ * requeued, issue failed): it goes back to its budget (and its origin's
+ * share). */
 void shb_mix_giveback(struct worker *w, uint32_t t);
+/* [worker] 1 when c's origin is ahead of its share (-z, several origins):
+ * c sends nothing now and is held until shb_mix_wake frees it; else 0. */
+int shb_mix_hold(struct worker *w, const struct shb_conn *c);
+/* [worker] Marks dirty the held connections whose origin may send again;
+ * returns how many. */
+uint32_t shb_mix_wake(struct worker *w);
 
 /* [worker] The target's own statistics, or NULL without a mix. */
 static inline struct shb_stats *shb_mix_stats(struct shb_mix_worker *m,

@@ -183,6 +183,9 @@ int shb_conn_issue(struct shb_conn *c)
 			break;
 	if (i == w->parallel)
 		return -1;
+	/* -z over several origins: c's origin waits while it is ahead. */
+	if (w->mixw && shb_mix_hold(w, c))
+		return -1;
 	struct req_slot *r = &c->reqs[i];
 	/* A mixed run: the next target of c's origin, with its request. */
 	const void *prep = w->run->prepared;

@@ -132,17 +132,26 @@ static void service(struct shb_conn *c)
 
 static void service_dirty(struct worker *w)
 {
-	/* service() can dirty other connections only through this one, but a
-	 * fresh entry may be appended while we walk: use an index loop. */
-	for (uint32_t i = 0; i < w->ndirty; i++) {
-		struct shb_conn *c = &w->conns[w->dirty[i]];
-		/* Cleared only afterwards: the plugin calls made by service()
-		 * (req_done, conn_event) must not put c on the list again, or
-		 * the list, sized one entry per connection, would overflow. */
-		service(c);
-		c->dirty = 0;
+	/* A mixed run's held connections are woken only between walks (the
+	 * list holds each connection once per walk): rounds while any is
+	 * woken, up to a bound (the rest at the next call). */
+	for (int round = 0; round < 64; round++) {
+		/* service() can dirty other connections only through this
+		 * one, but a fresh entry may be appended while we walk: use
+		 * an index loop. */
+		for (uint32_t i = 0; i < w->ndirty; i++) {
+			struct shb_conn *c = &w->conns[w->dirty[i]];
+			/* Cleared only afterwards: the plugin calls made by
+			 * service() (req_done, conn_event) must not put c on
+			 * the list again, or the list, sized one entry per
+			 * connection, would overflow. */
+			service(c);
+			c->dirty = 0;
+		}
+		w->ndirty = 0;
+		if (!w->mixw || !shb_mix_wake(w))
+			break;
 	}
-	w->ndirty = 0;
 }
 
 /* Refused requests went back to the budget: offer them to connections that
