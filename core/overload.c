@@ -30,6 +30,16 @@ static void short_cause(const struct shb_short_in *in, double sent_rate,
 			 in->multiplexed ? " or -p" : "");
 		return;
 	}
+	/* A mix over several origins holds each to its weight's share
+	 * (share_gate.h): room in all is no sign the client fell behind. */
+	if (in->origins > 1) {
+		snprintf(buf, len, "the connections had room in all (about %.0f "
+			 "req/s at %.1f ms per request), but each origin gets its "
+			 "weight's share: the one slowest for its weight (see the "
+			 "targets' latencies) set the rate; raise -c or lower -R",
+			 cap, ms);
+		return;
+	}
 	snprintf(buf, len, "the connections had room (about %.0f req/s at "
 		 "%.1f ms per request), this client fell behind; raise -t or "
 		 "split the run into shards (--shard)", cap, ms);
@@ -96,11 +106,27 @@ static void which_run(const struct shb_results *r, char *buf, size_t len)
 			 i->compare_count, i->label ? i->label : i->url);
 }
 
+/* The origins of a mixed run's targets (run info), 0 without. */
+static uint32_t count_origins(const struct shb_results *r)
+{
+	const struct shb_run_info *i = r->run;
+	uint32_t most = 0;
+	if (!i || !SHB_HAS(i, struct shb_run_info, target_count) || !i->targets)
+		return 0;
+	for (uint32_t t = 0; t < i->target_count; t++)
+		if (i->targets[t].origin + 1 > most)
+			most = i->targets[t].origin + 1;
+	return most;
+}
+
 int shb_overload_report(FILE *f, const struct shb_results *r,
 			const struct shb_census *cs,
-			const struct shb_short_in *si, int load_started)
+			const struct shb_short_in *si_in, int load_started)
 {
 	char which[224], line[1024];
+	struct shb_short_in sin = *si_in;
+	const struct shb_short_in *si = &sin;
+	sin.origins = count_origins(r);
 	which_run(r, which, sizeof(which));
 	if (!load_started) {
 		fprintf(f, "shb: %sstopped during set-up: the load never started "

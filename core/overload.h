@@ -29,6 +29,8 @@ struct shb_short_in {
 	uint64_t conns;      /* connections the load had (-c, less never opened) */
 	uint32_t streams;    /* requests in flight per connection at most */
 	int multiplexed;     /* the protocol takes -p */
+	uint32_t origins;    /* a mixed run's origins (shb_overload_report
+			      * counts them), 0 or 1 without */
 };
 
 /* 1 when unsent is more than SHB_SHORT_PCT of total + unsent. */

@@ -54,6 +54,14 @@ static void test_short_client(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "1600 never sent: the connections "
 		"had room (about 10000 req/s at 1.0 ms per request), this client "
 		"fell behind; raise -t or split the run into shards (--shard)"));
+	in.origins = 2; /* a mix: the gate held the origins to their shares */
+	CU_ASSERT_EQUAL(shb_short_line(&in, buf, sizeof(buf)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "1600 never sent: the connections "
+		"had room in all (about 10000 req/s at 1.0 ms per request), but "
+		"each origin gets its weight's share: the one slowest for its "
+		"weight (see the targets' latencies) set the rate; raise -c or "
+		"lower -R"));
+	in.origins = 1;
 	in.mean_ns = 0; /* nothing answered */
 	CU_ASSERT_EQUAL(shb_short_line(&in, buf, sizeof(buf)), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "never sent: no request was "
