@@ -1,8 +1,10 @@
 /* The "html" reporter: one self-contained HTML page per report file, with
- * the run's facts, the latency percentile spectrum (corrected and, under
- * open loop, uncorrected, on HdrHistogram's plotter's axis), throughput
- * and p50/p99 over time from the interval samples, the set-up timings,
- * status codes and errors. Charts are inline SVG written here; the page
+ * a headline of the run's figures on the first screen, the run's facts,
+ * the latency percentile spectrum (corrected and, under open loop,
+ * uncorrected, on HdrHistogram's plotter's axis), throughput and p50/p99
+ * over time from the interval samples, the set-up timings, status codes
+ * and errors. Charts are inline SVG, as wide as the window (viewBox and
+ * CSS); the page
  * has no script, no style sheet, font or image to fetch, and a
  * Content-Security-Policy that forbids every fetch in case one slipped in.
  * Every string from the run (URL, labels, error samples, plugin paths) is
@@ -45,7 +47,17 @@ static const char page_style[] =
 	"table.facts td,td.text{text-align:left;word-break:break-all}\n"
 	".note{color:#555;font-size:.9em;max-width:60em}\n"
 	".warn{color:#a00;font-weight:bold}\n"
-	"svg.chart{display:block;max-width:100%;height:auto}\n"
+	".headline{display:flex;flex-wrap:wrap;gap:.6em;margin:.6em 0 1em}\n"
+	".stat{border:1px solid #ccc;border-radius:4px;padding:.3em .8em;"
+	"min-width:6em}\n"
+	".stat .value{display:block;font-size:1.6em;font-weight:bold}\n"
+	".stat .name{display:block;color:#555;font-size:.85em}\n"
+	".stat.bad .value{color:#a00}\n"
+	".pair{display:flex;flex-wrap:wrap;gap:0 2.5em;align-items:flex-start}\n"
+	".pair>div{min-width:0;max-width:100%}\n"
+	/* Charts are as wide as the window up to 60em; height follows the
+	 * viewBox. On a phone the labels grow so that they stay legible. */
+	"svg.chart{display:block;width:100%;max-width:60em;height:auto}\n"
 	".chart text{font-size:12px;fill:#333}\n"
 	".grid line{stroke:#e4e4e4}\n.axis line{stroke:#333}\n"
 	"polyline.series{fill:none;stroke-width:2;stroke-linejoin:round}\n"
@@ -54,7 +66,11 @@ static const char page_style[] =
 	".uncorrected{stroke:#ff7f0e;fill:#ff7f0e}\n"
 	".ok{stroke:#2ca02c;fill:#2ca02c}\n.errors{stroke:#d62728;fill:#d62728}\n"
 	".p50{stroke:#1f77b4;fill:#1f77b4}\n.p99{stroke:#9467bd;fill:#9467bd}\n"
-	"circle.dot{stroke:none}\n";
+	"circle.dot{stroke:none}\n"
+	/* A table wider than a phone scrolls by itself, not the page. */
+	"@media (max-width:40em){body{margin:.8em}"
+	"table{display:block;overflow-x:auto;max-width:100%}"
+	".chart text{font-size:16px}}\n";
 
 static void page_head(struct shb_rpt_out *o, const struct shb_run_info *run)
 {
@@ -102,8 +118,14 @@ static int section(struct shb_rpt_out *o, struct html *h,
 	if (r->interrupted)
 		shb_rpt_puts(o, "<p class=\"warn\">Interrupted: the figures cover "
 			     "what was measured until the signal.</p>\n");
+	html_headline(o, host, h->sections, r);
+	/* Side by side when the window is wide enough, so that the first
+	 * screen reaches the charts. */
+	shb_rpt_puts(o, "<div class=\"pair\"><div>\n");
 	html_run_facts(o, host, run, r);
+	shb_rpt_puts(o, "</div><div>\n");
 	html_totals(o, run, r);
+	shb_rpt_puts(o, "</div></div>\n");
 	html_latency_section(o, host, h->sections, run, r, sp);
 	int rc = html_timeline_section(o, h, run);
 	html_setup_section(o, host, r);

@@ -199,8 +199,9 @@ static void legend(struct shb_rpt_out *o, const struct html_chart *c)
 		shb_rpt_printf(o, "<line class=\"key %s\" x1=\"%d\" y1=\"16\" x2=\"%d\" y2=\"16\"/>"
 			       "<text x=\"%d\" y=\"20\">%s</text>\n",
 			       s->cls, x, x + 20, x + 26, s->name);
-		/* About 7 px per character at 12 px. */
-		x += 26 + 7 * (int)strlen(s->name) + 18;
+		/* About 10 units per character: room for the larger type
+		 * of a narrow window (the page's style). */
+		x += 26 + 10 * (int)strlen(s->name) + 18;
 	}
 	shb_rpt_puts(o, "</g>\n");
 }

@@ -62,9 +62,9 @@ static void spectrum_chart(struct shb_rpt_out *o, const char *id,
 			   const struct html_spectrum *c, const struct html_spectrum *u)
 {
 	struct html_series s[2] = {
-		{"corrected", u ? "corrected (from the intended start)" : "latency",
+		{"corrected", u ? "corrected" : "latency",
 		 c->x, c->y, NULL, c->n},
-		{"uncorrected", "uncorrected (from the actual send)",
+		{"uncorrected", "uncorrected",
 		 u ? u->x : NULL, u ? u->y : NULL, NULL, u ? u->n : 0},
 	};
 	struct html_chart chart = {
@@ -147,7 +147,8 @@ void html_latency_section(struct shb_rpt_out *o, const struct shb_host *host,
 			       uh ? " Under open loop the corrected latency runs "
 				    "from each request's intended start, so it "
 				    "shows the time requests waited when the "
-				    "server or client fell behind." : "");
+				    "server or client fell behind; the "
+				    "uncorrected from the actual send." : "");
 	}
 	percentile_table(o, &c, uh ? &u : NULL);
 }

@@ -111,6 +111,41 @@ void html_run_facts(struct shb_rpt_out *o, const struct shb_host *host,
 			       (unsigned long long)w.requests);
 }
 
+/* ---- the headline --------------------------------------------------------- */
+
+static void stat(struct shb_rpt_out *o, unsigned idx, const char *id,
+		 const char *value, const char *name, int bad)
+{
+	shb_rpt_printf(o, "<div class=\"stat%s\" id=\"run%u-%s\"><span "
+		       "class=\"value\">%s</span><span class=\"name\">%s</span>"
+		       "</div>\n", bad ? " bad" : "", idx, id, value, name);
+}
+
+void html_headline(struct shb_rpt_out *o, const struct shb_host *host,
+		   unsigned idx, const struct shb_results *r)
+{
+	struct shb_rpt_pcts p = {2, {500000, 990000}};
+	struct shb_rpt_latency l;
+	char a[32], name[64];
+	shb_rpt_read_hist(host, r->latency, &p, &l);
+	shb_rpt_printf(o, "<div class=\"headline\" id=\"run%u-headline\">\n", idx);
+	stat(o, idx, "rate", html_one_decimal(a, sizeof(a),
+		shb_rpt_per_sec(r->requests_ok, r->elapsed_ns)), "ok per second", 0);
+	html_latency_cells(&l, 0, a, sizeof(a));
+	stat(o, idx, "p50", a, "p50 latency, ms", 0);
+	html_latency_cells(&l, 1, a, sizeof(a));
+	stat(o, idx, "p99", a, "p99 latency, ms", 0);
+	/* The share of all requests, as the totals count them. */
+	snprintf(name, sizeof(name), "errors (%s %% of requests)",
+		 shb_rpt_fixed(a, sizeof(a), shb_rpt_scale(shb_rpt_per(
+			 100 * r->requests_errors, r->requests_total), 1), 1));
+	stat(o, idx, "errors", html_u64s(a, sizeof(a), r->requests_errors), name,
+	     r->requests_errors > 0);
+	stat(o, idx, "duration", html_secs(a, sizeof(a), r->elapsed_ns),
+	     "seconds of load", 0);
+	shb_rpt_puts(o, "</div>\n");
+}
+
 /* ---- the totals ------------------------------------------------------------- */
 
 static void mb_row(struct shb_rpt_out *o, const char *name, uint64_t bytes,

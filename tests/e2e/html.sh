@@ -10,6 +10,11 @@
 # must show in the log (so the check can fail). An open-loop run adds the
 # uncorrected spectrum; a comparison of two targets is one page of two
 # sections. A terminal as stdout is refused, a pipe is not.
+# Laid out in windows of 1280x1600 and 390x844 (a phone), the run's
+# headline (target, ok/s, p50, p99, errors, duration) is on the first
+# screen and reads as the JSON report, and every chart fits the window's
+# width; the screenshots are kept in $SHB_E2E_ARTEFACTS/html/ (the build
+# dir) for a person to look at.
 # shellcheck disable=SC2154 # srv_PORT, srv_PID: set by start_testserver
 source "$(dirname "$0")/lib.sh"
 need SHB SHB_TESTSERVER
@@ -74,6 +79,27 @@ python3 "$check_py" dom "$E2E_TMP/run.dom" "$E2E_TMP/run.json" "$E2E_TMP/run.hgr
 	fail "the rendered page"
 hosts=$(python3 "$check_py" requests "$E2E_TMP/run.requests") ||
 	fail "rendering the report fetched from: $hosts"
+
+# layout W H: the first screen of run.html in a W x H window, measured and
+# shot by html_check.py over chromium's DevTools pipe.
+layout() {
+	local w=$1 h=$2 rc=0 pid
+	timeout -k 5 60 python3 "$check_py" layout "$browser" "$E2E_TMP/run.html" \
+		"$E2E_TMP/run.json" "$w" "$h" "$shots/run-${w}x$h.png" \
+		"$E2E_TMP/layout-$w.profile" &
+	pid=$!
+	GROUPS_STARTED+=("$pid")
+	wait "$pid" || rc=$?
+	kill -KILL -- "-$pid" 2>/dev/null || true
+	[[ $rc -eq 0 ]] || fail "the page laid out at ${w}x$h (exit $rc)"
+	[[ -s "$shots/run-${w}x$h.png" ]] || fail "no screenshot at ${w}x$h"
+}
+note "layout: the headline on the first screen, charts within the window"
+shots=${SHB_E2E_ARTEFACTS:-$E2E_TMP}/html
+mkdir -p "$shots"
+cp "$E2E_TMP/run.html" "$shots/run.html"
+layout 1280 1600
+layout 390 844
 
 note "control: a page that fetches shows in the proxy log"
 cat >"$E2E_TMP/control.html" <<'EOF'

@@ -415,8 +415,7 @@ static void test_spectrum_is_hgrm(void)
 	labels(sp, "ticks-y", buf, sizeof(buf));
 	CU_ASSERT_STRING_EQUAL(buf, "0|10|20|30|40|50");
 	labels(sp, "legend", buf, sizeof(buf));
-	CU_ASSERT_STRING_EQUAL(buf, "corrected (from the intended start)|"
-				    "uncorrected (from the actual send)");
+	CU_ASSERT_STRING_EQUAL(buf, "corrected|uncorrected");
 	free(sp);
 	rep_close(&x);
 }
@@ -586,6 +585,70 @@ static void test_no_intervals(void)
 	rep_close(&x);
 }
 
+/* The stat of id in the headline: its value and name, "value|name". */
+static void stat_of(const char *doc, const char *id, char *buf, size_t len)
+{
+	char key[64];
+	snprintf(key, sizeof(key), "id=\"%s\"><span class=\"value\">", id);
+	const char *p = strstr(doc, key);
+	buf[0] = '\0';
+	if (!p)
+		return;
+	p += strlen(key);
+	const char *e = strstr(p, "</span><span class=\"name\">");
+	const char *n = e ? e + strlen("</span><span class=\"name\">") : NULL;
+	const char *ne = n ? strstr(n, "</span>") : NULL;
+	if (ne)
+		snprintf(buf, len, "%.*s|%.*s", (int)(e - p), p, (int)(ne - n), n);
+}
+
+/* The headline comes first in the section, before the tables and charts,
+ * and reads as the totals: 1010 ok in 1.4 s, p50 and p99 of the corrected
+ * histogram, 3 errors of 1013 requests. A run without ok has no
+ * percentiles and no rate. */
+static void test_headline(void)
+{
+	struct shb_run_info run = run_of();
+	struct rep x;
+	char buf[128];
+	rep_open(&x, "html", 0);
+	golden_run(&x, &run);
+	const char *doc = x.out.data;
+	const char *hl = strstr(doc, "<div class=\"headline\" id=\"run0-headline\">");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(hl);
+	CU_ASSERT(hl > strstr(doc, "<h2>"));
+	CU_ASSERT(hl < strstr(doc, "<h3>Run</h3>"));
+	CU_ASSERT(hl < strstr(doc, "<svg "));
+	stat_of(doc, "run0-rate", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "721.4|ok per second");
+	stat_of(doc, "run0-p50", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "0.505|p50 latency, ms");
+	stat_of(doc, "run0-p99", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "1.000|p99 latency, ms");
+	stat_of(doc, "run0-errors", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "3|errors (0.3 % of requests)");
+	CU_ASSERT_PTR_NOT_NULL(strstr(doc, "<div class=\"stat bad\" id=\"run0-errors\">"));
+	stat_of(doc, "run0-duration", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "1.400|seconds of load");
+	rep_close(&x);
+
+	rep_open(&x, "html", 0);
+	CU_ASSERT_EQUAL(x.h.vt.begin(x.r, &run), SHB_OK);
+	struct shb_results t = total_of(&run);
+	t.requests_total = t.requests_ok = t.requests_errors = 0;
+	t.latency = shb_histo_abi(&empty_h);
+	t.latency_uncorrected = NULL;
+	CU_ASSERT_EQUAL(x.h.vt.end(x.r, &t), SHB_OK);
+	stat_of(x.out.data, "run0-rate", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "0.0|ok per second");
+	stat_of(x.out.data, "run0-p99", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "-|p99 latency, ms");
+	stat_of(x.out.data, "run0-errors", buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "0|errors (0.0 % of requests)");
+	CU_ASSERT_PTR_NOT_NULL(strstr(x.out.data, "<div class=\"stat\" id=\"run0-errors\">"));
+	rep_close(&x);
+}
+
 static void test_terminal_refused(void)
 {
 	struct shb_report_handle h;
@@ -648,6 +711,7 @@ static CU_TestInfo html_tests[] = {
 	{"an interval without ok breaks the latency lines", test_gap},
 	{"a short last interval joins the one before", test_short_tail},
 	{"no intervals", test_no_intervals},
+	{"the headline before the tables", test_headline},
 	{"a terminal is refused", test_terminal_refused},
 	{"a comparison is one page", test_compare},
 	CU_TEST_INFO_NULL,
