@@ -2,11 +2,8 @@
  * process, so that a plugin that crashes or hangs in dlopen, init() or
  * its factories takes only the child down; one line per file and per
  * descriptor, refusals with their reason. */
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <link.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -18,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "elf_exports.h"
 #include "loader_int.h"
 
 struct seen {
@@ -140,88 +138,6 @@ static int list_descs(const struct shb_loader_kind *k, const struct shb_plugin_f
 	return bad;
 }
 
-/* Reads exactly n bytes at off; 0 or -1. */
-static int read_at(int fd, void *buf, size_t n, uint64_t off)
-{
-	ssize_t r;
-
-	if (off > (uint64_t)INT64_MAX)
-		return -1;
-	r = pread(fd, buf, n, (off_t)off);
-	return r == (ssize_t)n ? 0 : -1;
-}
-
-/* Writes into buf the names of the dynamic symbols `path` exports besides
- * the entry symbol (comma-separated, cut to fit); returns how many. The
- * file is read, not mapped, and every offset is checked against its size:
- * a native-class ELF with a SHT_DYNSYM section, or 0. */
-static unsigned extra_symbols(const char *path, char *buf, size_t n)
-{
-	ElfW(Ehdr) eh;
-	ElfW(Shdr) sym, str;
-	struct stat st;
-	char *names = NULL;
-	unsigned extra = 0;
-	size_t pos = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	buf[0] = '\0';
-	if (fd < 0)
-		return 0;
-	if (fstat(fd, &st) || read_at(fd, &eh, sizeof eh, 0) ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
-	    eh.e_shentsize != sizeof sym)
-		goto out;
-	for (unsigned i = 0; i < eh.e_shnum; i++) {
-		if (read_at(fd, &sym, sizeof sym,
-			    eh.e_shoff + (uint64_t)i * sizeof sym))
-			goto out;
-		if (sym.sh_type == SHT_DYNSYM)
-			break;
-		sym.sh_type = SHT_NULL;
-	}
-	if (sym.sh_type != SHT_DYNSYM || sym.sh_link >= eh.e_shnum ||
-	    sym.sh_entsize != sizeof(ElfW(Sym)) ||
-	    read_at(fd, &str, sizeof str,
-		    eh.e_shoff + (uint64_t)sym.sh_link * sizeof str) ||
-	    str.sh_size == 0 || str.sh_size > (uint64_t)st.st_size ||
-	    sym.sh_size > (uint64_t)st.st_size)
-		goto out;
-	names = malloc(str.sh_size + 1);
-	if (!names || read_at(fd, names, str.sh_size, str.sh_offset))
-		goto out;
-	names[str.sh_size] = '\0';
-	for (uint64_t i = 1; i < sym.sh_size / sizeof(ElfW(Sym)); i++) {
-		ElfW(Sym) s;
-		unsigned bind, vis;
-
-		if (read_at(fd, &s, sizeof s, sym.sh_offset + i * sizeof s))
-			break;
-		bind = ELF64_ST_BIND(s.st_info);
-		vis = ELF64_ST_VISIBILITY(s.st_other);
-		/* Defined, visible from outside, not a section, a file or a
-		 * version node (an absolute symbol of value 0). */
-		if (s.st_shndx == SHN_UNDEF || s.st_name >= str.sh_size ||
-		    (bind != STB_GLOBAL && bind != STB_WEAK &&
-		     bind != STB_GNU_UNIQUE) ||
-		    (vis != STV_DEFAULT && vis != STV_PROTECTED) ||
-		    ELF64_ST_TYPE(s.st_info) == STT_SECTION ||
-		    ELF64_ST_TYPE(s.st_info) == STT_FILE ||
-		    (s.st_shndx == SHN_ABS && s.st_value == 0) ||
-		    !names[s.st_name] ||
-		    !strcmp(names + s.st_name, SHB_PLUGIN_ENTRY_SYMBOL))
-			continue;
-		if (extra++)
-			shb_loader_append(buf, n, &pos, ", ");
-		shb_loader_append(buf, n, &pos, names + s.st_name);
-	}
-out:
-	free(names);
-	close(fd);
-	return extra;
-}
-
 /* A child record (see list_probe): 'R', the entry id (empty for a refused
  * file), NUL, the file's line without its newline, NUL, the lines after
  * it. The child's exit status is 1 when anything was refused. */
@@ -246,7 +162,7 @@ static int list_child(struct shb_loader *l, const char *path, FILE *out)
 		e->version ? shb_loader_clean(e->version, version, sizeof version)
 			   : "(no version)",
 		(unsigned)e->abi_major, (unsigned)e->abi_minor, 0);
-	if (extra_symbols(path, syms, sizeof syms))
+	if (shb_elf_extra_exports_file(path, syms, sizeof syms))
 		fprintf(out, "  WARNING: also exports %s (a plugin exports "
 			"only %s)\n", syms, SHB_PLUGIN_ENTRY_SYMBOL);
 	bad |= list_descs(&shb_loader_proto_kind, f, out, &provided,
