@@ -6,8 +6,9 @@
  * holds it passed the version checks. */
 #include "loader.h"
 #include "loader_int.h"
+#include "loader_probe.h"
+#include "loader_unknown.h"
 
-#include <dirent.h>
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
@@ -435,61 +436,36 @@ static int pick(const struct shb_loader_kind *k, const struct shb_plugin_file *f
 	return -1;
 }
 
-/* The protocols and reporters shb ships in packages of their own, and the
- * Debian package holding each: when one is not found, the error says it
- * is not installed rather than unknown, and where to get it. Keep in step
- * with debian/control. */
-static const struct shipped {
+/* A lookup's question, asked in a probe child and again here. */
+struct desc_q {
+	const struct shb_loader_kind *k;
 	const char *name;
-	const char *title;
-	const char *package;
-} shipped_protos[] = {
-	{ "h1", "HTTP/1.1", "shb" },
-	{ "h2", "HTTP/2", "shb-plugin-h2" },
-	{ "h3", "HTTP/3", "shb-plugin-h3" },
-}, shipped_reports[] = {
-	{ "tui", "tui reporter (--tui)", "shb-plugin-tui" },
+	void *out;
 };
 
-static const struct shipped *shipped(const struct shb_loader_kind *k, const char *name)
+/* Whether f provides the descriptor named q->name, or is the plugin of
+ * that entry id (then its first descriptor of the kind); fills q->out. */
+static int desc_match(struct shb_loader *l, struct shb_plugin_file *f, void *arg)
 {
-	if (k == &shb_loader_proto_kind) {
-		for (size_t i = 0; i < sizeof shipped_protos / sizeof *shipped_protos;
-		     i++)
-			if (!strcmp(shipped_protos[i].name, name))
-				return &shipped_protos[i];
-	} else if (k == &shb_loader_report_kind) {
-		for (size_t i = 0; i < sizeof shipped_reports / sizeof *shipped_reports;
-		     i++)
-			if (!strcmp(shipped_reports[i].name, name))
-				return &shipped_reports[i];
-	}
-	return NULL;
+	const struct desc_q *q = arg;
+	char why[LOADER_REASON_MAX];
+
+	(void)l;
+	return !f->refused && (!pick(q->k, f, q->name, q->out, why, sizeof why) ||
+	    (!strcmp(f->entry->id, q->name) &&
+	     !pick(q->k, f, NULL, q->out, why, sizeof why)));
 }
 
-static void unknown(const struct shb_loader *l, const struct shb_loader_kind *k,
-		    const char *name, const char *file, char *err,
-		    size_t errlen)
+/* The probe child's test for a lookup by path or file name: runs pick()
+ * as the caller will, so that a crash in the factories happens there. */
+static int pick_any(struct shb_loader *l, struct shb_plugin_file *f, void *arg)
 {
-	const struct shipped *s = shipped(k, name);
-	size_t pos = 0;
+	const struct desc_q *q = arg;
+	char why[LOADER_REASON_MAX];
 
-	/* The package first: a long search path may be cut, it may not. */
-	if (s)
-		shb_loader_fmt(err, errlen,
-		    "the %s plugin is not installed (Debian package %s): "
-		    "no %s in ", s->title, s->package, file);
-	else
-		shb_loader_fmt(err, errlen, "unknown %s \"%s\": no %s in ", k->noun, name,
-		    file);
-	pos = err && errlen ? strlen(err) : 0;
-	if (l->dir_count == 0)
-		shb_loader_append(err, errlen, &pos, "(empty search path)");
-	for (size_t i = 0; i < l->dir_count; i++) {
-		if (i)
-			shb_loader_append(err, errlen, &pos, ", ");
-		shb_loader_append(err, errlen, &pos, l->dirs[i]);
-	}
+	(void)l;
+	pick(q->k, f, q->name, q->out, why, sizeof why);
+	return 1;
 }
 
 static int find_path(struct shb_loader *l, const struct shb_loader_kind *k,
@@ -497,18 +473,17 @@ static int find_path(struct shb_loader *l, const struct shb_loader_kind *k,
 {
 	struct shb_plugin_file *f;
 	char why[LOADER_REASON_MAX];
+	struct desc_q q = { k, NULL, out };
+	int r = shb_loader_open_probed(l, path, pick_any, &q, &f, why, sizeof why);
 
-	if (shb_loader_file_open(l, path, &f)) {
-		shb_loader_fmt(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (pick(k, f, NULL, out, why, sizeof why)) {
+	if (r < 0 || pick(k, f, NULL, out, why, sizeof why)) {
+		if (r == -1)
+			shb_loader_fmt(why, sizeof why, "%s", strerror(errno));
 		shb_loader_fmt(err, errlen, "%s: %s", path, why);
 		return -1;
 	}
 	return 0;
 }
-
 
 /* Files of the right name passed over in the first pass of find(): each
  * becomes a warning line once something else is used. */
@@ -546,10 +521,15 @@ static void passed_warn(const struct shb_loader *l, struct passed *p,
 }
 
 /* Second pass: every *.so of the search path, by descriptor name or entry
- * id. Returns 0 with out filled, or -1. */
+ * id, each asked in a probe child first (loader_probe.h): a file that
+ * crashes, hangs or does not match is never loaded here, and is skipped
+ * silently like a refused one (--list-plugins says why). Returns 0 with
+ * out filled, or -1. */
 static int find_desc(struct shb_loader *l, const struct shb_loader_kind *k,
-		     const char *name, void *out, const char **used)
+		     const char *name, void *out, const char **used,
+		     char *crash, size_t n)
 {
+	struct desc_q q = { k, name, out };
 	char why[LOADER_REASON_MAX];
 	int found = -1;
 
@@ -563,12 +543,14 @@ static int find_desc(struct shb_loader *l, const struct shb_loader_kind *k,
 			struct shb_plugin_file *f;
 			char *path = found ? shb_loader_join(l->dirs[i], names[j]) : NULL;
 
-			if (path && !shb_loader_file_open(l, path, &f) && !f->refused &&
-			    (!pick(k, f, name, out, why, sizeof why) ||
-			     (!strcmp(f->entry->id, name) &&
-			      !pick(k, f, NULL, out, why, sizeof why)))) {
+			int r = path ? shb_loader_open_probed(l, path, desc_match,
+					&q, &f, why, sizeof why) : 0;
+
+			if (r == 1 && desc_match(l, f, &q)) {
 				*used = f->path;
 				found = 0;
+			} else if (r == -2 && !crash[0]) {
+				shb_loader_fmt(crash, n, "%s: %s", path, why);
 			}
 			free(path);
 			free(names[j]);
@@ -585,21 +567,24 @@ static int find_file(struct shb_loader *l, const struct shb_loader_kind *k,
 		     size_t n)
 {
 	struct shb_plugin_file *f;
+	struct desc_q q = { k, name, out };
+	int r = shb_loader_open_probed(l, path, pick_any, &q, &f, why, n);
 
-	if (shb_loader_file_open(l, path, &f)) {
+	if (r == -1) {
 		/* A missing file is the normal case. */
 		if (errno == ENOENT || errno == ENOTDIR)
 			return 1;
 		shb_loader_fmt(why, n, "%s", strerror(errno));
-		return -1;
 	}
+	if (r < 0)
+		return -1;
 	return pick(k, f, name, out, why, n) ? -1 : 0;
 }
 
 static int find(struct shb_loader *l, const struct shb_loader_kind *k, const char *name,
 		void *out, char *err, size_t errlen)
 {
-	char why[LOADER_REASON_MAX], *file;
+	char why[LOADER_REASON_MAX], crash[LOADER_REASON_MAX] = "", *file;
 	struct passed passed = { 0 };
 	const char *used = NULL;
 	int have_err = 0;
@@ -640,14 +625,14 @@ static int find(struct shb_loader *l, const struct shb_loader_kind *k, const cha
 		}
 		free(path);
 	}
-	if (!find_desc(l, k, name, out, &used)) {
+	if (!find_desc(l, k, name, out, &used, crash, sizeof crash)) {
 		passed_warn(l, &passed, used);
 		free(file);
 		return 0;
 	}
 	passed_warn(l, &passed, NULL);
 	if (!have_err)
-		unknown(l, k, name, file, err, errlen);
+		shb_loader_unknown(l, k, name, file, crash, err, errlen);
 	free(file);
 	return -1;
 }
@@ -755,6 +740,12 @@ static const void *ask(struct shb_loader *l, struct shb_plugin_file *f,
 	return ext;
 }
 
+/* desc_match's counterpart for the extension scan, run in a probe child. */
+static int ext_match(struct shb_loader *l, struct shb_plugin_file *f, void *id)
+{
+	return ask(l, f, id) != NULL;
+}
+
 const void *shb_loader_extension(void *loader, const char *id)
 {
 	struct shb_loader *l = loader;
@@ -776,7 +767,8 @@ const void *shb_loader_extension(void *loader, const char *id)
 			struct shb_plugin_file *f;
 			char *path = ext ? NULL : shb_loader_join(l->dirs[i], names[j]);
 
-			if (path && !shb_loader_file_open(l, path, &f))
+			if (path && shb_loader_open_probed(l, path, ext_match,
+					(void *)id, &f, NULL, 0) == 1)
 				ext = ask(l, f, id);
 			free(path);
 			free(names[j]);
@@ -786,45 +778,3 @@ const void *shb_loader_extension(void *loader, const char *id)
 	l->ext_loading--;
 	return ext;
 }
-
-/* ---- directories ---------------------------------------------------------- */
-
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-int shb_loader_so_names(const char *dir, char ***names, size_t *count)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char **v = NULL;
-	size_t n = 0;
-
-	*names = NULL;
-	*count = 0;
-	if (!d)
-		return -1;
-	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-		char **nv;
-
-		if (de->d_name[0] == '.' || len < 4 ||
-		    strcmp(de->d_name + len - 3, ".so"))
-			continue;
-		nv = realloc(v, (n + 1) * sizeof *v);
-		if (!nv || !(nv[n] = strdup(de->d_name))) {
-			v = nv ? nv : v;
-			break;
-		}
-		v = nv;
-		n++;
-	}
-	closedir(d);
-	if (n)
-		qsort(v, n, sizeof *v, cmp_names);
-	*names = v;
-	*count = n;
-	return 0;
-}
-

@@ -16,7 +16,16 @@
  * passed over gets one warning line on `warn` (stderr) naming it and why,
  * so that a broken build in --plugin-dir never yields silently to an
  * installed copy. When nothing is found the error is the first such
- * refusal, else "unknown protocol".
+ * refusal, else "unknown protocol" (naming the first file of the scan
+ * that crashed, if any).
+ *
+ * Every file a lookup would load (by path, by file name, in the scan, or
+ * for an extension) is loaded first in a child process that asks it the
+ * lookup's question (loader_probe.h); only a file the child survived and
+ * answered yes for is loaded into shb. A plugin that crashes or hangs in
+ * dlopen, init() or its factories so costs a refusal, "PATH: crashed
+ * (signal N) in init()", never the run; the scan skips it like any file
+ * that does not match, and loads into shb only the file it picks.
  *
  * A plugin is refused, with one line naming the file and the reason, when
  * dlopen fails, the entry symbol is missing, its struct is short, the ABI

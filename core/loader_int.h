@@ -1,7 +1,8 @@
-/* What the loader's three files share: loader.c (search path, loading,
- * lookup, provenance, extensions), loader_desc.c (checking and copying
- * descriptors) and loader_list.c (--list-plugins). Not for the rest of
- * the core, which uses loader.h. Main thread only, like the loader. */
+/* What the loader's files share: loader.c (search path, loading, lookup,
+ * provenance, extensions), loader_desc.c (checking and copying
+ * descriptors), loader_list.c (--list-plugins) and loader_probe.c (probe
+ * children, directory listing). Not for the rest of the core, which uses
+ * loader.h. Main thread only, like the loader. */
 #ifndef SHB_CORE_LOADER_INT_H
 #define SHB_CORE_LOADER_INT_H
 
@@ -52,9 +53,5 @@ const char *shb_loader_clean(const char *s, char *buf, size_t n);
  * checks and inits a file once per device and inode. */
 int shb_loader_file_open(struct shb_loader *l, const char *path,
 			 struct shb_plugin_file **out);
-/* The *.so names in dir, sorted bytewise (locale-independent output),
- * each and the array malloc'd. Returns -1 with errno set when the
- * directory cannot be read. */
-int shb_loader_so_names(const char *dir, char ***names, size_t *count);
 
 #endif

@@ -3,20 +3,15 @@
  * its factories takes only the child down; one line per file and per
  * descriptor, refusals with their reason. */
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "elf_exports.h"
 #include "loader_int.h"
+#include "loader_probe.h"
 
 struct seen {
 	char **ids;
@@ -141,8 +136,9 @@ static int list_descs(const struct shb_loader_kind *k, const struct shb_plugin_f
 /* A child record (see list_probe): 'R', the entry id (empty for a refused
  * file), NUL, the file's line without its newline, NUL, the lines after
  * it. The child's exit status is 1 when anything was refused. */
-static int list_child(struct shb_loader *l, const char *path, FILE *out)
+static int list_child(struct shb_loader *l, void *arg, FILE *out)
 {
+	const char *path = arg;
 	const struct shb_plugin_entry *e;
 	struct shb_plugin_file *f;
 	char id[128], version[64], syms[512];
@@ -176,113 +172,23 @@ static int list_child(struct shb_loader *l, const char *path, FILE *out)
 	return bad;
 }
 
-static void write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		p += w;
-		n -= (size_t)w;
-	}
-}
-
-/* What a probe child sent: stage bytes, then maybe a record. */
-struct probe {
-	char *buf;
-	size_t len;
-	char stage;
-	const char *record; /* after 'R', or NULL */
-};
-
-#define PROBE_MAX (1u << 20)
-#define PROBE_TIMEOUT_MS 10000
-
-/* Reads everything until EOF or the time limit. Returns 0 at EOF, -1 on
- * timeout. */
-static int probe_read(int fd, struct probe *p)
-{
-	uint64_t deadline = 0;
-	struct timespec ts;
-	char chunk[4096];
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	deadline = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000 +
-		   PROBE_TIMEOUT_MS;
-	for (;;) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		uint64_t now;
-		ssize_t r;
-
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		now = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-		if (now >= deadline)
-			return -1;
-		r = poll(&pfd, 1, (int)(deadline - now));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r == 0 ? -1 : 0;
-		r = read(fd, chunk, sizeof chunk);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return 0;
-		for (ssize_t i = 0; i < r; i++) {
-			/* Stage bytes come before the record. */
-			if (!p->record && chunk[i] != 'R') {
-				p->stage = chunk[i];
-				continue;
-			}
-			if (p->len + 1 >= PROBE_MAX)
-				continue;
-			if (!p->buf && !(p->buf = malloc(PROBE_MAX)))
-				return 0;
-			p->buf[p->len++] = chunk[i];
-			p->record = p->buf + 1;
-		}
-	}
-}
-
-static const char *stage_name(char c)
-{
-	switch (c) {
-	case 'o': return "dlopen (its constructors)";
-	case 'i': return "init()";
-	case 'f': return "get_factory() or a descriptor";
-	default: return "the loader";
-	}
-}
-
 /* Prints one file's listing: the child's record, or why there is none.
  * Returns 1 when the file counts as refused. */
-static int list_print(FILE *out, const char *path, struct probe *p,
+static int list_print(FILE *out, const char *path,
+		      const struct shb_loader_probe *p,
 		      int status, int timed_out, struct seen *seen)
 {
 	const char *id, *line, *rest, *end;
 	const char *first;
+	char why[LOADER_REASON_MAX];
 
-	if (timed_out) {
-		fprintf(out, "%s: REFUSED: did not finish within %d s, in %s\n",
-			path, PROBE_TIMEOUT_MS / 1000, stage_name(p->stage));
-		return 1;
-	}
-	if (WIFSIGNALED(status)) {
-		fprintf(out, "%s: REFUSED: crashed (signal %d) in %s\n", path,
-			WTERMSIG(status), stage_name(p->stage));
-		return 1;
-	}
 	end = p->buf ? p->buf + p->len : NULL;
 	id = p->record;
 	line = id ? memchr(id, '\0', (size_t)(end - id)) : NULL;
 	rest = line ? memchr(line + 1, '\0', (size_t)(end - line - 1)) : NULL;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) > 1 || !rest) {
-		fprintf(out, "%s: REFUSED: exited (status %d) in %s\n", path,
-			WIFEXITED(status) ? WEXITSTATUS(status) : -1,
-			stage_name(p->stage));
+	if (timed_out || !WIFEXITED(status) || WEXITSTATUS(status) > 1 || !rest) {
+		shb_loader_probe_why(p, status, timed_out, why, sizeof why);
+		fprintf(out, "%s: REFUSED: %s\n", path, why);
 		return 1;
 	}
 	line++;
@@ -305,55 +211,21 @@ static int list_print(FILE *out, const char *path, struct probe *p,
 static int list_probe(struct shb_loader *l, FILE *out, const char *path,
 		      struct seen *seen)
 {
-	struct probe p = { 0 };
-	int fds[2], status = 0, timed_out, bad;
-	pid_t pid;
+	struct shb_loader_probe p;
+	char why[LOADER_REASON_MAX];
+	int status, r, bad;
 
 	fflush(out);
-	fflush(stderr);
-	if (pipe2(fds, O_CLOEXEC)) {
-		fprintf(out, "%s: REFUSED: cannot probe: %s\n", path,
-			strerror(errno));
+	r = shb_loader_probe_run(l, list_child, (void *)path, &p, &status, why,
+				 sizeof why);
+	if (r < 0) {
+		fprintf(out, "%s: REFUSED: %s\n", path, why);
 		return 1;
 	}
-	pid = fork();
-	if (pid < 0) {
-		fprintf(out, "%s: REFUSED: cannot probe: %s\n", path,
-			strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		return 1;
-	}
-	if (pid == 0) {
-		char *text = NULL;
-		size_t len = 0;
-		FILE *m;
-		int rc;
-
-		close(fds[0]);
-		l->stage_fd = fds[1];
-		m = open_memstream(&text, &len);
-		if (!m)
-			_exit(3);
-		rc = list_child(l, path, m);
-		if (fclose(m))
-			_exit(3);
-		write_all(fds[1], text, len);
-		/* No exit handlers, no stdio flush: they are the parent's. */
-		_exit(rc);
-	}
-	close(fds[1]);
-	timed_out = probe_read(fds[0], &p);
-	close(fds[0]);
-	if (timed_out)
-		kill(pid, SIGKILL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	bad = list_print(out, path, &p, status, timed_out, seen);
+	bad = list_print(out, path, &p, status, r, seen);
 	free(p.buf);
 	return bad;
 }
-
 
 int shb_loader_list(struct shb_loader *l, FILE *out)
 {

@@ -3,11 +3,13 @@
 # whole load with an exact count, a refused copy in --plugin-dir warns and
 # fails when named by path, a bad descriptor table is one line and exit 2,
 # a reporter is found by its descriptor name inside a file of another
-# name, and --list-plugins survives a crashing plugin and exits 1.
+# name, a plugin that crashes in init() costs a lookup nothing (and is one
+# line and exit 2 when named), and --list-plugins survives it and exits 1.
 #
 # Environment (set by meson): SHB, SHB_TESTSERVER, SHB_JCHECK,
 # SHB_TEST_FIXTURES (the loader fixtures: *.so and *.so.fx),
-# SHB_REPORTERS_DIR (the built reporters: the report of each run is JSON).
+# SHB_REPORTERS_DIR (the built reporters: the report of each run is JSON),
+# SHB_H1_DIR (the built h1 plugin).
 # shellcheck disable=SC2154 # srv_PORT, srv_PID, srv_STATS: set by start_testserver
 source "$(dirname "$0")/../e2e/lib.sh"
 need SHB SHB_TESTSERVER SHB_JCHECK
@@ -15,6 +17,7 @@ need SHB SHB_TESTSERVER SHB_JCHECK
 fx=$SHB_TEST_FIXTURES
 
 [[ -d "${SHB_REPORTERS_DIR:-}" ]] || fail "SHB_REPORTERS_DIR is not a directory"
+[[ -d "${SHB_H1_DIR:-}" ]] || fail "SHB_H1_DIR is not a directory"
 # Only the directories this script makes and the built reporters: no
 # installed plugin may answer.
 export SHB_PLUGIN_PATH=""
@@ -69,9 +72,22 @@ note "--report md finds reporter md in shb-report-prom.so"
 run_shb md --plugin-dir "$good" --plugin-dir "$rep" --proto notimer --report md -n 20 "$url"
 expect_rc md 0
 check md 'requests.ok == 20'
+note "a plugin that crashes in init() first in the path: --proto h1 and --report md run"
+run_shb crashpath --plugin-dir "$probe" --plugin-dir "$rep" --plugin-dir "$SHB_H1_DIR" \
+	--proto h1 --report md -n 20 "$url"
+expect_rc crashpath 0
+check crashpath 'requests.ok == 20'
+[[ ! -s "$E2E_TMP/crashpath.stderr" ]] || { show_run crashpath; fail "unexpected stderr"; }
+
+note "the crashing plugin named: exit 2, one line, nothing sent"
+run_shb crashnamed --plugin-dir "$probe" --proto crash -n 10 "$url"
+expect_rc crashnamed 2
+want="shb: $probe/shb-proto-crash.so: crashed (signal 4) in init()"
+[[ "$(cat "$E2E_TMP/crashnamed.stderr")" == "$want" ]] ||
+	{ show_run crashnamed; fail "stderr is not: $want"; }
 stop_server "$srv_PID"
 # Every run that was not refused reached the server, and only those.
-check_file "$srv_STATS" 'requests == 620' 'protocolErrors == 0'
+check_file "$srv_STATS" 'requests == 640' 'protocolErrors == 0'
 
 note "--list-plugins: a crash in init is listed and the listing goes on"
 RC=0
