@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the targets for untrusted input outside the
+protocol plugins' own parsers: elf (small ELF files crafted here, each a
+few hundred bytes: a plugin with one extra export, and the ways a file can
+lie about its tables), proxy_connect (answers to CONNECT), h1_proxy (the
+HTTP/1.1 responses of tests/h1, through make_corpus.py, as a forward
+proxy's answers), ws_frame (server frames) and grpc_msg (response bodies
+and trailer values). Each seed starts with the control bytes its target
+reads (see the top of each fuzz_*.c). Rewrites those corpus directories;
+the output is committed."""
+import struct
+import sys
+
+import make_corpus as mc
+
+PLAN = mc.PLAN
+
+# ---- elf ----------------------------------------------------------------------
+
+SHT_STRTAB, SHT_DYNSYM = 3, 11
+
+
+def elf(shnum_override=None, link=2, entsize=24, strtype=SHT_STRTAB,
+        cut=None, extra=(b'extra_fn',)):
+    """A native (x86-64) ELF with .dynstr, .dynsym and section headers."""
+    names = [b'shb_plugin_entry_v1'] + list(extra)
+    strtab = b'\0' + b''.join(n + b'\0' for n in names)
+    str_off = 64
+    sym_off = (str_off + len(strtab) + 7) & ~7
+    syms = b'\0' * 24
+    pos = 1
+    for n in names:
+        # STB_GLOBAL, STT_FUNC; default visibility; section 1
+        syms += struct.pack('<IBBHQQ', pos, 0x12, 0, 1, 0x1000 + pos, 8)
+        pos += len(n) + 1
+    sh_off = sym_off + len(syms)
+    shdrs = b'\0' * 64
+    shdrs += struct.pack('<IIQQQQIIQQ', 0, SHT_DYNSYM, 2, 0, sym_off,
+                         len(syms), link, 1, 8, entsize)
+    shdrs += struct.pack('<IIQQQQIIQQ', 0, strtype, 2, 0, str_off,
+                         len(strtab), 0, 0, 1, 0)
+    shnum = 3 if shnum_override is None else shnum_override
+    ident = b'\x7fELF' + bytes([2, 1, 1]) + b'\0' * 9
+    eh = ident + struct.pack('<HHIQQQIHHHHHH', 3, 62, 1, 0, 0, sh_off, 0,
+                             64, 56, 0, 64, shnum, 0)
+    img = bytearray(eh + strtab)
+    img += b'\0' * (sym_off - len(img))
+    img += syms + shdrs
+    return bytes(img[:cut] if cut else img)
+
+
+def elf_seeds():
+    return [elf(), elf(extra=()), elf(extra=(b'a', b'bb', b'ccc')),
+            elf(shnum_override=0), elf(link=7), elf(entsize=0),
+            elf(strtype=1), elf(cut=100), elf(cut=300)]
+
+
+# ---- proxy_connect ----------------------------------------------------------------
+
+def proxy_connect_seeds():
+    answers = [
+        b'HTTP/1.1 200 Connection established\r\n\r\n',
+        b'HTTP/1.1 200 OK\r\nProxy-Agent: fuzz/1\r\n\r\n\x16\x03\x01',
+        b'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n\r\n',
+        b'HTTP/1.0 407 Proxy Authentication Required\r\n'
+        b'Proxy-Authenticate: Basic realm="x"\r\nContent-Length: 0\r\n\r\n',
+        b'HTTP/1.1 502 Bad Gateway\n\n',
+        b'HTTP/1.1 200\r\n\r\n',
+        b'SSH-2.0-OpenSSH_9.2\r\n',
+    ]
+    seeds = [b'\x00' + PLAN + a for a in answers]
+    seeds.append(b'\x00\x01\x05\x00' + answers[2])  # one cut, at 5
+    seeds.append(b'\x01' + PLAN + b'X-Pad: ' + b'y' * 60 + b'\r\n')  # cap
+    return seeds
+
+
+# ---- h1_proxy -------------------------------------------------------------------------
+
+def h1_proxy_seeds():
+    resp = [s[2:] for s in mc.h1_seeds() if s[0] == 0]
+    seeds = []
+    for i, r in enumerate(resp):
+        flags = (i & 3) << 5  # the origin's authority
+        seeds.append(bytes([flags, 0x06]) + PLAN + r)
+    ok = b'HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello'
+    seeds.append(b'\x01\x1b' + PLAN + struct.pack('<H', len(ok)) + ok + ok)
+    seeds.append(b'\x88\x00' + PLAN + b'HTTP/1.0 200 OK\r\n\r\nuntil close')
+    seeds.append(b'\x10\x02' + PLAN + b'HTTP/1.1 407 Proxy Authentication '
+                 b'Required\r\nContent-Length: 3\r\n\r\n')
+    return seeds
+
+
+# ---- ws_frame ---------------------------------------------------------------------------
+
+def ws_seeds():
+    frames = [
+        b'\x81\x05hello',
+        b'\x82\x7e\x00\x80' + bytes(range(128)),
+        b'\x01\x03abc\x00\x02de\x80\x01f',
+        b'\x89\x00\x8a\x04pong',
+        b'\x88\x02\x03\xe8',
+        b'\x82\x7f' + struct.pack('>Q', 5) + b'short',  # not shortest form
+        b'\x91\x00',  # RSV1
+        b'\x81\x85abcd',  # masked from a server
+    ]
+    seeds = [b'\x00' + PLAN + f for f in frames]
+    seeds.append(b'\x00\x02\x03\x00\x09\x00' + frames[0] + frames[3])
+    seeds.append(b'\x03' + PLAN + frames[0] + frames[4])  # callback error
+    return seeds
+
+
+# ---- grpc_msg ---------------------------------------------------------------------------
+
+def grpc_seeds():
+    def msg(b, flag=0):
+        return bytes([flag]) + struct.pack('>I', len(b)) + b
+    bodies = [
+        (6, msg(b'\x08\x96\x01')),
+        (6, msg(b'') + msg(b'hello') + msg(b'x' * 40)),
+        (4, msg(b'y' * 200)),
+        (6, msg(b'zz', 1)),
+        (6, msg(b'zz', 7)),
+        (6, msg(b'part')[:7]),
+        (0, b'0'), (0, b'14'), (0, b'4294967296'),
+        (0, b'a%20b%zz%4'), (0, b'%E2%9C%93 done'),
+    ]
+    return [bytes([m]) + PLAN + b for m, b in bodies]
+
+
+mc.TARGETS = {
+    'elf': lambda: [bytes(s) for s in elf_seeds()],
+    'proxy_connect': proxy_connect_seeds,
+    'h1_proxy': h1_proxy_seeds,
+    'ws_frame': ws_seeds,
+    'grpc_msg': grpc_seeds,
+}
+
+if __name__ == '__main__':
+    sys.exit(mc.main())
