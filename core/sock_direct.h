@@ -23,7 +23,9 @@ void shb_prep_setsockopt_int(struct io_uring_sqe *sqe, unsigned slot,
 /* [worker] Whether this kernel makes a TCP socket of `family` into a file
  * slot and sets SO_TIMESTAMPNS and TCP_NODELAY on it through the ring:
  * tried once in `slot` (which must be free; it is free again after).
- * Submits and waits on `ring`: call before any connection. 1 or 0. */
+ * Submits and waits on `ring`: call before any connection (the
+ * completions of anything queued before are dropped). Entries already
+ * queued are submitted first, a bounded number of times; 0 if they stay. 1 or 0. */
 int shb_sock_direct_probe(struct io_uring *ring, int family, unsigned slot);
 
 #endif

@@ -83,8 +83,36 @@ static void test_probe_and_options(void)
 	io_uring_queue_exit(&ring);
 }
 
+/* A full SQ whose submits each take one entry only: the kernel stops
+ * at an entry it refuses (an opcode it does not know). The probe makes
+ * room with more submits, answers as on an empty ring, and leaves neither
+ * an entry queued nor a completion behind. */
+static void test_probe_full_sq(void)
+{
+	struct io_uring_sqe *sqe;
+	int fresh, probe;
+
+	CU_ASSERT_FATAL(io_uring_queue_init(8, &ring, 0) == 0);
+	CU_ASSERT_FATAL(io_uring_register_files_sparse(&ring, 4) == 0);
+	fresh = shb_sock_direct_probe(&ring, AF_INET, 0);
+	while ((sqe = io_uring_get_sqe(&ring)) != NULL) {
+		io_uring_prep_nop(sqe);
+		sqe->opcode = 0xff;
+		sqe->user_data = 42;
+	}
+	CU_ASSERT_EQUAL_FATAL(io_uring_sq_space_left(&ring), 0);
+	probe = shb_sock_direct_probe(&ring, AF_INET, 0);
+	CU_ASSERT_EQUAL(probe, fresh);
+	CU_ASSERT_EQUAL(io_uring_sq_ready(&ring), 0);
+	/* Its own completions taken, and those of the refused entries
+	 * before them dropped. */
+	CU_ASSERT_EQUAL(io_uring_cq_ready(&ring), 0);
+	io_uring_queue_exit(&ring);
+}
+
 CU_TestInfo sock_direct_tests[] = {
 	{"probe, options set and read back", test_probe_and_options},
+	{"probe on a full SQ", test_probe_full_sq},
 	CU_TEST_INFO_NULL,
 };
 
