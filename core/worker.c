@@ -436,6 +436,7 @@ static int worker_setup(struct worker *w)
 			 w->run->host->strerror(r));
 		return -1;
 	}
+	w->pworker_live = 1;
 	w->connect_ts.tv_sec = (long long)(cfg->connect_timeout_ns / 1000000000u);
 	w->connect_ts.tv_nsec = (long long)(cfg->connect_timeout_ns % 1000000000u);
 	return shb_worker_tmpl_setup(w);
@@ -464,10 +465,8 @@ static void worker_teardown(struct worker *w)
 	free(w->tscratch);
 	free(w->thv);
 	shb_wait_free(w);
-	if (w->pworker || w->vt->worker_fini) {
-		if (w->vt->worker_fini)
-			w->vt->worker_fini(w->run->module, w->pworker);
-	}
+	if (w->pworker_live && w->vt->worker_fini) /* only after its init */
+		w->vt->worker_fini(w->run->module, w->pworker);
 	free(w->pworker);
 	if (w->conns)
 		free(w->conns[0].reqs);

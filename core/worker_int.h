@@ -247,6 +247,7 @@ struct worker {
 	uint8_t *pmem;
 	size_t pstride;
 	void *pworker;
+	int pworker_live; /* worker_init succeeded (or has none): fini due */
 	uint32_t *dirty;
 	uint32_t ndirty;
 	uint32_t parallel;

@@ -12,7 +12,10 @@
  * shb_run_config, and the scheme, authority and path of shb_request.
  * upload=BYTES makes every request a POST with a body of that many 'x';
  * bye makes a graceful shutdown queue the line "BYE\r\n" after whatever
- * is unsent, so a server sees whether the goodbye reached it. */
+ * is unsent, so a server sees whether the goodbye reached it.
+ * failworker=INDEX makes worker_init of that worker fail, and then every
+ * worker_fini says which worker it ends on stderr ("fx: worker_fini N"),
+ * for tests/e2e/plugin-fail.sh: fini only after a successful init. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +30,13 @@ struct module {
 	int failreq;
 	int bye;
 	size_t upload;
+	int failworker;         /* failworker given: fini says so */
+	unsigned long failindex; /* ... and the worker whose init fails */
+};
+
+struct worker {
+	uint32_t index;
+	int inited;
 };
 
 static const char bye_line[] = "BYE\r\n";
@@ -84,6 +94,10 @@ static int module_create(const struct shb_host *h,
 		m->bye |= strcmp(cfg->options[i].key, "bye") == 0;
 		if (strcmp(cfg->options[i].key, "upload") == 0)
 			m->upload = strtoul(cfg->options[i].value, NULL, 10);
+		if (strcmp(cfg->options[i].key, "failworker") == 0) {
+			m->failworker = 1;
+			m->failindex = strtoul(cfg->options[i].value, NULL, 10);
+		}
 	}
 	if (fail) {
 		options_text(cfg, opts, sizeof(opts));
@@ -145,6 +159,30 @@ static void release_request(void *module, void *prepared)
 {
 	(void)module;
 	free(prepared);
+}
+
+static int worker_init(void *module, void *worker, uint32_t index)
+{
+	const struct module *m = module;
+	struct worker *w = worker;
+
+	if (m->failworker && index == m->failindex)
+		return SHB_E_INVAL;
+	w->index = index;
+	w->inited = 1;
+	return SHB_OK;
+}
+
+/* A fini without its init, or twice, shows as a line of its own. */
+static void worker_fini(void *module, void *worker)
+{
+	const struct module *m = module;
+	struct worker *w = worker;
+
+	if (m->failworker)
+		fprintf(stderr, "fx: worker_fini %s%u\n",
+			w->inited ? "" : "without init, ", (unsigned)w->index);
+	w->inited = 0;
 }
 
 static int conn_init(void *module, void *worker, void *conn,
@@ -332,6 +370,8 @@ static const struct shb_proto_vtable vt = {
 	.module_destroy = module_destroy,
 	.prepare_request = prepare_request,
 	.release_request = release_request,
+	.worker_init = worker_init,
+	.worker_fini = worker_fini,
 	.conn_init = conn_init,
 	.conn_fini = conn_fini,
 	.on_transport_ready = on_transport_ready,
@@ -362,6 +402,7 @@ static const struct shb_option_def option_defs[] = {
 	{"failreq", NULL, "prepare_request fails, saying what it was given"},
 	{"upload", "BYTES", "every request a POST with this many bytes of body"},
 	{"bye", NULL, "a graceful shutdown sends the line BYE after the rest"},
+	{"failworker", "INDEX", "worker_init of that worker fails"},
 	{NULL, NULL, NULL},
 };
 
@@ -375,6 +416,7 @@ static const struct shb_proto_desc desc = {
 	.schemes = schemes,
 	.alpn = alpn,
 	.conn_size = sizeof(struct conn),
+	.worker_size = sizeof(struct worker),
 	.vt = &vt,
 	.scheme_defs = scheme_defs,
 	.option_defs = option_defs,

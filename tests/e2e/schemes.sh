@@ -46,7 +46,7 @@ refused "protocol fx: request scheme fx authority 127.0.0.1:8 path /x?y" \
 	"${FX[@]}" --proto-opt failreq -n 1 'fx://127.0.0.1:8/x?y#f'
 
 # Keys the plugin does not declare, flags with values, values missing.
-refused '--proto-opt "bogus=1": protocol fx has no option "bogus" (known: tag=TEXT, fail, failreq, upload=BYTES, bye)' \
+refused '--proto-opt "bogus=1": protocol fx has no option "bogus" (known: tag=TEXT, fail, failreq, upload=BYTES, bye, failworker=INDEX)' \
 	"${FX[@]}" --proto-opt tag=x --proto-opt bogus=1 -n 1 fx://127.0.0.1/
 refused '--proto-opt "fail=1": option "fail" of protocol fx takes no value (give it as fail alone)' \
 	"${FX[@]}" --proto-opt fail=1 -n 1 fx://127.0.0.1/

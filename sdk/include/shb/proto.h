@@ -379,7 +379,11 @@ struct shb_proto_vtable {
 	/* [worker] Construct per-worker state in `worker` (worker_size bytes,
 	 * zeroed, core-owned, valid until worker_fini). May be NULL. */
 	int (*worker_init)(void *module, void *worker, uint32_t worker_index);
-	void (*worker_fini)(void *module, void *worker); /* may be NULL */
+	/* [worker] Destroy what worker_init built. Called only after a
+	 * successful worker_init (or, without one, once the worker's state was
+	 * set up): never after a failed one, nor for a worker whose set-up
+	 * failed before it. May be NULL. */
+	void (*worker_fini)(void *module, void *worker);
 
 	/* [conn] Construct connection state in `conn` (conn_size bytes, zeroed,
 	 * core-owned, valid until conn_fini returns). `handle` identifies the
