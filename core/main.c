@@ -27,6 +27,7 @@
 #include "route_run.h"
 #include "rx_clock.h"
 #include "tseries.h"
+#include "worker_args.h"
 #include "uring_shim.h"
 #include "shb_build_config.h"
 #include "start_at.h"
@@ -493,8 +494,10 @@ static int run_workers(struct shb_run *run, struct shb_worker_args *wa,
 {
 	const struct shb_config *cfg = run->cfg;
 	pthread_t *tids = calloc(run->threads, sizeof(*tids));
-	if (!tids)
+	if (!tids) {
+		fprintf(stderr, "shb: out of memory\n");
 		return -1;
+	}
 	uint32_t t = run->threads;
 	for (uint32_t i = 0; i < t; i++) {
 		wa[i].run = run;
@@ -642,46 +645,30 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 		run->start_at_ns = shb_start_at_mono(cfg->start_at_unix_ns,
 						     wall_ns(), shb_now_ns());
 	*pinfo = info;
-	for (size_t i = 0; i < nrep; i++)
-		reps[i].h.vt.begin(reps[i].rep, pinfo);
-
-	struct shb_worker_args *wa = calloc(run->threads, sizeof(*wa));
-	if (!wa)
+	/* All the run needs first: once begun, every reporter is ended. */
+	struct shb_tseries tsd, *ts = cfg->interval_ns ? &tsd : NULL;
+	struct shb_worker_args *wa = shb_worker_args_new(run->threads,
+							 cfg->interval_ns, pinfo, ts);
+	if (!wa) {
+		fprintf(stderr, "shb: out of memory\n");
 		return EXIT_RUN_FAILED;
-	for (uint32_t i = 0; i < run->threads; i++)
-		if (shb_stats_init(&wa[i].stats) < 0) {
-			fprintf(stderr, "shb: out of memory\n");
-			return EXIT_RUN_FAILED;
-		}
-	struct shb_tseries tsd, *ts = NULL;
+	}
 	struct sample_ctx sc = {reps, nrep, 0, &run->hello};
-	if (cfg->interval_ns) {
-		if (shb_tseries_init(&tsd, wa, run->threads, pinfo, cfg->interval_ns) < 0)
-			return EXIT_RUN_FAILED;
-		ts = &tsd;
+	if (ts) {
 		ts->emit = sample_all;
 		ts->ctx = &sc;
-		for (uint32_t i = 0; i < run->threads; i++) {
-			wa[i].ival = malloc(sizeof(*wa[i].ival));
-			if (!wa[i].ival || shb_ival_init(wa[i].ival) < 0) {
-				fprintf(stderr, "shb: out of memory\n");
-				return EXIT_RUN_FAILED;
-			}
-		}
 	}
+	for (size_t i = 0; i < nrep; i++)
+		reps[i].h.vt.begin(reps[i].rep, pinfo);
 	/* Stays installed through the report, so that a repeated signal
 	 * cannot cut it short. */
 	install_stop_signals();
-	if (run_workers(run, wa, ts) < 0) {
-		shb_mix_split_free(wa, run->threads);
-		return EXIT_RUN_FAILED;
-	}
-	if (run->start_at_ns && !cfg->quiet)
+	int ran = run_workers(run, wa, ts) == 0, failed = !ran;
+	if (ran && run->start_at_ns && !cfg->quiet)
 		shb_start_at_report(stderr, run->start_at_ns,
 				    atomic_load(&run->load_ns),
 				    atomic_load(&run->loaded_ns));
 
-	int failed = 0;
 	uint64_t end = run->start_ns;
 	shb_ext_run_info.warmup_ns = cfg->warmup_ns;
 	shb_ext_run_info.warmup_requests = 0;
@@ -723,7 +710,7 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 	 * time since (a wall-clock step during the run moves it). */
 	rb.r.load_start_unix_ns = load ? wall_ns() - (shb_now_ns() - load) : 0;
 	shb_tseries_gauges(wa, run->threads, &rb.r);
-	if (shb_mix_results(run, wa, run->threads, pinfo, &rb.r) < 0) {
+	if (ran && shb_mix_results(run, wa, run->threads, pinfo, &rb.r) < 0) {
 		fprintf(stderr, "shb: out of memory\n");
 		failed = 1;
 	}
@@ -741,16 +728,7 @@ static int run_and_report(struct shb_run *run, struct reporter *reps,
 	int fell_short = failed ? 0 : report_overload(run, wa, &rb.r, load != 0);
 	uint64_t ok = rb.r.requests_ok;
 	int slo_failed = check_slos(cfg, pinfo, &rb.r, &wa[0].stats);
-	for (uint32_t i = 0; i < run->threads; i++) {
-		shb_stats_destroy(&wa[i].stats);
-		if (wa[i].ival)
-			shb_ival_destroy(wa[i].ival);
-		free(wa[i].ival);
-	}
-	if (ts)
-		shb_tseries_destroy(ts);
-	shb_mix_split_free(wa, run->threads);
-	free(wa);
+	shb_worker_args_free(wa, run->threads, ts);
 	if (atomic_load(&shb_interrupted) && !failed)
 		return atomic_load(&stop_signal) == SIGTERM ? EXIT_TERMINATED :
 							       EXIT_INTERRUPTED;

@@ -400,8 +400,10 @@ int shb_mix_split(struct shb_run *run, struct shb_worker_args *wa, uint32_t n)
 		wa[i].mixw = x;
 		x->nstats = m->ntargets;
 		x->stats = calloc(m->ntargets, sizeof(*x->stats));
-		if (!x->stats)
+		if (!x->stats) {
+			x->nstats = 0; /* nothing for shb_mix_split_free */
 			return -1;
+		}
 		for (uint32_t t = 0; t < m->ntargets; t++)
 			if (shb_stats_init(&x->stats[t]) < 0) {
 				x->nstats = t;
