@@ -119,6 +119,11 @@ broken)
 	expect_line "$need" \
 		'PASS module needext: default config (line://example.com/kit/ext), 4 requests issued, 24 bytes sent, 4 outstanding at conn_fini, cancel and shutdown' \
 		--extensions-from "$kit/shb-proto-kitext.so" --path /kit/ext
+	# A descriptor the reporter group no longer finds: a line, not a
+	# crash (fixture_vanish.c counts its loads in a file).
+	SHB_KIT_VANISH_FILE="$out.loads" expect_fail "$kit/shb-report-kitvanish.so" \
+		'FAIL reporter: reporter factory returned no descriptor for index 0'
+	rm -f "$out.loads"
 	# Every failing exit says why: as many FAIL lines as groups failed.
 	"$checker" "$need" >"$out" 2>&1
 	rc=$?

@@ -87,7 +87,13 @@ int chk_group_report_run(struct chk *k)
 	if (chk_load(k, "reporter"))
 		return k->fails;
 	d = chk_report(k, k->index);
-	chk_name(name, sizeof name, d ? d->name : NULL);
+	if (!d) { /* the descriptor group found one in another process */
+		chk_line(k, "FAIL", "reporter", "reporter factory returned no "
+			 "descriptor for index %u", k->index);
+		chk_unload(k);
+		return k->fails;
+	}
+	chk_name(name, sizeof name, d->name);
 	snprintf(check, sizeof check, "reporter %s", name);
 	shb_kit_report_fixture_init(&full, 0);
 	shb_kit_report_fixture_init(&empty, 1);
