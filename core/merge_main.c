@@ -70,7 +70,7 @@ static int split_args(int argc, char **argv, char **opts, int *nopts,
 	int only_files = 0;
 	*nopts = 1;
 	*nfiles = 0;
-	opts[0] = "shb";
+	opts[0] = (char *)"shb"; /* never written */
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (only_files || a[0] != '-' || !a[1]) {
@@ -99,7 +99,7 @@ static int split_args(int argc, char **argv, char **opts, int *nopts,
 		snprintf(err, errlen, "merge: no report files given");
 		return -1;
 	}
-	opts[(*nopts)++] = "http://merged.invalid/";
+	opts[(*nopts)++] = (char *)"http://merged.invalid/";
 	return 0;
 }
 

@@ -190,13 +190,14 @@ static void hex(const uint8_t *d, size_t n, char *out)
 	out[2 * n] = 0;
 }
 
-/* Feeds "a<sep>b<sep>c" of values in decimal (JA3) or 4-digit hex (JA4). */
+/* Feeds "a<sep>b<sep>c" of values in decimal (JA3, sep '-') or 4-digit
+ * hex (JA4, sep ','). */
 static void put_list(gnutls_hash_hd_t h, const uint16_t *v, size_t n,
-		     const char *fmt, char sep)
+		     char sep)
 {
 	char s[8];
 	for (size_t i = 0; i < n; i++) {
-		int k = snprintf(s, sizeof(s), fmt, v[i]);
+		int k = snprintf(s, sizeof(s), sep == ',' ? "%04x" : "%u", v[i]);
 		if (i)
 			gnutls_hash(h, &sep, 1);
 		gnutls_hash(h, s, (size_t)k);
@@ -214,15 +215,15 @@ int shb_ja3(const struct shb_client_hello *ch, char out[SHB_JA3_LEN])
 		return -1;
 	int k = snprintf(v, sizeof(v), "%u,", ch->legacy_version);
 	gnutls_hash(h, v, (size_t)k);
-	put_list(h, ch->ciphers, ch->n_ciphers, "%u", '-');
+	put_list(h, ch->ciphers, ch->n_ciphers, '-');
 	gnutls_hash(h, ",", 1);
-	put_list(h, ch->exts, ch->n_exts, "%u", '-');
+	put_list(h, ch->exts, ch->n_exts, '-');
 	gnutls_hash(h, ",", 1);
-	put_list(h, ch->groups, ch->n_groups, "%u", '-');
+	put_list(h, ch->groups, ch->n_groups, '-');
 	gnutls_hash(h, ",", 1);
 	for (size_t i = 0; i < ch->n_pf; i++)
 		pf[i] = ch->pf[i];
-	put_list(h, pf, ch->n_pf, "%u", '-');
+	put_list(h, pf, ch->n_pf, '-');
 	gnutls_hash_deinit(h, d);
 	hex(d, sizeof(d), out);
 	return 0;
@@ -298,16 +299,16 @@ int shb_ja4(const struct shb_client_hello *ch, int quic, char out[SHB_JA4_LEN])
 	if (ch->n_ciphers) {
 		if (gnutls_hash_init(&h, GNUTLS_DIG_SHA256) < 0)
 			return -1;
-		put_list(h, c, ch->n_ciphers, "%04x", ',');
+		put_list(h, c, ch->n_ciphers, ',');
 		sha12(h, b);
 	}
 	if (ne) {
 		if (gnutls_hash_init(&h, GNUTLS_DIG_SHA256) < 0)
 			return -1;
-		put_list(h, e, ne, "%04x", ',');
+		put_list(h, e, ne, ',');
 		if (ch->n_sigalgs) {
 			gnutls_hash(h, "_", 1);
-			put_list(h, ch->sigalgs, ch->n_sigalgs, "%04x", ',');
+			put_list(h, ch->sigalgs, ch->n_sigalgs, ',');
 		}
 		sha12(h, x);
 	}

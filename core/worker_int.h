@@ -17,6 +17,7 @@
 #ifndef SHB_CORE_WORKER_INT_H
 #define SHB_CORE_WORKER_INT_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -404,13 +405,17 @@ static inline int shb_worker_debug_on(const struct worker *w)
 	return w->run->host->log_enabled(SHB_LOG_DEBUG);
 }
 
+__attribute__((format(printf, 2, 3)))
 static inline void shb_worker_debugf(const struct worker *w, const char *fmt,
-				     const char *a, long b)
+				     ...)
 {
 	if (!shb_worker_debug_on(w))
 		return;
 	char line[256];
-	snprintf(line, sizeof(line), fmt, a, b);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
 	w->run->host->log(SHB_LOG_DEBUG, "core", line);
 }
 

@@ -389,8 +389,8 @@ static void test_run_info(void)
 {
 	struct shb_config cfg;
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.url_text = "https://example.com/x";
-	cfg.method = "POST";
+	cfg.url_text = (char *)"https://example.com/x";
+	cfg.method = (char *)"POST";
 	cfg.warmup_ns = 3000000000ull;
 	struct shb_run_info info;
 	struct shb_target_info t;
@@ -485,8 +485,8 @@ static void test_run_info_open_loop(void)
 {
 	struct shb_config cfg;
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.url_text = "http://example.com/";
-	cfg.method = "GET";
+	cfg.url_text = (char *)"http://example.com/";
+	cfg.method = (char *)"GET";
 	struct shb_stage stg[2] = {{1000, 0, 5000}, {2000, 5000, 0}};
 	cfg.rate_milli = 0;
 	cfg.stages = stg;

@@ -181,6 +181,7 @@ struct fixture {
 static int fx_start(struct fixture *fx, struct shb_hscript *s)
 {
 	char err[256];
+	memset(fx, 0, sizeof(*fx)); /* every member set, whatever fails */
 	fx->base = event_base_new();
 	if (!fx->base)
 		return -1;

@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	argv[argc++] = "shb";
+	argv[argc++] = (char *)"shb"; /* never written */
 	for (char *p = text; p <= text + size && argc < MAX_ARGS;) {
 		argv[argc++] = p;
 		p += strlen(p) + 1;

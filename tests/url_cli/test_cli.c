@@ -1270,7 +1270,7 @@ static void test_small_err_buffer(void)
 {
 	struct shb_config cfg;
 	char err[8];
-	char *argv[] = {"shb", "-c", "abc", NULL};
+	char *argv[] = {(char *)"shb", (char *)"-c", (char *)"abc", NULL};
 
 	memset(err, 'Z', sizeof(err));
 	CU_ASSERT_EQUAL(shb_cli_parse(3, argv, &cfg, err, sizeof(err)), -1);

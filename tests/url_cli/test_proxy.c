@@ -304,18 +304,29 @@ static void test_priority(void)
 	prio_err("ix", want);
 }
 
-/* parse(argv...) -> 0 / -1 with err; cfg freed by the caller. */
+/* parse(argv...) -> 0 / -1 with err; cfg freed by the caller. The
+ * parser gets writable copies. */
 static int parse(struct shb_config *cfg, char *err, size_t errlen, int argc,
-		 char **argv)
+		 const char *const *args)
 {
-	return shb_cli_parse(argc, argv, cfg, err, errlen);
+	char *argv[16];
+	int rc;
+
+	CU_ASSERT_FATAL(argc < 16);
+	for (int i = 0; i < argc; i++)
+		argv[i] = strdup(args[i]);
+	argv[argc] = NULL;
+	rc = shb_cli_parse(argc, argv, cfg, err, errlen);
+	for (int i = 0; i < argc; i++)
+		free(argv[i]);
+	return rc;
 }
 
 static void test_priority_cli(void)
 {
 	struct shb_config cfg;
 	char err[256] = "";
-	char *ok[] = {"shb", "-H", "X-A: 1", "--priority", "u=1, i",
+	const char *ok[] = {"shb", "-H", "X-A: 1", "--priority", "u=1, i",
 		      "http://h/", NULL};
 
 	/* The header goes out as typed, after the -H headers before it. */
@@ -326,27 +337,27 @@ static void test_priority_cli(void)
 	CU_ASSERT_STRING_EQUAL(cfg.headers[1].value, "u=1, i");
 	shb_config_free(&cfg);
 
-	char *both[] = {"shb", "--priority", "u=1", "-H", "priority: u=2",
+	const char *both[] = {"shb", "--priority", "u=1", "-H", "priority: u=2",
 			"http://h/", NULL};
 	CU_ASSERT_EQUAL(parse(&cfg, err, sizeof(err), 6, both), -1);
 	CU_ASSERT_STRING_EQUAL(err, "--priority and -H 'Priority: ...' cannot "
 			       "be combined: give one");
 	shb_config_free(&cfg);
 
-	char *twice[] = {"shb", "--priority", "u=1", "--priority=i",
+	const char *twice[] = {"shb", "--priority", "u=1", "--priority=i",
 			 "http://h/", NULL};
 	CU_ASSERT_EQUAL(parse(&cfg, err, sizeof(err), 5, twice), -1);
 	CU_ASSERT_STRING_EQUAL(err, "--priority given twice");
 	shb_config_free(&cfg);
 
-	char *bad[] = {"shb", "--priority=u=9", "http://h/", NULL};
+	const char *bad[] = {"shb", "--priority=u=9", "http://h/", NULL};
 	CU_ASSERT_EQUAL(parse(&cfg, err, sizeof(err), 3, bad), -1);
 	CU_ASSERT_STRING_EQUAL(err, "--priority \"u=9\": the urgency u must "
 			       "be 0 to 7");
 	shb_config_free(&cfg);
 
 	/* -H Priority alone stays allowed (any value: the user's own). */
-	char *own[] = {"shb", "-H", "Priority: u=1, x=2", "http://h/", NULL};
+	const char *own[] = {"shb", "-H", "Priority: u=1, x=2", "http://h/", NULL};
 	CU_ASSERT_EQUAL(parse(&cfg, err, sizeof(err), 4, own), 0);
 	shb_config_free(&cfg);
 }
@@ -357,13 +368,13 @@ static void test_route_cli(void)
 	char err[256] = "";
 	char path[200];
 
-	char *ok[] = {"shb", "--unix-socket", "/run/x.sock", "-x",
+	const char *ok[] = {"shb", "--unix-socket", "/run/x.sock", "-x",
 		      "http://p:1", "--noproxy", "a,b", "http://h/", NULL};
 	CU_ASSERT_EQUAL_FATAL(parse(&cfg, err, sizeof(err), 8, ok), -1);
 	CU_ASSERT_STRING_EQUAL(err, "--unix-socket and --proxy cannot be "
 			       "combined");
 	shb_config_free(&cfg);
-	char *ok2[] = {"shb", "--unix-socket", "/run/x.sock", "-x", "",
+	const char *ok2[] = {"shb", "--unix-socket", "/run/x.sock", "-x", "",
 		       "--noproxy", "a,b", "http://h/", NULL};
 	CU_ASSERT_EQUAL_FATAL(parse(&cfg, err, sizeof(err), 8, ok2), 0);
 	CU_ASSERT_STRING_EQUAL(cfg.unix_socket, "/run/x.sock");
@@ -371,14 +382,14 @@ static void test_route_cli(void)
 	CU_ASSERT_STRING_EQUAL(cfg.noproxy, "a,b");
 	shb_config_free(&cfg);
 
-	char *fam[] = {"shb", "-4", "--unix-socket", "/x", "http://h/", NULL};
+	const char *fam[] = {"shb", "-4", "--unix-socket", "/x", "http://h/", NULL};
 	CU_ASSERT_EQUAL(parse(&cfg, err, sizeof(err), 5, fam), -1);
 	CU_ASSERT_STRING_EQUAL(err, "--unix-socket cannot be combined with "
 			       "--connect-to, --resolve, -4 or -6: the socket "
 			       "path is where every connection goes");
 	shb_config_free(&cfg);
 
-	char *empty[] = {"shb", "--unix-socket=", "http://h/", NULL};
+	const char *empty[] = {"shb", "--unix-socket=", "http://h/", NULL};
 	CU_ASSERT_EQUAL(parse(&cfg, err, sizeof(err), 3, empty), -1);
 	CU_ASSERT_STRING_EQUAL(err, "--unix-socket: empty path");
 	shb_config_free(&cfg);
@@ -386,7 +397,7 @@ static void test_route_cli(void)
 	memset(path, 'a', 108);
 	path[0] = '/';
 	path[108] = '\0';
-	char *longp[] = {"shb", "--unix-socket", path, "http://h/", NULL};
+	const char *longp[] = {"shb", "--unix-socket", path, "http://h/", NULL};
 	CU_ASSERT_EQUAL(parse(&cfg, err, sizeof(err), 4, longp), -1);
 	CU_ASSERT_STRING_EQUAL(err, "--unix-socket: a socket path is at most "
 			       "107 bytes, got 108");

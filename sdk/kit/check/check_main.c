@@ -298,10 +298,15 @@ static int path_ok(const char *s)
 	return 1;
 }
 
-static int usage_error(const char *fmt, const char *arg)
+__attribute__((format(printf, 1, 2)))
+static int usage_error(const char *fmt, ...)
 {
+	va_list ap;
+
 	fputs("shb-plugin-check: ", stderr);
-	fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputs(" (see --help)\n", stderr);
 	return 2;
 }

@@ -18,6 +18,7 @@ const char shb_relay_usage[] =
 	"every client, --drop-first-down the first N of the other direction.\n"
 	"Stats (JSON) are written to --stats-file on SIGTERM or SIGINT.\n";
 
+__attribute__((format(printf, 3, 4)))
 static int fail(char *err, size_t cap, const char *fmt, ...)
 {
 	va_list ap;

@@ -126,7 +126,7 @@ static void test_impair_rates(void)
 
 static int parse(struct shb_relay_opts *o, char *err, size_t cap, ...)
 {
-	char *argv[32] = { "shb-udp-relay" };
+	char *argv[32] = { (char *)"shb-udp-relay" };
 	int argc = 1;
 	va_list ap;
 	va_start(ap, cap);
