@@ -348,8 +348,11 @@ int chk_group_init(struct chk *k, int fd)
 	uint32_t np = 0, nr = 0;
 	int bad, has_deinit;
 
-	if (!out || chk_load(k, "init"))
+	if (!out || chk_load(k, "init")) {
+		if (out)
+			fclose(out);
 		return k->fails ? k->fails : 1;
+	}
 	e = k->p.entry;
 	chk_line(k, "PASS", "init", "init() returned SHB_OK once");
 	if (e->get_factory("shb.kit.no-such-factory/1"))
