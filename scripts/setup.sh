@@ -36,6 +36,8 @@ for arg in "$@"; do
 		# The fuzz smoke run in test.sh: clang and its libFuzzer runtime
 		# (only recommended by clang, and recommends are not installed).
 		pkgs+=(clang libclang-rt-14-dev)
+		# scripts/analyze.sh in test.sh: clang's analyzer (scan-build).
+		pkgs+=(clang-tools-14)
 		# tests/report/check_schema.py: the JSON reports against the schema.
 		pkgs+=(python3-jsonschema)
 		# tests/e2e/slurm.sh: a one-machine Slurm cluster (munged,

@@ -2,7 +2,8 @@
 # Every test: installs every package any test needs, builds, runs the unit
 # and end-to-end suites, then the unit and hostile-peer suites again under
 # AddressSanitizer and UndefinedBehaviorSanitizer, then the interop suite
-# against real servers, the fuzz smoke, the SDK examples built out of tree
+# against real servers, the fuzz smoke, clang's static analysis
+# (scripts/analyze.sh), the SDK examples built out of tree
 # from a staging install, and the Debian packages. Ends with one line "N passed, M failed, K skipped".
 # A skipped test (exit 77: something it needs is missing) fails the run
 # unless tests/allowed-skips.txt lists it with a reason.
@@ -122,6 +123,18 @@ else
 	failed=$((failed + 1))
 fi
 # ---- end of fuzz smoke
+
+# ---- static analysis (scripts/analyze.sh): clang's analyzer over core/,
+# plugins/ and sdk/ in its own build (build-analyze); a finding not listed
+# in tests/analyze-known.txt with its reason fails. One test.
+echo "== static analysis"
+rc=0
+scripts/analyze.sh --build "$root/build-analyze" || rc=$?
+case $rc in
+0) passed=$((passed + 1)) ;;
+*) failed=$((failed + 1)) ;;
+esac
+# ---- end of static analysis
 
 # ---- the plugin author's path (scripts/sdk-check.sh): install into a
 # staging prefix, build every sdk/examples/* project out of tree against it
