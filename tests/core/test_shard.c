@@ -170,6 +170,12 @@ static void expect_error(const char *want, const char *const *args)
 #define EXPECT_ERROR(want, ...)                                                \
 	expect_error((want), (const char *const[]){__VA_ARGS__, NULL})
 
+/* getenv as the parser's environment reader (it returns const char *). */
+static const char *env_get(const char *name)
+{
+	return getenv(name);
+}
+
 static void clear_env(void)
 {
 	unsetenv("JOB_COMPLETION_INDEX");
@@ -275,11 +281,11 @@ static void test_cli_shard_auto(void)
 	uint32_t si, sn;
 	char line[256] = "";
 	setenv("SLURM_NTASKS", "3\n", 1);
-	CU_ASSERT_EQUAL(shb_shard_parse("--shard", "auto", getenv, &si, &sn, line,
+	CU_ASSERT_EQUAL(shb_shard_parse("--shard", "auto", env_get, &si, &sn, line,
 					sizeof(line)), -1);
 	CU_ASSERT_STRING_EQUAL(line, "--shard auto: SLURM_NTASKS=3\\x0a is not a "
 			       "number from 0 to 10000");
-	CU_ASSERT_EQUAL(shb_shard_parse("--shard", "1\n/4", getenv, &si, &sn, line,
+	CU_ASSERT_EQUAL(shb_shard_parse("--shard", "1\n/4", env_get, &si, &sn, line,
 					sizeof(line)), -1);
 	CU_ASSERT_STRING_EQUAL(line, "--shard 1\\x0a/4: expected I/N, shard I of "
 			       "N numbered from 0 (0/4 to 3/4), N at most 10000, "
