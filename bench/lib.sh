@@ -304,16 +304,23 @@ raise_nofile() {
 
 clk_tck=$(getconf CLK_TCK)
 
-# utime + stime, in ticks, of the server's processes (all their threads). The
-# command name in /proc/PID/stat may hold spaces, so fields count from its
-# last ')'.
+# utime + stime, in ticks, of one process (all its threads); fails when it
+# is gone. The command name in /proc/PID/stat may hold spaces, so fields
+# count from its last ')'.
+pid_ticks() { # pid
+	local rest f
+	rest=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	rest=${rest##*) }
+	read -r -a f <<<"$rest"
+	echo $((f[11] + f[12]))
+}
+
+# The same summed over the server's processes.
 server_ticks() { # name
-	local p total=0 rest f
+	local p total=0 t
 	for p in $(server_pids "$1"); do
-		rest=$(cat "/proc/$p/stat" 2>/dev/null) || continue
-		rest=${rest##*) }
-		read -r -a f <<<"$rest"
-		total=$((total + f[11] + f[12]))
+		t=$(pid_ticks "$p") || continue
+		total=$((total + t))
 	done
 	echo "$total"
 }

@@ -20,10 +20,13 @@ usage() {
 	cat <<'EOF'
 Usage: bench/soak.sh [options]
 
-Runs shb for DURATION at -c CONNS per protocol against local servers and
-samples its VmRSS every INTERVAL; writes one CSV per protocol and a
-Markdown summary (first sample after the first minute, last, max, and
-PASS when every sample after the first minute is within 5 % of the first).
+Runs shb for DURATION at -c CONNS per protocol against local servers with
+--interval INTERVAL, samples its VmRSS and CPU every INTERVAL; writes two
+CSVs per protocol (samples, and shb's intervals with their CPU) and a
+Markdown summary: RSS and CPU per request of the first interval after the
+first minute, the last, the max; RSS PASS when every sample after the
+first minute is within 5 % of the first, CPU PASS when the trend of CPU
+per request over the run stays within 15 %.
 
 Options:
   -d, --duration T       length of each run: seconds, or with s, m or h
@@ -32,7 +35,8 @@ Options:
   -t, --threads N        threads per shb (default: 1)
   -p, --parallel N       requests in flight per connection on h2 and h3
                          (default: 1)
-  -i, --interval S       seconds between RSS samples (default: 10)
+  -i, --interval S       seconds between RSS samples, and shb's --interval
+                         (default: 10)
       --protos LIST      protocols, from: h1 h2 h3 (default: "h1 h2 h3")
       --together         run the protocols at the same time (the default
                          with more than one)
@@ -40,7 +44,10 @@ Options:
       --h2 SERVER:MODE   h2 server (h2o or nginx) and mode (tls or h2c)
                          (default: h2o:tls)
       --h3 SERVER        h3 server: gtlsserver or caddy (default: gtlsserver)
-      --tolerance PCT    flatness bound after the first minute (default: 5)
+      --tolerance PCT    RSS flatness bound after the first minute
+                         (default: 5)
+      --cpu-tolerance PCT  bound on the trend of CPU per request over the
+                         run (default: 15)
       --no-progress      do not run shb on a pseudo-terminal: then only RSS
                          is sampled, not the requests done so far
   -o, --output FILE      summary file (default: bench/results/DATE-soak.md;
@@ -68,6 +75,7 @@ together=""
 h2spec="h2o:tls"
 h3server=gtlsserver
 tolerance=5
+cpu_tolerance=15
 progress=1
 out=""
 shb=""
@@ -86,6 +94,7 @@ while [ "$#" -gt 0 ]; do
 	--h2) need_arg "$@"; h2spec=$2; shift 2 ;;
 	--h3) need_arg "$@"; h3server=$2; shift 2 ;;
 	--tolerance) need_arg "$@"; tolerance=$2; shift 2 ;;
+	--cpu-tolerance) need_arg "$@"; cpu_tolerance=$2; shift 2 ;;
 	--no-progress) progress=0; shift ;;
 	-o | --output) need_arg "$@"; out=$2; shift 2 ;;
 	--shb) need_arg "$@"; shb=$2; shift 2 ;;
@@ -110,6 +119,7 @@ check_int "-t" "$threads" 1 256
 check_int "-p" "$streams" 1 256
 check_int "--interval" "$interval" 1 3600
 check_int "--tolerance" "$tolerance" 1 100
+check_int "--cpu-tolerance" "$cpu_tolerance" 1 100
 check_words proto "$protos" h1 h2 h3
 read -r -a proto_list <<<"$protos"
 [ -n "$together" ] || { [ "${#proto_list[@]}" -gt 1 ] && together=1 || together=0; }
@@ -239,7 +249,7 @@ shb_cmd() { # proto jsonfile -> cmd[]
 	local extra=()
 	[ "$1" = h1 ] || extra=(-p "$streams")
 	cmd=(env "SHB_PLUGIN_PATH=$plugin_path" "$shb" --proto "$1" -t "$threads" -c "$conns" "${extra[@]}"
-		-z "${duration}s" --report "json:$2" "${url[$1]}")
+		-z "${duration}s" --interval "${interval}s" --report "json:$2" "${url[$1]}")
 }
 
 # The shb process under PID (itself, or a descendant when it runs under
@@ -267,13 +277,18 @@ progress_counts() { # typescript
 
 # Runs shb for one protocol, bounded by timeout, and writes
 # $tmp/PROTO.csv: seconds since start, VmRSS and VmHWM (KiB), threads,
-# and the ok and error counts of the progress line when there is one.
+# the ok and error counts of the progress line when there is one, shb's
+# CPU (utime + stime, ticks) and the machine's 1-minute load average.
+# Every pass (about a second) also appends "unix-ns ticks" to PROTO.cpu,
+# from which intervals_csv gets the CPU of each of shb's intervals.
 run_proto() { # proto
-	local p=$1 base="$tmp/$1" t0 now pid="" top rc=0 rss hwm thr counts ok errs next
+	local p=$1 base="$tmp/$1" t0 tn now pid="" top rc=0 rss hwm thr counts ok errs next ticks load
 	shb_cmd "$p" "$base.json"
 	local bound=$((duration + 120))
-	echo "t_s,rss_kib,hwm_kib,threads,ok,errors" >"$base.csv"
+	echo "t_s,rss_kib,hwm_kib,threads,ok,errors,cpu_ticks,load1" >"$base.csv"
+	: >"$base.cpu"
 	t0=$(date +%s%N)
+	echo "$t0" >"$base.t0"
 	if [ "$progress" -eq 1 ]; then
 		# A pseudo-terminal makes shb draw its progress line, which
 		# gives the requests done so far at each sample.
@@ -292,7 +307,10 @@ run_proto() { # proto
 	echo "$prog: $p: shb pid $pid -> ${url[$p]}" >&2
 	next=0
 	while kill -0 "$pid" 2>/dev/null; do
-		now=$((($(date +%s%N) - t0) / 1000000000))
+		tn=$(date +%s%N)
+		now=$(((tn - t0) / 1000000000))
+		ticks=$(pid_ticks "$pid") || break
+		echo "$tn $ticks" >>"$base.cpu"
 		if [ "$now" -ge "$next" ]; then
 			read -r rss hwm thr < <(awk '/^VmRSS:/ { r = $2 } /^VmHWM:/ { h = $2 } /^Threads:/ { t = $2 }
 				END { print r, h, t }' "/proc/$pid/status" 2>/dev/null) || true
@@ -302,7 +320,8 @@ run_proto() { # proto
 					counts=$(progress_counts "$base.typescript")
 					read -r ok errs <<<"${counts:-}" || true
 				fi
-				echo "$now,$rss,$hwm,$thr,${ok:-},${errs:-}" >>"$base.csv"
+				read -r load _ </proc/loadavg
+				echo "$now,$rss,$hwm,$thr,${ok:-},${errs:-},$ticks,$load" >>"$base.csv"
 			fi
 			next=$((next + interval))
 		fi
@@ -316,6 +335,16 @@ run_proto() { # proto
 
 # --- the runs ----------------------------------------------------------------
 
+# The machine's busy ticks and the servers' around the runs: what is left
+# after shb's and theirs is the other work on a shared machine.
+all_server_ticks() {
+	local n total=0
+	for n in "${!srv_pid[@]}"; do total=$((total + $(server_ticks "$n"))); done
+	echo "$total"
+}
+busy0=$(busy_ticks)
+srv0=$(all_server_ticks)
+wall0=$(date +%s%N)
 started=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 nice_level=$(awk '{ print $19 }' /proc/self/stat)
 echo "$prog: ${#proto_list[@]} run(s) of ${duration}s at -c $conns, $([ "$together" -eq 1 ] && echo together || echo in turn), niceness $nice_level" >&2
@@ -330,6 +359,14 @@ else
 fi
 runner_pid=()
 finished=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
+wall1=$(date +%s%N)
+srv1=$(all_server_ticks)
+busy1=$(busy_ticks)
+shb_ticks=0
+for p in "${proto_list[@]}"; do
+	t=$(tail -n 1 "$tmp/$p.cpu" | awk '{ print $2 + 0 }')
+	shb_ticks=$((shb_ticks + t))
+done
 
 # --- the report --------------------------------------------------------------
 
@@ -366,6 +403,105 @@ rss_row() { # proto csv
 			p, n, f, tf, last, tl, max, tmax, lo, hi, (last - f) * 100 / f, dev,
 			(dev <= tol) ? "PASS" : "FAIL"
 	}' "$2"
+}
+
+# shb's intervals (JSON report) with the CPU shb spent in each, as a CSV
+# (index, start_s, duration_s, ok, errors, cpu_ms, cpu_us_per_req, rss_kib)
+# in $tmp/PROTO-intervals.csv, and the summary row of CPU per request over
+# the full intervals that start after the first minute. An interval's CPU
+# is the difference of shb's ticks at its two ends, each interpolated
+# between the passes (about a second apart) of run_proto around it; its
+# RSS is the last sample taken by its end. PASS when the least-squares
+# trend of CPU per request over the run stays within the CPU tolerance.
+cpu_row() { # proto
+	local b="$tmp/$1"
+	python3 - "$1" "$b.json" "$b.cpu" "$b.csv" "$(cat "$b.t0")" "$b-intervals.csv" \
+		"$interval" "$clk_tck" "$cpu_tolerance" <<'EOF' 2>"$b.cpu-err" ||
+import bisect, csv, datetime, json, statistics, sys
+p, js, cpuf, samples, t0, out, ivlen, tck, tol = sys.argv[1:10]
+t0, ivlen, tck, tol = int(t0), float(ivlen), float(tck), float(tol)
+d = json.load(open(js))
+day, frac = d["loadStart"].rstrip("Z").split(".")
+t = datetime.datetime.strptime(day, "%Y-%m-%dT%H:%M:%S").replace(tzinfo=datetime.timezone.utc)
+start = int(t.timestamp()) * 10**9 + int(frac.ljust(9, "0")[:9]) + round((d.get("warmupSeconds") or 0) * 1e9)
+cpu = [tuple(map(int, l.split())) for l in open(cpuf) if l.strip()]
+cns = [c[0] for c in cpu]
+rss = [(t0 + int(r["t_s"]) * 10**9, int(r["rss_kib"])) for r in csv.DictReader(open(samples))]
+
+
+def ticks_at(ns):
+    i = bisect.bisect_left(cns, ns)
+    if i == 0 or i == len(cpu):
+        return None
+    (a, ta), (b, tb) = cpu[i - 1], cpu[i]
+    return ta + (tb - ta) * (ns - a) / (b - a)
+
+
+def rss_at(ns):
+    return max((r for r in rss if r[0] <= ns), default=(0, ""))[1]
+
+
+rows, keep = [], []
+for v in d.get("intervals") or []:
+    s0 = start + round(v["startSeconds"] * 1e9)
+    s1 = s0 + round(v["durationSeconds"] * 1e9)
+    a, b = ticks_at(s0), ticks_at(s1)
+    ms = (b - a) * 1000 / tck if a is not None and b is not None else None
+    us = ms * 1000 / v["ok"] if ms is not None and v["ok"] else None
+    rows.append([v["index"], "%.3f" % v["startSeconds"], "%.3f" % v["durationSeconds"], v["ok"], v["errors"],
+                 "" if ms is None else "%.0f" % ms, "" if us is None else "%.3f" % us, rss_at(s1)])
+    if us is not None and v["startSeconds"] >= 60 and v["durationSeconds"] >= 0.99 * ivlen:
+        keep.append((v["startSeconds"], us))
+with open(out, "w") as f:
+    f.write("index,start_s,duration_s,ok,errors,cpu_ms,cpu_us_per_req,rss_kib\n")
+    for r in rows:
+        f.write(",".join(map(str, r)) + "\n")
+if len(keep) < 2:
+    sys.exit("fewer than two full intervals after the first minute")
+ts, us = [k[0] for k in keep], [k[1] for k in keep]
+med = statistics.median(us)
+mt, mu = statistics.mean(ts), statistics.mean(us)
+slope = sum((x - mt) * (y - mu) for x, y in zip(ts, us)) / sum((x - mt) ** 2 for x in ts)
+trend = slope * (ts[-1] - ts[0]) * 100 / (mu + slope * (ts[0] - mt))
+dev = max(abs(y - med) for y in us) * 100 / med
+hi = max(keep, key=lambda k: k[1])
+print("| %s | %d | %.2f at %.0fs | %.2f at %.0fs | %.2f at %.0fs | %.2f..%.2f | %.2f | %+.1f %% | %.1f %% | %s |" % (
+    p, len(keep), us[0], ts[0], us[-1], ts[-1], hi[1], hi[0], min(us), hi[1], med, trend, dev,
+    "PASS" if abs(trend) <= tol else "FAIL"))
+EOF
+		echo "| $1 | 0 | - | - | - | - | - | - | - | no figures: $(tail -n 1 "$b.cpu-err") |"
+}
+
+# Requests, errors and CPU per request every 5 minutes, from the intervals.
+cpu_curve() {
+	local p ivfiles=()
+	for p in "${proto_list[@]}"; do ivfiles+=("$tmp/$p-intervals.csv"); done
+	printf '| from |'
+	for p in "${proto_list[@]}"; do printf ' %s ok | %s errors | %s CPU µs/req |' "$p" "$p" "$p"; done
+	echo
+	printf '|---:|'
+	for p in "${proto_list[@]}"; do printf -- '---:|---:|---:|'; done
+	echo
+	awk -F, -v n="${#proto_list[@]}" '
+	FNR == 1 { k++; next }
+	{
+		b = int($2 / 300); ok[k, b] += $4; er[k, b] += $5; if (b > bmax) bmax = b
+		if ($6 != "") { ms[k, b] += $6; okc[k, b] += $4 }
+	}
+	END {
+		for (b = 0; b <= bmax; b++) {
+			printf "| %ds |", b * 300
+			for (j = 1; j <= n; j++)
+				printf " %d | %d | %s |", ok[j, b], er[j, b], okc[j, b] ? sprintf("%.2f", ms[j, b] * 1000 / okc[j, b]) : "-"
+			print ""
+		}
+	}' "${ivfiles[@]}"
+}
+
+# The 1-minute load average over the samples of the duration: mean and max.
+load_line() { # csv
+	awk -F, -v end="$duration" 'NR > 1 && $1 < end && $8 != "" { n++; s += $8; if ($8 > m) m = $8 }
+		END { if (n) printf "mean %.2f, max %.2f over %d samples", s / n, m, n; else print "not sampled" }' "$1"
 }
 
 # RSS every 5 minutes (and the first samples), so the curve reads at a glance.
@@ -412,10 +548,31 @@ outbase=${out%.md}
 
 # The curve table reads $tmp/PROTO as files: give it the CSVs there.
 for p in "${proto_list[@]}"; do cp "$tmp/$p.csv" "$tmp/$p"; cp "$tmp/$p.csv" "$outbase-$p.csv"; done
+# cpu_row writes the intervals' CSVs that cpu_curve reads.
+declare -A cpu_rows=()
+for p in "${proto_list[@]}"; do
+	cpu_rows[$p]=$(cpu_row "$p")
+	[ ! -e "$tmp/$p-intervals.csv" ] || cp "$tmp/$p-intervals.csv" "$outbase-$p-intervals.csv"
+done
+
+# Cores kept busy on average: "shb servers others".
+cores_line() {
+	awk -v b=$((busy1 - busy0)) -v s=$((srv1 - srv0)) -v c="$shb_ticks" -v w=$((wall1 - wall0)) -v k="$clk_tck" \
+		'BEGIN { w /= 1e9; printf "shb %.2f, servers %.2f, everything else %.2f", c / k / w, s / k / w, (b - s - c) / k / w }'
+}
+
+verdict() { # rss-row cpu-row
+	case "$1$2" in
+	*FAIL*) echo FAIL ;;
+	*"| PASS |"*"| PASS |") echo PASS ;;
+	*) echo "no verdict" ;;
+	esac
+}
 
 report() {
 	local p res ok errs kinds cmdline
-	echo "# shb soak: VmRSS over ${duration} s at -c $conns"
+	local rrow
+	echo "# shb soak: VmRSS and CPU per request over ${duration} s at -c $conns"
 	echo
 	echo "- Date: $started to $finished"
 	echo "- Host: $(host_line)"
@@ -425,6 +582,10 @@ report() {
 	echo "- Niceness: $nice_level (clients and servers$([ "$nice_level" -gt 0 ] && echo ", so that other work on the machine goes first"))"
 	echo "- RSS sampled every ${interval} s from /proc/PID/status (VmRSS); ok counts from shb's progress line;"
 	echo "  the table counts samples taken before the end of the duration only (later ones see shb shutting down)"
+	echo "- CPU: shb's utime + stime from /proc/PID/stat about every second, interpolated at the ends of shb's"
+	echo "  ${interval} s intervals (\`--interval\`, JSON report), divided by the interval's ok requests"
+	echo "- Machine: shared with other work; 1-minute load average $(load_line "$tmp/${proto_list[0]}.csv");"
+	echo "  cores busy on average: $(cores_line)"
 	for p in "${proto_list[@]}"; do echo "- $p server: $(server_desc "$p") on 127.0.0.1"; done
 	echo
 	echo "## RSS"
@@ -432,6 +593,27 @@ report() {
 	echo "| Protocol | Samples | First after 1 min | Last | Max | Range after 1 min | Last vs first / largest deviation | Flat within ${tolerance} % |"
 	echo "|---|---:|---:|---:|---:|---:|---:|---|"
 	for p in "${proto_list[@]}"; do rss_row "$p" "$tmp/$p.csv"; done
+	echo
+	echo "## CPU per request"
+	echo
+	echo "Client CPU (µs) per ok request, per ${interval} s interval, over the full intervals that start after the first"
+	echo "minute. Trend: the least-squares line's change from the first of them to the last, relative to its start."
+	echo "PASS when the trend stays within ${cpu_tolerance} %: single intervals on a shared machine move with the other"
+	echo "work (cache and core contention, a busy neighbour taking the core mid-interval), by more than RSS pages"
+	echo "do; a cost that grows per request or per reconnect shows as a trend, which the fit sees through that noise."
+	echo
+	echo "| Protocol | Intervals | First after 1 min | Last | Max | Range | Median | Trend | Largest deviation from median | Trend within ${cpu_tolerance} % |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+	for p in "${proto_list[@]}"; do echo "${cpu_rows[$p]}"; done
+	echo
+	echo "## Verdict"
+	echo
+	echo "| Protocol | RSS | CPU per request | Soak |"
+	echo "|---|---|---|---|"
+	for p in "${proto_list[@]}"; do
+		rrow=$(rss_row "$p" "$tmp/$p.csv")
+		echo "| $p | $(verdict "$rrow" "$rrow") | $(verdict "${cpu_rows[$p]}" "${cpu_rows[$p]}") | $(verdict "$rrow" "${cpu_rows[$p]}") |"
+	done
 	echo
 	echo "## Requests"
 	echo
@@ -447,7 +629,15 @@ report() {
 	echo
 	curve_table
 	echo
-	echo "CSV per protocol (t_s, rss_kib, hwm_kib, threads, ok, errors): $(for p in "${proto_list[@]}"; do printf "\`%s\` " "$(basename "$outbase-$p.csv")"; done)"
+	echo "## Every 5 minutes"
+	echo
+	cpu_curve
+	echo
+	echo "CSV per protocol (t_s, rss_kib, hwm_kib, threads, ok, errors, cpu_ticks, load1): $(for p in "${proto_list[@]}"; do printf "\`%s\` " "$(basename "$outbase-$p.csv")"; done)"
+	echo
+	echo "CSV of intervals per protocol (index, start_s, duration_s, ok, errors, cpu_ms, cpu_us_per_req, rss_kib):"
+	for p in "${proto_list[@]}"; do printf "\`%s\` " "$(basename "$outbase-$p-intervals.csv")"; done
+	echo
 	echo
 	echo "## Commands"
 	echo
