@@ -6,7 +6,7 @@
  * options; long options take "--opt value" or "--opt=value"; short options
  * cluster ("-qj") and take attached values ("-c10"). Every error is one
  * line that names the option as the user typed it. */
-#include "quote.h"
+#include "common/quote.h"
 #include "cli_hints.h"
 #include "compare.h"
 #include "config.h"

@@ -2,7 +2,7 @@
 #include "cli_hints.h"
 
 #include "duration.h"
-#include "quote.h"
+#include "common/quote.h"
 
 #include <stdint.h>
 #include <string.h>

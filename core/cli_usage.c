@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "quote.h"
+#include "common/quote.h"
 #include "shb_build_config.h"
 #include "shb_build_id.h"
 #include <shb/version.h>

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quote.h"
+#include "common/quote.h"
 
 static int label_char(char ch)
 {

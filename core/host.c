@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "common/error_text.h"
 #include "hist.h"
 #include "run.h"
 #include "shb_build_config.h"
@@ -52,20 +53,7 @@ static shb_tstamp host_now(void)
 
 static const char *host_strerror(int code)
 {
-	switch (code) {
-	case SHB_OK: return "success";
-	case SHB_E_INVAL: return "invalid argument";
-	case SHB_E_BUSY: return "no capacity";
-	case SHB_E_STATE: return "invalid state";
-	case SHB_E_UNSUPPORTED: return "unsupported";
-	case SHB_E_PROTO: return "protocol error";
-	case SHB_E_CLOSED: return "connection closed";
-	case SHB_E_TLS: return "TLS error";
-	case SHB_E_TIMEOUT: return "timed out";
-	case SHB_E_FATAL: return "fatal error";
-	case SHB_E_NOMEM: return "out of memory";
-	default: return "unknown error";
-	}
+	return shb_error_text(code);
 }
 
 static int host_random_secure(void *buf, size_t len)

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/abi_major.h"
 #include "shb_build_config.h"
 
 /* Stands in for a refusal text we could not allocate; never freed. */
@@ -207,20 +208,6 @@ static size_t sym_size(const void *sym)
 	return es->st_size;
 }
 
-/* A plugin built for another major exports only shb_plugin_entry_v<N>. */
-static unsigned other_major(void *dl)
-{
-	char name[48];
-
-	for (unsigned v = 1; v <= SHB_ABI_MAJOR + 16u; v++) {
-		if (v == SHB_ABI_MAJOR)
-			continue;
-		snprintf(name, sizeof name, "shb_plugin_entry_v%u", v);
-		if (dlsym(dl, name))
-			return v;
-	}
-	return 0;
-}
 
 static const struct shb_plugin_entry *entry_check(void *dl, size_t *sizep,
 						  char *why, size_t n)
@@ -230,7 +217,7 @@ static const struct shb_plugin_entry *entry_check(void *dl, size_t *sizep,
 	unsigned major;
 
 	if (!e) {
-		major = other_major(dl);
+		major = shb_other_abi_major(dl);
 		if (major)
 			shb_loader_fmt(why, n, "built for shb ABI %u, this shb provides ABI %d",
 			    major, SHB_ABI_MAJOR);

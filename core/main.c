@@ -21,7 +21,7 @@
 #include "plugin_opts.h"
 #include "progress.h"
 #include "proto_pick.h"
-#include "quote.h"
+#include "common/quote.h"
 #include "results.h"
 #include "run.h"
 #include "route_run.h"

@@ -9,13 +9,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "hdrv2.h"
+#include "common/hdrv2.h"
 #include "merge_json.h"
-#include "quote.h"
+#include "common/outcome_names.h"
+#include "common/quote.h"
 
-static const char *const err_names[SHB_ERRK_EX_COUNT] = {
-	"connect", "tls", "read", "write", "timeout", "protocol", "application",
-};
 
 static const char *str(const json_t *doc, const char *key)
 {
@@ -240,40 +238,15 @@ static int histograms(struct shb_stats *s, const char *name, const json_t *doc,
 
 /* ---- counters --------------------------------------------------------------- */
 
-/* "grpc", "private:N", "unknown:N"... back to numbers (the reporters'
- * names); -1 when unknown. */
 static int64_t space_of(const char *s, int app)
 {
-	static const char *const err_sp[] = {
-		"none", "h2", "h3", "quic", "tls_alert", "errno",
-	};
-	unsigned long n;
-	char tail;
-	if (app) {
-		if (!strcmp(s, "none"))
-			return SHB_APPSPACE_NONE;
-		if (!strcmp(s, "grpc"))
-			return SHB_APPSPACE_GRPC;
-		if (!strcmp(s, "websocket"))
-			return SHB_APPSPACE_WEBSOCKET;
-		if (sscanf(s, "private:%lu%c", &n, &tail) == 1)
-			return (int64_t)SHB_APPSPACE_PRIVATE + (int64_t)n;
-	} else {
-		for (size_t i = 0; i < sizeof(err_sp) / sizeof(err_sp[0]); i++)
-			if (!strcmp(s, err_sp[i]))
-				return (int64_t)i;
-	}
-	if (sscanf(s, "unknown:%lu%c", &n, &tail) == 1 && n <= UINT32_MAX)
-		return (int64_t)n;
-	return -1;
+	return app ? shb_app_space_of(s) : shb_err_space_of(s);
 }
 
 static int kind_of(const char *s)
 {
-	for (int k = 0; k < SHB_ERRK_EX_COUNT; k++)
-		if (!strcmp(s, err_names[k]))
-			return k;
-	return SHB_ERRK_PROTOCOL; /* "other": where shb_stats_code puts it */
+	int k = shb_err_kind_of(s);
+	return k >= 0 ? k : SHB_ERRK_PROTOCOL; /* "other": where shb_stats_code puts it */
 }
 
 /* The json reporter writes an overflow entry's code UINT64_MAX clamped. */
@@ -361,10 +334,10 @@ static int counters(struct shb_stats *s, const char *name, const json_t *doc,
 	const json_t *samples = json_object_get(doc, "errorSamples");
 	uint64_t sum = 0;
 	for (int k = 0; k < SHB_ERRK_EX_COUNT; k++) {
-		s->err_kind[k] = shb_mj_u64(json_object_get(errs, err_names[k]));
+		s->err_kind[k] = shb_mj_u64(json_object_get(errs, shb_err_kind_names[k]));
 		if (shb_mj_add(&sum, s->err_kind[k]) < 0)
 			return too_many(name, "errors", err, errlen);
-		const char *smp = json_string_value(json_object_get(samples, err_names[k]));
+		const char *smp = json_string_value(json_object_get(samples, shb_err_kind_names[k]));
 		if (smp)
 			copy(s->err_sample[k], SHB_SAMPLE_LEN, smp);
 	}

@@ -14,7 +14,7 @@
 #include "host.h"
 #include "merge.h"
 #include "merge_json.h"
-#include "quote.h"
+#include "common/quote.h"
 
 #define EXIT_RUN_FAILED 1
 #define EXIT_USAGE 2

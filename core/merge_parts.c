@@ -7,10 +7,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "hdrv2.h"
+#include "common/hdrv2.h"
 #include "merge_json.h"
 #include "merge.h"
-#include "quote.h"
+#include "common/quote.h"
 
 static json_t *secs(uint64_t ns)
 {

@@ -1,5 +1,5 @@
 #include "percentiles.h"
-#include "quote.h"
+#include "common/quote.h"
 
 #include <stdio.h>
 #include <string.h>

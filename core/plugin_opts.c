@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quote.h"
+#include "common/quote.h"
 
 /* Keys are words: letters, digits, '-', '_' and '.'. That keeps ',' (the
  * reporters' separator) and '=' out of them and every message readable. */

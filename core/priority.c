@@ -3,7 +3,7 @@
  * server as a parameter it ignores, and the run would test nothing.
  * Anything else can still be sent with -H 'Priority: ...'. */
 #include "priority.h"
-#include "quote.h"
+#include "common/quote.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "plugin_opts.h"
-#include "quote.h"
+#include "common/quote.h"
 
 #define PROTO_PREFIX "shb-proto-"
 

@@ -1,7 +1,7 @@
 /* Forward proxies: see proxy.h. curl's syntax and meanings, so that a
  * proxy set up for curl (its variables, its --noproxy) carries over. */
 #include "proxy.h"
-#include "quote.h"
+#include "common/quote.h"
 
 #include <arpa/inet.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * --connect-to changes where a connection goes, never the Host header,
  * SNI or the name the certificate is checked against; --resolve gives
  * the addresses of a name (after --connect-to, as in curl). */
-#include "quote.h"
+#include "common/quote.h"
 #include "route.h"
 
 #include <arpa/inet.h>

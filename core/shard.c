@@ -1,6 +1,6 @@
 /* --shard: parsing and the exact split of a run's totals (shard.h). */
 #include "shard.h"
-#include "quote.h"
+#include "common/quote.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* --slo: parsing the gates, and checking them on the merged results. */
-#include "quote.h"
+#include "common/quote.h"
 #include "slo.h"
 
 #include <stdio.h>

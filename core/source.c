@@ -1,6 +1,6 @@
 /* --source: parsing the local address set, and binding to one of it. */
 #include "source.h"
-#include "quote.h"
+#include "common/quote.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -2,7 +2,7 @@
  * (start_at.h). Hand-written rather than strptime/timegm: those read the
  * locale and the TZ environment, and know neither offsets nor fractions. */
 #include "start_at.h"
-#include "quote.h"
+#include "common/quote.h"
 
 #include <stdio.h>
 #include <string.h>

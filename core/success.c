@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "quote.h"
+#include "common/quote.h"
 
 /* Three digits at p (n bytes): the status, or 0. */
 static uint32_t status_at(const char *p, size_t n)

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "compare.h"
-#include "quote.h"
+#include "common/quote.h"
 
 /* ---- weights ----------------------------------------------------------------- */
 

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "quote.h"
+#include "common/quote.h"
 
 /* Where a string goes: what a line file's bytes must fit. */
 enum use { USE_BODY, USE_URL, USE_HEADER };

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <gnutls/x509.h>
 
-#include "quote.h"
+#include "common/quote.h"
 #include "tls_fp.h"
 
 /* AES-128-GCM first: what browsers offer, and the cheapest on x86 with

@@ -177,7 +177,7 @@ static void field_app_outcomes(struct row *w, const struct shb_results *r)
 	size_t n = shb_rpt_app_outcomes(r, &a);
 	for (size_t i = 0; f && i < n; i++)
 		fprintf(f, "%s%s:%llu:%s=%llu", i ? ";" : "",
-			shb_rpt_app_space(sp, sizeof(sp), a[i].space),
+			shb_app_space_name(sp, sizeof(sp), a[i].space),
 			(unsigned long long)a[i].code, a[i].ok ? "ok" : "failed",
 			(unsigned long long)a[i].count);
 	field_list(w, f, &buf);
@@ -192,8 +192,8 @@ static void field_error_codes(struct row *w, const struct shb_results *r)
 	size_t n = shb_rpt_error_codes(r, &c);
 	for (size_t i = 0; f && i < n; i++)
 		fprintf(f, "%s%s:%s:%llu=%llu", i ? ";" : "",
-			shb_rpt_err_kind(c[i].kind),
-			shb_rpt_err_space(sp, sizeof(sp), c[i].space),
+			shb_err_kind_name(c[i].kind),
+			shb_err_space_name(sp, sizeof(sp), c[i].space),
 			(unsigned long long)c[i].code,
 			(unsigned long long)c[i].count);
 	field_list(w, f, &buf);

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hdrv2.h"
+#include "common/hdrv2.h"
 #include "report_common.h"
 
 #define OPT_US (1u << 0)

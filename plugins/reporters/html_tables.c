@@ -296,7 +296,7 @@ void html_status_section(struct shb_rpt_out *o, const struct shb_results *r)
 	html_head_row(o, ahead, 4);
 	for (size_t i = 0; i < n; i++) {
 		char sp[32], c[32], k[32];
-		const char *cells[] = {shb_rpt_app_space(sp, sizeof(sp), ap[i].space),
+		const char *cells[] = {shb_app_space_name(sp, sizeof(sp), ap[i].space),
 				       html_u64s(c, sizeof(c), ap[i].code),
 				       html_u64s(k, sizeof(k), ap[i].count),
 				       ap[i].ok ? "ok" : "failed"};
@@ -326,8 +326,8 @@ static void error_codes(struct shb_rpt_out *o, const struct shb_results *r)
 	html_head_row(o, head, 4);
 	for (size_t i = 0; i < n; i++) {
 		char sp[32], code[32], k[32];
-		const char *cells[] = {shb_rpt_err_kind(c[i].kind),
-				       shb_rpt_err_space(sp, sizeof(sp), c[i].space),
+		const char *cells[] = {shb_err_kind_name(c[i].kind),
+				       shb_err_space_name(sp, sizeof(sp), c[i].space),
 				       html_u64s(code, sizeof(code), c[i].code),
 				       html_u64s(k, sizeof(k), c[i].count)};
 		html_row(o, cells, 4);
@@ -354,7 +354,7 @@ void html_error_section(struct shb_rpt_out *o, const struct shb_results *r)
 	html_head_row(o, head, 3);
 	for (int k = 0; k < e.kinds; k++)
 		if (e.count[k])
-			error_row(o, shb_rpt_err_names[k], e.count[k], e.sample[k]);
+			error_row(o, shb_err_kind_names[k], e.count[k], e.sample[k]);
 	if (e.other)
 		error_row(o, "other", e.other, e.other_sample);
 	shb_rpt_puts(o, "</table>\n");

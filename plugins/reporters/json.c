@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 #include "report_common.h"
-#include "hdrv2.h"
+#include "common/hdrv2.h"
 
 #define JSON_SCHEMA_VERSION 1
 #define OPT_COMPACT (1u << 0)
@@ -173,9 +173,9 @@ static void put_errors(struct jb *b, json_t *doc, const struct shb_rpt_errors *e
 	json_t *counts = json_object();
 	json_t *samples = json_object();
 	for (int k = 0; k < e->kinds; k++) {
-		put(b, counts, shb_rpt_err_names[k], jint(e->count[k]));
+		put(b, counts, shb_err_kind_names[k], jint(e->count[k]));
 		if (e->sample[k])
-			put(b, samples, shb_rpt_err_names[k], jstr(e->sample[k]));
+			put(b, samples, shb_err_kind_names[k], jstr(e->sample[k]));
 	}
 	put(b, doc, "errors", counts);
 	put(b, doc, "errorSamples", samples);
@@ -239,7 +239,7 @@ static void put_outcomes(struct jb *b, json_t *doc, const struct shb_results *r)
 	json_t *arr = json_array();
 	for (size_t i = 0; i < n && arr; i++) {
 		json_t *o = json_object();
-		put(b, o, "space", jstr(shb_rpt_app_space(sp, sizeof(sp), a[i].space)));
+		put(b, o, "space", jstr(shb_app_space_name(sp, sizeof(sp), a[i].space)));
 		put(b, o, "code", jint(a[i].code));
 		put(b, o, "ok", json_boolean(a[i].ok));
 		put(b, o, "count", jint(a[i].count));
@@ -253,8 +253,8 @@ static void put_outcomes(struct jb *b, json_t *doc, const struct shb_results *r)
 	arr = json_array();
 	for (size_t i = 0; i < n && arr; i++) {
 		json_t *o = json_object();
-		put(b, o, "kind", jstr(shb_rpt_err_kind(c[i].kind)));
-		put(b, o, "space", jstr(shb_rpt_err_space(sp, sizeof(sp), c[i].space)));
+		put(b, o, "kind", jstr(shb_err_kind_name(c[i].kind)));
+		put(b, o, "space", jstr(shb_err_space_name(sp, sizeof(sp), c[i].space)));
 		put(b, o, "code", jint(c[i].code));
 		put(b, o, "count", jint(c[i].count));
 		if (json_array_append_new(arr, o) != 0)

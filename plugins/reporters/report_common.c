@@ -14,10 +14,6 @@ const uint32_t shb_rpt_default_ppm[SHB_RPT_PCT_COUNT] = {
 	100000, 250000, 500000, 750000, 900000, 950000, 990000, 999000, 999900,
 };
 
-const char *const shb_rpt_err_names[SHB_ERRK_EX_COUNT] = {
-	"connect", "tls", "read", "write", "timeout", "protocol", "application",
-};
-
 const char *const shb_rpt_setup_names[SHB_RPT_SETUP_COUNT] = {
 	"connect", "handshake", "first_byte",
 };
@@ -516,39 +512,6 @@ void shb_rpt_read_setup(const struct shb_host *host,
 		if (s->h[i].count)
 			s->any = 1;
 	}
-}
-
-const char *shb_rpt_app_space(char *buf, size_t len, uint32_t space)
-{
-	switch (space) {
-	case SHB_APPSPACE_NONE:
-		return "none";
-	case SHB_APPSPACE_GRPC:
-		return "grpc";
-	case SHB_APPSPACE_WEBSOCKET:
-		return "websocket";
-	}
-	if (space >= SHB_APPSPACE_PRIVATE)
-		snprintf(buf, len, "private:%u", space - SHB_APPSPACE_PRIVATE);
-	else
-		snprintf(buf, len, "unknown:%u", space);
-	return buf;
-}
-
-const char *shb_rpt_err_space(char *buf, size_t len, uint32_t space)
-{
-	static const char *const names[] = {
-		"none", "h2", "h3", "quic", "tls_alert", "errno",
-	};
-	if (space < sizeof(names) / sizeof(names[0]))
-		return names[space];
-	snprintf(buf, len, "unknown:%u", space);
-	return buf;
-}
-
-const char *shb_rpt_err_kind(uint32_t kind)
-{
-	return kind < SHB_ERRK_EX_COUNT ? shb_rpt_err_names[kind] : "other";
 }
 
 const char *shb_rpt_tls_verify_name(uint32_t v)

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <shb/shb.h>
 
+#include "common/outcome_names.h"
+
 /* ---- entry glue ------------------------------------------------------------ */
 
 /* entry->init for every reporter module: checks that the host offers the
@@ -146,8 +148,6 @@ struct shb_rpt_errors {
 	const char *other_sample;
 };
 
-extern const char *const shb_rpt_err_names[SHB_ERRK_EX_COUNT];
-
 void shb_rpt_sum_errors(const struct shb_results *r, struct shb_rpt_errors *e);
 
 /* "none", "system", "cafile", or "unknown" for a mode a newer core added. */
@@ -245,14 +245,7 @@ extern const char *const shb_rpt_setup_names[SHB_RPT_SETUP_COUNT];
 void shb_rpt_read_setup(const struct shb_host *host,
 			const struct shb_results *r, struct shb_rpt_setup *s);
 
-/* Names for spaces and kinds: "grpc", "websocket", "none", "private:N"
- * (N counted from SHB_APPSPACE_PRIVATE), else "unknown:N"; error spaces
- * "none", "h2", "h3", "quic", "tls_alert", "errno", else "unknown:N";
- * error kinds as shb_rpt_err_names, else "other". Return buf or a
- * constant. */
-const char *shb_rpt_app_space(char *buf, size_t len, uint32_t space);
-const char *shb_rpt_err_space(char *buf, size_t len, uint32_t space);
-const char *shb_rpt_err_kind(uint32_t kind);
+/* Names for outcome spaces and error kinds: common/outcome_names.h. */
 
 /* ---- numbers ----------------------------------------------------------------- */
 

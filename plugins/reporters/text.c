@@ -268,7 +268,7 @@ static void print_statuses(struct shb_rpt_out *o, const struct shb_results *r)
 static const char *app_name(char *buf, size_t len, const struct shb_app_count *a)
 {
 	char sp[32];
-	snprintf(buf, len, "[%s %llu]", shb_rpt_app_space(sp, sizeof(sp), a->space),
+	snprintf(buf, len, "[%s %llu]", shb_app_space_name(sp, sizeof(sp), a->space),
 		 (unsigned long long)a->code);
 	return buf;
 }
@@ -315,8 +315,8 @@ static void print_errors(struct shb_rpt_out *o, const struct shb_rpt_errors *e)
 			continue;
 		if (digits(e->count[k]) > w)
 			w = digits(e->count[k]);
-		if ((int)strlen(shb_rpt_err_names[k]) + 2 > kw)
-			kw = (int)strlen(shb_rpt_err_names[k]) + 2;
+		if ((int)strlen(shb_err_kind_names[k]) + 2 > kw)
+			kw = (int)strlen(shb_err_kind_names[k]) + 2;
 	}
 	if (e->other && digits(e->other) > w)
 		w = digits(e->other);
@@ -325,7 +325,7 @@ static void print_errors(struct shb_rpt_out *o, const struct shb_rpt_errors *e)
 	shb_rpt_puts(o, "Errors:\n");
 	for (int k = 0; k < e->kinds; k++)
 		if (e->count[k])
-			error_line(o, shb_rpt_err_names[k], kw, w, e->count[k],
+			error_line(o, shb_err_kind_names[k], kw, w, e->count[k],
 				   e->sample[k]);
 	if (e->other)
 		error_line(o, "other", kw, w, e->other, e->other_sample);
@@ -334,8 +334,8 @@ static void print_errors(struct shb_rpt_out *o, const struct shb_rpt_errors *e)
 static const char *code_name(char *buf, size_t len, const struct shb_code_count *c)
 {
 	char sp[32];
-	snprintf(buf, len, "%-12s%s:%llu", shb_rpt_err_kind(c->kind),
-		 shb_rpt_err_space(sp, sizeof(sp), c->space),
+	snprintf(buf, len, "%-12s%s:%llu", shb_err_kind_name(c->kind),
+		 shb_err_space_name(sp, sizeof(sp), c->space),
 		 (unsigned long long)c->code);
 	return buf;
 }
@@ -481,7 +481,7 @@ static void print_target_detail(struct shb_rpt_out *o, const struct shb_results 
 		if (!e.count[k])
 			continue;
 		shb_rpt_printf(o, "%s%s %llu", sep[0] == ' ' ? "      errors " : ", ",
-			       shb_rpt_err_names[k], (unsigned long long)e.count[k]);
+			       shb_err_kind_names[k], (unsigned long long)e.count[k]);
 		sep = ", ";
 	}
 	if (e.other)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kit_int.h"
+#include "common/error_text.h"
 
 /* Bytes from the start of T to the end of member m. */
 #define END_OF(T, m) (offsetof(T, m) + sizeof(((T *)0)->m))
@@ -322,20 +323,7 @@ static shb_tstamp host_now(void)
 
 static const char *host_strerror(int code)
 {
-	switch (code) {
-	case SHB_OK: return "success";
-	case SHB_E_INVAL: return "invalid argument";
-	case SHB_E_BUSY: return "busy";
-	case SHB_E_STATE: return "invalid state";
-	case SHB_E_UNSUPPORTED: return "unsupported";
-	case SHB_E_PROTO: return "protocol error";
-	case SHB_E_CLOSED: return "connection closed";
-	case SHB_E_TLS: return "TLS error";
-	case SHB_E_TIMEOUT: return "timed out";
-	case SHB_E_FATAL: return "fatal error";
-	case SHB_E_NOMEM: return "out of memory";
-	default: return "unknown error";
-	}
+	return shb_error_text(code);
 }
 
 /* xorshift64*: reproducible from the seed; a test kit needs no more. */

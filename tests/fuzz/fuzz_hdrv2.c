@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "fuzz_input.h"
-#include "hdrv2.h"
+#include "common/hdrv2.h"
 
 #define MAX_RAW 8192
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "fuzz_input.h"
-#include "hdrv2.h"
+#include "common/hdrv2.h"
 #include "merge.h"
 
 #define MAX_REPORTS 4

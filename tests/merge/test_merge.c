@@ -10,7 +10,7 @@
 #include <CUnit/CUnit.h>
 #include <jansson.h>
 
-#include "hdrv2.h"
+#include "common/hdrv2.h"
 #include "merge.h"
 #include "percentiles.h"
 

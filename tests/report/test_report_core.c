@@ -13,7 +13,7 @@
 #include <jansson.h>
 #include <shb/shb.h>
 
-#include "hdrv2.h"
+#include "common/hdrv2.h"
 #include "hist.h"
 #include "loader.h"
 

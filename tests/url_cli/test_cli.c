@@ -15,7 +15,7 @@
 
 #include "compare.h"
 #include "config.h"
-#include "quote.h"
+#include "common/quote.h"
 #include "test_util.h"
 
 #define URL "http://example.com/x"

@@ -387,7 +387,7 @@ static void draw_status(const struct tui *t, const struct shb_tui_box *b)
 		if (left > 1 && line == nlines - 1)
 			break;
 		char key[40];
-		snprintf(key, sizeof(key), "error %s", shb_rpt_err_names[k]);
+		snprintf(key, sizeof(key), "error %s", shb_err_kind_names[k]);
 		kv(b, line++, key, shb_rpt_fixed(v, sizeof(v), t->err_kind[k], 0));
 		left--;
 	}

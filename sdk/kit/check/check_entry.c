@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "common/abi_major.h"
 
 #define END_OF(T, m) (offsetof(T, m) + sizeof(((T *)0)->m))
 #define MAX_DESCS 256u
@@ -123,19 +124,6 @@ static const char *dl_reason(const char *path)
 	return e;
 }
 
-static unsigned other_major(void *dl)
-{
-	char name[48];
-
-	for (unsigned v = 0; v <= SHB_ABI_MAJOR + 16u; v++) {
-		if (v == SHB_ABI_MAJOR)
-			continue;
-		snprintf(name, sizeof name, "shb_plugin_entry_v%u", v);
-		if (dlsym(dl, name))
-			return v;
-	}
-	return 0;
-}
 
 static int entry_fields(struct chk *k, const struct shb_plugin_entry *e,
 			size_t size)
@@ -192,7 +180,7 @@ int chk_group_entry(struct chk *k)
 	}
 	e = dlsym(dl, SHB_PLUGIN_ENTRY_SYMBOL);
 	if (!e) {
-		major = other_major(dl);
+		major = shb_other_abi_major(dl);
 		if (major)
 			chk_line(k, "FAIL", "entry", "built for shb ABI %u, this "
 				 "checker provides ABI %d", major, SHB_ABI_MAJOR);

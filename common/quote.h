@@ -1,8 +1,8 @@
 /* User text quoted in a one-line error: control bytes, quotes and
  * backslashes escaped as \xHH and the length bounded, so that whatever a
  * user (or a fuzzer) typed, the message stays one printable line. */
-#ifndef SHB_CORE_QUOTE_H
-#define SHB_CORE_QUOTE_H
+#ifndef SHB_COMMON_QUOTE_H
+#define SHB_COMMON_QUOTE_H
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
 /* Quoting user text in errors: see quote.h. */
-#include "quote.h"
+#include "common/quote.h"
 
 #include <stdarg.h>
 #include <stdint.h>

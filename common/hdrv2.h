@@ -1,6 +1,6 @@
 /* HdrHistogram's V2 compressed encoding of shb's latency histograms.
  *
- * shb's histograms (core/hist.h) have HdrHistogram's layout with a lowest
+ * shb's histograms (core/results/hist.h) have HdrHistogram's layout with a lowest
  * discernible value of 1 ns, a highest trackable value of one hour and 3
  * significant digits, so they export bucket for bucket: what HdrHistogram's
  * own libraries decode is the very histogram shb recorded. The encoding is
@@ -19,8 +19,8 @@
  *
  * Used by the json reporter (encoding through the host->hist bucket walk)
  * and by `shb merge` (decoding); plain C, no core state: [any] thread. */
-#ifndef SHB_CORE_HDRV2_H
-#define SHB_CORE_HDRV2_H
+#ifndef SHB_COMMON_HDRV2_H
+#define SHB_COMMON_HDRV2_H
 
 #include <stddef.h>
 #include <stdint.h>

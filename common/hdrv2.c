@@ -1,7 +1,7 @@
 /* HdrHistogram V2 compressed encoding (see hdrv2.h), written from the
  * published description of the format. */
-#include "hdrv2.h"
-#include "quote.h"
+#include "common/hdrv2.h"
+#include "common/quote.h"
 
 #include <stdio.h>
 #include <stdlib.h>
