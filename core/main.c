@@ -11,27 +11,30 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "compare.h"
-#include "mix.h"
-#include "overload.h"
-#include "config.h"
-#include "host.h"
-#include "loader.h"
-#include "merge.h"
-#include "plugin_opts.h"
-#include "progress.h"
-#include "proto_pick.h"
+#include "cli/compare.h"
+#include "engine/mix.h"
+#include "engine/overload.h"
+#include "cli/config.h"
+#include "engine/host.h"
+#include "loader/loader.h"
+#include "merge_main.h"
+#include "results/merge.h"
+#include "results/slo_check.h"
+#include "cli/plugin_opts.h"
+#include "engine/progress.h"
+#include "loader/proto_pick.h"
 #include "common/quote.h"
-#include "results.h"
-#include "run.h"
-#include "route_run.h"
-#include "rx_clock.h"
-#include "tseries.h"
-#include "worker_args.h"
-#include "uring_shim.h"
+#include "results/reporters.h"
+#include "results/results.h"
+#include "engine/run.h"
+#include "engine/route_run.h"
+#include "engine/rx_clock.h"
+#include "engine/tseries.h"
+#include "engine/worker_args.h"
+#include "engine/uring_shim.h"
 #include "shb_build_config.h"
-#include "start_at.h"
-#include "template.h"
+#include "cli/start_at.h"
+#include "cli/template.h"
 
 #define EXIT_RUN_FAILED 1
 #define EXIT_USAGE 2
@@ -80,23 +83,9 @@ static void install_stop_signals(void)
 
 /* ---- reporters ----------------------------------------------------------- */
 
-struct reporter {
-	struct shb_report_handle h;
-	FILE *f;
-	int own_file;
-	struct shb_ostream os;
-	void *rep;
-	const char *name;
-	char *opts; /* the --report-opt string for create(), or NULL */
-	int samples; /* sample() is called: --interval is on and the reporter
-		      * asked for it (WANTS_INTERVALS) or the user did */
-	int fresh;   /* built against ABI < 1.3: a new instance for each run
-		      * of a comparison (compare.h) */
-};
-
 /* --interval: one interval's results to every reporter that takes them. */
 struct sample_ctx {
-	struct reporter *reps;
+	struct shb_reporter *reps;
 	size_t n;
 	int failed;
 	struct shb_hello *hello; /* the run's, for tls_ja3/tls_ja4 */
@@ -110,160 +99,6 @@ static void sample_all(void *ctx, const struct shb_results *r)
 	for (size_t i = 0; i < sc->n; i++)
 		if (sc->reps[i].samples && sc->reps[i].h.vt.sample(sc->reps[i].rep, &fr) < 0)
 			sc->failed = 1;
-}
-
-static shb_ssize file_write(void *ctx, const void *buf, size_t len)
-{
-	FILE *f = ctx;
-	if (len && fwrite(buf, 1, len, f) != len)
-		return SHB_E_CLOSED;
-	return (shb_ssize)len;
-}
-
-/* Loads every reporter and checks its --report-opt items before any
- * report file is created, so that a usage error truncates nothing. */
-static int load_reporters(const struct shb_config *cfg, struct shb_loader *l,
-			  struct reporter *reps, char *err, size_t errlen)
-{
-	unsigned char *used = calloc(cfg->report_opt_count + 1, 1);
-	int rc = 0;
-
-	if (!used) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < cfg->report_count && rc == 0; i++) {
-		const struct shb_report_spec *s = &cfg->reports[i];
-		struct reporter *r = &reps[i];
-		r->name = s->name;
-		if (shb_loader_report(l, s->name, &r->h, err, errlen) < 0 ||
-		    shb_report_opts(cfg, s->name, r->h.desc, &r->opts, used, err,
-				    errlen) < 0)
-			rc = -1;
-	}
-	if (rc == 0)
-		rc = shb_report_opts_unused(cfg, used, err, errlen);
-	free(used);
-	return rc;
-}
-
-static int create_reporter(const struct shb_host *host, struct reporter *r,
-			   char *err, size_t errlen)
-{
-	char rerr[256] = "";
-	if (r->h.vt.create(host, &r->os, r->opts, &r->rep, rerr, sizeof(rerr)) < 0) {
-		snprintf(err, errlen, "reporter %s: %s", r->name,
-			 rerr[0] ? rerr : "could not be created");
-		r->rep = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-static int open_reporters(const struct shb_config *cfg, struct shb_loader *l,
-			  const struct shb_host *host, struct reporter *reps,
-			  char *err, size_t errlen)
-{
-	if (load_reporters(cfg, l, reps, err, errlen) < 0)
-		return -1;
-	for (size_t i = 0; i < cfg->report_count; i++) {
-		const struct shb_report_spec *s = &cfg->reports[i];
-		struct reporter *r = &reps[i];
-		if (s->path) {
-			r->f = fopen(s->path, "w");
-			if (!r->f) {
-				snprintf(err, errlen, "--report %s: cannot write %s: %s",
-					 s->name, s->path, strerror(errno));
-				return -1;
-			}
-			r->own_file = 1;
-		} else {
-			r->f = stdout;
-		}
-		r->os.struct_size = sizeof(r->os);
-		r->os.is_terminal = (uint32_t)isatty(fileno(r->f));
-		r->os.ctx = r->f;
-		r->os.write = file_write;
-		r->fresh = r->h.file && r->h.file->entry &&
-			   r->h.file->entry->abi_minor < 3;
-		if (create_reporter(host, r, err, errlen) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* A comparison's next run: reporters older than ABI 1.3 know of one run
- * per instance, so each gets a new one on the same sink. */
-static int renew_reporters(const struct shb_host *host, struct reporter *reps,
-			   size_t n, char *err, size_t errlen)
-{
-	for (size_t i = 0; i < n; i++) {
-		struct reporter *r = &reps[i];
-		if (!r->fresh)
-			continue;
-		if (r->rep)
-			r->h.vt.destroy(r->rep);
-		r->rep = NULL;
-		fflush(r->f);
-		if (create_reporter(host, r, err, errlen) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* --interval, or its default when a reporter wants samples; which
- * reporters get sample(). */
-static void pick_intervals(struct shb_config *cfg, struct reporter *reps)
-{
-	int given = cfg->interval_ns != 0;
-	for (size_t i = 0; i < cfg->report_count; i++)
-		if (!given && (reps[i].h.desc->flags & SHB_REPORT_WANTS_INTERVALS))
-			cfg->interval_ns = SHB_INTERVAL_DEFAULT_NS;
-	for (size_t i = 0; i < cfg->report_count; i++)
-		reps[i].samples = cfg->interval_ns && reps[i].h.vt.sample &&
-				  (given || (reps[i].h.desc->flags & SHB_REPORT_WANTS_INTERVALS));
-}
-
-static void close_reporters(struct reporter *reps, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		struct reporter *r = &reps[i];
-		if (r->rep)
-			r->h.vt.destroy(r->rep);
-		free(r->opts);
-		if (r->own_file && r->f)
-			fclose(r->f);
-		else if (r->f)
-			fflush(r->f);
-	}
-}
-
-/* shb merge's reporting (merge.h): the reporters of a run, over results
- * that no run produced. */
-int shb_report_results(const struct shb_config *cfg, struct shb_loader *l,
-		       const struct shb_host *host,
-		       const struct shb_run_info *info,
-		       const struct shb_results *r, char *err, size_t errlen)
-{
-	struct reporter *reps = calloc(cfg->report_count + 1, sizeof(*reps));
-	int rc = 0;
-	if (!reps) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	if (open_reporters(cfg, l, host, reps, err, errlen) < 0)
-		rc = -1;
-	for (size_t i = 0; rc == 0 && i < cfg->report_count; i++)
-		reps[i].h.vt.begin(reps[i].rep, info);
-	for (size_t i = 0; rc >= 0 && i < cfg->report_count; i++)
-		if (reps[i].h.vt.end(reps[i].rep, r) < 0) {
-			fprintf(stderr, "shb: reporter %s failed to write its report\n",
-				reps[i].name);
-			rc = 1;
-		}
-	close_reporters(reps, cfg->report_count);
-	free(reps);
-	return rc;
 }
 
 /* ---- protocol and request ----------------------------------------------- */
@@ -560,21 +395,7 @@ static int check_slos(const struct shb_config *cfg,
 		snprintf(which, sizeof(which), " in run %u of %u (%s)",
 			 info->compare_index + 1, info->compare_count,
 			 info->label ? info->label : info->url);
-	struct shb_slo_data d = {
-		.ok = r->requests_ok,
-		.errors = r->requests_errors,
-		.elapsed_ns = r->elapsed_ns,
-		.latency = &s->latency,
-	};
-	int failed = 0;
-	for (size_t i = 0; i < cfg->slo_count; i++) {
-		char msg[256];
-		if (!shb_slo_check(&cfg->slos[i], &d, msg, sizeof(msg))) {
-			fprintf(stderr, "shb: SLO failed%s: %s\n", which, msg);
-			failed = 1;
-		}
-	}
-	return failed;
+	return shb_slo_check_all(cfg, r, &s->latency, which);
 }
 
 /* The lines of a run that fell short (overload.h); 1 when it did. */
@@ -602,7 +423,7 @@ static int report_overload(const struct shb_run *run,
 /* One run and its report. `info` and `target` are the caller's: reporters
  * may keep them until destroy (a comparison's earlier runs). `k` is the
  * run's index in a comparison of `n` (0 and 1 without one). */
-static int run_and_report(struct shb_run *run, struct reporter *reps,
+static int run_and_report(struct shb_run *run, struct shb_reporter *reps,
 			  size_t nrep, struct shb_run_info *pinfo,
 			  struct shb_target_info *target, uint32_t k,
 			  uint32_t n)
@@ -878,7 +699,7 @@ static void release_run(struct shb_run *run)
  * printing the line when the set-up refused the input). */
 static int run_target(struct shb_config *cfg, struct shb_loader *loader,
 		      const struct shb_host *host,
-		      const struct shb_proto_handle *proto, struct reporter *reps,
+		      const struct shb_proto_handle *proto, struct shb_reporter *reps,
 		      struct shb_run_info *info, struct shb_target_info *target,
 		      uint32_t k, uint32_t n)
 {
@@ -1030,7 +851,7 @@ int main(int argc, char **argv)
 	}
 
 	shb_cli_warn_reports(&cfg, stderr);
-	struct reporter *reps = calloc(cfg.report_count ? cfg.report_count : 1, sizeof(*reps));
+	struct shb_reporter *reps = calloc(cfg.report_count ? cfg.report_count : 1, sizeof(*reps));
 	/* One each per run of a comparison: reporters may keep them until
 	 * destroy. */
 	size_t n = cfg.target_count && !cfg.mix ? cfg.target_count : 1;
@@ -1053,18 +874,18 @@ int main(int argc, char **argv)
 	    shb_proto_pick(&loader, &cfg, &proto, err, sizeof(err)) < 0 ||
 	    check_proto(&cfg, proto.desc, err, sizeof(err)) < 0 ||
 	    fit_fd_limit(&cfg, pick_threads(&cfg), err, sizeof(err)) < 0 ||
-	    open_reporters(&cfg, &loader, host, reps, err, sizeof(err)) < 0) {
+	    shb_reporters_open(&cfg, &loader, host, reps, err, sizeof(err)) < 0) {
 		rc = fail_usage(err);
 		goto out;
 	}
-	pick_intervals(&cfg, reps);
+	shb_reporters_pick_intervals(&cfg, reps);
 	rc = 0;
 	for (size_t k = 0; k < n; k++) {
 		if (k > 0 &&
 		    (shb_compare_select(&cfg, k, err, sizeof(err)) < 0 ||
 		     shb_proto_pick(&loader, &cfg, &proto, err, sizeof(err)) < 0 ||
 		     check_proto(&cfg, proto.desc, err, sizeof(err)) < 0 ||
-		     renew_reporters(host, reps, cfg.report_count, err, sizeof(err)) < 0)) {
+		     shb_reporters_renew(host, reps, cfg.report_count, err, sizeof(err)) < 0)) {
 			rc = fail_usage(err);
 			break;
 		}
@@ -1076,7 +897,7 @@ int main(int argc, char **argv)
 	}
 out:
 	if (reps)
-		close_reporters(reps, cfg.report_count);
+		shb_reporters_close(reps, cfg.report_count);
 	free(infos);
 	free(tinfos);
 	free(reps);

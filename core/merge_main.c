@@ -11,9 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "host.h"
-#include "merge.h"
-#include "merge_json.h"
+#include "engine/host.h"
+#include "merge_main.h"
+#include "results/merge.h"
+#include "results/reporters.h"
+#include "results/slo_check.h"
+#include "results/merge_json.h"
 #include "common/quote.h"
 
 #define EXIT_RUN_FAILED 1
@@ -271,26 +274,6 @@ static void show_parts(const struct shb_merge *m, const struct part_lines *pl)
 			"%.3f ms\n", m->files, (double)(hi - lo) / 1e6);
 }
 
-static int check_slos(const struct shb_config *cfg, const struct shb_results *r,
-		      const struct shb_stats *s)
-{
-	struct shb_slo_data d = {
-		.ok = r->requests_ok,
-		.errors = r->requests_errors,
-		.elapsed_ns = r->elapsed_ns,
-		.latency = &s->latency,
-	};
-	int failed = 0;
-	for (size_t i = 0; i < cfg->slo_count; i++) {
-		char msg[256];
-		if (!shb_slo_check(&cfg->slos[i], &d, msg, sizeof(msg))) {
-			fprintf(stderr, "shb: SLO failed: %s\n", msg);
-			failed = 1;
-		}
-	}
-	return failed;
-}
-
 /* The json reporter writes the merged results as any run's; merge then
  * adds what only a merge knows (shb_merge_extend). Each json report goes
  * to a memory file first, then to where the user asked. */
@@ -442,10 +425,10 @@ static int merge_and_report(struct shb_config *cfg, char **files, int nfiles)
 		fprintf(stderr, "shb: %s\n", err);
 		rc = EXIT_USAGE;
 	} else if (rc > 0 || rb.r.requests_ok == 0) {
-		check_slos(cfg, &rb.r, &m.stats);
+		shb_slo_check_all(cfg, &rb.r, &m.stats.latency, "");
 		rc = EXIT_RUN_FAILED;
 	} else {
-		rc = check_slos(cfg, &rb.r, &m.stats) ? EXIT_SLO_FAILED : 0;
+		rc = shb_slo_check_all(cfg, &rb.r, &m.stats.latency, "") ? EXIT_SLO_FAILED : 0;
 	}
 	shb_loader_fini(&loader);
 	shb_host_set_extensions(NULL, NULL);

@@ -37,7 +37,7 @@
  * encoder, always, since we do not send the setting. */
 #define SHB_H2_DEFAULT_TABLE_SIZE 4096u
 
-/* ---- bounds (ARCHITECTURE "Bounds, backpressure and retries") ----
+/* ---- bounds (docs/ARCHITECTURE.md, "Bounds, backpressure and retries") ----
  * Control frames we owe the peer (PING and SETTINGS ACKs, RST_STREAM,
  * WINDOW_UPDATE) wait in the output queue until the transport takes
  * them. Past the soft cap recv stops taking input (it returns less than

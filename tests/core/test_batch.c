@@ -1,10 +1,10 @@
-/* The completion batch policy (core/batch.c): how many completions a
+/* The completion batch policy (core/engine/batch.c): how many completions a
  * worker's pass waits for and how long it lingers, from the busy
  * connections, the next timer and the recent latency. Exact values. */
 #include <stdint.h>
 #include <CUnit/CUnit.h>
 
-#include "batch.h"
+#include "engine/batch.h"
 
 #define MS 1000000ull /* one millisecond in ns */
 

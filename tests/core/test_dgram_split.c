@@ -1,11 +1,11 @@
-/* The split of a UDP GRO receive into its datagrams (core/conn_dgram.c):
+/* The split of a UDP GRO receive into its datagrams (core/engine/conn_dgram.c):
  * equal segments and a shorter last one, a receive of one datagram, resuming
  * after `skip` datagrams when the caller's vec array filled, and the
  * bounds. */
 #include <CUnit/CUnit.h>
 #include <stdint.h>
 
-#include "dgram_split.h"
+#include "engine/dgram_split.h"
 
 static uint8_t buf[65536];
 

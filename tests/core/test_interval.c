@@ -1,4 +1,4 @@
-/* --interval's per-worker double buffer (core/interval.c): the deltas the
+/* --interval's per-worker double buffer (core/results/interval.c): the deltas the
  * main thread collects (counts, statuses, connections opened, latency)
  * add up exactly to the worker's totals, with a writer thread counting
  * while a reader collects. */
@@ -8,8 +8,8 @@
 #include <CUnit/CUnit.h>
 #include <shb/shb.h>
 
-#include "interval.h"
-#include "stats.h"
+#include "results/interval.h"
+#include "results/stats.h"
 
 /* One "request" per call: ok (latency n, status 503 every 11th, else
  * 200) or, every 7th, a timeout; every 100th opens a connection first. */

@@ -1,12 +1,12 @@
-/* Lines of a run that fell short (core/overload.c) and the census of
- * connections that never opened (core/census.c): the 5 % rule at its
+/* Lines of a run that fell short (core/engine/overload.c) and the census of
+ * connections that never opened (core/engine/census.c): the 5 % rule at its
  * edges, the cause of an open loop's shortfall, and the exact lines. */
 #include <stdio.h>
 #include <string.h>
 #include <CUnit/CUnit.h>
 
-#include "census.h"
-#include "overload.h"
+#include "engine/census.h"
+#include "engine/overload.h"
 
 /* 5 % of due (ended + never sent) is not short; one more is. */
 static void test_short_edges(void)

@@ -1,4 +1,4 @@
-/* The worker's bounded submit (core/ring.c) under a kernel that refuses
+/* The worker's bounded submit (core/engine/ring.c) under a kernel that refuses
  * submissions. Linux 6.x keeps overflowing completions on an internal list
  * instead of answering EBUSY, so the refusal cannot be provoked with a
  * real ring: ring.c is compiled for this test with io_uring_submit renamed
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "worker_int.h"
+#include "engine/worker_int.h"
 
 int fake_submit(struct io_uring *ring);
 

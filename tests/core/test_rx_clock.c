@@ -1,4 +1,4 @@
-/* Kernel receive timestamps (core/rx_clock.c): the recvmsg buffer layout
+/* Kernel receive timestamps (core/engine/rx_clock.c): the recvmsg buffer layout
  * and its stamp, the move to the monotonic clock, and the kernel itself:
  * a multishot recvmsg on a TCP loopback connection, as the worker arms
  * it, carries a stamp that lies between the send and the completion; so
@@ -13,8 +13,8 @@
 #include <unistd.h>
 #include <liburing.h>
 
-#include "rx_clock.h"
-#include "uring_shim.h"
+#include "engine/rx_clock.h"
+#include "engine/uring_shim.h"
 
 static uint8_t buf[4096];
 
@@ -231,7 +231,7 @@ static void test_kernel_tcp(void)
 #endif
 
 /* A connected UDP pair on loopback: *cli (GRO and stamps, as
- * core/conn_dgram.c sets it up) and *srv. */
+ * core/engine/conn_dgram.c sets it up) and *srv. */
 static int udp_pair(int *cli, int *srv)
 {
 	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};

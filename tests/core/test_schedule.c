@@ -1,4 +1,4 @@
-/* The open-loop schedule (core/schedule.c): when each request is due,
+/* The open-loop schedule (core/cli/schedule.c): when each request is due,
  * how the run's requests split across workers, ramps and stages, and
  * that nothing drifts. Exact counts throughout: a constant rate is exact
  * integer arithmetic, a ramp agrees with its integral within one request. */
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <CUnit/CUnit.h>
 
-#include "schedule.h"
+#include "cli/schedule.h"
 
 #define S 1000000000ull /* one second in ns */
 

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <CUnit/CUnit.h>
 
-#include "config.h"
-#include "schedule.h"
-#include "shard.h"
-#include "start_at.h"
+#include "cli/config.h"
+#include "cli/schedule.h"
+#include "cli/shard.h"
+#include "cli/start_at.h"
 
 #define URL "http://127.0.0.1:1/"
 #define NS 1000000000ull

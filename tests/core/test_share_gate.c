@@ -1,4 +1,4 @@
-/* The deficit gate over a mixed run's origins (core/share_gate.c): the
+/* The deficit gate over a mixed run's origins (core/engine/share_gate.c): the
  * origin most behind may always send, none gets a request ahead of its
  * share, the shares hold whichever origin is slow, a silent origin holds
  * the others to its share, and a giveback, a reset and the rebase of long
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <CUnit/CUnit.h>
 
-#include "share_gate.h"
+#include "engine/share_gate.h"
 
 static struct shb_share_gate g;
 

@@ -1,4 +1,4 @@
-/* Sockets made by the ring (core/sock_direct.c): the probe, and what the
+/* Sockets made by the ring (core/engine/sock_direct.c): the probe, and what the
  * setsockopt command really sets. The kernel answers SOL_SOCKET
  * getsockopt commands too, so the test reads SO_TIMESTAMPNS back from a
  * socket that has no descriptor; a level the kernel does not know must
@@ -13,7 +13,7 @@
 #include <sys/utsname.h>
 #include <liburing.h>
 
-#include "sock_direct.h"
+#include "engine/sock_direct.h"
 
 static struct io_uring ring;
 

@@ -1,5 +1,5 @@
-/* The core's counting rules (core/stats.c) and the results view built over
- * them (core/results.c), without a worker: what a request's result adds
+/* The core's counting rules (core/results/stats.c) and the results view built over
+ * them (core/results/results.c), without a worker: what a request's result adds
  * where, application outcomes, the bounded tables, and the identities a
  * reporter relies on (requests_total == ok + errors == ok + the sum over
  * errors_ex; `errors` holds only the six kinds of ABI 1.1). */
@@ -9,8 +9,8 @@
 #include <CUnit/CUnit.h>
 #include <shb/shb.h>
 
-#include "results.h"
-#include "stats.h"
+#include "results/results.h"
+#include "results/stats.h"
 
 #define T0 1000000000ull /* a request's send time */
 

@@ -1,4 +1,4 @@
-/* The core's TLS client (core/tls.c) against an in-process GnuTLS server,
+/* The core's TLS client (core/engine/tls.c) against an in-process GnuTLS server,
  * records exchanged in memory: with verification on, the certificate must
  * be valid for the URL host, a DNS name against the DNS SANs and an IPv4
  * or IPv6 literal against the iPAddress SANs (a DNS SAN never matches an
@@ -12,8 +12,8 @@
 #include <gnutls/gnutls.h>
 
 #include "test_certs.h"
-#include "tls.h"
-#include "tls_fp.h"
+#include "engine/tls.h"
+#include "engine/tls_fp.h"
 
 static struct test_cert ca, other_ca;
 static struct test_cert dns_leaf;  /* DNS:foo.example */

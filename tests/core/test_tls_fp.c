@@ -1,4 +1,4 @@
-/* JA3 and JA4 of a ClientHello (core/tls_fp.c): the published fingerprints
+/* JA3 and JA4 of a ClientHello (core/engine/tls_fp.c): the published fingerprints
  * of captured ClientHellos (tests/vectors/tls-client-hellos.txt, the first
  * being the example of FoxIO's JA4 technical details), the JA4 rules for
  * ALPN, empty lists and missing signature algorithms, and the parser's
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <CUnit/CUnit.h>
 
-#include "tls_fp.h"
+#include "engine/tls_fp.h"
 
 struct vec {
 	char name[64], kind[8], want[64];

@@ -1,4 +1,4 @@
-/* --interval on the main thread (core/tseries.c): each interval is held
+/* --interval on the main thread (core/engine/tseries.c): each interval is held
  * for a tenth of an interval after its end, a last one shorter than that
  * is folded into it (no stub interval of a few microseconds with 0 ok at
  * the end of `-z`), a longer one stands on its own, and the intervals
@@ -7,10 +7,10 @@
 #include <CUnit/CUnit.h>
 #include <shb/shb.h>
 
-#include "interval.h"
-#include "run.h"
-#include "stats.h"
-#include "tseries.h"
+#include "results/interval.h"
+#include "engine/run.h"
+#include "results/stats.h"
+#include "engine/tseries.h"
 
 #define D 1000000000ull /* the interval: 1 s */
 

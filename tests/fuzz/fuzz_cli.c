@@ -1,4 +1,4 @@
-/* The command-line parser (core/cli.c), on any argument vector. Input:
+/* The command-line parser (core/cli/cli.c), on any argument vector. Input:
  * the arguments after "shb", separated by NUL bytes (at most 62).
  *
  * Bodies named "@-" read standard input, which is /dev/null here; other
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "cli/config.h"
 #include "fuzz_input.h"
 
 #define MAX_ARGS 64

@@ -1,5 +1,5 @@
 /* The ELF reader behind --list-plugins' "also exports" warning
- * (core/elf_exports.c): the input is the whole plugin file, read through
+ * (core/loader/elf_exports.c): the input is the whole plugin file, read through
  * the same callback shape as the file reader (exact ranges, each checked
  * against the file's size here too).
  *
@@ -9,7 +9,7 @@
  * export means an empty text. */
 #include <string.h>
 
-#include "elf_exports.h"
+#include "loader/elf_exports.h"
 #include "fuzz_input.h"
 
 struct img {

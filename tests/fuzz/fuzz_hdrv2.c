@@ -1,4 +1,4 @@
-/* The HdrHistogram V2 decoder (core/hdrv2.c) that shb merge runs on other
+/* The HdrHistogram V2 decoder (common/hdrv2.c) that shb merge runs on other
  * machines' reports. Input: one mode byte, then
  *   mode & 3 == 0: the base64 text as a report holds it;
  *   mode & 3 == 1: the counts of a V2 payload (ZigZag LEB128 words), put

@@ -1,4 +1,4 @@
-/* The proxy's answer to CONNECT (core/proxy.c shb_proxy_read_head), read
+/* The proxy's answer to CONNECT (core/engine/proxy.c shb_proxy_read_head), read
  * the way conn_stream.c reads it: the bytes that arrived so far are
  * appended to one buffer and the whole buffer is parsed again after each
  * receive, until the head is complete or refused. Input: a flags byte
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "fuzz_input.h"
-#include "proxy.h"
+#include "engine/proxy.h"
 
 struct result {
 	long n;

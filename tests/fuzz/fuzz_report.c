@@ -1,4 +1,4 @@
-/* shb merge's reading of JSON reports (core/merge.c, merge_parts.c), from
+/* shb merge's reading of JSON reports (core/results/merge.c, merge_parts.c), from
  * the bytes of the files to the merged results, the merged report's
  * additions (shards, start skew, intervals on the wall clock) and the text
  * lines. Input: up to four reports separated by NUL bytes, each the text
@@ -13,7 +13,7 @@
 
 #include "fuzz_input.h"
 #include "common/hdrv2.h"
-#include "merge.h"
+#include "results/merge.h"
 
 #define MAX_REPORTS 4
 

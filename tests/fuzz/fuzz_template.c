@@ -1,4 +1,4 @@
-/* Request templates (core/template.c): placeholders in the path, header
+/* Request templates (core/cli/template.c): placeholders in the path, header
  * values and body, the line files they name and --body-lines. Input: one
  * mode byte, eight bytes of a request number, then up to five fields
  * separated by NUL bytes: the path (a '/' put in front), two header
@@ -16,10 +16,10 @@
  * split here. */
 #include <string.h>
 
-#include "config.h"
+#include "cli/config.h"
 #include "fuzz_files.h"
 #include "fuzz_input.h"
-#include "template.h"
+#include "cli/template.h"
 
 #define FIELDS 5
 

@@ -1,4 +1,4 @@
-/* The target URL parser (core/url.c), on any string. Input: the URL.
+/* The target URL parser (core/cli/url.c), on any string. Input: the URL.
  *
  * Checked besides memory safety: an error has a one-line message; an
  * accepted URL has a scheme of http or https, a host, a path starting
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fuzz_input.h"
-#include "url.h"
+#include "cli/url.h"
 
 static char text[8192];
 

@@ -1,4 +1,4 @@
-/* The --urls file parser (core/targets.c): the input is the file, written
+/* The --urls file parser (core/cli/targets.c): the input is the file, written
  * as "u" in a scratch directory (fuzz_files.h) that also holds a body
  * file "b" a line may name; shb_urls_load reads it the way the command
  * line does. Every line of it also goes through shb_urls_parse_line on
@@ -13,11 +13,11 @@
  * (LeakSanitizer). */
 #include <string.h>
 
-#include "config.h"
+#include "cli/config.h"
 #include "fuzz_files.h"
 #include "fuzz_input.h"
-#include "targets.h"
-#include "url.h"
+#include "cli/targets.h"
+#include "cli/url.h"
 
 static const char body[] = "{\"k\": 1}\n";
 

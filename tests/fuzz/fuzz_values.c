@@ -17,14 +17,14 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "config.h"
+#include "cli/config.h"
 #include "fuzz_input.h"
-#include "stats.h" /* the histograms' layout */
-#include "percentiles.h"
-#include "shard.h"
-#include "slo.h"
-#include "start_at.h"
-#include "success.h"
+#include "results/stats.h" /* the histograms' layout */
+#include "cli/percentiles.h"
+#include "cli/shard.h"
+#include "cli/slo.h"
+#include "cli/start_at.h"
+#include "cli/success.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <CUnit/CUnit.h>
 
-#include "hist.h"
+#include "results/hist.h"
 
 #define HOUR_NS 3600000000000ull
 #define N_SAMPLES 100000u

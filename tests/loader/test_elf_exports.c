@@ -1,5 +1,5 @@
 /* The ELF reader behind --list-plugins' "also exports" warning
- * (core/elf_exports.c), on small ELF files built here: the exact names it
+ * (core/loader/elf_exports.c), on small ELF files built here: the exact names it
  * reports, and 0 for every way a file can lie about its tables (no
  * section headers, a table past the end or cut short, sizes whose sum
  * overflows, zero-size entries, links and string indices out of range). */
@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <CUnit/CUnit.h>
 
-#include "elf_exports.h"
+#include "loader/elf_exports.h"
 
 /* The image: header, .dynstr, .dynsym (null, the entry, extra_fn,
  * hidden_fn, an undefined import, a name past the table), then four

@@ -18,12 +18,12 @@
 #include <unistd.h>
 #include <CUnit/CUnit.h>
 
-#include "host.h"
-#include "loader.h"
-#include "run.h"
+#include "engine/host.h"
+#include "loader/loader.h"
+#include "engine/run.h"
 #include "shb_build_config.h"
 
-/* ---- what core/host.c's table points to, never called here ---------------- */
+/* ---- what core/engine/host.c's table points to, never called here ---------------- */
 
 void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 			 const struct shb_req_result *res)

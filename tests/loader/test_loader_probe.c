@@ -1,5 +1,5 @@
 /* Lookups that survive a plugin that crashes while it loads: every file a
- * lookup would load is loaded first in a probe child (core/loader_probe.c),
+ * lookup would load is loaded first in a probe child (core/loader/loader_probe.c),
  * so a crash in init() or in get_factory() is a refusal with one line,
  * the scan by descriptor skips such a file and loads only its match, and
  * the extension scan does the same.
@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <CUnit/CUnit.h>
 
-#include "loader.h"
+#include "loader/loader.h"
 
 #define D 256
 #define P 4096

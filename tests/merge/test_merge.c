@@ -1,5 +1,5 @@
-/* Unit tests for the HdrHistogram export (core/hdrv2.c), --percentiles
- * (core/percentiles.c) and shb merge (core/merge.c): an encoding checked
+/* Unit tests for the HdrHistogram export (common/hdrv2.c), --percentiles
+ * (core/cli/percentiles.c) and shb merge (core/results/merge.c): an encoding checked
  * byte for byte against one made by another zlib, round trips through the
  * core's own bucket walk, merges that must equal the histogram of the
  * union bucket for bucket, and every refusal word for word. */
@@ -11,8 +11,8 @@
 #include <jansson.h>
 
 #include "common/hdrv2.h"
-#include "merge.h"
-#include "percentiles.h"
+#include "results/merge.h"
+#include "cli/percentiles.h"
 
 /* ---- the encoding ----------------------------------------------------------- */
 

@@ -17,8 +17,8 @@
 #include <CUnit/CUnit.h>
 #include <shb/shb.h>
 
-#include "hist.h"
-#include "loader.h"
+#include "results/hist.h"
+#include "loader/loader.h"
 
 static const struct shb_host host = {
 	.struct_size = sizeof(struct shb_host),

@@ -14,8 +14,8 @@
 #include <shb/shb.h>
 
 #include "common/hdrv2.h"
-#include "hist.h"
-#include "loader.h"
+#include "results/hist.h"
+#include "loader/loader.h"
 
 static const struct shb_host host = {
 	.struct_size = sizeof(struct shb_host),

@@ -5,8 +5,9 @@
 #include <string.h>
 #include <CUnit/CUnit.h>
 
-#include "slo.h"
-#include "stats.h"
+#include "cli/slo.h"
+#include "results/slo_check.h"
+#include "results/stats.h"
 
 static void parses(const char *expr, enum shb_slo_metric m, enum shb_slo_op op,
 		   uint32_t ppm, uint64_t limit, const char *name)

@@ -1,4 +1,4 @@
-/* Several targets in one run (core/targets.c): the --urls line syntax and
+/* Several targets in one run (core/cli/targets.c): the --urls line syntax and
  * every error message, the file reader's errors with file:line, --mix
  * weights, and the smooth weighted round-robin's exact counts. */
 #include <stdio.h>
@@ -7,8 +7,8 @@
 #include <unistd.h>
 #include <CUnit/CUnit.h>
 
-#include "config.h"
-#include "targets.h"
+#include "cli/config.h"
+#include "cli/targets.h"
 
 static int parse(const char *line, struct shb_target_arg *t, char *err,
 		 size_t errlen)

@@ -1,4 +1,4 @@
-/* Request templates (core/template.c): every parse error message, exact
+/* Request templates (core/cli/template.c): every parse error message, exact
  * expansions, the scratch bound, line files and body lines. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 #include <unistd.h>
 #include <CUnit/CUnit.h>
 
-#include "template.h"
+#include "cli/template.h"
 
 static char dir[256];
 static char path_buf[320];

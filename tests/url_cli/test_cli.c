@@ -13,8 +13,8 @@
 #include <unistd.h>
 #include <CUnit/CUnit.h>
 
-#include "compare.h"
-#include "config.h"
+#include "cli/compare.h"
+#include "cli/config.h"
 #include "common/quote.h"
 #include "test_util.h"
 
@@ -1363,7 +1363,7 @@ static void test_routing_errors(void)
 }
 
 /* --cert/--key, --tls-version, --ciphers: parsed here, the files and the
- * priority string checked by GnuTLS at start (core/tls.c). */
+ * priority string checked by GnuTLS at start (core/engine/tls.c). */
 static void test_tls_options(void)
 {
 	struct shb_config cfg;

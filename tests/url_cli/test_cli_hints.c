@@ -1,5 +1,5 @@
 /* What a newcomer trips over on the command line. Other tools' meanings
- * of -d and -m (core/cli_hints.h): wrk's duration and h2load's streams
+ * of -d and -m (core/cli/cli_hints.h): wrk's duration and h2load's streams
  * are refused with shb's option named; the long spellings and the values
  * shb means still go through. Several reports on stdout get a warning
  * (shb_cli_warn_reports, cli_usage.c). */
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <CUnit/CUnit.h>
 
-#include "config.h"
+#include "cli/config.h"
 #include "test_util.h"
 
 #define URL "http://example.com/x"

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <CUnit/CUnit.h>
 
-#include "config.h"
-#include "plugin_opts.h"
-#include "proto_pick.h"
+#include "cli/config.h"
+#include "cli/plugin_opts.h"
+#include "loader/proto_pick.h"
 #include "test_util.h"
 
 static const struct shb_option_def fx_opts[] = {

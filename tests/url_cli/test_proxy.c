@@ -7,9 +7,9 @@
 #include <string.h>
 #include <CUnit/CUnit.h>
 
-#include "config.h"
-#include "priority.h"
-#include "proxy.h"
+#include "cli/config.h"
+#include "cli/priority.h"
+#include "engine/proxy.h"
 
 static void test_proxy_parse(void)
 {

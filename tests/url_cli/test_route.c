@@ -7,7 +7,7 @@
 #include <sys/socket.h>
 #include <CUnit/CUnit.h>
 
-#include "route.h"
+#include "cli/route.h"
 #include "test_util.h"
 
 static void addr_is(const struct shb_addr *a, const char *want)

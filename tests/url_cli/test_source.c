@@ -9,8 +9,8 @@
 #include <unistd.h>
 #include <CUnit/CUnit.h>
 
-#include "config.h"
-#include "source.h"
+#include "cli/config.h"
+#include "cli/source.h"
 
 static const char *text(const struct shb_source *s, uint32_t i)
 {

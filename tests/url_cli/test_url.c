@@ -6,9 +6,9 @@
 #include <string.h>
 #include <CUnit/CUnit.h>
 
-#include "config.h"
+#include "cli/config.h"
 #include "test_util.h"
-#include "url.h"
+#include "cli/url.h"
 
 struct good_url {
 	const char *in;

@@ -1,7 +1,7 @@
 /* Temp files and command-line runs for the tests, and the suite table of
  * this executable. */
 #include "test_util.h"
-#include "config.h"
+#include "cli/config.h"
 
 #include <dirent.h>
 #include <stdio.h>

@@ -1,0 +1,171 @@
+/* Unix sockets and forward proxies for a run: see route_run.h. */
+#include "engine/proxy.h"
+#include "engine/route_run.h"
+#include "engine/run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+/* Checked here, at start, so that a typo in the path is one line naming
+ * it (exit 2) instead of a run of "connect: No such file or directory".
+ * A socket file nobody listens on passes: that is the server's state. */
+static int unix_exists(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	if (stat(path, &st) < 0) {
+		snprintf(err, errlen, "--unix-socket %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISSOCK(st.st_mode)) {
+		snprintf(err, errlen, "--unix-socket %s: not a socket (%s)", path,
+			 S_ISDIR(st.st_mode) ? "a directory" :
+			 S_ISREG(st.st_mode) ? "a regular file" : "another kind of file");
+		return -1;
+	}
+	return 0;
+}
+
+static int unix_route(struct shb_run *run, const struct shb_config *cfg,
+		      char *err, size_t errlen)
+{
+	struct sockaddr_un *sun = (struct sockaddr_un *)&run->addrs[0].ss;
+	size_t n = strlen(cfg->unix_socket);
+
+	if (run->proto->desc->transport != SHB_TRANSPORT_STREAM) {
+		snprintf(err, errlen, "--unix-socket: protocol %s runs over UDP "
+			 "(QUIC), and a Unix socket is a stream: use h1 or h2",
+			 run->proto->desc->name);
+		return -1;
+	}
+	if (unix_exists(cfg->unix_socket, err, errlen) < 0)
+		return -1;
+	/* The command line checked the length against sun_path. */
+	memset(&run->addrs[0], 0, sizeof(run->addrs[0]));
+	sun->sun_family = AF_UNIX;
+	memcpy(sun->sun_path, cfg->unix_socket, n + 1);
+	run->addrs[0].len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n + 1);
+	run->naddrs = 1;
+	return 1;
+}
+
+/* Plain http over a protocol that writes absolute-form requests goes to
+ * the proxy as it is; everything else through a CONNECT tunnel to the
+ * origin (after --connect-to, whose meaning is where the origin is). So
+ * does a run with -H Host: a proxy replaces Host with the absolute form's
+ * authority (RFC 9112 section 3.2.2), and the absolute form is built from
+ * the authority sent (the module knows no other), so only a tunnel takes
+ * the URL's host to the origin with the user's Host intact; and one that
+ * --connect-to sends elsewhere, which only a CONNECT can name. */
+static int proxy_route(struct shb_run *run, const struct shb_config *cfg,
+		       const struct shb_proxy *px, char *err, size_t errlen)
+{
+	const struct shb_proto_desc *d = run->proto->desc;
+	const char *host;
+	uint16_t port;
+
+	if (d->transport != SHB_TRANSPORT_STREAM) {
+		snprintf(err, errlen, "%s: protocol %s runs over UDP (QUIC), "
+			 "which an HTTP proxy does not carry; use --noproxy '*' "
+			 "or --proxy \"\" to connect directly", px->source,
+			 d->name);
+		return -1;
+	}
+	struct shb_route_spec rs = {
+		.host = px->host,
+		.port = px->port,
+		.family = cfg->family,
+		.resolve = cfg->resolve,
+		.resolve_count = cfg->resolve_count,
+	};
+	int n = shb_route_addrs(&rs, run->addrs, err, errlen);
+	if (n < 0) {
+		char why[256];
+		snprintf(why, sizeof(why), "%s", err);
+		snprintf(err, errlen, "%s: proxy: %s", px->source, why);
+		return -1;
+	}
+	run->naddrs = (uint32_t)n;
+	run->sni_hint = cfg->url.tls && cfg->url.host_is_ip && !cfg->sni;
+	const struct shb_connect_to *ct = shb_route_connect_to(
+		cfg->connect_to, cfg->connect_to_count, cfg->url.host,
+		cfg->url.port, &host, &port);
+	if (!cfg->url.tls && (d->flags & SHB_PROTO_ABSOLUTE_FORM) &&
+	    !cfg->host_header && !ct) {
+		run->proxy_absolute = 1;
+		if (px->auth && !(run->proxy_auth = strdup(px->auth))) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		return 1;
+	}
+	if (shb_proxy_connect_request(px, host, port, &run->connect_req,
+				      &run->connect_req_len) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 1;
+}
+
+int shb_run_route(struct shb_run *run, char *err, size_t errlen)
+{
+	const struct shb_config *cfg = run->cfg;
+	struct shb_proxy px;
+
+	if (cfg->unix_socket)
+		return unix_route(run, cfg, err, errlen);
+	int r = shb_proxy_pick(cfg->proxy, cfg->noproxy, cfg->url.host,
+			       cfg->url.tls, &px, err, errlen);
+	if (r <= 0)
+		return r;
+	r = proxy_route(run, cfg, &px, err, errlen);
+	shb_proxy_free(&px);
+	return r;
+}
+
+void shb_run_route_free(struct shb_run *run)
+{
+	free(run->connect_req);
+	run->connect_req = NULL;
+	free(run->proxy_auth);
+	run->proxy_auth = NULL;
+}
+
+int shb_run_route_headers(struct shb_config *cfg, struct shb_run *run)
+{
+	if (!run->proxy_auth)
+		return 0;
+	for (size_t i = 0; i < cfg->header_count; i++)
+		if (strcasecmp(cfg->headers[i].name, "proxy-authorization") == 0)
+			return 0; /* the user's own */
+	struct shb_header *h = realloc(cfg->headers, (cfg->header_count + 1) *
+						     sizeof(*h));
+	if (!h)
+		return -1;
+	cfg->headers = h;
+	h += cfg->header_count;
+	h->name = strdup("Proxy-Authorization");
+	h->value = strdup(run->proxy_auth);
+	if (!h->name || !h->value) {
+		free(h->name);
+		free(h->value);
+		return -1;
+	}
+	cfg->header_count++;
+	run->proxy_auth_added = 1;
+	return 0;
+}
+
+void shb_run_route_unheaders(struct shb_config *cfg, struct shb_run *run)
+{
+	if (!run->proxy_auth_added)
+		return;
+	struct shb_header *h = &cfg->headers[--cfg->header_count];
+	free(h->name);
+	free(h->value);
+	run->proxy_auth_added = 0;
+}

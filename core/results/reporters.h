@@ -1,0 +1,58 @@
+/* The reporters of a run, from --report to their end() (reporters.c).
+ * [main] thread. */
+#ifndef SHB_CORE_REPORTERS_H
+#define SHB_CORE_REPORTERS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <shb/shb.h>
+
+#include "loader/loader.h"
+
+struct shb_config;
+
+struct shb_reporter {
+	struct shb_report_handle h;
+	FILE *f;
+	int own_file;
+	struct shb_ostream os;
+	void *rep;
+	const char *name;
+	char *opts; /* the --report-opt string for create(), or NULL */
+	int samples; /* sample() is called: --interval is on and the reporter
+		      * asked for it (WANTS_INTERVALS) or the user did */
+	int fresh;   /* built against ABI < 1.3: a new instance for each run
+		      * of a comparison (compare.h) */
+};
+
+/* Loads every --report reporter (reps[cfg->report_count], zeroed by the
+ * caller), checks the --report-opt items, opens the files and creates
+ * each reporter. -1 with one line in err; shb_reporters_close releases
+ * what was opened either way. */
+int shb_reporters_open(const struct shb_config *cfg, struct shb_loader *l,
+		       const struct shb_host *host, struct shb_reporter *reps,
+		       char *err, size_t errlen);
+
+/* A comparison's next run: reporters older than ABI 1.3 get a new
+ * instance on the same sink. -1 with one line in err. */
+int shb_reporters_renew(const struct shb_host *host,
+			struct shb_reporter *reps, size_t n, char *err,
+			size_t errlen);
+
+/* --interval, or its default when a reporter wants samples; which
+ * reporters get sample(). */
+void shb_reporters_pick_intervals(struct shb_config *cfg,
+				  struct shb_reporter *reps);
+
+void shb_reporters_close(struct shb_reporter *reps, size_t n);
+
+/* shb merge's reporting: the reporters of cfg, begun with info and ended
+ * with r (results that no run produced). 0, 1 when a reporter failed to
+ * write, -1 with one line in err when one could not be set up. */
+int shb_report_results(const struct shb_config *cfg, struct shb_loader *l,
+		       const struct shb_host *host,
+		       const struct shb_run_info *info,
+		       const struct shb_results *r, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,101 @@
+/* --slo: the gates checked on merged results, with exact integers. */
+#include "results/slo_check.h"
+
+#include <stdio.h>
+
+#include <shb/results.h>
+
+#include "cli/config.h"
+
+/* a OP b on exact integers. */
+static int holds(enum shb_slo_op op, unsigned __int128 a, unsigned __int128 b)
+{
+	switch (op) {
+	case SHB_SLO_LT: return a < b;
+	case SHB_SLO_LE: return a <= b;
+	case SHB_SLO_GT: return a > b;
+	case SHB_SLO_GE: return a >= b;
+	}
+	return 0;
+}
+
+/* A latency for people: four significant digits in the largest unit that
+ * keeps it at least 1 ("7.3ms", "850ns"). */
+static void fmt_ns(char *buf, size_t len, uint64_t ns)
+{
+	if (ns >= 1000000000ull)
+		snprintf(buf, len, "%.4gs", (double)ns / 1e9);
+	else if (ns >= 1000000ull)
+		snprintf(buf, len, "%.4gms", (double)ns / 1e6);
+	else if (ns >= 1000ull)
+		snprintf(buf, len, "%.4gus", (double)ns / 1e3);
+	else
+		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+}
+
+int shb_slo_check(const struct shb_slo *slo, const struct shb_slo_data *d,
+		  char *msg, size_t msglen)
+{
+	char got[64];
+	int ok = 0;
+	uint64_t total = d->ok + d->errors;
+
+	switch (slo->metric) {
+	case SHB_SLO_PCT:
+		if (!d->latency || shb_histo_count(d->latency) == 0) {
+			snprintf(got, sizeof(got), "none (no request completed)");
+			break;
+		}
+		uint64_t v = shb_histo_value_at_ppm(d->latency, slo->ppm);
+		ok = holds(slo->op, v, slo->limit);
+		fmt_ns(got, sizeof(got), v);
+		break;
+	case SHB_SLO_ERROR_RATE:
+		if (!total) {
+			snprintf(got, sizeof(got), "none (no request ended)");
+			break;
+		}
+		/* errors / total * 100 OP limit / 10^6, cross-multiplied. */
+		ok = holds(slo->op, (unsigned __int128)d->errors * 100 * SHB_SLO_MILLIONTH,
+			   (unsigned __int128)slo->limit * total);
+		snprintf(got, sizeof(got), "%.4g%%", (double)d->errors * 100 / (double)total);
+		break;
+	case SHB_SLO_RPS: {
+		/* ok * 10^9 / elapsed OP limit / 10^6; no time is 0 req/s, as
+		 * in the report. */
+		unsigned __int128 lhs = d->elapsed_ns ?
+			(unsigned __int128)d->ok * 1000000000u * SHB_SLO_MILLIONTH : 0;
+		ok = holds(slo->op, lhs, (unsigned __int128)slo->limit *
+					     (d->elapsed_ns ? d->elapsed_ns : 1));
+		snprintf(got, sizeof(got), "%.1f", d->elapsed_ns ?
+			 (double)d->ok * 1e9 / (double)d->elapsed_ns : 0.0);
+		break;
+	}
+	}
+	if (!ok)
+		snprintf(msg, msglen, "%s = %s, wanted %s %s", slo->name, got,
+			 shb_slo_op_text[slo->op], slo->limit_text);
+	return ok;
+}
+
+int shb_slo_check_all(const struct shb_config *cfg,
+		      const struct shb_results *r,
+		      const struct shb_histo *latency, const char *which)
+{
+	struct shb_slo_data d = {
+		.ok = r->requests_ok,
+		.errors = r->requests_errors,
+		.elapsed_ns = r->elapsed_ns,
+		.latency = latency,
+	};
+	int failed = 0;
+
+	for (size_t i = 0; i < cfg->slo_count; i++) {
+		char msg[256];
+		if (!shb_slo_check(&cfg->slos[i], &d, msg, sizeof(msg))) {
+			fprintf(stderr, "shb: SLO failed%s: %s\n", which, msg);
+			failed = 1;
+		}
+	}
+	return failed;
+}
