@@ -9,7 +9,7 @@
 # everything (GOAWAY with last_stream_id 0 on every connection,
 # REFUSED_STREAM on every stream). Usage: h2.sh CASE.
 #
-# RFC 9113 and RFC 7541 decide what is an error; ARCHITECTURE.md's
+# RFC 9113 and RFC 7541 decide what is an error; docs/ARCHITECTURE.md's
 # "Bounds, backpressure and retries" what a flood or an endless block
 # must cost: a connection error of kind protocol naming the cap, with
 # bounded memory; and that a server refusing everything ends the run
