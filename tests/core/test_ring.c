@@ -1,10 +1,10 @@
 /* The worker's bounded submit (core/engine/ring.c) under a kernel that refuses
  * submissions. Linux 6.x keeps overflowing completions on an internal list
  * instead of answering EBUSY, so the refusal cannot be provoked with a
- * real ring: ring.c is compiled for this test with io_uring_submit renamed
- * to fake_submit below, which refuses as scripted and otherwise submits
- * for real (through io_uring_submit_and_wait, which the rename leaves
- * alone). Each case fills the 4-entry SQ so that the next SQE needs a
+ * real ring: the test links with --wrap=io_uring_submit, so that ring.c's
+ * calls reach __wrap_io_uring_submit below, which refuses as scripted and
+ * otherwise submits for real (through io_uring_submit_and_wait, which the
+ * wrap leaves alone). Each case fills the 4-entry SQ so that the next SQE needs a
  * submit, and checks that shb_worker_sqe neither spins nor loses a
  * completion. */
 #include <CUnit/CUnit.h>
@@ -14,13 +14,13 @@
 
 #include "engine/worker_int.h"
 
-int fake_submit(struct io_uring *ring);
+int __wrap_io_uring_submit(struct io_uring *ring);
 
 static int refusals;     /* submits still to refuse */
 static int refusal_code; /* what a refused submit returns */
-static int submit_calls; /* fake_submit calls in this case */
+static int submit_calls; /* __wrap_io_uring_submit calls in this case */
 
-int fake_submit(struct io_uring *ring)
+int __wrap_io_uring_submit(struct io_uring *ring)
 {
 	submit_calls++;
 	if (refusals > 0) {
