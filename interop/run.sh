@@ -48,7 +48,7 @@ Options:
   --plugin-path P     SHB_PLUGIN_PATH for --shb (default: derived from the
                       build directory holding PATH)
   --jcheck PATH       the shb-jcheck tool (default: built by run.sh, or
-                      sdk/harness/shb-jcheck in the build holding --shb)
+                      tests/harness/shb-jcheck in the build holding --shb)
   --timeout S         seconds allowed for one shb run (default: 60); each
                       request also times out after 30 s inside shb
   --no-install        do not install missing packages; servers that are
@@ -240,15 +240,15 @@ elif [[ -z $shb ]]; then
 	ninja -C "$bdir" core/shb "${targets[@]}" >"$bdir/interop-build.log" 2>&1 ||
 		{ tail -n 30 "$bdir/interop-build.log" >&2; die "the build failed (log: $bdir/interop-build.log)"; }
 	shb="$bdir/core/shb"
-	# The tree's JSON checker (sdk/harness/jcheck.c) is one file over
+	# The tree's JSON checker (tests/harness/jcheck.c) is one file over
 	# jansson; building it here keeps it out of the test configuration.
 	if [[ -z $jcheck ]]; then
 		jcheck="$bdir/interop-jcheck"
-		if [[ ! -x $jcheck || $root/sdk/harness/jcheck.c -nt $jcheck ]]; then
+		if [[ ! -x $jcheck || $root/tests/harness/jcheck.c -nt $jcheck ]]; then
 			# shellcheck disable=SC2046 # pkg-config prints several flags
-			cc -std=c11 -D_GNU_SOURCE -O2 -o "$jcheck" "$root/sdk/harness/jcheck.c" \
+			cc -std=c11 -D_GNU_SOURCE -O2 -o "$jcheck" "$root/tests/harness/jcheck.c" \
 				$(pkg-config --cflags --libs jansson) -lm ||
-				die "cannot build shb-jcheck from sdk/harness/jcheck.c"
+				die "cannot build shb-jcheck from tests/harness/jcheck.c"
 		fi
 	fi
 fi
@@ -273,7 +273,7 @@ if ((!serve)); then
 			plugin_path=${SHB_PLUGIN_PATH:-}
 		fi
 	fi
-	[[ -n $jcheck ]] || jcheck="$bdir/sdk/harness/shb-jcheck"
+	[[ -n $jcheck ]] || jcheck="$bdir/tests/harness/shb-jcheck"
 	[[ -x $jcheck ]] || die "shb-jcheck not found at $jcheck (use --jcheck, or let run.sh build shb)"
 	# The protocol plugins this shb finds.
 	plugins=$(run_shb --list-plugins 2>/dev/null | sed -n 's/^ *protocol \([^ ]*\).*/\1/p' | xargs)

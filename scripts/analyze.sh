@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Static analysis: clang's analyzer (scan-build, clang-tools-14) over
-# everything a -Dtests=false build compiles, core/, plugins/ and sdk/ (the
-# SDK's test-server library, sdk/harness, is built only with the tests and
+# everything a -Dtests=false build compiles: core/, common/, plugins/ and
+# sdk/ (the test harness, tests/harness, is built only with the tests and
 # is left out), in its own build directory. Each finding is keyed by file,
 # function, checker and message (no line numbers, so that edits elsewhere
 # do not move it) and must be listed in tests/analyze-known.txt with the

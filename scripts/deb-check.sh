@@ -34,8 +34,8 @@ if [[ $(id -u) -ne 0 ]]; then
 	sudo="sudo"
 	sudo -n true 2>/dev/null || { echo "SKIP [deb-check]: needs root or sudo to install packages" >&2; exit 77; }
 fi
-testserver=$build/sdk/harness/shb-testserver
-jcheck=$build/sdk/harness/shb-jcheck
+testserver=$build/tests/harness/shb-testserver
+jcheck=$build/tests/harness/shb-jcheck
 for t in "$testserver" "$jcheck"; do
 	[[ -x $t ]] || { echo "deb-check: $t is missing (a build with -Dtests=true)" >&2; exit 2; }
 done

@@ -9,7 +9,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
 portfile=$(mktemp)
-build/sdk/harness/shb-testserver --port 0 --port-file "$portfile" >/dev/null &
+build/tests/harness/shb-testserver --port 0 --port-file "$portfile" >/dev/null &
 server=$!
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -f "$portfile"' EXIT
 for _ in $(seq 100); do

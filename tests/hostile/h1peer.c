@@ -1,6 +1,6 @@
 /* shb-hostile-h1: misbehaving HTTP/1.1 servers for the hostile suite, one
  * per mode, built as scripts on the libevent scripted peers of
- * sdk/harness. Each mode reads a request, then answers wrongly: garbage,
+ * tests/harness. Each mode reads a request, then answers wrongly: garbage,
  * heads and bodies without end or beyond any sane size, framing that
  * contradicts itself, a byte at a time, or a reset in the middle.
  *

@@ -7,6 +7,7 @@
 - common/ includes only itself and the SDK.
 - plugins/ and sdk/ never include a core/ header nor compile a core/
   source; they build against sdk/, common/ and plugins/common only.
+- tests link the core's folder libraries; none compiles a core/ source.
 - no production file over 800 lines, no function over 100 lines.
 
 Prints one line per breach and exits 1, or prints a summary and exits 0.
@@ -94,6 +95,18 @@ def check_plugins():
                                     'SDK never compile core sources' % rel(m))
 
 
+def check_tests():
+    for d, _, files in os.walk(os.path.join(ROOT, 'tests')):
+        if 'meson.build' in files:
+            m = os.path.join(d, 'meson.build')
+            for line in open(m, encoding='utf-8'):
+                code = line.split('#', 1)[0]
+                if re.search(r"core/[\w/]+\.c\b", code):
+                    breaches.append('%s: compiles a core source (%s): link the '
+                                    'core libraries (core_dep) instead'
+                                    % (rel(m), code.strip()))
+
+
 def functions(text):
     lines = text.split('\n')
     i = 0
@@ -133,6 +146,7 @@ def main():
     check_core()
     check_common()
     check_plugins()
+    check_tests()
     if '--sizes' in sys.argv:
         check_sizes()
     for b in breaches:
@@ -140,7 +154,7 @@ def main():
     if breaches:
         print('layout: %d breaches' % len(breaches))
         return 1
-    print('layout: core layers %s hold; common/, plugins/ and sdk/ clean'
+    print('layout: core layers %s hold; common/, plugins/, sdk/ and tests/ clean'
           % ' < '.join(l or 'core' for l in LAYERS))
     return 0
 

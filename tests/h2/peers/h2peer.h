@@ -10,7 +10,7 @@
  * Everything runs on one libevent loop thread.
  *
  * It is built on libevent bufferevents rather than the scripted peers of
- * sdk/harness: their call steps cannot look at the bytes received, and
+ * tests/harness: their call steps cannot look at the bytes received, and
  * every mode here decides from frame contents (stream ids, flags, the
  * first octets of a header block, DATA lengths). Frames are written with
  * the h2 plugin's own frame and HPACK encoders. */
