@@ -96,15 +96,20 @@ int shb_parse_duration(const char *s, uint64_t *ns)
 	return 0;
 }
 
-const char *shb_duration_text(uint64_t ns, char *buf, size_t n)
+const char *shb_duration_text_sig(uint64_t ns, int sig, char *buf, size_t n)
 {
 	if (ns >= 1000000000ull)
-		snprintf(buf, n, "%.3gs", (double)ns / 1e9);
+		snprintf(buf, n, "%.*gs", sig, (double)ns / 1e9);
 	else if (ns >= 1000000ull)
-		snprintf(buf, n, "%.3gms", (double)ns / 1e6);
+		snprintf(buf, n, "%.*gms", sig, (double)ns / 1e6);
 	else if (ns >= 1000ull)
-		snprintf(buf, n, "%.3gus", (double)ns / 1e3);
+		snprintf(buf, n, "%.*gus", sig, (double)ns / 1e3);
 	else
 		snprintf(buf, n, "%lluns", (unsigned long long)ns);
 	return buf;
+}
+
+const char *shb_duration_text(uint64_t ns, char *buf, size_t n)
+{
+	return shb_duration_text_sig(ns, 3, buf, n);
 }

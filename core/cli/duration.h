@@ -15,4 +15,7 @@ int shb_parse_duration(const char *s, uint64_t *ns);
  * echo `--timeout 10ms` as 10ms, not 0.01s. Returns buf. */
 const char *shb_duration_text(uint64_t ns, char *buf, size_t n);
 
+/* The same with sig significant digits (measured values in messages). */
+const char *shb_duration_text_sig(uint64_t ns, int sig, char *buf, size_t n);
+
 #endif

@@ -6,6 +6,7 @@
 #include <shb/results.h>
 
 #include "cli/config.h"
+#include "cli/duration.h"
 
 /* a OP b on exact integers. */
 static int holds(enum shb_slo_op op, unsigned __int128 a, unsigned __int128 b)
@@ -17,20 +18,6 @@ static int holds(enum shb_slo_op op, unsigned __int128 a, unsigned __int128 b)
 	case SHB_SLO_GE: return a >= b;
 	}
 	return 0;
-}
-
-/* A latency for people: four significant digits in the largest unit that
- * keeps it at least 1 ("7.3ms", "850ns"). */
-static void fmt_ns(char *buf, size_t len, uint64_t ns)
-{
-	if (ns >= 1000000000ull)
-		snprintf(buf, len, "%.4gs", (double)ns / 1e9);
-	else if (ns >= 1000000ull)
-		snprintf(buf, len, "%.4gms", (double)ns / 1e6);
-	else if (ns >= 1000ull)
-		snprintf(buf, len, "%.4gus", (double)ns / 1e3);
-	else
-		snprintf(buf, len, "%lluns", (unsigned long long)ns);
 }
 
 int shb_slo_check(const struct shb_slo *slo, const struct shb_slo_data *d,
@@ -48,7 +35,7 @@ int shb_slo_check(const struct shb_slo *slo, const struct shb_slo_data *d,
 		}
 		uint64_t v = shb_histo_value_at_ppm(d->latency, slo->ppm);
 		ok = holds(slo->op, v, slo->limit);
-		fmt_ns(got, sizeof(got), v);
+		shb_duration_text_sig(v, 4, got, sizeof(got));
 		break;
 	case SHB_SLO_ERROR_RATE:
 		if (!total) {
