@@ -1,6 +1,7 @@
 /* The error of a lookup that found nothing (see loader.h): a plugin shb
  * ships in a package of its own is "not installed" with the package that
- * has it, anything else is "unknown"; both list the search path. Main
+ * has it, anything else is "unknown" with the names the search path
+ * offers (by file name); both list the search path. Main
  * thread only, like the loader. */
 #ifndef SHB_CORE_LOADER_UNKNOWN_H
 #define SHB_CORE_LOADER_UNKNOWN_H

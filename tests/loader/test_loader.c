@@ -563,13 +563,16 @@ static void test_loader_unknown(void)
 
 	CU_ASSERT_EQUAL(shb_loader_proto(&l, "h9", &h, err, sizeof err), -1);
 	snprintf(want, sizeof want,
-		 "unknown protocol \"h9\": no shb-proto-h9.so in %s, %s, %s, "
-		 "%s, %s", fixdir, empty, ord_cli, ord_env, sysdir);
+		 "unknown protocol \"h9\" (found: abi2, good, initfail, liar, "
+		 "major2, minor7, noconn, norecv, nosym, oldvt, order, order-a "
+		 "and 4 more): no shb-proto-h9.so in %s, %s, %s, %s, %s", fixdir,
+		 empty, ord_cli, ord_env, sysdir);
 	CU_ASSERT_STRING_EQUAL(err, want);
 	CU_ASSERT_EQUAL(shb_loader_report(&l, "x9", &r, err, sizeof err), -1);
 	snprintf(want, sizeof want,
-		 "unknown reporter \"x9\": no shb-report-x9.so in %s, %s, %s, "
-		 "%s, %s", fixdir, empty, ord_cli, ord_env, sysdir);
+		 "unknown reporter \"x9\" (found: good, noend): no "
+		 "shb-report-x9.so in %s, %s, %s, %s, %s", fixdir, empty, ord_cli,
+		 ord_env, sysdir);
 	CU_ASSERT_STRING_EQUAL(err, want);
 	/* The second pass (by descriptor name) asked every file in a probe
 	 * child and loaded none here: only a match is loaded into the
@@ -987,10 +990,11 @@ static void test_loader_by_descriptor(void)
 	CU_ASSERT_EQUAL_FATAL(
 		shb_loader_proto(&l, "org.shb.test.good", &h, err, P), 0);
 	CU_ASSERT_STRING_EQUAL(h.desc->name, "good");
-	/* A name nothing provides is still unknown, by file name. */
+	/* A name nothing provides is still unknown, by file name, with the
+	 * names the files offer (by file name: "md" lives in prom's file). */
 	CU_ASSERT_EQUAL(shb_loader_report(&l, "xml", &r, err, P), -1);
-	snprintf(want, P, "unknown reporter \"xml\": no shb-report-xml.so in "
-		 "%s, %s", byname, sysdir);
+	snprintf(want, P, "unknown reporter \"xml\" (found: prom): no "
+		 "shb-report-xml.so in %s, %s", byname, sysdir);
 	CU_ASSERT_STRING_EQUAL(err, want);
 	CU_ASSERT_EQUAL(inits("org.shb.test.prom"), 1);
 	shb_loader_fini(&l);

@@ -180,9 +180,10 @@ static void test_probe_named_crash(void)
 	CU_ASSERT_STRING_EQUAL(err, want);
 	/* An unknown name: the scan's first crash is named after the path. */
 	CU_ASSERT_EQUAL(shb_loader_proto(&l, "h9", &h, err, P), -1);
-	snprintf(want, P, "unknown protocol \"h9\": no shb-proto-h9.so in "
-		 "%s, %s; skipped %s/shb-proto-crash.so: crashed (signal 4) "
-		 "in init()", crashy, sysdir, crashy);
+	snprintf(want, P, "unknown protocol \"h9\" (found: crash, crashf, "
+		 "good): no shb-proto-h9.so in %s, %s; skipped "
+		 "%s/shb-proto-crash.so: crashed (signal 4) in init()", crashy,
+		 sysdir, crashy);
 	CU_ASSERT_STRING_EQUAL(err, want);
 	CU_ASSERT_EQUAL(l.file_count, 0);
 	CU_ASSERT_EQUAL(inits_here, 0);
