@@ -8,6 +8,7 @@
 #include <gnutls/x509.h>
 
 #include "common/quote.h"
+#include "common/tls_verify_text.h"
 #include "engine/tls_fp.h"
 
 /* AES-128-GCM first: what browsers offer, and the cheapest on x86 with
@@ -387,47 +388,12 @@ void shb_tls_set_out(struct shb_tls *t, struct shb_bytes *out)
 
 /* GnuTLS ends its sentences with a blank ("... is unknown. "): an error
  * sample keeps none at its end. */
-static void trim_end(char *s)
-{
-	size_t n = strlen(s);
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\n'))
-		s[--n] = '\0';
-}
-
-/* Says why the certificate was refused: the name first, as curl does,
- * since a certificate for another host is the likeliest mistake, then
- * whatever else GnuTLS found. Returns 0, or -1 if GnuTLS has no words. */
+/* Says why the certificate was refused (common/tls_verify_text.h).
+ * Returns 0, or -1 if GnuTLS has no words. */
 static int verify_error(struct shb_tls *t, char *err, size_t errlen)
 {
-	const unsigned name = GNUTLS_CERT_UNEXPECTED_OWNER;
-	unsigned status = gnutls_session_get_verify_cert_status(t->s);
-	const char *host = t->ctx->host;
-	gnutls_datum_t txt;
-
-	if ((status & name) && host) {
-		status &= ~(name | GNUTLS_CERT_INVALID);
-		if (!status) {
-			snprintf(err, errlen,
-				 "TLS handshake: certificate is not valid for %s", host);
-			return 0;
-		}
-		if (gnutls_certificate_verification_status_print(
-			    status | GNUTLS_CERT_INVALID, GNUTLS_CRT_X509, &txt, 0) < 0)
-			return -1;
-		snprintf(err, errlen,
-			 "TLS handshake: certificate is not valid for %s; %s",
-			 host, txt.data);
-		gnutls_free(txt.data);
-		trim_end(err);
-		return 0;
-	}
-	if (gnutls_certificate_verification_status_print(status, GNUTLS_CRT_X509,
-							 &txt, 0) < 0)
-		return -1;
-	snprintf(err, errlen, "TLS handshake: %s", txt.data);
-	gnutls_free(txt.data);
-	trim_end(err);
-	return 0;
+	return shb_tls_verify_text(gnutls_session_get_verify_cert_status(t->s),
+				   t->ctx->host, err, errlen);
 }
 
 /* The first flight of the first session of the run is its ClientHello:

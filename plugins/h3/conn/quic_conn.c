@@ -12,6 +12,7 @@
 #include <gnutls/crypto.h>
 
 #include "quic_wire_err.h"
+#include "common/tls_verify_text.h"
 
 /* ---- small helpers ------------------------------------------------------- */
 
@@ -343,8 +344,15 @@ void qc_crypto_recv(struct shb_quic_conn *c, int space, uint64_t off,
 	if (rc < 0) {
 		uint64_t code = shb_quic_tls_close_code(&c->tls);
 
+		unsigned status;
+		char why[SHB_QUIC_CONN_REASON_MAX + 1];
+
 		if (code == SHB_QUIC_TE_TRANSPORT_PARAMETER_ERROR && c->tp_why)
 			qc_fail(c, code, SHB_QUIC_FT_CRYPTO, c->tp_why);
+		else if (shb_quic_tls_verify_failed(&c->tls, &status) &&
+			 shb_tls_verify_text(status, c->cfg.server_name, why,
+					     sizeof why) == 0)
+			qc_fail(c, code, SHB_QUIC_FT_CRYPTO, why);
 		else
 			qc_fail(c, code ? code : SHB_QUIC_TE_INTERNAL_ERROR,
 				SHB_QUIC_FT_CRYPTO, "TLS handshake failed");

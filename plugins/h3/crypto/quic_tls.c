@@ -275,6 +275,10 @@ void shb_quic_tls_deinit(struct shb_quic_tls *t)
 static int tls_fail(struct shb_quic_tls *t, int gnutls_err)
 {
 	t->failed = true;
+	if (gnutls_err == GNUTLS_E_CERTIFICATE_VERIFICATION_ERROR) {
+		t->verify_failed = true;
+		t->verify_status = gnutls_session_get_verify_cert_status(t->session);
+	}
 	if (t->close_code == 0) {
 		/* In QUIC mode this reports the alert through hook_alert. */
 		gnutls_alert_send_appropriate(t->session, gnutls_err);
@@ -433,6 +437,15 @@ bool shb_quic_tls_complete(const struct shb_quic_tls *t)
 uint64_t shb_quic_tls_close_code(const struct shb_quic_tls *t)
 {
 	return t ? t->close_code : 0;
+}
+
+bool shb_quic_tls_verify_failed(const struct shb_quic_tls *t, unsigned *status)
+{
+	if (!t || !t->verify_failed)
+		return false;
+	if (status)
+		*status = t->verify_status;
+	return true;
 }
 
 bool shb_quic_tls_alpn(const struct shb_quic_tls *t, const uint8_t **alpn,

@@ -193,6 +193,10 @@ struct shb_quic_tls {
 	uint32_t ph_left;	/* body bytes still to come */
 	uint16_t params_len;
 	uint8_t params[SHB_QUIC_TLS_PARAMS_MAX];
+	/* Set when the handshake failed because verification refused the
+	 * server's certificate: GnuTLS's reasons. */
+	bool verify_failed;
+	unsigned verify_status;	/* gnutls_certificate_status_t bits */
 };
 
 /* Creates a client session for QUIC on `ctx`:
@@ -238,6 +242,13 @@ bool shb_quic_tls_complete(const struct shb_quic_tls *t);
  * alert, 0x0a or 0x08); 0 while nothing failed. Send it at the highest
  * level that has keys. */
 uint64_t shb_quic_tls_close_code(const struct shb_quic_tls *t);
+
+/* After a failure: true when certificate verification (config `verify`)
+ * refused the server's certificate, with GnuTLS's reasons in *status
+ * (gnutls_certificate_status_t bits; common/tls_verify_text.h words
+ * them); the close code is then alert 42, bad_certificate, which alone
+ * says nothing of why. */
+bool shb_quic_tls_verify_failed(const struct shb_quic_tls *t, unsigned *status);
 
 /* The ALPN protocol the server selected: true with *alpn and *len pointing into
  * the session (valid until deinit), false if none (yet). */

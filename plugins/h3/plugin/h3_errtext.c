@@ -93,6 +93,15 @@ static int describe_alert(const struct shb_quic_close_info *ci,
 	char name[48];
 	uint8_t a = (uint8_t)(ci->code - CRYPTO_BASE);
 
+	/* Our own verification refused the server's certificate: the
+	 * connection's reason holds why, in the words the core uses over
+	 * TCP (common/tls_verify_text.h), so one refusal reads the same on
+	 * every protocol; alert 42 alone says nothing of why. */
+	if (!from_peer && ci->reason &&
+	    !strncmp(ci->reason, "TLS handshake: ", 15)) {
+		snprintf(out, cap, "%s", ci->reason);
+		return SHB_E_TLS;
+	}
 	shb_h3_alert_name(a, name, sizeof(name));
 	/* certificate_required (116), or bad_certificate (42) from servers on
 	 * Go's TLS before 1.21: a server's alert about a certificate is

@@ -422,10 +422,16 @@ static void test_client_hello_shape(void)
 /* ---- failures ---------------------------------------------------------- */
 
 /* Runs a handshake expected to fail on the client with `code`. */
-static void handshake_fails(const struct shb_quic_tls_config *cfg,
-			    const struct tp_server_opts *sopts, const char *host,
-			    bool reject_params, uint64_t code)
+/* verify: the GnuTLS status bits verification must have refused the
+ * certificate with (shb_quic_tls_verify_failed), 0 when it must not
+ * have been verification that failed. */
+static void handshake_fails_v(const struct shb_quic_tls_config *cfg,
+			      const struct tp_server_opts *sopts,
+			      const char *host, bool reject_params,
+			      uint64_t code, unsigned verify)
 {
+	unsigned status = 0;
+
 	struct shb_quic_tls_ctx ctx;
 	static struct client c;
 	static struct tp_server sv;
@@ -442,9 +448,18 @@ static void handshake_fails(const struct shb_quic_tls_config *cfg,
 	CU_ASSERT_EQUAL(shb_quic_tls_recv(&c.tls, SHB_QUIC_LEVEL_HANDSHAKE,
 					  (const uint8_t *)"\x14", 1), SHB_QUIC_CRYPTO_E_TLS);
 	CU_ASSERT_EQUAL(shb_quic_tls_close_code(&c.tls), code);
+	CU_ASSERT_EQUAL(shb_quic_tls_verify_failed(&c.tls, &status), verify != 0);
+	CU_ASSERT_EQUAL(status & verify, verify);
 	shb_quic_tls_deinit(&c.tls);
 	tp_server_deinit(&sv);
 	shb_quic_tls_ctx_deinit(&ctx);
+}
+
+static void handshake_fails(const struct shb_quic_tls_config *cfg,
+			    const struct tp_server_opts *sopts, const char *host,
+			    bool reject_params, uint64_t code)
+{
+	handshake_fails_v(cfg, sopts, host, reject_params, code, 0);
 }
 
 static void test_no_alpn(void)
@@ -478,11 +493,15 @@ static void test_verify(void)
 	/* trusted, right name */
 	cfg.ca_file = path;
 	handshake_ok(&cfg, NULL, "localhost", 11, GNUTLS_CIPHER_AES_128_GCM, 1);
-	/* trusted, wrong name: bad_certificate */
-	handshake_fails(&cfg, NULL, "example.com", false, 0x12a);
-	/* not trusted: bad_certificate, alert reported to the callback */
+	/* trusted, wrong name: bad_certificate, and why */
+	handshake_fails_v(&cfg, NULL, "example.com", false, 0x12a,
+			  GNUTLS_CERT_UNEXPECTED_OWNER);
+	/* not trusted (another certificate with the same name as the only
+	 * CA: its signature fails): bad_certificate, alert reported to the
+	 * callback, and why */
 	cfg.ca_file = path2;
-	handshake_fails(&cfg, NULL, "localhost", false, 0x12a);
+	handshake_fails_v(&cfg, NULL, "localhost", false, 0x12a,
+			  GNUTLS_CERT_INVALID | GNUTLS_CERT_SIGNATURE_FAILURE);
 	unlink(path);
 	unlink(path2);
 	/* an unreadable trust file is one clear error */

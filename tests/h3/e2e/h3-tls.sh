@@ -7,8 +7,9 @@
 # mTLS: gtlsserver --verify-client requires a client certificate: with
 # --cert/--key every request is answered, without one every handshake
 # fails with the server's alert in the sample; caddy with client_auth
-# verifies it, over h1, h2 and h3. --tls-version 1.2 is refused before
-# any traffic. Needs python3-cryptography.
+# verifies it, over h1, h2 and h3. A server certificate our verification
+# refuses is worded as over TCP. --tls-version 1.2 is refused before any
+# traffic. Needs python3-cryptography.
 # shellcheck source-path=SCRIPTDIR
 # shellcheck disable=SC2154 # NAME_PORT: set by start_*
 source "$(dirname "$0")/lib.sh"
@@ -74,6 +75,21 @@ sample=$(get without errorSamples.tls)
 [[ "$sample" == *"TLS alert 116 (certificate_required): the server wants a client certificate (--cert FILE --key FILE)" ]] ||
 	{ show_run without; fail "without: errorSamples.tls is '$sample'"; }
 note "without a certificate: $sample"
+
+# A certificate refused by our own verification reads as over TCP
+# (tests/e2e/sni.sh, certname.sh): why, not "TLS alert 42".
+run_shb untrusted --proto h3 -t 1 -c 1 -n 2 --cacert "$T/cert.pem" "$URL"
+expect_rc untrusted 1
+check untrusted 'requests.ok == 0' 'errors.tls == 2'
+sample=$(get untrusted errorSamples.tls)
+[[ "$sample" == "TLS handshake: The certificate is NOT trusted. The certificate issuer is unknown." ]] ||
+	{ show_run untrusted; fail "untrusted: errorSamples.tls is '$sample'"; }
+run_shb other-name --proto h3 -t 1 -c 1 -n 2 --cacert "$H3_CERT" --sni other.test "$URL"
+expect_rc other-name 1
+check other-name 'requests.ok == 0' 'errors.tls == 2'
+sample=$(get other-name errorSamples.tls)
+[[ "$sample" == "TLS handshake: certificate is not valid for other.test" ]] ||
+	{ show_run other-name; fail "other-name: errorSamples.tls is '$sample'"; }
 stop_h3 gtls
 
 # mTLS with verification: caddy (client_auth require_and_verify) trusts
