@@ -278,16 +278,6 @@ void shb_h2_conn_sent(void *conn, size_t n, shb_tstamp now)
 	shb_h2_out_sent(c, n);
 }
 
-shb_tstamp shb_h2_conn_next_deadline(const void *conn)
-{
-	return SHB_TSTAMP_NONE; /* request timeouts are the core's */
-}
-
-int shb_h2_conn_on_timer(void *conn, shb_tstamp now)
-{
-	return SHB_OK;
-}
-
 uint32_t shb_h2_conn_state(const void *conn)
 {
 	const struct shb_h2_conn *c = conn;

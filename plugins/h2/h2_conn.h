@@ -224,8 +224,6 @@ int shb_h2_conn_recv_eof(void *conn, shb_tstamp now);
 shb_ssize shb_h2_conn_pull_send(void *conn, struct shb_vec *vecs, size_t max,
 				shb_tstamp now);
 void shb_h2_conn_sent(void *conn, size_t n, shb_tstamp now);
-shb_tstamp shb_h2_conn_next_deadline(const void *conn);
-int shb_h2_conn_on_timer(void *conn, shb_tstamp now);
 uint32_t shb_h2_conn_state(const void *conn);
 uint32_t shb_h2_conn_capacity(const void *conn);
 int shb_h2_conn_issue(void *conn, const void *prepared, uint64_t cookie,

@@ -134,8 +134,10 @@ static const struct shb_proto_vtable h2_vtable = {
 	.sent = shb_h2_conn_sent,
 	.recv_dgrams = NULL,
 	.write_dgrams = NULL,
-	.next_deadline = shb_h2_conn_next_deadline,
-	.on_timer = shb_h2_conn_on_timer,
+	/* No timers (ABI 1.2 lets a protocol leave out both): request
+	 * timeouts are the core's, and h2 waits on nothing else. */
+	.next_deadline = NULL,
+	.on_timer = NULL,
 	.state = shb_h2_conn_state,
 	.capacity = shb_h2_conn_capacity,
 	.issue = shb_h2_conn_issue,

@@ -346,6 +346,9 @@ void h2fz_advance(struct h2fz *z, shb_tstamp ns)
 	z->now += ns;
 	if (z->broken)
 		return;
+	/* A protocol without timers (ABI 1.2) has neither member. */
+	if (!z->vt->next_deadline)
+		return;
 	dl = z->vt->next_deadline(z->c);
 	if (dl == SHB_TSTAMP_NONE || dl > z->now)
 		return;

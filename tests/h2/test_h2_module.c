@@ -42,6 +42,9 @@ static void test_descriptor(void)
 	CU_ASSERT_PTR_NULL(d->vt->recv_dgrams);
 	CU_ASSERT_PTR_NULL(d->vt->write_dgrams);
 	CU_ASSERT_PTR_NOT_NULL(d->vt->cancel);
+	/* No timers: both members left out (ABI 1.2), never one alone. */
+	CU_ASSERT_PTR_NULL(d->vt->next_deadline);
+	CU_ASSERT_PTR_NULL(d->vt->on_timer);
 }
 
 static void test_options_rejected(void)
