@@ -165,6 +165,8 @@ int shb_h2_conn_init(void *module, void *worker, void *conn,
 	c->mod = m;
 	c->handle = handle;
 	c->now = now;
+	shb_h2_out_init(c);
+	shb_buf_init(&c->vblock, 256, SHB_H2_REQ_BLOCK_MAX);
 	c->streams = calloc(nslots, sizeof(*c->streams));
 	if (!c->streams)
 		return SHB_E_NOMEM;
@@ -194,10 +196,10 @@ void shb_h2_conn_fini(void *conn)
 
 	/* Outstanding cookies are the core's to complete. */
 	for (uint32_t k = 0; c->vbody && k <= c->slot_mask; k++)
-		free(c->vbody[k].p);
+		shb_buf_free(&c->vbody[k]);
 	free(c->vbody);
 	c->vbody = NULL;
-	shb_hpack_buf_free(&c->vblock);
+	shb_buf_free(&c->vblock);
 	free(c->streams);
 	c->streams = NULL;
 	free(c->dtable_octets);
@@ -390,23 +392,19 @@ int shb_h2_conn_issue(void *conn, const void *prepared, uint64_t cookie,
 static int keep_body(struct shb_h2_conn *c, struct shb_h2_stream *s,
 		     const struct shb_request_var *var)
 {
-	struct shb_h2_obuf *vb;
+	struct shb_buf *vb;
 
 	if (!c->vbody) {
 		c->vbody = calloc(c->slot_mask + 1, sizeof(*c->vbody));
 		if (!c->vbody)
 			return SHB_E_NOMEM;
+		for (uint32_t k = 0; k <= c->slot_mask; k++)
+			shb_buf_init(&c->vbody[k], 0, SHB_H2_VAR_BODY_MAX);
 	}
 	vb = &c->vbody[s - c->streams];
-	if (var->body_len > vb->cap) {
-		uint8_t *p = realloc(vb->p, var->body_len);
-		if (!p)
-			return SHB_E_NOMEM;
-		vb->p = p;
-		vb->cap = var->body_len;
-	}
-	if (var->body_len)
-		memcpy(vb->p, var->body, var->body_len);
+	shb_buf_clear(vb);
+	if (shb_buf_put(vb, var->body, var->body_len) != SHB_BUF_OK)
+		return vb->err == SHB_BUF_E_CAP ? SHB_E_INVAL : SHB_E_NOMEM;
 	s->body = vb->p;
 	s->body_len = var->body_len;
 	return SHB_OK;

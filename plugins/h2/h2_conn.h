@@ -14,6 +14,7 @@
 #include <shb/host.h>
 #include <shb/proto.h>
 
+#include "common/buf.h"
 #include "h2_fields.h"
 #include "h2_frame.h"
 #include "h2_hpack.h"
@@ -46,6 +47,15 @@
  * nghttp2's max outbound ack) the connection fails. */
 #define SHB_H2_CTRL_SOFT 256u
 #define SHB_H2_CTRL_HARD 1000u
+/* Each of the two output buffers (common/buf.h caps them): what fills
+ * between two sends is the control frames above, the HEADERS of the
+ * streams issued meanwhile and request DATA only up to SHB_H2_PUMP_LIMIT;
+ * 64 MiB is far above that for any sane template, and where a bug or a
+ * peer pattern we did not foresee stops. */
+#define SHB_H2_OUT_MAX ((size_t)64 << 20)
+/* A varied request body (issue_var), copied per stream slot: the host
+ * lends it; the core reads bodies of at most 64 MiB. */
+#define SHB_H2_VAR_BODY_MAX ((size_t)64 << 20)
 /* One header block (HEADERS + CONTINUATION, response head or trailers):
  * octets on the wire and frames; the decoded list is capped by the
  * scanner (SHB_H2_HSCAN_MAX_LIST). */
@@ -104,12 +114,6 @@ struct shb_h2_stream {
 	uint8_t interim;       /* 1xx heads so far */
 };
 
-/* One output buffer. */
-struct shb_h2_obuf {
-	uint8_t *p;
-	size_t len, cap;
-};
-
 enum shb_h2_read_phase {
 	SHB_H2_R_HEADER,  /* reading the 9-octet frame header */
 	SHB_H2_R_PREFIX,  /* pad length and priority fields */
@@ -162,7 +166,7 @@ struct shb_h2_conn {
 	uint32_t goaway_code;
 
 	/* output: out[fill] fills while out[fill ^ 1] is being sent */
-	struct shb_h2_obuf out[2];
+	struct shb_buf out[2];
 	size_t sent_off; /* of out[fill ^ 1] */
 	uint32_t ctrl_fill; /* control frames in out[fill] */
 	uint32_t ctrl_busy; /* control frames in out[fill ^ 1] */
@@ -200,10 +204,11 @@ struct shb_h2_conn {
 
 	/* issue_var: the varied header block (reused: copied into the
 	 * HEADERS frames at once) and one body buffer per stream slot
-	 * (NULL until the first varied body; each grows to the largest body
-	 * its slot carried). Freed by conn_fini. */
-	struct shb_hpack_buf vblock;
-	struct shb_h2_obuf *vbody;
+	 * (NULL until the first varied body; each grows by doubling to hold
+	 * the largest body its slot carried, capped at SHB_H2_VAR_BODY_MAX).
+	 * Freed by conn_fini. */
+	struct shb_buf vblock;
+	struct shb_buf *vbody;
 
 	const char *detail; /* last error, into detail_buf or static */
 	char detail_buf[200];
@@ -269,8 +274,11 @@ shb_ssize shb_h2_read(struct shb_h2_conn *c, const uint8_t *data, size_t len);
 extern const uint32_t shb_h2_flood_caps[SHB_H2_FLOOD_KINDS];
 
 /* ---- h2_send.c ---- */
+/* Sets up both output buffers, empty, capped at SHB_H2_OUT_MAX. */
+void shb_h2_out_init(struct shb_h2_conn *c);
 /* Room for n more octets at the end of the filling buffer, or NULL when
- * memory ran out; shb_h2_out_commit(c, n) then accounts them. */
+ * memory ran out or the buffer would pass its cap (sticky until the
+ * connection ends); shb_h2_out_commit(c, n) then accounts them. */
 uint8_t *shb_h2_out_reserve(struct shb_h2_conn *c, size_t n);
 void shb_h2_out_commit(struct shb_h2_conn *c, size_t n);
 /* Octets queued and not yet accepted by the transport. */

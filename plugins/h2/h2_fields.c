@@ -8,64 +8,47 @@
 
 void shb_h2_fields_reset(struct shb_h2_fields *f)
 {
-	f->len = 0;
+	if (f->b.max == 0) /* zeroed: first use */
+		shb_buf_init(&f->b, 1024, SHB_H2_FIELDS_MAX);
+	shb_buf_clear(&f->b);
 	f->count = 0;
 	f->rec = f->str = f->name_len = 0;
 }
 
 void shb_h2_fields_free(struct shb_h2_fields *f)
 {
-	free(f->p);
+	shb_buf_free(&f->b);
 	memset(f, 0, sizeof(*f));
 }
 
 uint8_t *shb_h2_fields_room(struct shb_h2_fields *f, size_t n)
 {
-	if (f->cap - f->len < n) {
-		size_t cap = f->cap ? f->cap : 1024;
-		uint8_t *p;
-
-		while (cap - f->len < n)
-			cap *= 2;
-		p = realloc(f->p, cap);
-		if (!p)
-			return NULL;
-		f->p = p;
-		f->cap = cap;
-	}
-	return f->p + f->len;
+	return shb_buf_room(&f->b, n);
 }
 
 int shb_h2_fields_add(struct shb_h2_fields *f, const void *p, size_t n)
 {
-	uint8_t *d = shb_h2_fields_room(f, n);
-
-	if (!d)
-		return -1;
-	if (n)
-		memcpy(d, p, n);
-	f->len += n;
-	return 0;
+	return shb_buf_put(&f->b, p, n) == SHB_BUF_OK ? 0 : -1;
 }
 
 int shb_h2_fields_begin(struct shb_h2_fields *f)
 {
 	if (!shb_h2_fields_room(f, SHB_H2_FIELDS_REC))
 		return -1;
-	f->rec = f->len;
-	f->len += SHB_H2_FIELDS_REC;
+	f->rec = f->b.len;
+	shb_buf_commit(&f->b, SHB_H2_FIELDS_REC);
 	f->name_len = 0;
 	return 0;
 }
 
 void shb_h2_fields_str_begin(struct shb_h2_fields *f)
 {
-	f->str = f->len;
+	f->str = f->b.len;
 }
 
 int shb_h2_fields_str_end(struct shb_h2_fields *f, int huffman)
 {
-	size_t raw = f->len - f->str, out_len = 0;
+	size_t raw = f->b.len - f->str, out_len = 0;
 	/* The shortest code is 5 bits: at most 8/5 of the octets. */
 	size_t cap = raw * 8 / 5 + 1;
 	uint8_t *out;
@@ -76,17 +59,17 @@ int shb_h2_fields_str_end(struct shb_h2_fields *f, int huffman)
 	out = shb_h2_fields_room(f, cap);
 	if (!out)
 		return -1;
-	if (shb_huff_decode(f->p + f->str, raw, out, cap, &out_len) !=
+	if (shb_huff_decode(f->b.p + f->str, raw, out, cap, &out_len) !=
 	    SHB_HUFF_OK)
 		return -2;
-	memmove(f->p + f->str, out, out_len);
-	f->len = f->str + out_len;
+	memmove(f->b.p + f->str, out, out_len);
+	f->b.len = f->str + out_len;
 	return 0;
 }
 
 void shb_h2_fields_name_done(struct shb_h2_fields *f)
 {
-	f->name_len = f->len - f->rec - SHB_H2_FIELDS_REC;
+	f->name_len = f->b.len - f->rec - SHB_H2_FIELDS_REC;
 }
 
 void shb_h2_fields_end(struct shb_h2_fields *f)
@@ -94,8 +77,8 @@ void shb_h2_fields_end(struct shb_h2_fields *f)
 	uint32_t lens[2];
 
 	lens[0] = (uint32_t)f->name_len;
-	lens[1] = (uint32_t)(f->len - f->rec - SHB_H2_FIELDS_REC - f->name_len);
-	memcpy(f->p + f->rec, lens, sizeof(lens));
+	lens[1] = (uint32_t)(f->b.len - f->rec - SHB_H2_FIELDS_REC - f->name_len);
+	memcpy(f->b.p + f->rec, lens, sizeof(lens));
 	f->count++;
 }
 
@@ -105,10 +88,10 @@ int shb_h2_fields_next(const struct shb_h2_fields *f, size_t *off,
 {
 	uint32_t lens[2];
 
-	if (*off + SHB_H2_FIELDS_REC > f->len)
+	if (*off + SHB_H2_FIELDS_REC > f->b.len)
 		return 0;
-	memcpy(lens, f->p + *off, sizeof(lens));
-	*name = f->p + *off + SHB_H2_FIELDS_REC;
+	memcpy(lens, f->b.p + *off, sizeof(lens));
+	*name = f->b.p + *off + SHB_H2_FIELDS_REC;
 	*nlen = lens[0];
 	*value = *name + lens[0];
 	*vlen = lens[1];

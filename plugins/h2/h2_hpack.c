@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/buf.h"
 #include "http_prefint.h"
 
 /* RFC 7541 Appendix A; the unit tests compare it with the RFC text. */
@@ -91,46 +92,19 @@ int shb_hpack_static_status(uint64_t index)
 	return codes[index - SHB_HPACK_IDX_STATUS_200];
 }
 
-static uint8_t *reserve(struct shb_hpack_buf *b, size_t n)
-{
-	if (b->oom)
-		return NULL;
-	if (b->cap - b->len < n) {
-		size_t cap = b->cap ? b->cap : 128;
-		uint8_t *p;
-
-		while (cap - b->len < n)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p) {
-			b->oom = 1;
-			return NULL;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	return b->p + b->len;
-}
-
-static void put_int(struct shb_hpack_buf *b, unsigned prefix, uint8_t flags,
+static void put_int(struct shb_buf *b, unsigned prefix, uint8_t flags,
 		    uint64_t v)
 {
-	uint8_t *p = reserve(b, 10);
+	uint8_t *p = shb_buf_room(b, 10);
 
 	if (p)
-		b->len += shb_prefint_encode(p, 10, prefix, flags, v);
+		shb_buf_commit(b, shb_prefint_encode(p, 10, prefix, flags, v));
 }
 
-static void put_string(struct shb_hpack_buf *b, const char *s, size_t n)
+static void put_string(struct shb_buf *b, const char *s, size_t n)
 {
-	uint8_t *p;
-
 	put_int(b, 7, 0x00, n); /* H = 0: never Huffman on output */
-	p = reserve(b, n);
-	if (p) {
-		memcpy(p, s, n);
-		b->len += n;
-	}
+	shb_buf_put(b, s, n);
 }
 
 static int same(const char *a, const char *s, size_t n)
@@ -138,7 +112,7 @@ static int same(const char *a, const char *s, size_t n)
 	return strlen(a) == n && memcmp(a, s, n) == 0;
 }
 
-void shb_hpack_encode_field(struct shb_hpack_buf *b, const char *name,
+void shb_hpack_encode_field(struct shb_buf *b, const char *name,
 			    size_t name_len, const char *value,
 			    size_t value_len)
 {
@@ -163,13 +137,7 @@ void shb_hpack_encode_field(struct shb_hpack_buf *b, const char *name,
 	put_string(b, value, value_len);
 }
 
-void shb_hpack_encode_size_update(struct shb_hpack_buf *b, uint64_t size)
+void shb_hpack_encode_size_update(struct shb_buf *b, uint64_t size)
 {
 	put_int(b, 5, 0x20, size);
-}
-
-void shb_hpack_buf_free(struct shb_hpack_buf *b)
-{
-	free(b->p);
-	memset(b, 0, sizeof(*b));
 }

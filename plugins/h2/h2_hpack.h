@@ -30,23 +30,18 @@ const struct shb_hpack_static_entry *shb_hpack_static_get(uint64_t index);
 /* The status of static index 8..14, else 0. */
 int shb_hpack_static_status(uint64_t index);
 
-/* A growable byte string for building blocks at prepare time. */
-struct shb_hpack_buf {
-	uint8_t *p;
-	size_t len, cap;
-	int oom; /* an append failed; p holds a prefix */
-};
+/* Blocks are built in a struct shb_buf (common/buf.h): an append that
+ * fails sets its sticky err, so a builder checks err once at the end. */
+struct shb_buf;
 
 /* Appends one field (name already lower-case): an indexed field for an
  * exact static match, else a literal without indexing with a static name
  * index when the name is in the table, else with a literal name. */
-void shb_hpack_encode_field(struct shb_hpack_buf *b, const char *name,
+void shb_hpack_encode_field(struct shb_buf *b, const char *name,
 			    size_t name_len, const char *value,
 			    size_t value_len);
 
 /* Appends a dynamic table size update to `size`. */
-void shb_hpack_encode_size_update(struct shb_hpack_buf *b, uint64_t size);
-
-void shb_hpack_buf_free(struct shb_hpack_buf *b);
+void shb_hpack_encode_size_update(struct shb_buf *b, uint64_t size);
 
 #endif

@@ -43,7 +43,7 @@ static int collect_entry(struct shb_h2_hscan *s,
 	if (!d)
 		return SHB_H2_HSCAN_E_NOMEM;
 	shb_h2_dtable_copy(s->table, e, d);
-	s->out->len += with_value ? n : e->name_len;
+	s->out->b.len += with_value ? n : e->name_len;
 	return SHB_H2_HSCAN_OK;
 }
 
@@ -216,9 +216,9 @@ static int string_done(struct shb_h2_hscan *s)
 				     s->name_len, code, s->name_kind);
 		if (s->out)
 			shb_h2_dtable_store(s->table,
-					    s->out->p + s->out->rec +
+					    s->out->b.p + s->out->rec +
 						    SHB_H2_FIELDS_REC,
-					    s->out->len - s->out->rec -
+					    s->out->b.len - s->out->rec -
 						    SHB_H2_FIELDS_REC);
 	}
 	return field_done(s);

@@ -6,13 +6,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/buf.h"
 #include "h2_hpack.h"
 #include "http_fields.h"
 #include "http_var.h"
 #include "http_prefint.h"
 #include "http_dec.h"
 
-static void field(struct shb_hpack_buf *b, const char *name, const char *value)
+static void field(struct shb_buf *b, const char *name, const char *value)
 {
 	shb_hpack_encode_field(b, name, strlen(name), value, strlen(value));
 }
@@ -20,13 +21,13 @@ static void field(struct shb_hpack_buf *b, const char *name, const char *value)
 /* The octets of a literal without indexing for `name` up to its value:
  * the encoding with an empty value (never an indexed field) less its
  * last octet, the value's length 0. */
-static void name_prefix(struct shb_hpack_buf *pre, struct shb_h2_fspan *at,
+static void name_prefix(struct shb_buf *pre, struct shb_h2_fspan *at,
 			const char *name)
 {
 	size_t start = pre->len;
 
 	shb_hpack_encode_field(pre, name, strlen(name), "", 0);
-	if (pre->oom)
+	if (pre->err)
 		return;
 	pre->len--;
 	at->off = start;
@@ -34,8 +35,8 @@ static void name_prefix(struct shb_hpack_buf *pre, struct shb_h2_fspan *at,
 }
 
 /* User header names are tokens; HTTP/2 requires them in lower case. */
-static int user_field(struct shb_hpack_buf *b, const struct shb_kv *kv,
-		      struct shb_hpack_buf *pre, struct shb_h2_fspan *pre_at)
+static int user_field(struct shb_buf *b, const struct shb_kv *kv,
+		      struct shb_buf *pre, struct shb_h2_fspan *pre_at)
 {
 	size_t n = strlen(kv->key);
 	char small[64], *name = n < sizeof(small) ? small : malloc(n + 1);
@@ -54,7 +55,7 @@ static int user_field(struct shb_hpack_buf *b, const struct shb_kv *kv,
 	return 0;
 }
 
-static struct shb_h2_fspan span_from(const struct shb_hpack_buf *b,
+static struct shb_h2_fspan span_from(const struct shb_buf *b,
 				     size_t start)
 {
 	struct shb_h2_fspan s = {start, b->len - start};
@@ -65,8 +66,8 @@ static struct shb_h2_fspan span_from(const struct shb_hpack_buf *b,
 #define AT_PATH(r) ((r)->header_count)
 #define AT_CLEN(r) ((r)->header_count + 1)
 
-static int build_block(const struct shb_request *req, struct shb_hpack_buf *b,
-		       struct shb_h2_request *r, struct shb_hpack_buf *pre)
+static int build_block(const struct shb_request *req, struct shb_buf *b,
+		       struct shb_h2_request *r, struct shb_buf *pre)
 {
 	char len[24];
 	size_t at;
@@ -95,7 +96,7 @@ static int build_block(const struct shb_request *req, struct shb_hpack_buf *b,
 	}
 	r->at[AT_CLEN(r)] = span_from(b, at);
 	name_prefix(pre, &r->pre_at[AT_CLEN(r)], "content-length");
-	return b->oom || pre->oom ? -1 : 0;
+	return b->err || pre->err ? -1 : 0;
 }
 
 /* Keeps a copy of the first Priority header's value for PRIORITY_UPDATE. */
@@ -118,8 +119,10 @@ int shb_h2_request_encode(const struct shb_request *req,
 			  struct shb_h2_request **out, char *err,
 			  size_t errlen)
 {
-	struct shb_hpack_buf b = {0}, pre = {0};
+	struct shb_buf b = SHB_BUF_INIT(256, SHB_H2_REQ_BLOCK_MAX);
+	struct shb_buf pre = SHB_BUF_INIT(64, SHB_H2_REQ_BLOCK_MAX);
 	struct shb_h2_request *r;
+	int rc;
 
 	if (!req->method || !req->scheme || !req->authority || !req->path ||
 	    (req->header_count && !req->headers) ||
@@ -141,10 +144,8 @@ int shb_h2_request_encode(const struct shb_request *req,
 	if (!r->at || !r->pre_at || build_block(req, &b, r, &pre) < 0 ||
 	    keep_prio(req, r) < 0)
 		goto oom;
-	r->pre = pre.p;
-	pre.p = NULL;
-	r->block = b.p;
-	r->block_len = b.len;
+	r->pre = shb_buf_take(&pre, &r->pre_len);
+	r->block = shb_buf_take(&b, &r->block_len);
 	r->has_body = (req->flags & SHB_REQUEST_HAS_BODY) != 0;
 	if (r->has_body && req->body_len) {
 		r->body = malloc(req->body_len);
@@ -156,13 +157,18 @@ int shb_h2_request_encode(const struct shb_request *req,
 	*out = r;
 	return SHB_OK;
 oom:
-	if (r && r->block)
-		r->block = NULL; /* still owned by b */
-	shb_hpack_buf_free(&b);
-	shb_hpack_buf_free(&pre);
+	if (b.err == SHB_BUF_E_CAP || pre.err == SHB_BUF_E_CAP) {
+		snprintf(err, errlen, "h2: request header block above %zu MiB",
+			 SHB_H2_REQ_BLOCK_MAX >> 20);
+		rc = SHB_E_INVAL;
+	} else {
+		snprintf(err, errlen, "h2: out of memory");
+		rc = SHB_E_NOMEM;
+	}
+	shb_buf_free(&b);
+	shb_buf_free(&pre);
 	shb_h2_request_free(r);
-	snprintf(err, errlen, "h2: out of memory");
-	return SHB_E_NOMEM;
+	return rc;
 }
 
 void shb_h2_request_free(struct shb_h2_request *r)
@@ -190,49 +196,28 @@ void shb_h2_request_prio(const struct shb_h2_request *r,
 
 /* ---- per-request variation (issue_var) ---------------------------------- */
 
-static void put_raw(struct shb_hpack_buf *b, const uint8_t *p, size_t n)
-{
-	if (b->oom || n == 0)
-		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		while (cap < b->len + n)
-			cap *= 2;
-		uint8_t *q = realloc(b->p, cap);
-		if (!q) {
-			b->oom = 1;
-			return;
-		}
-		b->p = q;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-}
-
 /* The template's octets up to field k, then field k with `value`. */
-static void splice(const struct shb_h2_request *r, struct shb_hpack_buf *b,
+static void splice(const struct shb_h2_request *r, struct shb_buf *b,
 		   size_t *from, size_t k, const char *value, size_t value_len)
 {
 	uint8_t len[16];
 	size_t n = shb_prefint_encode(len, sizeof(len), 7, 0x00, value_len);
 
-	put_raw(b, r->block + *from, r->at[k].off - *from);
-	put_raw(b, r->pre + r->pre_at[k].off, r->pre_at[k].len);
-	put_raw(b, len, n);
-	put_raw(b, (const uint8_t *)value, value_len);
+	shb_buf_put(b, r->block + *from, r->at[k].off - *from);
+	shb_buf_put(b, r->pre + r->pre_at[k].off, r->pre_at[k].len);
+	shb_buf_put(b, len, n);
+	shb_buf_put(b, (const uint8_t *)value, value_len);
 	*from = r->at[k].off + r->at[k].len;
 }
 
 int shb_h2_request_var_block(const struct shb_h2_request *r,
 			     const struct shb_request_var *v,
-			     struct shb_hpack_buf *b)
+			     struct shb_buf *b)
 {
 	size_t from = 0;
 	char clen[24];
 
-	b->len = 0;
-	b->oom = 0;
+	shb_buf_clear(b);
 	if (v->flags & SHB_VAR_PATH)
 		splice(r, b, &from, AT_PATH(r), v->path, v->path_len);
 	for (size_t i = 0; (v->flags & SHB_VAR_HEADERS) && i < v->header_count; i++) {
@@ -247,6 +232,7 @@ int shb_h2_request_var_block(const struct shb_h2_request *r,
 	if (v->flags & SHB_VAR_BODY) {
 		splice(r, b, &from, AT_CLEN(r), clen, shb_http_put_dec(clen, v->body_len));
 	}
-	put_raw(b, r->block + from, r->block_len - from);
-	return b->oom ? SHB_E_NOMEM : SHB_OK;
+	shb_buf_put(b, r->block + from, r->block_len - from);
+	return b->err == SHB_BUF_OK ? SHB_OK
+	       : b->err == SHB_BUF_E_CAP ? SHB_E_INVAL : SHB_E_NOMEM;
 }

@@ -8,6 +8,11 @@
 
 #include <shb/proto.h>
 
+/* One request header block we encode (the template's, or a varied one):
+ * servers refuse far less (nginx 32 KiB by default); the cap only stops
+ * an absurd template before it costs memory per connection. */
+#define SHB_H2_REQ_BLOCK_MAX ((size_t)16 << 20)
+
 /* One field's representation in the block: octets [off, off + len). */
 struct shb_h2_fspan {
 	size_t off, len;
@@ -29,6 +34,7 @@ struct shb_h2_request {
 	struct shb_h2_fspan *at;
 	struct shb_h2_fspan *pre_at;
 	uint8_t *pre;
+	size_t pre_len;
 	size_t header_count;
 	/* The template's Priority field (RFC 9218), which PRIORITY_UPDATE
 	 * repeats: an owned copy of its value (NULL without one) and its
@@ -41,8 +47,8 @@ struct shb_h2_request {
 /* Builds the block for `req`: pseudo-headers from static indices, user
  * headers lower-cased as literals without indexing, host and
  * content-length dropped, content-length for a body. A connection-specific
- * user header (Connection, TE other than "trailers", ...) is refused with
- * SHB_E_INVAL. SHB_OK, or a negative SHB_E_* with one line in
+ * user header (Connection, TE other than "trailers", ...) and a block
+ * above SHB_H2_REQ_BLOCK_MAX are refused with SHB_E_INVAL. SHB_OK, or a negative SHB_E_* with one line in
  * err[errlen]. */
 int shb_h2_request_encode(const struct shb_request *req,
 			  struct shb_h2_request **out, char *err,
@@ -50,17 +56,18 @@ int shb_h2_request_encode(const struct shb_request *req,
 
 void shb_h2_request_free(struct shb_h2_request *r);
 
-struct shb_hpack_buf;
+struct shb_buf;
 
 /* [conn] Writes r's block varied by `var` into `out` (emptied first, its
  * memory reused): the template's fields with :path, the varied header
  * values and content-length (for a varied body of var->body_len octets)
  * re-encoded, each as a literal without indexing (static name index
  * where there is one), never Huffman-coded. SHB_OK, SHB_E_INVAL for a header index the
- * template lacks or out of order, SHB_E_NOMEM. */
+ * template lacks or out of order or a block above `out`'s cap,
+ * SHB_E_NOMEM. */
 int shb_h2_request_var_block(const struct shb_h2_request *r,
 			     const struct shb_request_var *var,
-			     struct shb_hpack_buf *out);
+			     struct shb_buf *out);
 
 /* [conn] The Priority field value a request sends: the template's, or
  * the varied one when `var` (may be NULL) varies that header. *value is

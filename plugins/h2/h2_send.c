@@ -9,35 +9,29 @@
 
 /* ---- buffers ------------------------------------------------------------ */
 
+void shb_h2_out_init(struct shb_h2_conn *c)
+{
+	/* Small first: a connection keeps its buffers, and every page
+	 * written in them stays resident. */
+	shb_buf_init(&c->out[0], 4096, SHB_H2_OUT_MAX);
+	shb_buf_init(&c->out[1], 4096, SHB_H2_OUT_MAX);
+}
+
 uint8_t *shb_h2_out_reserve(struct shb_h2_conn *c, size_t n)
 {
-	struct shb_h2_obuf *b = &c->out[c->fill];
-
-	if (b->cap - b->len < n) {
-		size_t cap = b->cap ? b->cap : 4096;
-		uint8_t *p;
-
-		while (cap - b->len < n)
-			cap *= 2;
-		/* Only the filling buffer moves: the other one may be in
-		 * the kernel. */
-		p = realloc(b->p, cap);
-		if (!p)
-			return NULL;
-		b->p = p;
-		b->cap = cap;
-	}
-	return b->p + b->len;
+	/* Only the filling buffer moves: the other one may be in the
+	 * kernel. */
+	return shb_buf_room(&c->out[c->fill], n);
 }
 
 void shb_h2_out_commit(struct shb_h2_conn *c, size_t n)
 {
-	c->out[c->fill].len += n;
+	shb_buf_commit(&c->out[c->fill], n);
 }
 
 size_t shb_h2_out_pending(const struct shb_h2_conn *c)
 {
-	const struct shb_h2_obuf *busy = &c->out[c->fill ^ 1];
+	const struct shb_buf *busy = &c->out[c->fill ^ 1];
 
 	return c->out[c->fill].len + (busy->len - c->sent_off);
 }
@@ -49,15 +43,14 @@ uint32_t shb_h2_ctrl_pending(const struct shb_h2_conn *c)
 
 void shb_h2_out_free(struct shb_h2_conn *c)
 {
-	free(c->out[0].p);
-	free(c->out[1].p);
-	memset(c->out, 0, sizeof(c->out));
+	shb_buf_free(&c->out[0]);
+	shb_buf_free(&c->out[1]);
 }
 
 shb_ssize shb_h2_out_pull(struct shb_h2_conn *c, struct shb_vec *vecs,
 			  size_t max)
 {
-	struct shb_h2_obuf *busy = &c->out[c->fill ^ 1];
+	struct shb_buf *busy = &c->out[c->fill ^ 1];
 
 	if (max == 0)
 		return 0;
@@ -80,7 +73,7 @@ shb_ssize shb_h2_out_pull(struct shb_h2_conn *c, struct shb_vec *vecs,
 
 void shb_h2_out_sent(struct shb_h2_conn *c, size_t n)
 {
-	struct shb_h2_obuf *busy = &c->out[c->fill ^ 1];
+	struct shb_buf *busy = &c->out[c->fill ^ 1];
 	size_t left = busy->len - c->sent_off;
 
 	c->sent_off += n < left ? n : left;
@@ -101,9 +94,14 @@ static void trace_out(const struct shb_h2_conn *c, uint8_t type,
 			     shb_h2_frame_type_name(type), sid, len, flags);
 }
 
+_Static_assert(SHB_H2_OUT_MAX == (size_t)64 << 20, "oom() names the cap");
+
+/* The filling buffer refused an append: out of memory, or its cap. */
 static int oom(struct shb_h2_conn *c)
 {
-	c->detail = "h2: out of memory for the output buffer";
+	c->detail = c->out[c->fill].err == SHB_BUF_E_CAP
+			    ? "h2: output buffer above its cap (64 MiB)"
+			    : "h2: out of memory for the output buffer";
 	c->closed = 1;
 	return SHB_E_NOMEM;
 }
@@ -121,7 +119,7 @@ int shb_h2_send_preface(struct shb_h2_conn *c)
 		     sizeof(ours) / sizeof(ours[0]) * SHB_H2_SETTINGS_ENTRY_LEN +
 		     SHB_H2_WINDOW_UPDATE_LEN];
 	size_t n = SHB_H2_PREFACE_LEN;
-	struct shb_h2_obuf *b = &c->out[c->fill];
+	struct shb_buf *b = &c->out[c->fill];
 
 	memcpy(head, SHB_H2_PREFACE, SHB_H2_PREFACE_LEN);
 	n += shb_h2_write_settings(head + n, ours,

@@ -75,7 +75,7 @@ static int block(struct run *u, const struct fz_plan *pl, const uint8_t *p,
 			r->fields++;
 		}
 		FZ_CHECK(r->fields == u->fields.count);
-		FZ_CHECK(off == u->fields.len);
+		FZ_CHECK(off == u->fields.b.len);
 	}
 	r->table_size = u->table.size;
 	r->table_count = u->table.count;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/buf.h"
 #include "http_fields.h"
 #include "h2_hpack.h"
 #include "h2_request.h"
@@ -475,7 +476,7 @@ static void test_conn_specific_refused(void)
 
 static void test_size_update_encoding(void)
 {
-	struct shb_hpack_buf b = {0};
+	struct shb_buf b = SHB_BUF_INIT(16, 64);
 
 	shb_hpack_encode_size_update(&b, 0);
 	shb_hpack_encode_size_update(&b, 100);
@@ -483,7 +484,51 @@ static void test_size_update_encoding(void)
 	CU_ASSERT_EQUAL(b.p[0], 0x20);
 	CU_ASSERT_EQUAL(b.p[1], 0x3f);
 	CU_ASSERT_EQUAL(b.p[2], 100 - 31);
-	shb_hpack_buf_free(&b);
+	shb_buf_free(&b);
+}
+
+/* A block above SHB_H2_REQ_BLOCK_MAX is refused with one line, before any
+ * traffic; a varied block above its buffer's cap is SHB_E_INVAL. */
+static void test_request_block_cap(void)
+{
+	char *big = malloc(SHB_H2_REQ_BLOCK_MAX + 1);
+	struct shb_kv hdr = {"x-big", big};
+	struct shb_request req = {
+		.struct_size = sizeof(req),
+		.method = "GET",
+		.scheme = "http",
+		.authority = "h",
+		.path = "/",
+		.headers = &hdr,
+		.header_count = 1,
+	};
+	struct shb_h2_request *r = NULL;
+	struct shb_buf small = SHB_BUF_INIT(16, 64);
+	struct shb_request_var v = {.struct_size = sizeof(v),
+				    .flags = SHB_VAR_PATH};
+	char err[128] = "", path[100];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(big);
+	memset(big, 'v', SHB_H2_REQ_BLOCK_MAX);
+	big[SHB_H2_REQ_BLOCK_MAX] = '\0';
+	CU_ASSERT_EQUAL(shb_h2_request_encode(&req, &r, err, sizeof(err)),
+			SHB_E_INVAL);
+	CU_ASSERT_PTR_NULL(r);
+	CU_ASSERT_STRING_EQUAL(err, "h2: request header block above 16 MiB");
+	free(big);
+	hdr.value = "v";
+	CU_ASSERT_EQUAL_FATAL(shb_h2_request_encode(&req, &r, err, sizeof(err)),
+			      SHB_OK);
+	memset(path, 'p', sizeof(path));
+	v.path = path;
+	v.path_len = 40; /* fits 64 octets */
+	CU_ASSERT_EQUAL(shb_h2_request_var_block(r, &v, &small), SHB_OK);
+	v.path_len = sizeof(path); /* does not */
+	CU_ASSERT_EQUAL(shb_h2_request_var_block(r, &v, &small), SHB_E_INVAL);
+	CU_ASSERT_EQUAL(small.err, SHB_BUF_E_CAP);
+	CU_ASSERT(small.len <= 64);
+	shb_buf_free(&small);
+	shb_h2_request_free(r);
 }
 
 CU_TestInfo shb_h2_prefint_tests[] = {
@@ -498,6 +543,7 @@ CU_TestInfo shb_h2_hpack_tests[] = {
 	{"GET block bytes", test_request_get_bytes},
 	{"request fields: case, drops, indices", test_request_fields},
 	{"long header value", test_request_long_values},
+	{"request block cap", test_request_block_cap},
 	{"incomplete template rejected", test_request_rejects_incomplete},
 	{"host and content-length dropped", test_dropped_headers},
 	{"connection-specific headers refused", test_conn_specific_refused},

@@ -63,7 +63,7 @@ static void fields_are(const struct shb_h2_fields *f,
 		k++;
 	}
 	CU_ASSERT_EQUAL(k, c->nfields);
-	CU_ASSERT_EQUAL(off, f->len);
+	CU_ASSERT_EQUAL(off, f->b.len);
 }
 
 /* Every case in file order, in three contexts fed whole, octet by octet
@@ -165,7 +165,7 @@ static void test_collect_bomb_capped(void)
 		blk[len++] = 0x80 | 62;
 	CU_ASSERT_EQUAL(collect(&x, blk, len, 0), SHB_H2_HSCAN_E_LIST_SIZE);
 	CU_ASSERT_TRUE(x.f.count < 70);
-	CU_ASSERT_TRUE(x.f.cap <= 2 * SHB_H2_HSCAN_MAX_LIST);
+	CU_ASSERT_TRUE(x.f.b.cap <= 2 * SHB_H2_HSCAN_MAX_LIST);
 	shb_h2_fields_free(&x.f);
 }
 

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/buf.h"
 #include "h2_frame.h"
 #include "h2_hpack.h"
 
@@ -195,9 +196,12 @@ struct shb_h2peer {
 	struct shb_h2peer_stats st;
 	struct shb_h2peer_conn *conns;
 	uint64_t requests; /* complete requests, every connection */
-	struct shb_hpack_buf hello;    /* :status 200, content-length 13 */
-	struct shb_hpack_buf bad;      /* :status 400, content-length 13 */
-	struct shb_hpack_buf big;      /* continuation: the large block */
+	/* The peer's own blocks: built once, as large as a mode asks
+	 * (continuation sends up to several MiB). */
+#define SHB_H2PEER_BLOCK_MAX ((size_t)256 << 20)
+	struct shb_buf hello;    /* :status 200, content-length 13 */
+	struct shb_buf bad;      /* :status 400, content-length 13 */
+	struct shb_buf big;      /* continuation: the large block */
 };
 
 #define SHB_H2PEER_BODY "hello, world!"
@@ -216,12 +220,12 @@ void shb_h2peer_send(struct shb_h2peer_conn *c, const void *data, size_t n);
 /* A header block as HEADERS plus CONTINUATION frames no larger than the
  * client allows; first_len (0: as large as allowed) sizes the HEADERS. */
 void shb_h2peer_send_block(struct shb_h2peer_conn *c, uint32_t id,
-			   const struct shb_hpack_buf *block, size_t first_len,
+			   const struct shb_buf *block, size_t first_len,
 			   int end_stream);
 /* The response: block (first_len as for send_block), then the body in
  * one DATA with END_STREAM. Ends the stream on our side. */
 void shb_h2peer_answer(struct shb_h2peer_conn *c, struct shb_h2peer_stream *s,
-		       const struct shb_hpack_buf *block, size_t first_len);
+		       const struct shb_buf *block, size_t first_len);
 /* RST_STREAM(code); ends the stream on our side. */
 void shb_h2peer_reset(struct shb_h2peer_conn *c, struct shb_h2peer_stream *s,
 		      uint32_t code);

@@ -129,7 +129,7 @@ void shb_h2peer_frame(struct shb_h2peer_conn *c, uint32_t len, uint8_t type,
 }
 
 void shb_h2peer_send_block(struct shb_h2peer_conn *c, uint32_t id,
-			   const struct shb_hpack_buf *block, size_t first_len,
+			   const struct shb_buf *block, size_t first_len,
 			   int end_stream)
 {
 	size_t off = 0, max = c->client_max_frame;
@@ -158,7 +158,7 @@ void shb_h2peer_send_block(struct shb_h2peer_conn *c, uint32_t id,
 }
 
 void shb_h2peer_answer(struct shb_h2peer_conn *c, struct shb_h2peer_stream *s,
-		       const struct shb_hpack_buf *block, size_t first_len)
+		       const struct shb_buf *block, size_t first_len)
 {
 	shb_h2peer_send_block(c, s->id, block, first_len, 0);
 	send_frame(c, SHB_H2PEER_BODY_LEN, SHB_H2_DATA, SHB_H2_FLAG_END_STREAM,

@@ -14,40 +14,23 @@
 #define FILLER_FIELD_VALUE 1000u
 #define IDLE_GAP 2000u            /* idle-stream: odd, far above */
 
-static void put(struct shb_hpack_buf *b, const void *data, size_t n)
+static void put(struct shb_buf *b, const void *data, size_t n)
 {
-	if (b->oom)
-		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		uint8_t *p;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p) {
-			b->oom = 1;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, data, n);
-	b->len += n;
+	shb_buf_put(b, data, n);
 }
 
-static void put_byte(struct shb_hpack_buf *b, uint8_t v)
+static void put_byte(struct shb_buf *b, uint8_t v)
 {
 	put(b, &v, 1);
 }
 
-static void field(struct shb_hpack_buf *b, const char *name, const char *value)
+static void field(struct shb_buf *b, const char *name, const char *value)
 {
 	shb_hpack_encode_field(b, name, strlen(name), value, strlen(value));
 }
 
 /* :status 200 (static index 8) and the hello body's length. */
-static void status_ok(struct shb_hpack_buf *b)
+static void status_ok(struct shb_buf *b)
 {
 	put_byte(b, 0x88);
 	field(b, "content-length", "13");
@@ -55,7 +38,7 @@ static void status_ok(struct shb_hpack_buf *b)
 
 /* A literal field "x-h" without indexing whose value is the given
  * Huffman-coded octets (RFC 7541 6.2.2, 5.2). */
-static void huffman_value(struct shb_hpack_buf *b, const uint8_t *v, uint8_t n)
+static void huffman_value(struct shb_buf *b, const uint8_t *v, uint8_t n)
 {
 	static const uint8_t name[] = { 0x00, 0x03, 'x', '-', 'h' };
 
@@ -66,7 +49,7 @@ static void huffman_value(struct shb_hpack_buf *b, const uint8_t *v, uint8_t n)
 
 /* One literal field "x-f" without indexing of FILLER_FIELD_VALUE octets:
  * 1009 octets of well-formed HPACK. */
-static void filler_field(struct shb_hpack_buf *b)
+static void filler_field(struct shb_buf *b)
 {
 	static const uint8_t head[] = { 0x00, 0x03, 'x', '-', 'f',
 					0x7f, 0xe9, 0x06 }; /* 127 + 873 */
@@ -79,7 +62,7 @@ static void filler_field(struct shb_hpack_buf *b)
 
 /* An HPACK bomb: one 4000-octet value enters the dynamic table (index
  * 62), then 16000 one-octet references to it. */
-static void bomb(struct shb_hpack_buf *b)
+static void bomb(struct shb_buf *b)
 {
 	static const uint8_t head[] = { 0x40, 0x06, 'x', '-', 'b', 'o', 'm', 'b',
 					0x7f, 0xa1, 0x1e }; /* 127 + 3873 */
@@ -89,12 +72,12 @@ static void bomb(struct shb_hpack_buf *b)
 	put(b, head, sizeof(head));
 	put(b, value, sizeof(value));
 	status_ok(b);
-	for (unsigned i = 0; i < BOMB_REFS && !b->oom; i++)
+	for (unsigned i = 0; i < BOMB_REFS && !b->err; i++)
 		put_byte(b, 0xbe);
 }
 
 /* The block each response-breaking mode answers with (in p->big). */
-static void build_block(enum shb_h2peer_hostile x, struct shb_hpack_buf *b)
+static void build_block(enum shb_h2peer_hostile x, struct shb_buf *b)
 {
 	static const uint8_t eos[] = { 0xff, 0xff, 0xff, 0xff };
 	static const uint8_t pad[] = { 0x1f, 0xff }; /* 'a', 11 bits of 1 */
@@ -142,7 +125,7 @@ static void build_block(enum shb_h2peer_hostile x, struct shb_hpack_buf *b)
 int shb_h2peer_hostile_setup(struct shb_h2peer *p)
 {
 	build_block(p->cfg.hostile, &p->big);
-	return p->big.oom ? -1 : 0;
+	return p->big.err ? -1 : 0;
 }
 
 size_t shb_h2peer_hostile_settings(const struct shb_h2peer *p,
@@ -301,14 +284,14 @@ void shb_h2peer_hostile_request(struct shb_h2peer_conn *c,
 		break;
 	case SHB_H2PEER_X_CONTINUATION_ENDLESS:
 		if (!c->flooding) {
-			struct shb_hpack_buf b = { 0 };
+			struct shb_buf b = SHB_BUF_INIT(256, SHB_H2PEER_BLOCK_MAX);
 
 			put_byte(&b, 0x88);
 			filler_field(&b);
-			if (!b.oom)
+			if (!b.err)
 				shb_h2peer_frame(c, (uint32_t)b.len,
 						 SHB_H2_HEADERS, 0, id, b.p);
-			shb_hpack_buf_free(&b);
+			shb_buf_free(&b);
 			c->flooding = 1;
 			c->flood_id = id;
 			shb_h2peer_hostile_writable(c);
@@ -332,18 +315,18 @@ void shb_h2peer_hostile_writable(struct shb_h2peer_conn *c)
 		return;
 	switch (c->peer->cfg.hostile) {
 	case SHB_H2PEER_X_CONTINUATION_ENDLESS: {
-		struct shb_hpack_buf b = { 0 };
+		struct shb_buf b = SHB_BUF_INIT(256, SHB_H2PEER_BLOCK_MAX);
 
 		while (b.len + FILLER_FIELD_VALUE + 16 <= c->client_max_frame &&
-		       !b.oom)
+		       !b.err)
 			filler_field(&b);
-		for (unsigned i = 0; i < 4 && !b.oom; i++) {
+		for (unsigned i = 0; i < 4 && !b.err; i++) {
 			shb_h2peer_frame(c, (uint32_t)b.len,
 					 SHB_H2_CONTINUATION, 0, c->flood_id,
 					 b.p);
 			c->peer->st.continuations++;
 		}
-		shb_hpack_buf_free(&b);
+		shb_buf_free(&b);
 		return;
 	}
 	case SHB_H2PEER_X_SETTINGS_FLOOD:

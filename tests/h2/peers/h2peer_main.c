@@ -404,6 +404,9 @@ int main(int argc, char **argv)
 	int rc;
 
 	memset(&p, 0, sizeof(p));
+	shb_buf_init(&p.hello, 256, SHB_H2PEER_BLOCK_MAX);
+	shb_buf_init(&p.bad, 256, SHB_H2PEER_BLOCK_MAX);
+	shb_buf_init(&p.big, 256, SHB_H2PEER_BLOCK_MAX);
 	p.cfg.initial_window = SHB_H2_DEFAULT_WINDOW;
 	p.cfg.wait_streams = 4;
 	if (parse_args(argc, argv, &o, &p.cfg) < 0)
@@ -425,9 +428,9 @@ int main(int argc, char **argv)
 		evconnlistener_free(p.lis);
 	if (rc == 0 && o.stats_file && write_stats(o.stats_file, &p) < 0)
 		rc = 1;
-	shb_hpack_buf_free(&p.hello);
-	shb_hpack_buf_free(&p.bad);
-	shb_hpack_buf_free(&p.big);
+	shb_buf_free(&p.hello);
+	shb_buf_free(&p.bad);
+	shb_buf_free(&p.big);
 	event_base_free(p.base);
 	return rc;
 }

@@ -18,7 +18,7 @@
 /* stall: how long the requests that are answered wait for it. */
 #define STALL_ANSWER_MS 20
 
-static void add_field(struct shb_hpack_buf *b, const char *name,
+static void add_field(struct shb_buf *b, const char *name,
 		      const char *value, size_t value_len)
 {
 	shb_hpack_encode_field(b, name, strlen(name), value, value_len);
@@ -26,7 +26,7 @@ static void add_field(struct shb_hpack_buf *b, const char *name,
 
 /* :status, content-length 13 (the hello body), then filler fields up to
  * `size` octets: the block a continuation peer sends. */
-static int build_block(struct shb_hpack_buf *b, const char *status,
+static int build_block(struct shb_buf *b, const char *status,
 		       uint64_t size)
 {
 	static char filler[FILLER_VALUE_LEN];
@@ -34,13 +34,13 @@ static int build_block(struct shb_hpack_buf *b, const char *status,
 	memset(filler, 'f', sizeof(filler));
 	add_field(b, ":status", status, 3);
 	add_field(b, "content-length", "13", 2);
-	for (unsigned i = 0; b->len < size && !b->oom; i++) {
+	for (unsigned i = 0; b->len < size && !b->err; i++) {
 		char name[24];
 
 		snprintf(name, sizeof(name), "x-filler-%04u", i);
 		add_field(b, name, filler, sizeof(filler));
 	}
-	return b->oom ? -1 : 0;
+	return b->err ? -1 : 0;
 }
 
 int shb_h2peer_mode_setup(struct shb_h2peer *p, char *err, size_t errlen)
