@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/buf.h"
 #include "h3_defs.h"
 #include "h3_frame.h"
 #include "http_fields.h"
@@ -19,7 +20,7 @@
 #define FIELD_OVERHEAD 32
 
 /* A field whose name is in the static table. */
-static void named(struct shb_qpack_buf *b, uint64_t *size, uint64_t index,
+static void named(struct shb_buf *b, uint64_t *size, uint64_t index,
 		  const char *value)
 {
 	size_t len = strlen(value);
@@ -32,7 +33,7 @@ static void named(struct shb_qpack_buf *b, uint64_t *size, uint64_t index,
 #define AT_PATH(r) ((r)->header_count)
 #define AT_CLEN(r) ((r)->header_count + 1)
 
-static struct shb_h3_fspan span_from(const struct shb_qpack_buf *b,
+static struct shb_h3_fspan span_from(const struct shb_buf *b,
 				     size_t start, size_t value_len)
 {
 	struct shb_h3_fspan s = {start, b->len - start, value_len};
@@ -41,10 +42,10 @@ static struct shb_h3_fspan span_from(const struct shb_qpack_buf *b,
 
 /* A literal line's octets up to its value: the line with an empty value
  * less its last octet (the value's length, 0). */
-static void prefix_end(struct shb_qpack_buf *pre, struct shb_h3_fspan *at,
+static void prefix_end(struct shb_buf *pre, struct shb_h3_fspan *at,
 		       size_t start)
 {
-	if (pre->oom)
+	if (pre->err)
 		return;
 	pre->len--;
 	at->off = start;
@@ -52,8 +53,8 @@ static void prefix_end(struct shb_qpack_buf *pre, struct shb_h3_fspan *at,
 }
 
 static void build_section(const struct shb_request *req,
-			  struct shb_qpack_buf *b, uint64_t *size,
-			  struct shb_h3_request *r, struct shb_qpack_buf *pre)
+			  struct shb_buf *b, uint64_t *size,
+			  struct shb_h3_request *r, struct shb_buf *pre)
 {
 	char clen[24];
 	size_t at;
@@ -96,7 +97,7 @@ static void build_section(const struct shb_request *req,
 }
 
 /* Lays out HEADERS frame | DATA header | body in one block. */
-static int assemble(struct shb_h3_request *r, const struct shb_qpack_buf *b,
+static int assemble(struct shb_h3_request *r, const struct shb_buf *b,
 		    const struct shb_request *req)
 {
 	uint8_t hh[SHB_H3_FRAME_HEADER_MAX], dh[SHB_H3_FRAME_HEADER_MAX];
@@ -147,7 +148,8 @@ int shb_h3_request_encode(const struct shb_request *req,
 			  struct shb_h3_request **out, char *err,
 			  size_t errlen)
 {
-	struct shb_qpack_buf b = {0}, pre = {0};
+	struct shb_buf b = SHB_BUF_INIT(64, SHB_H3_REQ_SECTION_MAX);
+	struct shb_buf pre = SHB_BUF_INIT(64, SHB_H3_REQ_SECTION_MAX);
 	struct shb_h3_request *r;
 	int rc;
 
@@ -177,13 +179,15 @@ int shb_h3_request_encode(const struct shb_request *req,
 	r->pre_at = calloc(req->header_count + 2, sizeof(*r->pre_at));
 	if (r->at && r->pre_at)
 		build_section(req, &b, &r->field_section_size, r, &pre);
-	rc = b.oom || pre.oom || !r->at || !r->pre_at || keep_prio(req, r) < 0
+	rc = b.err || pre.err || !r->at || !r->pre_at || keep_prio(req, r) < 0
 		     ? SHB_E_NOMEM : assemble(r, &b, req);
-	shb_qpack_buf_free(&b);
+	if (b.err == SHB_BUF_E_CAP || pre.err == SHB_BUF_E_CAP)
+		rc = SHB_E_INVAL;
+	shb_buf_free(&b);
 	if (rc == SHB_OK)
-		r->pre = pre.p; /* freed with r */
+		r->pre = shb_buf_take(&pre, &r->pre_len); /* freed with r */
 	else
-		shb_qpack_buf_free(&pre);
+		shb_buf_free(&pre);
 	if (rc != SHB_OK) {
 		snprintf(err, errlen, rc == SHB_E_NOMEM
 				      ? "h3: out of memory"
@@ -221,30 +225,29 @@ void shb_h3_request_prio(const struct shb_h3_request *r,
 /* ---- per-request variation (issue_var) ---------------------------------- */
 
 /* The template's section up to line k, then line k with `value`. */
-static void splice(const struct shb_h3_request *r, struct shb_qpack_buf *b,
+static void splice(const struct shb_h3_request *r, struct shb_buf *b,
 		   size_t *from, size_t k, const char *value, size_t value_len)
 {
 	const uint8_t *sec = r->bytes + r->section_off;
 	uint8_t len[16];
 	size_t n = shb_prefint_encode(len, sizeof(len), 7, 0x00, value_len);
 
-	shb_qpack_put(b, sec + *from, r->at[k].off - *from);
-	shb_qpack_put(b, r->pre + r->pre_at[k].off, r->pre_at[k].len);
-	shb_qpack_put(b, len, n);
-	shb_qpack_put(b, value, value_len);
+	shb_buf_put(b, sec + *from, r->at[k].off - *from);
+	shb_buf_put(b, r->pre + r->pre_at[k].off, r->pre_at[k].len);
+	shb_buf_put(b, len, n);
+	shb_buf_put(b, value, value_len);
 	*from = r->at[k].off + r->at[k].len;
 }
 
 int shb_h3_request_var_section(const struct shb_h3_request *r,
 			       const struct shb_request_var *v,
-			       struct shb_qpack_buf *b, uint64_t *size)
+			       struct shb_buf *b, uint64_t *size)
 {
 	size_t from = 0;
 	char clen[24];
 	uint64_t sz = r->field_section_size;
 
-	b->len = 0;
-	b->oom = 0;
+	shb_buf_clear(b);
 	if (v->flags & SHB_VAR_PATH) {
 		splice(r, b, &from, AT_PATH(r), v->path, v->path_len);
 		sz += v->path_len - r->at[AT_PATH(r)].value_len;
@@ -268,9 +271,10 @@ int shb_h3_request_var_section(const struct shb_h3_request *r,
 			sz += shb_qpack_static_get(SHB_QPACK_IDX_CONTENT_LENGTH)->name_len +
 			      FIELD_OVERHEAD;
 	}
-	shb_qpack_put(b, r->bytes + r->section_off + from, r->section_len - from);
+	shb_buf_put(b, r->bytes + r->section_off + from, r->section_len - from);
 	*size = sz;
-	return b->oom ? SHB_E_NOMEM : SHB_OK;
+	return b->err == SHB_BUF_OK ? SHB_OK
+	       : b->err == SHB_BUF_E_CAP ? SHB_E_INVAL : SHB_E_NOMEM;
 }
 
 static const uint8_t *var_body(const struct shb_h3_request *r,

@@ -28,6 +28,11 @@
 
 #include <shb/proto.h>
 
+/* One field section we encode (the template's, or a varied one): servers
+ * refuse far less (SETTINGS_MAX_FIELD_SECTION_SIZE); the cap only stops an
+ * absurd template before it costs memory per connection. */
+#define SHB_H3_REQ_SECTION_MAX ((size_t)16 << 20)
+
 /* One field line in the section: octets [off, off + len), its value
  * value_len octets long. */
 struct shb_h3_fspan {
@@ -55,6 +60,7 @@ struct shb_h3_request {
 	struct shb_h3_fspan *at;
 	struct shb_h3_fspan *pre_at;
 	uint8_t *pre;
+	size_t pre_len;
 	size_t header_count;
 	/* The template's Priority field (RFC 9218), which PRIORITY_UPDATE
 	 * repeats: an owned copy of its value (NULL without one) and its
@@ -67,8 +73,9 @@ struct shb_h3_request {
 /* Builds the request for `req` (borrowed; nothing of it is kept). On
  * success *out is owned by the caller (free with shb_h3_request_free) and
  * SHB_OK is returned; otherwise a negative SHB_E_* (SHB_E_INVAL for a
- * request without method, scheme, authority or path, or with a
- * connection-specific header, SHB_E_NOMEM) with
+ * request without method, scheme, authority or path, with a
+ * connection-specific header, or a section above SHB_H3_REQ_SECTION_MAX;
+ * SHB_E_NOMEM) with
  * one line in err[errlen]. */
 int shb_h3_request_encode(const struct shb_request *req,
 			  struct shb_h3_request **out, char *err,
@@ -77,7 +84,7 @@ int shb_h3_request_encode(const struct shb_request *req,
 /* Frees a request from shb_h3_request_encode; NULL is accepted. */
 void shb_h3_request_free(struct shb_h3_request *r);
 
-struct shb_qpack_buf;
+struct shb_buf;
 
 /* [conn] Encodes the field section of r varied by `var` into `sec`
  * (emptied first, its memory reused): :path, the varied header values
@@ -85,10 +92,10 @@ struct shb_qpack_buf;
  * reference where the template has one, else the literal name), the
  * other lines copied. Sets *size to the section's RFC 9114 4.2.2 size.
  * SHB_OK, SHB_E_INVAL (a header index the template lacks or out of
- * order), SHB_E_NOMEM. */
+ * order, or a section above sec's cap), SHB_E_NOMEM. */
 int shb_h3_request_var_section(const struct shb_h3_request *r,
 			       const struct shb_request_var *var,
-			       struct shb_qpack_buf *sec, uint64_t *size);
+			       struct shb_buf *sec, uint64_t *size);
 
 /* [conn] The request bytes for section sec[0..sec_len) and the body
  * (var's when it varies, else the template's): the octets needed, and

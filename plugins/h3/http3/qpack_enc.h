@@ -9,41 +9,32 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A growable byte string, used at prepare time only. Zero-initialise it.
- * An append that cannot allocate sets `oom` and leaves p[len] unchanged;
- * later appends are then no-ops, so callers check oom once at the end. */
-struct shb_qpack_buf {
-	uint8_t *p;
-	size_t len, cap;
-	int oom;
-};
-
-void shb_qpack_buf_free(struct shb_qpack_buf *b);
-
-/* Appends raw octets. */
-void shb_qpack_put(struct shb_qpack_buf *b, const void *data, size_t len);
+/* Sections are built in a struct shb_buf (common/buf.h): an append that
+ * fails sets its sticky err and leaves p[len] unchanged; later appends
+ * are then no-ops, so callers check err once at the end. */
+struct shb_buf;
 
 /* The field section prefix for Required Insert Count 0, Base 0. */
-void shb_qpack_put_prefix(struct shb_qpack_buf *b);
+void shb_qpack_put_prefix(struct shb_buf *b);
 
 /* Indexed Field Line referring to static entry `index`. */
-void shb_qpack_put_indexed(struct shb_qpack_buf *b, uint64_t index);
+void shb_qpack_put_indexed(struct shb_buf *b, uint64_t index);
 
 /* Literal Field Line with a static Name Reference `index` and a plain
  * value. */
-void shb_qpack_put_name_ref(struct shb_qpack_buf *b, uint64_t index,
+void shb_qpack_put_name_ref(struct shb_buf *b, uint64_t index,
 			    const char *value, size_t value_len);
 
 /* Literal Field Line with Literal Name; the name is written lower-cased
  * (HTTP/3 field names must be), the value as given. */
-void shb_qpack_put_literal(struct shb_qpack_buf *b, const char *name,
+void shb_qpack_put_literal(struct shb_buf *b, const char *name,
 			   size_t name_len, const char *value,
 			   size_t value_len);
 
 /* The best line for a field whose name is static entry `name_index`'s:
  * an Indexed Field Line when some static entry matches name and value
  * exactly, else a Literal Field Line with Name Reference `name_index`. */
-void shb_qpack_put_static_name(struct shb_qpack_buf *b, uint64_t name_index,
+void shb_qpack_put_static_name(struct shb_buf *b, uint64_t name_index,
 			       const char *value, size_t value_len);
 
 #endif

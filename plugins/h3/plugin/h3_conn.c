@@ -113,6 +113,7 @@ int shb_h3_conn_init(void *module, void *worker, void *conn,
 	if (c->worker)
 		c->serial = c->worker->conns++;
 	shb_h3_peer_init(&c->peer);
+	shb_buf_init(&c->vsec, 64, SHB_H3_REQ_SECTION_MAX);
 	if (shb_h3_reqtab_init(&c->reqs, m->parallel) < 0)
 		return SHB_E_NOMEM;
 	return SHB_OK;
@@ -158,7 +159,7 @@ void shb_h3_conn_fini(void *conn)
 		c->ops->conn_free(c->q);
 	c->q = NULL;
 	shb_h3_reqtab_free(&c->reqs);
-	shb_qpack_buf_free(&c->vsec);
+	shb_buf_free(&c->vsec);
 }
 
 /* Inside transport_ready, a [conn] call: the core keeps the run's first

@@ -28,6 +28,7 @@
 #include <shb/host.h>
 #include <shb/proto.h>
 
+#include "common/buf.h"
 #include "h3_peer.h"
 #include "h3_quic_ops.h"
 #include "h3_reqtab.h"
@@ -118,9 +119,10 @@ struct shb_h3_conn {
 
 	uint64_t dgrams_in, dgrams_out; /* for traces */
 	/* issue_var: the varied field section, reused (its memory grows to
-	 * the largest); the request's bytes then go into a buffer owned by
-	 * its QUIC stream (bidi_buffer). Freed by conn_fini. */
-	struct shb_qpack_buf vsec;
+	 * the largest, capped at SHB_H3_REQ_SECTION_MAX); the request's
+	 * bytes then go into a buffer owned by its QUIC stream
+	 * (bidi_buffer). Freed by conn_fini. */
+	struct shb_buf vsec;
 	char detail[256];  /* error_detail() */
 	char scratch[192]; /* request result details, valid for req_done */
 };

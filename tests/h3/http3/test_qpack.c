@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "common/buf.h"
 #include "h3_defs.h"
 #include "http_huffman.h"
 #include "qpack_dec.h"
@@ -519,17 +520,17 @@ static void test_size_cap(void)
 
 /* ---- encoders ------------------------------------------------------------ */
 
-static int same(const struct shb_qpack_buf *b, const char *hex)
+static int same(const struct shb_buf *b, const char *hex)
 {
 	uint8_t want[512];
 	size_t n = shb_h3t_unhex(want, sizeof(want), hex);
 
-	return !b->oom && b->len == n && memcmp(b->p, want, n) == 0;
+	return !b->err && b->len == n && memcmp(b->p, want, n) == 0;
 }
 
 static void test_encoders(void)
 {
-	struct shb_qpack_buf b = {0};
+	struct shb_buf b = SHB_BUF_INIT(16, 4096);
 	static char v200[200];
 
 	shb_qpack_put_prefix(&b);
@@ -567,21 +568,21 @@ static void test_encoders(void)
 	shb_qpack_put_static_name(&b, 4, "10", 2);
 	shb_qpack_put_static_name(&b, 24, "200", 3); /* exact: entry 25 */
 	CU_ASSERT(same(&b, "d1 5f00055041544348 c4 54023130 d9"));
-	shb_qpack_buf_free(&b);
+	shb_buf_free(&b);
 	CU_ASSERT_PTR_NULL(b.p);
 }
 
 /* What the encoders write, the decoder reads back. */
 static void test_round_trip(void)
 {
-	struct shb_qpack_buf b = {0};
+	struct shb_buf b = SHB_BUF_INIT(16, 4096);
 
 	shb_qpack_put_prefix(&b);
 	shb_qpack_put_static_name(&b, 15, "GET", 3);
 	shb_qpack_put_static_name(&b, 0, "example.com", 11);
 	shb_qpack_put_literal(&b, "User-Agent", 10, "shb", 3);
 	shb_qpack_put_static_name(&b, 24, "206", 3);
-	CU_ASSERT_FATAL(!b.oom);
+	CU_ASSERT_FATAL(!b.err);
 	shb_h3t_clear(&sec);
 	shb_h3t_bytes(&sec, b.p, b.len);
 	/* A request read as a response: decoded to the end, malformed. */
@@ -592,12 +593,12 @@ static void test_round_trip(void)
 	shb_qpack_put_static_name(&b, 24, "206", 3);
 	shb_qpack_put_literal(&b, "user-agent", 10, "shb", 3);
 	shb_qpack_put_static_name(&b, 4, "10", 2);
-	CU_ASSERT_FATAL(!b.oom);
+	CU_ASSERT_FATAL(!b.err);
 	shb_h3t_clear(&sec);
 	shb_h3t_bytes(&sec, b.p, b.len);
 	expect(SHB_QPACK_DEC_DONE, 206, 3);
 	CU_ASSERT_EQUAL(last.size, 10 + 10 + 3 + 14 + 2 + 3 * 32);
-	shb_qpack_buf_free(&b);
+	shb_buf_free(&b);
 }
 
 CU_TestInfo shb_h3t_qpack_tests[] = {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/buf.h"
 #include "h3_local.h"
 #include "h3_request.h"
 #include "h3_response.h"
@@ -329,6 +330,53 @@ static void test_priority_update_frame(void)
 						     UINT64_C(1) << 62, "u=1", 3), 0);
 }
 
+/* A section above SHB_H3_REQ_SECTION_MAX is refused with one line,
+ * before any traffic; a varied section above its buffer's cap is
+ * SHB_E_INVAL. */
+static void test_section_cap(void)
+{
+	char *big = malloc(SHB_H3_REQ_SECTION_MAX + 1);
+	struct shb_kv hdr = {"x-big", big};
+	struct shb_request req = {
+		.struct_size = sizeof(req),
+		.method = "GET",
+		.scheme = "https",
+		.authority = "a",
+		.path = "/",
+		.headers = &hdr,
+		.header_count = 1,
+	};
+	struct shb_h3_request *r = NULL;
+	struct shb_buf small = SHB_BUF_INIT(16, 64);
+	struct shb_request_var v = {.struct_size = sizeof(v),
+				    .flags = SHB_VAR_PATH};
+	char err[128] = "", path[100];
+	uint64_t size = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(big);
+	memset(big, 'v', SHB_H3_REQ_SECTION_MAX);
+	big[SHB_H3_REQ_SECTION_MAX] = '\0';
+	CU_ASSERT_EQUAL(shb_h3_request_encode(&req, &r, err, sizeof(err)),
+			SHB_E_INVAL);
+	CU_ASSERT_PTR_NULL(r);
+	CU_ASSERT_STRING_EQUAL(err, "h3: request too large to encode");
+	free(big);
+	hdr.value = "v";
+	CU_ASSERT_EQUAL_FATAL(shb_h3_request_encode(&req, &r, err, sizeof(err)),
+			      SHB_OK);
+	memset(path, 'p', sizeof(path));
+	v.path = path;
+	v.path_len = 40; /* fits 64 octets */
+	CU_ASSERT_EQUAL(shb_h3_request_var_section(r, &v, &small, &size), SHB_OK);
+	v.path_len = sizeof(path); /* does not */
+	CU_ASSERT_EQUAL(shb_h3_request_var_section(r, &v, &small, &size),
+			SHB_E_INVAL);
+	CU_ASSERT_EQUAL(small.err, SHB_BUF_E_CAP);
+	CU_ASSERT(small.len <= 64);
+	shb_buf_free(&small);
+	shb_h3_request_free(r);
+}
+
 CU_TestInfo shb_h3t_request_tests[] = {
 	{"Priority field (RFC 9218)", test_priority_field},
 	{"PRIORITY_UPDATE frame bytes", test_priority_update_frame},
@@ -338,5 +386,6 @@ CU_TestInfo shb_h3t_request_tests[] = {
 	{"bodies", test_bodies},
 	{"refused requests", test_refused},
 	{"connection-specific headers refused", test_conn_specific_refused},
+	{"section cap", test_section_cap},
 	CU_TEST_INFO_NULL,
 };
