@@ -1,5 +1,95 @@
-/* A request's per-issue variation (http_var.h). */
+/* A request's per-issue variation: see http_var.h. */
 #include "http_var.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/buf.h"
+#include "http_dec.h"
+#include "http_prefint.h"
+
+/* The template's octets from *from up to field k, then field k with
+ * `value`; *from moves past field k. */
+static void splice(const struct shb_http_tmpl *t, struct shb_buf *b,
+		   size_t *from, size_t k, const char *value, size_t value_len)
+{
+	uint8_t len[16];
+	size_t n = shb_prefint_encode(len, sizeof(len), 7, 0x00, value_len);
+
+	shb_buf_put(b, t->block + *from, t->at[k].off - *from);
+	shb_buf_put(b, t->pre + t->pre_at[k].off, t->pre_at[k].len);
+	shb_buf_put(b, len, n);
+	shb_buf_put(b, value, value_len);
+	*from = t->at[k].off + t->at[k].len;
+}
+
+/* The varied headers, ascending by index; SHB_E_INVAL for one the
+ * template lacks or out of order. */
+static int splice_headers(const struct shb_http_tmpl *t,
+			  const struct shb_request_var *v, struct shb_buf *b,
+			  size_t *from, uint64_t *delta)
+{
+	for (size_t i = 0; (v->flags & SHB_VAR_HEADERS) && i < v->header_count; i++) {
+		const struct shb_var_header *h = &v->headers[i];
+
+		if (h->index >= t->header_count ||
+		    (i && h->index <= v->headers[i - 1].index))
+			return SHB_E_INVAL;
+		if (t->at[h->index].len == 0)
+			continue; /* dropped (host, content-length) */
+		splice(t, b, from, h->index, h->value, h->value_len);
+		*delta += h->value_len - t->at[h->index].value_len;
+	}
+	return SHB_OK;
+}
+
+int shb_http_var_splice(const struct shb_http_tmpl *t,
+			const struct shb_request_var *v, struct shb_buf *b,
+			uint64_t *value_delta)
+{
+	size_t from = 0;
+	uint64_t delta = 0;
+	char clen[24];
+	int rc;
+
+	shb_buf_clear(b);
+	if (v->flags & SHB_VAR_PATH) {
+		splice(t, b, &from, SHB_HTTP_AT_PATH(t), v->path, v->path_len);
+		delta += v->path_len - t->at[SHB_HTTP_AT_PATH(t)].value_len;
+	}
+	rc = splice_headers(t, v, b, &from, &delta);
+	if (rc < 0)
+		return rc;
+	if (v->flags & SHB_VAR_BODY) {
+		size_t n = shb_http_put_dec(clen, v->body_len);
+
+		splice(t, b, &from, SHB_HTTP_AT_CLEN(t), clen, n);
+		delta += (uint64_t)n - t->at[SHB_HTTP_AT_CLEN(t)].value_len;
+	}
+	shb_buf_put(b, t->block + from, t->block_len - from);
+	if (value_delta)
+		*value_delta = delta;
+	return b->err == SHB_BUF_OK ? SHB_OK
+	       : b->err == SHB_BUF_E_CAP ? SHB_E_INVAL : SHB_E_NOMEM;
+}
+
+int shb_http_prio_keep(const struct shb_kv *headers, size_t count,
+		       char **value, size_t *len, size_t *index)
+{
+	*value = NULL;
+	for (size_t i = 0; i < count; i++) {
+		const struct shb_kv *kv = &headers[i];
+
+		if (!kv->key || !kv->value || strcasecmp(kv->key, "priority"))
+			continue;
+		*value = strdup(kv->value);
+		*len = strlen(kv->value);
+		*index = i;
+		return *value ? 0 : -1;
+	}
+	return 0;
+}
 
 void shb_http_var_header(const struct shb_request_var *var, size_t index,
 			 const char **value, size_t *len)

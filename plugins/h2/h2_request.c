@@ -4,14 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "common/buf.h"
 #include "h2_hpack.h"
 #include "http_fields.h"
 #include "http_var.h"
-#include "http_prefint.h"
-#include "http_dec.h"
 
 static void field(struct shb_buf *b, const char *name, const char *value)
 {
@@ -21,7 +18,7 @@ static void field(struct shb_buf *b, const char *name, const char *value)
 /* The octets of a literal without indexing for `name` up to its value:
  * the encoding with an empty value (never an indexed field) less its
  * last octet, the value's length 0. */
-static void name_prefix(struct shb_buf *pre, struct shb_h2_fspan *at,
+static void name_prefix(struct shb_buf *pre, struct shb_http_fspan *at,
 			const char *name)
 {
 	size_t start = pre->len;
@@ -36,7 +33,7 @@ static void name_prefix(struct shb_buf *pre, struct shb_h2_fspan *at,
 
 /* User header names are tokens; HTTP/2 requires them in lower case. */
 static int user_field(struct shb_buf *b, const struct shb_kv *kv,
-		      struct shb_buf *pre, struct shb_h2_fspan *pre_at)
+		      struct shb_buf *pre, struct shb_http_fspan *pre_at)
 {
 	size_t n = strlen(kv->key);
 	char small[64], *name = n < sizeof(small) ? small : malloc(n + 1);
@@ -55,16 +52,17 @@ static int user_field(struct shb_buf *b, const struct shb_kv *kv,
 	return 0;
 }
 
-static struct shb_h2_fspan span_from(const struct shb_buf *b,
-				     size_t start)
+static struct shb_http_fspan span_from(const struct shb_buf *b,
+				       size_t start, size_t value_len)
 {
-	struct shb_h2_fspan s = {start, b->len - start};
+	struct shb_http_fspan s = {start, b->len - start, value_len};
 	return s;
 }
 
-/* The field list's entries: headers, then :path, then content-length. */
-#define AT_PATH(r) ((r)->header_count)
-#define AT_CLEN(r) ((r)->header_count + 1)
+/* The field list's entries (http_var.h): headers, then :path, then
+ * content-length. */
+#define AT_PATH(r) SHB_HTTP_AT_PATH(r)
+#define AT_CLEN(r) SHB_HTTP_AT_CLEN(r)
 
 static int build_block(const struct shb_request *req, struct shb_buf *b,
 		       struct shb_h2_request *r, struct shb_buf *pre)
@@ -77,7 +75,7 @@ static int build_block(const struct shb_request *req, struct shb_buf *b,
 	field(b, ":authority", req->authority);
 	at = b->len;
 	field(b, ":path", req->path);
-	r->at[AT_PATH(r)] = span_from(b, at);
+	r->at[AT_PATH(r)] = span_from(b, at, strlen(req->path));
 	name_prefix(pre, &r->pre_at[AT_PATH(r)], ":path");
 	for (size_t i = 0; i < req->header_count; i++) {
 		const struct shb_kv *kv = &req->headers[i];
@@ -87,32 +85,16 @@ static int build_block(const struct shb_request *req, struct shb_buf *b,
 		at = b->len;
 		if (user_field(b, kv, pre, &r->pre_at[i]) < 0)
 			return -1;
-		r->at[i] = span_from(b, at);
+		r->at[i] = span_from(b, at, strlen(kv->value));
 	}
 	at = b->len;
 	if (req->flags & SHB_REQUEST_HAS_BODY) {
 		snprintf(len, sizeof(len), "%zu", req->body_len);
 		field(b, "content-length", len);
 	}
-	r->at[AT_CLEN(r)] = span_from(b, at);
+	r->at[AT_CLEN(r)] = span_from(b, at, b->len > at ? strlen(len) : 0);
 	name_prefix(pre, &r->pre_at[AT_CLEN(r)], "content-length");
 	return b->err || pre->err ? -1 : 0;
-}
-
-/* Keeps a copy of the first Priority header's value for PRIORITY_UPDATE. */
-static int keep_prio(const struct shb_request *req, struct shb_h2_request *r)
-{
-	for (size_t i = 0; i < req->header_count; i++) {
-		const struct shb_kv *kv = &req->headers[i];
-
-		if (!kv->key || !kv->value || strcasecmp(kv->key, "priority"))
-			continue;
-		r->prio = strdup(kv->value);
-		r->prio_len = strlen(kv->value);
-		r->prio_at = i;
-		return r->prio ? 0 : -1;
-	}
-	return 0;
 }
 
 int shb_h2_request_encode(const struct shb_request *req,
@@ -142,7 +124,8 @@ int shb_h2_request_encode(const struct shb_request *req,
 	r->at = calloc(req->header_count + 2, sizeof(*r->at));
 	r->pre_at = calloc(req->header_count + 2, sizeof(*r->pre_at));
 	if (!r->at || !r->pre_at || build_block(req, &b, r, &pre) < 0 ||
-	    keep_prio(req, r) < 0)
+	    shb_http_prio_keep(req->headers, req->header_count, &r->prio,
+			       &r->prio_len, &r->prio_at) < 0)
 		goto oom;
 	r->pre = shb_buf_take(&pre, &r->pre_len);
 	r->block = shb_buf_take(&b, &r->block_len);
@@ -196,43 +179,18 @@ void shb_h2_request_prio(const struct shb_h2_request *r,
 
 /* ---- per-request variation (issue_var) ---------------------------------- */
 
-/* The template's octets up to field k, then field k with `value`. */
-static void splice(const struct shb_h2_request *r, struct shb_buf *b,
-		   size_t *from, size_t k, const char *value, size_t value_len)
-{
-	uint8_t len[16];
-	size_t n = shb_prefint_encode(len, sizeof(len), 7, 0x00, value_len);
-
-	shb_buf_put(b, r->block + *from, r->at[k].off - *from);
-	shb_buf_put(b, r->pre + r->pre_at[k].off, r->pre_at[k].len);
-	shb_buf_put(b, len, n);
-	shb_buf_put(b, (const uint8_t *)value, value_len);
-	*from = r->at[k].off + r->at[k].len;
-}
-
 int shb_h2_request_var_block(const struct shb_h2_request *r,
 			     const struct shb_request_var *v,
 			     struct shb_buf *b)
 {
-	size_t from = 0;
-	char clen[24];
+	const struct shb_http_tmpl t = {
+		.block = r->block,
+		.block_len = r->block_len,
+		.at = r->at,
+		.pre_at = r->pre_at,
+		.pre = r->pre,
+		.header_count = r->header_count,
+	};
 
-	shb_buf_clear(b);
-	if (v->flags & SHB_VAR_PATH)
-		splice(r, b, &from, AT_PATH(r), v->path, v->path_len);
-	for (size_t i = 0; (v->flags & SHB_VAR_HEADERS) && i < v->header_count; i++) {
-		const struct shb_var_header *h = &v->headers[i];
-		if (h->index >= r->header_count ||
-		    (i && h->index <= v->headers[i - 1].index))
-			return SHB_E_INVAL;
-		if (r->at[h->index].len == 0)
-			continue; /* dropped (host, content-length) */
-		splice(r, b, &from, h->index, h->value, h->value_len);
-	}
-	if (v->flags & SHB_VAR_BODY) {
-		splice(r, b, &from, AT_CLEN(r), clen, shb_http_put_dec(clen, v->body_len));
-	}
-	shb_buf_put(b, r->block + from, r->block_len - from);
-	return b->err == SHB_BUF_OK ? SHB_OK
-	       : b->err == SHB_BUF_E_CAP ? SHB_E_INVAL : SHB_E_NOMEM;
+	return shb_http_var_splice(&t, v, b, NULL);
 }

@@ -8,15 +8,12 @@
 
 #include <shb/proto.h>
 
+#include "http_var.h"
+
 /* One request header block we encode (the template's, or a varied one):
  * servers refuse far less (nginx 32 KiB by default); the cap only stops
  * an absurd template before it costs memory per connection. */
 #define SHB_H2_REQ_BLOCK_MAX ((size_t)16 << 20)
-
-/* One field's representation in the block: octets [off, off + len). */
-struct shb_h2_fspan {
-	size_t off, len;
-};
 
 struct shb_h2_request {
 	uint8_t *block; /* HPACK block, block_len octets */
@@ -24,15 +21,14 @@ struct shb_h2_request {
 	uint8_t *body; /* owned copy; NULL when body_len is 0 */
 	size_t body_len;
 	uint32_t has_body; /* send DATA / content-length */
-	/* For issue_var (no field refers to another: the block never
-	 * indexes dynamically, so fields can be swapped one by one): where
-	 * each field sits in block and the first octets of its literal
+	/* For issue_var (shb_http_var_splice, plugins/common/http_var.h):
+	 * where each field sits in block and the first octets of its literal
 	 * without indexing up to the value (the name's static index, or the
 	 * literal name), in `pre`. Entry i < header_count is template header
 	 * i (len 0: dropped), then :path, then content-length (without a
 	 * body: at the block's end, len 0). */
-	struct shb_h2_fspan *at;
-	struct shb_h2_fspan *pre_at;
+	struct shb_http_fspan *at;
+	struct shb_http_fspan *pre_at;
 	uint8_t *pre;
 	size_t pre_len;
 	size_t header_count;

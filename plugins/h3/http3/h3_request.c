@@ -4,17 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "common/buf.h"
 #include "h3_defs.h"
 #include "h3_frame.h"
 #include "http_fields.h"
 #include "http_var.h"
-#include "http_prefint.h"
 #include "qpack_enc.h"
 #include "qpack_static.h"
-#include "http_dec.h"
 
 /* RFC 9114 Section 4.2.2: each field costs its name, its value and 32. */
 #define FIELD_OVERHEAD 32
@@ -29,20 +26,21 @@ static void named(struct shb_buf *b, uint64_t *size, uint64_t index,
 	*size += shb_qpack_static_get(index)->name_len + len + FIELD_OVERHEAD;
 }
 
-/* The field list's entries: headers, then :path, then content-length. */
-#define AT_PATH(r) ((r)->header_count)
-#define AT_CLEN(r) ((r)->header_count + 1)
+/* The field list's entries (http_var.h): headers, then :path, then
+ * content-length. */
+#define AT_PATH(r) SHB_HTTP_AT_PATH(r)
+#define AT_CLEN(r) SHB_HTTP_AT_CLEN(r)
 
-static struct shb_h3_fspan span_from(const struct shb_buf *b,
+static struct shb_http_fspan span_from(const struct shb_buf *b,
 				     size_t start, size_t value_len)
 {
-	struct shb_h3_fspan s = {start, b->len - start, value_len};
+	struct shb_http_fspan s = {start, b->len - start, value_len};
 	return s;
 }
 
 /* A literal line's octets up to its value: the line with an empty value
  * less its last octet (the value's length, 0). */
-static void prefix_end(struct shb_buf *pre, struct shb_h3_fspan *at,
+static void prefix_end(struct shb_buf *pre, struct shb_http_fspan *at,
 		       size_t start)
 {
 	if (pre->err)
@@ -128,22 +126,6 @@ static int assemble(struct shb_h3_request *r, const struct shb_buf *b,
 	return SHB_OK;
 }
 
-/* Keeps a copy of the first Priority header's value for PRIORITY_UPDATE. */
-static int keep_prio(const struct shb_request *req, struct shb_h3_request *r)
-{
-	for (size_t i = 0; i < req->header_count; i++) {
-		const struct shb_kv *kv = &req->headers[i];
-
-		if (!kv->key || !kv->value || strcasecmp(kv->key, "priority"))
-			continue;
-		r->prio = strdup(kv->value);
-		r->prio_len = strlen(kv->value);
-		r->prio_at = i;
-		return r->prio ? 0 : -1;
-	}
-	return 0;
-}
-
 int shb_h3_request_encode(const struct shb_request *req,
 			  struct shb_h3_request **out, char *err,
 			  size_t errlen)
@@ -179,7 +161,10 @@ int shb_h3_request_encode(const struct shb_request *req,
 	r->pre_at = calloc(req->header_count + 2, sizeof(*r->pre_at));
 	if (r->at && r->pre_at)
 		build_section(req, &b, &r->field_section_size, r, &pre);
-	rc = b.err || pre.err || !r->at || !r->pre_at || keep_prio(req, r) < 0
+	rc = b.err || pre.err || !r->at || !r->pre_at ||
+			     shb_http_prio_keep(req->headers, req->header_count,
+						&r->prio, &r->prio_len,
+						&r->prio_at) < 0
 		     ? SHB_E_NOMEM : assemble(r, &b, req);
 	if (b.err == SHB_BUF_E_CAP || pre.err == SHB_BUF_E_CAP)
 		rc = SHB_E_INVAL;
@@ -224,57 +209,30 @@ void shb_h3_request_prio(const struct shb_h3_request *r,
 
 /* ---- per-request variation (issue_var) ---------------------------------- */
 
-/* The template's section up to line k, then line k with `value`. */
-static void splice(const struct shb_h3_request *r, struct shb_buf *b,
-		   size_t *from, size_t k, const char *value, size_t value_len)
-{
-	const uint8_t *sec = r->bytes + r->section_off;
-	uint8_t len[16];
-	size_t n = shb_prefint_encode(len, sizeof(len), 7, 0x00, value_len);
-
-	shb_buf_put(b, sec + *from, r->at[k].off - *from);
-	shb_buf_put(b, r->pre + r->pre_at[k].off, r->pre_at[k].len);
-	shb_buf_put(b, len, n);
-	shb_buf_put(b, value, value_len);
-	*from = r->at[k].off + r->at[k].len;
-}
-
 int shb_h3_request_var_section(const struct shb_h3_request *r,
 			       const struct shb_request_var *v,
 			       struct shb_buf *b, uint64_t *size)
 {
-	size_t from = 0;
-	char clen[24];
-	uint64_t sz = r->field_section_size;
+	const struct shb_http_tmpl t = {
+		.block = r->bytes + r->section_off,
+		.block_len = r->section_len,
+		.at = r->at,
+		.pre_at = r->pre_at,
+		.pre = r->pre,
+		.header_count = r->header_count,
+	};
+	uint64_t delta;
+	int rc = shb_http_var_splice(&t, v, b, &delta);
 
-	shb_buf_clear(b);
-	if (v->flags & SHB_VAR_PATH) {
-		splice(r, b, &from, AT_PATH(r), v->path, v->path_len);
-		sz += v->path_len - r->at[AT_PATH(r)].value_len;
-	}
-	for (size_t i = 0; (v->flags & SHB_VAR_HEADERS) && i < v->header_count; i++) {
-		const struct shb_var_header *h = &v->headers[i];
-		if (h->index >= r->header_count ||
-		    (i && h->index <= v->headers[i - 1].index))
-			return SHB_E_INVAL;
-		if (r->at[h->index].len == 0)
-			continue; /* dropped (host, content-length) */
-		splice(r, b, &from, h->index, h->value, h->value_len);
-		sz += h->value_len - r->at[h->index].value_len;
-	}
-	if (v->flags & SHB_VAR_BODY) {
-		const struct shb_h3_fspan *cl = &r->at[AT_CLEN(r)];
-		size_t n = shb_http_put_dec(clen, v->body_len);
-		splice(r, b, &from, AT_CLEN(r), clen, n);
-		sz += (uint64_t)n - cl->value_len;
-		if (cl->len == 0) /* a new line: name and overhead too */
-			sz += shb_qpack_static_get(SHB_QPACK_IDX_CONTENT_LENGTH)->name_len +
-			      FIELD_OVERHEAD;
-	}
-	shb_buf_put(b, r->bytes + r->section_off + from, r->section_len - from);
-	*size = sz;
-	return b->err == SHB_BUF_OK ? SHB_OK
-	       : b->err == SHB_BUF_E_CAP ? SHB_E_INVAL : SHB_E_NOMEM;
+	if (rc < 0)
+		return rc;
+	*size = r->field_section_size + delta;
+	/* Without a body the template has no content-length line: a varied
+	 * body adds one, its name and overhead too. */
+	if ((v->flags & SHB_VAR_BODY) && r->at[AT_CLEN(r)].len == 0)
+		*size += shb_qpack_static_get(SHB_QPACK_IDX_CONTENT_LENGTH)->name_len +
+			 FIELD_OVERHEAD;
+	return SHB_OK;
 }
 
 static const uint8_t *var_body(const struct shb_h3_request *r,

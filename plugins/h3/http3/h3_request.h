@@ -28,16 +28,12 @@
 
 #include <shb/proto.h>
 
+#include "http_var.h"
+
 /* One field section we encode (the template's, or a varied one): servers
  * refuse far less (SETTINGS_MAX_FIELD_SECTION_SIZE); the cap only stops an
  * absurd template before it costs memory per connection. */
 #define SHB_H3_REQ_SECTION_MAX ((size_t)16 << 20)
-
-/* One field line in the section: octets [off, off + len), its value
- * value_len octets long. */
-struct shb_h3_fspan {
-	size_t off, len, value_len;
-};
 
 struct shb_h3_request {
 	uint8_t *bytes;         /* HEADERS frame | DATA frame header | body */
@@ -50,15 +46,16 @@ struct shb_h3_request {
 	 * SETTINGS_MAX_FIELD_SECTION_SIZE. */
 	uint64_t field_section_size;
 	uint32_t has_body; /* content-length was sent */
-	/* For issue_var: the field section is bytes[section_off ..
+	/* For issue_var (shb_http_var_splice, plugins/common/http_var.h):
+	 * the field section is bytes[section_off ..
 	 * section_off + section_len). at[] says where each field line sits
 	 * in it and pre[pre_at[]] holds the line's octets up to its value (a
 	 * literal, never an indexed line): entry i < header_count is template
 	 * header i (len 0: dropped), then :path, then content-length (without
 	 * a body: at the section's end, len 0). */
 	size_t section_off, section_len;
-	struct shb_h3_fspan *at;
-	struct shb_h3_fspan *pre_at;
+	struct shb_http_fspan *at;
+	struct shb_http_fspan *pre_at;
 	uint8_t *pre;
 	size_t pre_len;
 	size_t header_count;
