@@ -20,6 +20,7 @@ extern CU_TestInfo shb_h2_frame_tests[];
 extern CU_TestInfo shb_h2_conn_tests[];
 extern CU_TestInfo shb_h2_flow_tests[];
 extern CU_TestInfo shb_h2_module_tests[];
+extern CU_TestInfo shb_h2_fields_tests[];
 extern CU_TestInfo shb_h2_observe_tests[];
 extern CU_TestInfo shb_h2_var_tests[];
 extern CU_TestInfo shb_h2_prio_tests[];

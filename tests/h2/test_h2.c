@@ -12,6 +12,7 @@ CU_SuiteInfo shb_test_suites[] = {
 	{"h2_conn", NULL, NULL, NULL, NULL, shb_h2_conn_tests},
 	{"h2_flow", NULL, NULL, NULL, NULL, shb_h2_flow_tests},
 	{"h2_module", NULL, NULL, NULL, NULL, shb_h2_module_tests},
+	{"h2_fields", NULL, NULL, NULL, NULL, shb_h2_fields_tests},
 	{"h2_observe", NULL, NULL, NULL, NULL, shb_h2_observe_tests},
 	{"h2_var", NULL, NULL, NULL, NULL, shb_h2_var_tests},
 	{"h2_prio", NULL, NULL, NULL, NULL, shb_h2_prio_tests},
