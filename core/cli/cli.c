@@ -8,6 +8,7 @@
  * line that names the option as the user typed it. */
 #include "common/quote.h"
 #include "cli/cli_hints.h"
+#include "cli/cli_scheme.h"
 #include "cli/compare.h"
 #include "cli/config.h"
 #include "cli/plugin_opts.h"
@@ -1500,111 +1501,4 @@ int shb_cli_parse(int argc, char **argv, struct shb_config *cfg, char *err,
 	if (rc < 0)
 		shb_err_one_line(err, errlen);
 	return rc;
-}
-
-/* --cacert verifies whichever targets run over TLS: with several (a mix,
- * a comparison) it is refused only when every one is plain http. */
-static int cacert_unused(const struct shb_config *cfg)
-{
-	for (size_t i = 0; cfg->cacert && i < cfg->target_count; i++)
-		if (strncasecmp(cfg->targets[i].url_text, "http://", 7) != 0)
-			return 0;
-	return cfg->cacert != NULL;
-}
-
-int shb_cli_set_scheme(struct shb_config *cfg,
-		       const struct shb_scheme *schemes, const char *proto,
-		       char *err, size_t errlen)
-{
-	if (shb_url_set_scheme(&cfg->url, cfg->url_text, schemes, proto, err,
-			       errlen) < 0)
-		return -1;
-	if (cfg->key && !cfg->cert) {
-		snprintf(err, errlen, "--key %s: give the certificate too "
-			 "(--cert FILE)", cfg->key);
-		return -1;
-	}
-	const char *tls_opt = cfg->cert ? "--cert" : cfg->ciphers ? "--ciphers" :
-			      cfg->tls_version ? "--tls-version" :
-			      cacert_unused(cfg) ? "--cacert" :
-			      cfg->tls_resume ? "--tls-resume" : NULL;
-	if (tls_opt && !cfg->url.tls) {
-		snprintf(err, errlen, "%s: the URL is %s://, which does not run "
-			 "over TLS%s", tls_opt, cfg->url.scheme,
-			 strcmp(cfg->url.scheme, "http") == 0 ? "; use https://" : "");
-		return -1;
-	}
-	if (cfg->sni && !cfg->url.tls) {
-		if (strcmp(cfg->url.scheme, "http") == 0)
-			snprintf(err, errlen,
-				 "--sni %s: SNI is sent only over TLS, and the "
-				 "URL is http://; use https://", cfg->sni);
-		else
-			snprintf(err, errlen,
-				 "--sni %s: SNI is sent only over TLS, and "
-				 "%s:// does not run over TLS", cfg->sni,
-				 cfg->url.scheme);
-		return -1;
-	}
-	return 0;
-}
-
-void shb_config_free(struct shb_config *cfg)
-{
-	if (!cfg)
-		return;
-	free(cfg->url_text);
-	shb_url_free(&cfg->url);
-	for (size_t i = 0; cfg->targets && i < cfg->target_count; i++) {
-		free(cfg->targets[i].label);
-		free(cfg->targets[i].url_text);
-		free(cfg->targets[i].method);
-		free(cfg->targets[i].body_file);
-		free(cfg->targets[i].body);
-	}
-	free(cfg->targets);
-	free(cfg->urls_file);
-	free(cfg->proto);
-	for (size_t i = 0; cfg->proto_opts && i < cfg->proto_opt_count; i++)
-		shb_plugin_opt_free(&cfg->proto_opts[i]);
-	free(cfg->proto_opts);
-	for (size_t i = 0; cfg->report_opts && i < cfg->report_opt_count; i++)
-		shb_plugin_opt_free(&cfg->report_opts[i]);
-	free(cfg->report_opts);
-	for (size_t i = 0; cfg->reports && i < cfg->report_count; i++) {
-		free(cfg->reports[i].name);
-		free(cfg->reports[i].path);
-	}
-	free(cfg->reports);
-	free(cfg->method);
-	for (size_t i = 0; cfg->headers && i < cfg->header_count; i++) {
-		free(cfg->headers[i].name);
-		free(cfg->headers[i].value);
-	}
-	free(cfg->headers);
-	free(cfg->host_header);
-	free(cfg->body);
-	for (size_t i = 0; cfg->plugin_dirs && i < cfg->plugin_dir_count; i++)
-		free(cfg->plugin_dirs[i]);
-	free(cfg->plugin_dirs);
-	free(cfg->cacert);
-	free(cfg->sni);
-	free(cfg->cert);
-	free(cfg->key);
-	free(cfg->ciphers);
-	free(cfg->body_lines);
-	free(cfg->unix_socket);
-	free(cfg->proxy);
-	free(cfg->noproxy);
-	free(cfg->priority);
-	shb_source_free(cfg->source);
-	for (size_t i = 0; cfg->connect_to && i < cfg->connect_to_count; i++)
-		shb_connect_to_free(&cfg->connect_to[i]);
-	free(cfg->connect_to);
-	for (size_t i = 0; cfg->resolve && i < cfg->resolve_count; i++)
-		shb_resolve_free(&cfg->resolve[i]);
-	free(cfg->resolve);
-	free(cfg->slos);
-	free(cfg->stages);
-	memset(cfg, 0, sizeof(*cfg));
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli_usage.h"
 #include "cli/config.h"
 #include "common/quote.h"
 #include "shb_build_config.h"

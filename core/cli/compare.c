@@ -1,6 +1,7 @@
 /* Comparison targets: `[label=]URL` and switching the configuration from
  * one target to the next (compare.h). */
 #include "cli/compare.h"
+#include "cli/cli_scheme.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -18,6 +18,9 @@
 #include "cli/slo.h"
 #include "cli/success.h"
 #include "cli/url.h"
+/* --help, --version and the stdout warning, for the caller that prints
+ * them (main.c) */
+#include "cli/cli_usage.h"
 
 /* The largest request body (-d, --data-binary, all parts joined): a body
  * is held in memory and copied by each protocol plugin, and a source that
@@ -163,7 +166,10 @@ struct shb_config {
 	int version;
 };
 
-/* Parses argv. Returns 0 when a run (or --list-plugins) should follow,
+/* The configuration's life cycle: shb_cli_parse (cli.c) fills it from
+ * argv, shb_config_free (config.c) releases it.
+ *
+ * Parses argv. Returns 0 when a run (or --list-plugins) should follow,
  * 1 when --help or --version was asked (cfg->help / cfg->version set, the
  * caller prints), and -1 on invalid input with one line (no newline) in err
  * that names what is wrong. Defaults are filled in. Always call
@@ -171,21 +177,5 @@ struct shb_config {
 int shb_cli_parse(int argc, char **argv, struct shb_config *cfg, char *err,
 		  size_t errlen);
 void shb_config_free(struct shb_config *cfg);
-
-/* Settles cfg->url's scheme against `schemes` (NULL: http and https, as
- * for a protocol without scheme_defs) of protocol `proto` (NULL: none
- * chosen yet): TLS, default port, authority, and --sni only over TLS.
- * Returns 0, or -1 with one line in err. */
-int shb_cli_set_scheme(struct shb_config *cfg,
-		       const struct shb_scheme *schemes, const char *proto,
-		       char *err, size_t errlen);
-void shb_cli_usage(FILE *out);
-void shb_cli_version(FILE *out);
-/* [main] Reports that would all print to stdout, one after the other
- * (`--report text,json`, `--report text -j`) make a file of two formats
- * that no reader takes: one line on `out` says so and how to part them.
- * The tui reporter draws on the terminal and leaves first: not counted.
- * Returns how many share stdout. */
-int shb_cli_warn_reports(const struct shb_config *cfg, FILE *out);
 
 #endif

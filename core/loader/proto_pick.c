@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_scheme.h"
 #include "cli/plugin_opts.h"
 #include "common/quote.h"
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <CUnit/CUnit.h>
 
+#include "cli/cli_scheme.h"
 #include "cli/compare.h"
 #include "cli/config.h"
 #include "common/quote.h"
