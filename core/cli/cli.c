@@ -9,6 +9,7 @@
 #include "common/quote.h"
 #include "cli/cli_hints.h"
 #include "cli/cli_scheme.h"
+#include "cli/parse_num.h"
 #include "cli/compare.h"
 #include "cli/config.h"
 #include "cli/plugin_opts.h"
@@ -173,32 +174,12 @@ static int set_string(struct cli *c, char **slot, const char *s)
 	return 0;
 }
 
-/* Digits only: no sign, blanks, base prefixes or suffixes, so that "-5",
- * " 5", "5x" and "0x10" are all refused rather than half-read. */
-static int parse_u64(const char *s, uint64_t *out)
-{
-	uint64_t v = 0;
-
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return -1;
-		unsigned d = (unsigned)(*s - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return -1;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return 0;
-}
-
 static int number_opt(struct cli *c, const char *name, const char *v,
 		      uint64_t min, uint64_t max, uint64_t *out)
 {
 	uint64_t x = 0;
 
-	if (parse_u64(v, &x) < 0 || x < min || x > max)
+	if (shb_parse_u64(v, &x) < 0 || x < min || x > max)
 		return fail(c,
 			    "%s: expected a whole number from %llu to %llu, "
 			    "got \"%s\"",
@@ -618,39 +599,6 @@ static int slo_opt(struct cli *c, const char *name, const char *v)
 	return 0;
 }
 
-/* A rate in requests per second with at most 3 decimals ("1000", "0.5"),
- * as requests/s x 1000. Digits only, like parse_u64. */
-static int parse_rate(const char *s, const char *end, uint64_t *milli)
-{
-	uint64_t v = 0;
-	int digits = 0, decimals = -1;
-
-	for (; s < end; s++) {
-		if (*s == '.' && decimals < 0 && digits) {
-			decimals = 0;
-			continue;
-		}
-		if (*s < '0' || *s > '9' || decimals == 3)
-			return -1;
-		v = v * 10 + (uint64_t)(*s - '0');
-		digits++;
-		if (decimals >= 0)
-			decimals++;
-		if (v > SHB_SCHED_MAX_RATE_MILLI)
-			return -1;
-	}
-	if (!digits || decimals == 0)
-		return -1;
-	if (decimals < 0)
-		decimals = 0;
-	for (; decimals < 3; decimals++)
-		v *= 10;
-	if (v > SHB_SCHED_MAX_RATE_MILLI)
-		return -1;
-	*milli = v;
-	return 0;
-}
-
 #define RATE_LIKE "like 1000 or 0.5 (requests per second, at most 3 " \
 		  "decimals, at most 1000000000)"
 
@@ -663,8 +611,8 @@ static int rate_opt(struct cli *c, const char *name, const char *v)
 	snprintf(c->rate_name, sizeof(c->rate_name), "%s", name);
 	snprintf(c->rate_text, sizeof(c->rate_text), "%s", v);
 	c->rate_ramp = colon != NULL;
-	if (parse_rate(v, colon ? colon : end, &c->rate_from) < 0 ||
-	    (colon && parse_rate(colon + 1, end, &c->rate_to) < 0))
+	if (shb_parse_rate(v, colon ? colon : end, &c->rate_from) < 0 ||
+	    (colon && shb_parse_rate(colon + 1, end, &c->rate_to) < 0))
 		return fail(c, "%s: expected a rate %s, or a ramp FROM:TO like "
 			       "1000:5000, got \"%s\"",
 			    name, RATE_LIKE, shb_quote(v).s);
@@ -694,8 +642,8 @@ static int stage_item(struct cli *c, const char *name, unsigned n,
 		return fail(c, "%s: stage %u: expected a duration greater than 0 "
 			       "like 10s, 1m30s, 500ms or 1.5s before ':', got "
 			       "\"%s\"", name, n, shb_quote(buf).s);
-	if (parse_rate(colon + 1, colon + 1 + strlen(colon + 1),
-		       &st->rate_to_milli) < 0)
+	if (shb_parse_rate(colon + 1, colon + 1 + strlen(colon + 1),
+			   &st->rate_to_milli) < 0)
 		return fail(c, "%s: stage %u: expected a rate %s after ':', got "
 			       "\"%s\"", name, n, RATE_LIKE, shb_quote(colon + 1).s);
 	return 0;
@@ -1359,7 +1307,7 @@ static int check_framing(struct cli *c)
 	}
 	if (!cl)
 		return 0;
-	if (parse_u64(cl->value, &n) < 0)
+	if (shb_parse_u64(cl->value, &n) < 0)
 		return fail(c, "-H '%s: %s': Content-Length must be a "
 			       "decimal number of bytes",
 			    cl->name, shb_quote(cl->value).s);
