@@ -1,4 +1,4 @@
-/* The command-line parser (core/cli/cli.c), on any argument vector. Input:
+/* The command-line parser (core/cli/cli*.c), on any argument vector. Input:
  * the arguments after "shb", separated by NUL bytes (at most 62).
  *
  * Bodies named "@-" read standard input, which is /dev/null here; other
