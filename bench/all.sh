@@ -46,7 +46,7 @@ Options:
       --parts LIST       parts to run (default: "h1 h2 h3 h3rx churn
                          memory conns timing link")
       --quick            fewer rounds and shorter runs in every part
-                         (about 10 minutes instead of about 40; for a
+                         (about 10 minutes instead of about 45; for a
                          look, not for figures to quote)
   -r, --rounds N         rounds, for every part that has rounds
   -d, --duration S       seconds per run, for every part that takes -d
@@ -295,7 +295,7 @@ summary_rows() { # part file
 			if (!((k, "shb") in rate)) continue
 			best = ""; bu = 0
 			for (c in clients) {
-				if (c == "shb" || c == "base" || !((k, c) in rate)) continue
+				if (c == "shb" || c == "base" || c == "floor" || !((k, c) in rate)) continue
 				u = cpu[k, c] + 0
 				if (best == "" || u < bu) { best = c; bu = u }
 			}
@@ -334,6 +334,77 @@ summary_rows() { # part file
 	}
 	!/^[|]/ { if (intable) flush(); intable = 0 }
 	END { flush() }' "$2"
+}
+
+# Rows of shb against the floor (bench/http_floor) from a part's medians
+# tables (client µs/req and client/server columns), next to shb against
+# wrk and h2load, for the pairings where the floor ran; the goal is 1.15.
+floor_rows() { # part file
+	awk -F ' *[|] *' -v part="$1" '
+	function q(a, b) { return (b > 0 && a != "") ? sprintf("%.2f", a / b) : "-" }
+	function flush(   j, k) {
+		for (j = 1; j <= nk; j++) {
+			k = order[j]
+			if (!((k, "shb") in cpu) || !((k, "floor") in cpu)) continue
+			printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", part, k, cpu[k, "shb"], cpu[k, "floor"],
+				q(cpu[k, "shb"], cpu[k, "floor"]), q(rat[k, "shb"], rat[k, "floor"]),
+				((k, "wrk") in cpu) ? q(cpu[k, "shb"], cpu[k, "wrk"]) : "-",
+				((k, "h2load") in cpu) ? q(cpu[k, "shb"], cpu[k, "h2load"]) : "-",
+				(cpu[k, "shb"] <= 1.15 * cpu[k, "floor"]) ? "yes" : "no"
+		}
+		delete keys; delete order; delete cpu; delete rat; nk = 0
+	}
+	/^[|]/ && / Runs / {
+		flush(); runs = 0; cc = 0; cl = 0; rc = 0
+		for (i = 2; i < NF; i++) {
+			if ($i == "Runs") runs = i
+			else if ($i == "Client") cl = i
+			else if ($i == "client/server") rc = i
+			else if ($i ~ /^client µs\//) { if (!cc) cc = i }
+		}
+		intable = (runs > 0 && cc > 0 && cl > 0 && rc > 0)
+		next
+	}
+	/^[|]/ && intable {
+		if ($2 ~ /^-+:?$/ || $2 ~ /^---/ || $(runs) ~ /^0\//) next
+		k = ""
+		for (i = 2; i < runs; i++) if (i != cl) k = k (k == "" ? "" : " ") $i
+		if (!(k in keys)) { keys[k] = 1; order[++nk] = k }
+		cpu[k, $(cl)] = $(cc); rat[k, $(cl)] = $(rc)
+		next
+	}
+	!/^[|]/ { if (intable) flush(); intable = 0 }
+	END { flush() }' "$2"
+}
+
+# HTTP/3 bulk receive: shb's CPU per MB against the crypto floor, per
+# server, from h3_rx.sh's report; the goal is 2.5.
+h3rx_rows() { # file
+	awk -F ' *[|] *' '
+	/^- Crypto floor/ { f = $0; sub(/ ms\/MB of packets.*/, "", f); sub(/.*, /, "", f) }
+	/^## / { server = $0; sub(/^## /, "", server) }
+	/^[|] shb [|]/ && server != "" {
+		printf "| h3rx | %s | %s | %s | %s | %s |\n", server, $4, f, $8, ($8 + 0 <= 2.5) ? "yes" : "no"
+	}' "$1"
+}
+
+floor_summary() {
+	local p rows any=0
+	echo "| Part | Pairing | shb µs/req | floor µs/req | CPU shb ÷ floor | same, from client/server ratios | CPU shb ÷ wrk | CPU shb ÷ h2load | within 1.15 × floor |"
+	echo "|---|---|---:|---:|---:|---:|---:|---:|---|"
+	for p in "${part_list[@]}"; do
+		[ "${status[$p]:-}" = ok ] || continue
+		case "$p" in h1 | h2) ;; *) continue ;; esac
+		rows=$(floor_rows "$p" "$tmp/$p.md")
+		[ -z "$rows" ] || { echo "$rows"; any=1; }
+	done
+	[ "$any" -eq 1 ] || echo "| - | no part with the floor ran | | | | | | | |"
+	if [ "${status[h3rx]:-}" = ok ]; then
+		echo
+		echo "| Part | Server | shb CPU ms/MB | crypto floor ms/MB | × crypto floor | within 2.5 × floor |"
+		echo "|---|---|---:|---:|---:|---|"
+		h3rx_rows "$tmp/h3rx.md"
+	fi
 }
 
 summary() {
@@ -395,6 +466,18 @@ report() {
 	echo "CPU. \"shb ahead\": less CPU and a higher rate than that peer; \"CPU yes, rate no\": less CPU only (on a"
 	echo "small machine the server often sets the rate). Memory, 100,000 connections, HTTP/3 CPU per MB, latency"
 	echo "and the bottleneck link have tables of their own below."
+	echo
+	echo "## Against the floor"
+	echo
+	floor_summary
+	echo
+	echo "CPU per request of shb's client as a multiple of bench/http_floor's (the least a client can do for the"
+	echo "same requests on the same connections: io_uring, pre-built requests, responses counted by size or by"
+	echo "END_STREAM; h2c only), beside shb's over wrk's and h2load's, from the same parts' medians: same server,"
+	echo "same sitting, clients alternating round by round. \"same, from client/server ratios\" divides the two"
+	echo "median client/server ratios, which cancels CPU-speed drift. The goal is shb within 1.15 × the floor."
+	echo "HTTP/3 bulk receive: shb's CPU per MB received against bench/crypto_floor (removing packet protection"
+	echo "alone with the h3 plugin's code) on this machine; the goal is within 2.5 × that floor."
 	for p in "${part_list[@]}"; do
 		echo
 		echo "## Part $p (bench/${script_of[$p]})"

@@ -5,7 +5,9 @@
 # cost the server only a few microseconds per request, so the client's own
 # cost shows; nginx costs more and shows how the figures move with a slower
 # server. Same method as run.sh: clients interleaved, their order rotated
-# every round, medians reported; see bench/README.md.
+# every round, medians reported; see bench/README.md. bench/http_floor,
+# the least a client can do for the same requests (h2c only), runs as one
+# more client, and shb's CPU per request is given as a multiple of its.
 set -euo pipefail
 
 prog=h2.sh
@@ -33,8 +35,9 @@ Options:
       --servers LIST     servers, from: h2o haproxy nginx
                          (default: "h2o haproxy nginx")
       --modes LIST       h2c (cleartext) and/or tls (default: "h2c tls")
-      --clients LIST     clients to compare, from: shb h2load
-                         (default: "shb h2load")
+      --clients LIST     clients to compare, from: shb h2load floor
+                         (default: "shb h2load floor"; floor, which is
+                         bench/http_floor, runs over h2c only)
   -o, --output FILE      results file (default: bench/results/DATE-h2.md)
       --shb PATH         use this shb binary instead of building one into
                          build-bench/ at the top of the repository
@@ -56,7 +59,7 @@ threads=2
 workers=1
 servers="h2o haproxy nginx"
 modes="h2c tls"
-clients="shb h2load"
+clients="shb h2load floor"
 out=""
 shb=""
 plugin_path=""
@@ -95,7 +98,7 @@ for c in "${conn_list[@]}"; do
 done
 check_words server "$servers" h2o haproxy nginx
 check_words mode "$modes" h2c tls
-check_words client "$clients" shb h2load
+check_words client "$clients" shb h2load floor
 read -r -a server_list <<<"$servers"
 read -r -a mode_list <<<"$modes"
 read -r -a client_list <<<"$clients"
@@ -116,7 +119,9 @@ command -v openssl >/dev/null || missing+=(openssl)
 [ -x /usr/bin/time ] || missing+=(time)
 command -v timeout >/dev/null || missing+=(coreutils)
 if have h2load; then command -v h2load >/dev/null || missing+=(nghttp2-client); fi
-if have shb && [ -z "$shb" ]; then mapfile -t -O "${#missing[@]}" missing < <(shb_build_packages); fi
+if { have shb && [ -z "$shb" ]; } || have floor; then
+	mapfile -t -O "${#missing[@]}" missing < <(shb_build_packages)
+fi
 install_packages "${missing[@]}"
 nginx_bin=$(command -v nginx || true)
 
@@ -125,6 +130,7 @@ nginx_bin=$(command -v nginx || true)
 # The state shb is built from, before others can change it during the runs.
 repo=$(repo_state)
 if have shb; then setup_shb h2 reporters; fi
+if have floor; then setup_floor; fi
 
 # --- scratch space and clean-up ----------------------------------------------
 
@@ -220,6 +226,7 @@ client_cmd() { # client conns url jsonfile -> sets cmd[]
 	shb) cmd=(env "SHB_PLUGIN_PATH=$plugin_path" "$shb" --proto h2 -t "$threads" -c "$2" -p "$streams"
 		-z "${duration}s" -q --report "json:$4" "$3") ;;
 	h2load) cmd=(h2load -t "$threads" -c "$2" -m "$streams" -D "$duration" "$3") ;;
+	floor) cmd=("$floor" --h2c -t "$threads" -c "$2" -p "$streams" -d "$duration" "$3") ;;
 	esac
 }
 
@@ -251,10 +258,15 @@ smoke() {
 		for m in "${mode_list[@]}"; do
 			url=$(url_of "$s" "$m")
 			for cl in "${client_list[@]}"; do
+				if [ "$cl" = floor ] && [ "$m" = tls ]; then
+					skip["$s $m $cl"]="bench/http_floor speaks h2c only"
+					continue
+				fi
 				case "$cl" in
 				shb) cmd=(env "SHB_PLUGIN_PATH=$plugin_path" "$shb" --proto h2 -t 1 -c 1 -p 8 -n 2000
 					--timeout 5s -q "$url") ;;
 				h2load) cmd=(h2load -t 1 -c 1 -m 8 -n 2000 "$url") ;;
+				floor) cmd=("$floor" --h2c -t 1 -c 1 -p 8 -d 1 "$url") ;;
 				esac
 				f="$tmp/smoke-$s-$m-$cl.out"
 				rc=0
@@ -262,6 +274,8 @@ smoke() {
 				ok=0
 				if [ "$cl" = shb ]; then
 					ok=$(sed -nE 's/^Requests: .*\(([0-9]+) ok.*/\1/p' "$f")
+				elif [ "$cl" = floor ]; then
+					ok=$(sed -nE 's/^requests ([0-9]+) .*/\1/p' "$f")
 				elif [ "$rc" -eq 0 ]; then
 					ok=$(sed -nE 's/^requests: .* ([0-9]+) succeeded.*/\1/p' "$f")
 				fi
@@ -385,6 +399,19 @@ report() {
 		echo
 		echo "Medians of each client's runs. \"same, from client/server ratios\" divides shb's median client/server"
 		echo "ratio by h2load's: CPU-speed drift during the sitting cancels out of it."
+	fi
+	if have shb && have floor && in_list h2c "${mode_list[@]}"; then
+		echo
+		echo "## Against the floor: shb's client CPU per request ≤ 1.15 × bench/http_floor's (h2c)"
+		echo
+		mapfile -t labels < <(all_labels | grep ' h2c ')
+		floor_table "${labels[@]}"
+		echo
+		echo "Medians of each client's runs. bench/http_floor sends the connection preface, SETTINGS and"
+		echo "pre-encoded HEADERS frames on the same connections with io_uring, and counts responses by END_STREAM"
+		echo "in a walk of frame headers (acknowledging SETTINGS and PING, replenishing the connection window):"
+		echo "the least a client can do for these requests. It has no TLS, so TLS pairings have no floor."
+		echo "\"same, from client/server ratios\" divides shb's median client/server ratio by the floor's."
 	fi
 	if [ "${#skip[@]}" -gt 0 ]; then
 		echo

@@ -109,6 +109,26 @@ setup_shb() { # plugin-dir...
 	for d in "$@"; do plugin_path="${plugin_path:+$plugin_path:}$b/plugins/$d"; done
 }
 
+# --- the floor ---------------------------------------------------------------
+
+# Sets floor to bench/http_floor (the least a client can do for a request,
+# see bench/http_floor.c), built in the build directory of $shb when that
+# is a build tree, else in build-bench/ at the top of the repository.
+setup_floor() {
+	local b
+	b=$(dirname "$(dirname "${shb:-$root/build-bench/core/shb}")")
+	if [ ! -f "$b/build.ninja" ]; then
+		b="$root/build-bench"
+		if [ ! -f "$b/build.ninja" ]; then
+			echo "$prog: configuring $b (release)" >&2
+			meson setup "$b" "$root" -Dtests=false --buildtype=release >/dev/null
+		fi
+	fi
+	echo "$prog: building bench/http_floor in $b" >&2
+	ninja -C "$b" bench/http_floor >/dev/null || die "building bench/http_floor in $b failed"
+	floor="$b/bench/http_floor"
+}
+
 # --- servers -----------------------------------------------------------------
 #
 # Each server keeps its configuration and logs (*.log) in $tmp/NAME/ and runs
@@ -390,6 +410,14 @@ EOF
 	fi
 }
 
+# bench/http_floor's line "requests N errors E seconds S ...".
+parse_floor() {
+	local line
+	line=$(sed -nE 's/^requests ([0-9]+) errors ([0-9]+) seconds ([0-9.]+) .*/\1 \2 \3/p' "$1")
+	[ -n "$line" ] || return 1
+	echo "$line"
+}
+
 # --- one timed run -----------------------------------------------------------
 
 # Where a run keeps its files: BASE.out (output), BASE.time, BASE.json (shb).
@@ -443,6 +471,7 @@ version_of() {
 	wrk) (wrk -v 2>&1 || true) | head -n 1 | awk '{ print $1, $2 }' ;;
 	h2load) h2load --version 2>&1 | head -n 1 ;;
 	shb) "$shb" --version 2>&1 | head -n 1 ;;
+	floor) echo "bench/http_floor of this repository (io_uring, no parsing; see bench/http_floor.c)" ;;
 	esac
 }
 
@@ -504,6 +533,42 @@ summary_table() { # label...
 		for cl in "${client_list[@]}"; do
 			median_row "$label" "$cl" | cut -f 1
 		done
+	done
+}
+
+# shb's client CPU per request as a multiple of the floor's (bench/http_floor)
+# and of every other client's, per pairing, from the medians; the goal is
+# shb within 1.15 times the floor. The same quotient from the client/server
+# ratios cancels CPU-speed drift between runs.
+floor_table() { # label...
+	local label cl peers=() a f row
+	for cl in "${client_list[@]}"; do
+		case "$cl" in shb | floor | base) ;; *) peers+=("$cl") ;; esac
+	done
+	row="| Pairing | shb µs/req | floor µs/req | CPU shb ÷ floor | same, from client/server ratios |"
+	for cl in "${peers[@]}"; do row="$row CPU shb ÷ $cl |"; done
+	echo "$row req/s shb ÷ floor | within 1.15 × floor |"
+	row="|---|---:|---:|---:|---:|"
+	for cl in "${peers[@]}"; do row="$row---:|"; done
+	echo "$row---:|---|"
+	for label in "$@"; do
+		a=$(median_row "$label" shb | cut -f 2-)
+		f=$(median_row "$label" floor | cut -f 2-)
+		row=$(awk -v label="$label" -v a="$a" -v f="$f" 'BEGIN {
+			split(a, s, "\t"); split(f, l, "\t")
+			if (s[1] == 0 || l[1] == 0) { printf "| %s | - | - | - | - |", label; exit }
+			printf "| %s | %.2f | %.2f | %.2f | %s |", label, s[3], l[3], s[3] / l[3],
+				(l[5] > 0) ? sprintf("%.2f", s[5] / l[5]) : "-" }')
+		for cl in "${peers[@]}"; do
+			row="$row $(awk -v a="$a" -v p="$(median_row "$label" "$cl" | cut -f 2-)" 'BEGIN {
+				split(a, s, "\t"); split(p, q, "\t")
+				print (s[1] == 0 || q[1] == 0) ? "-" : sprintf("%.2f", s[3] / q[3]) }') |"
+		done
+		row="$row $(awk -v a="$a" -v f="$f" 'BEGIN {
+			split(a, s, "\t"); split(f, l, "\t")
+			if (s[1] == 0 || l[1] == 0) { print "- | no runs to compare |"; exit }
+			printf "%.2f | %s |\n", s[2] / l[2], (s[3] / l[3] <= 1.15) ? "yes" : "no" }')"
+		echo "$row"
 	done
 }
 

@@ -7,6 +7,9 @@
 #
 # Clients are interleaved and their order rotated every round so that slow
 # moments of the machine hit every client alike; the table reports medians.
+# bench/http_floor, the least a client can do for the same requests, runs
+# as one more client, and shb's CPU per request is given as a multiple of
+# its.
 # See bench/README.md for how to read it.
 set -euo pipefail
 
@@ -19,7 +22,8 @@ usage() {
 	cat <<'EOF'
 Usage: bench/run.sh [options]
 
-Runs shb, wrk and h2load --h1 against a local nginx ("hello, world!"),
+Runs shb, wrk, h2load --h1 and the floor (bench/http_floor) against a
+local nginx ("hello, world!"),
 ROUNDS rounds of DURATION seconds per client and connection count, and
 writes a Markdown table of medians.
 
@@ -29,8 +33,8 @@ Options:
   -c, --connections LIST connection counts, one pairing each (default: "50 256")
   -t, --threads N        client threads, the same for every client (default: 2)
   -w, --workers N        nginx worker processes (default: 1)
-      --clients LIST     clients to compare, from: shb wrk h2load
-                         (default: "shb wrk h2load")
+      --clients LIST     clients to compare, from: shb wrk h2load floor
+                         (default: "shb wrk h2load floor")
   -o, --output FILE      results file (default: bench/results/DATE-h1.md)
       --shb PATH         use this shb binary instead of building one into
                          build-bench/ at the top of the repository
@@ -49,7 +53,7 @@ duration=5
 conns="50 256"
 threads=2
 workers=1
-clients="shb wrk h2load"
+clients="shb wrk h2load floor"
 out=""
 shb=""
 plugin_path=""
@@ -80,7 +84,7 @@ for c in "${conn_list[@]}"; do
 	check_int "a connection count" "$c" 1 10000
 	[ "$c" -ge "$threads" ] || die "-c $c is below -t $threads (wrk needs a connection per thread)"
 done
-check_words client "$clients" shb wrk h2load
+check_words client "$clients" shb wrk h2load floor
 read -r -a client_list <<<"$clients"
 [ -z "$plugin_path" ] || [ -n "$shb" ] || die "--plugin-path goes with --shb"
 
@@ -94,7 +98,9 @@ command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 command -v timeout >/dev/null || missing+=(coreutils)
 if have wrk; then command -v wrk >/dev/null || missing+=(wrk); fi
 if have h2load; then command -v h2load >/dev/null || missing+=(nghttp2-client); fi
-if have shb && [ -z "$shb" ]; then mapfile -t -O "${#missing[@]}" missing < <(shb_build_packages); fi
+if { have shb && [ -z "$shb" ]; } || have floor; then
+	mapfile -t -O "${#missing[@]}" missing < <(shb_build_packages)
+fi
 install_packages "${missing[@]}"
 PATH=$PATH:/usr/sbin:/sbin
 nginx_bin=$(command -v nginx)
@@ -104,6 +110,7 @@ nginx_bin=$(command -v nginx)
 # The state shb is built from, before others can change it during the runs.
 repo=$(repo_state)
 if have shb; then setup_shb h1 reporters; fi
+if have floor; then setup_floor; fi
 
 # --- scratch space and clean-up ----------------------------------------------
 
@@ -133,6 +140,7 @@ client_cmd() { # client conns jsonfile -> sets cmd[]
 		--report "json:$3" "$url") ;;
 	wrk) cmd=(wrk -t "$threads" -c "$2" -d "${duration}s" "$url") ;;
 	h2load) cmd=(h2load --h1 -t "$threads" -c "$2" -D "$duration" "$url") ;;
+	floor) cmd=("$floor" -t "$threads" -c "$2" -d "$duration" "$url") ;;
 	esac
 }
 
@@ -145,6 +153,7 @@ smoke() {
 			--report "json:$tmp/smoke.json" "$url") ;;
 		wrk) cmd=(wrk -t 1 -c 1 -d 1s "$url") ;;
 		h2load) cmd=(h2load --h1 -t 1 -c 1 -n 1000 "$url") ;;
+		floor) cmd=("$floor" -t 1 -c 1 -d 1 "$url") ;;
 		esac
 		rc=0
 		timeout -k 5 30 "${cmd[@]}" >"$tmp/smoke.out" 2>&1 || rc=$?
@@ -202,6 +211,17 @@ report() {
 	summary_table "${labels[@]}"
 	echo
 	legend "the nginx master and workers"
+	if have shb && have floor; then
+		echo
+		echo "## Against the floor: shb's client CPU per request ≤ 1.15 × bench/http_floor's"
+		echo
+		floor_table "${labels[@]}"
+		echo
+		echo "Medians of each client's runs. bench/http_floor sends the same request bytes on the same keep-alive"
+		echo "connections with io_uring and counts responses by their size, without parsing: the least a client"
+		echo "can do for these requests. \"same, from client/server ratios\" divides shb's median client/server"
+		echo "ratio by the floor's: CPU-speed drift during the sitting cancels out of it."
+	fi
 	echo
 	echo "## Commands"
 	echo
