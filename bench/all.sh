@@ -75,19 +75,8 @@ shb=""
 plugin_path="" # set by setup_shb; each part finds its plugins next to --shb
 dry=0
 
-while [ "$#" -gt 0 ]; do
-	case "$1" in
-	--parts) need_arg "$@"; parts=$2; shift 2 ;;
-	--quick) quick=1; shift ;;
-	-r | --rounds) need_arg "$@"; rounds=$2; shift 2 ;;
-	-d | --duration) need_arg "$@"; duration=$2; shift 2 ;;
-	-o | --output) need_arg "$@"; out=$2; shift 2 ;;
-	--shb) need_arg "$@"; shb=$2; shift 2 ;;
-	-n | --dry-run) dry=1; shift ;;
-	-h | --help) usage; exit 0 ;;
-	*) die "unknown option '$1' (try --help)" ;;
-	esac
-done
+parse_options "--parts=parts" "--quick=quick:1" "-r|--rounds=rounds" "-d|--duration=duration" \
+	"-o|--output=out" "--shb=shb" "-n|--dry-run=dry:1" -- "$@"
 
 [ -z "$rounds" ] || check_int rounds "$rounds" 1 100
 [ -z "$duration" ] || check_int duration "$duration" 1 3600

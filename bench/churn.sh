@@ -68,34 +68,15 @@ shb=""
 plugin_path=""
 base_shb=""
 
-while [ "$#" -gt 0 ]; do
-	case "$1" in
-	-r | --rounds) need_arg "$@"; rounds=$2; shift 2 ;;
-	-d | --duration) need_arg "$@"; duration=$2; shift 2 ;;
-	-c | --connections) need_arg "$@"; conns=$2; shift 2 ;;
-	-t | --threads) need_arg "$@"; threads=$2; shift 2 ;;
-	-w | --workers) need_arg "$@"; workers=$2; shift 2 ;;
-	--modes) need_arg "$@"; modes=$2; shift 2 ;;
-	--clients) need_arg "$@"; clients=$2; shift 2 ;;
-	-o | --output) need_arg "$@"; out=$2; shift 2 ;;
-	--shb) need_arg "$@"; shb=$2; shift 2 ;;
-	--plugin-path) need_arg "$@"; plugin_path=$2; shift 2 ;;
-	--base) need_arg "$@"; base_shb=$2; shift 2 ;;
-	-h | --help) usage; exit 0 ;;
-	*) die "unknown option '$1' (try --help)" ;;
-	esac
-done
+parse_options "-r|--rounds=rounds" "-d|--duration=duration" "-c|--connections=conns" \
+	"-t|--threads=threads" "-w|--workers=workers" "--modes=modes" "--clients=clients" \
+	"-o|--output=out" "--shb=shb" "--plugin-path=plugin_path" "--base=base_shb" -- "$@"
 
 check_int rounds "$rounds" 1 100
 check_int duration "$duration" 1 3600
 check_int threads "$threads" 1 256
 check_int workers "$workers" 1 64
-read -r -a conn_list <<<"$conns"
-[ "${#conn_list[@]}" -gt 0 ] || die "-c needs at least one connection count"
-for c in "${conn_list[@]}"; do
-	check_int "a connection count" "$c" 1 10000
-	[ "$c" -ge "$threads" ] || die "-c $c is below -t $threads (wrk needs a connection per thread)"
-done
+check_conn_list "$conns" "$threads" 10000 "wrk needs a connection per thread"
 check_words mode "$modes" tcp tls
 check_words client "$clients" shb wrk ab
 read -r -a mode_list <<<"$modes"
@@ -146,12 +127,7 @@ raise_nofile
 max_conns=0
 for c in "${conn_list[@]}"; do [ "$c" -gt "$max_conns" ] && max_conns=$c; done
 
-# A throwaway self-signed ECDSA P-256 certificate; clients do not verify it.
-mkdir -p "$tmp/tls"
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
-	-subj /CN=localhost -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
-	-keyout "$tmp/tls/key.pem" -out "$tmp/tls/cert.pem" >"$tmp/tls/openssl.log" 2>&1 ||
-	{ cat "$tmp/tls/openssl.log" >&2; die "could not make a test certificate"; }
+make_cert
 
 # Plain on the first port, TLS 1.3 on the second. No session tickets and no
 # session cache: no client can resume, every TLS connection is a full

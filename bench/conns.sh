@@ -61,19 +61,8 @@ out=""
 shb=""
 plugin_path=""
 
-while [ "$#" -gt 0 ]; do
-	case "$1" in
-	-c | --connections) need_arg "$@"; want_c=$2; shift 2 ;;
-	-d | --duration) need_arg "$@"; duration=$2; shift 2 ;;
-	-t | --threads) need_arg "$@"; threads=$2; shift 2 ;;
-	--processes) need_arg "$@"; procs=$2; shift 2 ;;
-	-o | --output) need_arg "$@"; out=$2; shift 2 ;;
-	--shb) need_arg "$@"; shb=$2; shift 2 ;;
-	--plugin-path) need_arg "$@"; plugin_path=$2; shift 2 ;;
-	-h | --help) usage; exit 0 ;;
-	*) die "unknown option '$1' (try --help)" ;;
-	esac
-done
+parse_options "-c|--connections=want_c" "-d|--duration=duration" "-t|--threads=threads" \
+	"--processes=procs" "-o|--output=out" "--shb=shb" "--plugin-path=plugin_path" -- "$@"
 
 check_int "-c" "$want_c" 1 1000000
 check_int duration "$duration" 1 3600

@@ -64,24 +64,9 @@ out=""
 shb=""
 plugin_path=""
 
-while [ "$#" -gt 0 ]; do
-	case "$1" in
-	-r | --rounds) need_arg "$@"; rounds=$2; shift 2 ;;
-	-d | --duration) need_arg "$@"; duration=$2; shift 2 ;;
-	-c | --connections) need_arg "$@"; conns=$2; shift 2 ;;
-	-p | --parallel) need_arg "$@"; streams=$2; shift 2 ;;
-	-t | --threads) need_arg "$@"; threads=$2; shift 2 ;;
-	-w | --workers) need_arg "$@"; workers=$2; shift 2 ;;
-	--servers) need_arg "$@"; servers=$2; shift 2 ;;
-	--modes) need_arg "$@"; modes=$2; shift 2 ;;
-	--clients) need_arg "$@"; clients=$2; shift 2 ;;
-	-o | --output) need_arg "$@"; out=$2; shift 2 ;;
-	--shb) need_arg "$@"; shb=$2; shift 2 ;;
-	--plugin-path) need_arg "$@"; plugin_path=$2; shift 2 ;;
-	-h | --help) usage; exit 0 ;;
-	*) die "unknown option '$1' (try --help)" ;;
-	esac
-done
+parse_options "-r|--rounds=rounds" "-d|--duration=duration" "-c|--connections=conns" \
+	"-p|--parallel=streams" "-t|--threads=threads" "-w|--workers=workers" "--servers=servers" \
+	"--modes=modes" "--clients=clients" "-o|--output=out" "--shb=shb" "--plugin-path=plugin_path" -- "$@"
 
 check_int rounds "$rounds" 1 100
 check_int duration "$duration" 1 3600
@@ -89,13 +74,8 @@ check_int threads "$threads" 1 256
 check_int workers "$workers" 1 64
 # The servers are set to allow 256 concurrent streams.
 check_int "-p" "$streams" 1 256
-read -r -a conn_list <<<"$conns"
-[ "${#conn_list[@]}" -gt 0 ] || die "-c needs at least one connection count"
-for c in "${conn_list[@]}"; do
-	check_int "a connection count" "$c" 1 10000
-	# h2load gives each thread at least one connection.
-	[ "$c" -ge "$threads" ] || die "-c $c is below -t $threads"
-done
+# h2load gives each thread at least one connection.
+check_conn_list "$conns" "$threads" 10000
 check_words server "$servers" h2o haproxy nginx
 check_words mode "$modes" h2c tls
 check_words client "$clients" shb h2load floor
@@ -143,17 +123,6 @@ max_conns=0
 for c in "${conn_list[@]}"; do [ "$c" -gt "$max_conns" ] && max_conns=$c; done
 max_fds=$((2 * max_conns + 64))
 [ "$max_fds" -lt 1024 ] && max_fds=1024
-
-# A throwaway self-signed certificate (ECDSA P-256) for 127.0.0.1; clients
-# do not verify it.
-make_cert() {
-	mkdir -p "$tmp/tls"
-	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
-		-subj /CN=localhost -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
-		-keyout "$tmp/tls/key.pem" -out "$tmp/tls/cert.pem" >"$tmp/tls/openssl.log" 2>&1 ||
-		{ cat "$tmp/tls/openssl.log" >&2; die "could not make a test certificate"; }
-	cat "$tmp/tls/cert.pem" "$tmp/tls/key.pem" >"$tmp/tls/both.pem"
-}
 
 # --- servers: each listens on two ports, h2c first, then TLS -----------------
 

@@ -61,20 +61,8 @@ out=""
 shb=""
 plugin_path=""
 
-while [ "$#" -gt 0 ]; do
-	case "$1" in
-	-r | --rounds) need_arg "$@"; rounds=$2; shift 2 ;;
-	-d | --duration) need_arg "$@"; duration=$2; shift 2 ;;
-	-l | --loads) need_arg "$@"; loads=$2; shift 2 ;;
-	-t | --threads) need_arg "$@"; threads=$2; shift 2 ;;
-	--servers) need_arg "$@"; servers=$2; shift 2 ;;
-	-o | --output) need_arg "$@"; out=$2; shift 2 ;;
-	--shb) need_arg "$@"; shb=$2; shift 2 ;;
-	--plugin-path) need_arg "$@"; plugin_path=$2; shift 2 ;;
-	-h | --help) usage; exit 0 ;;
-	*) die "unknown option '$1' (try --help)" ;;
-	esac
-done
+parse_options "-r|--rounds=rounds" "-d|--duration=duration" "-l|--loads=loads" "-t|--threads=threads" \
+	"--servers=servers" "-o|--output=out" "--shb=shb" "--plugin-path=plugin_path" -- "$@"
 
 check_int rounds "$rounds" 1 100
 check_int duration "$duration" 1 3600
@@ -118,47 +106,12 @@ for s in "${server_list[@]}"; do
 	gtlsserver) command -v gtlsserver >/dev/null || missing+=(ngtcp2-server) ;;
 	esac
 done
-if [ -z "$shb" ]; then
-	for p in gcc meson ninja-build pkgconf liburing-dev libgnutls28-dev nettle-dev libjansson-dev; do
-		pkg_installed "$p" || missing+=("$p")
-	done
-fi
-if [ "${#missing[@]}" -gt 0 ]; then
-	echo "h3.sh: installing ${missing[*]}" >&2
-	sudo=""
-	if [ "$(id -u)" -ne 0 ]; then
-		command -v sudo >/dev/null || die "not root and no sudo: install ${missing[*]} first"
-		sudo="sudo"
-	fi
-	export DEBIAN_FRONTEND=noninteractive
-	$sudo apt-get update -qq
-	$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+if [ -z "$shb" ]; then mapfile -t -O "${#missing[@]}" missing < <(shb_build_packages); fi
+install_packages "${missing[@]}"
 
 # --- shb ---------------------------------------------------------------------
 
-if [ -z "$shb" ]; then
-	bdir="$root/build-bench"
-	if [ ! -f "$bdir/build.ninja" ]; then
-		echo "h3.sh: configuring $bdir (release)" >&2
-		meson setup "$bdir" "$root" -Dtests=false --buildtype=release >/dev/null
-	fi
-	echo "h3.sh: building shb" >&2
-	ninja -C "$bdir" >/dev/null
-	shb="$bdir/core/shb"
-	plugin_path="$bdir/plugins/h3/plugin:$bdir/plugins/reporters"
-else
-	[ -x "$shb" ] || die "--shb $shb is not an executable file"
-	shb=$(cd "$(dirname "$shb")" && pwd)/$(basename "$shb")
-	if [ -z "$plugin_path" ]; then
-		b=$(dirname "$(dirname "$shb")")
-		if [ -d "$b/plugins/h3/plugin" ] && [ -d "$b/plugins/reporters" ]; then
-			plugin_path="$b/plugins/h3/plugin:$b/plugins/reporters"
-		else
-			plugin_path=${SHB_PLUGIN_PATH:-}
-		fi
-	fi
-fi
+setup_shb h3/plugin reporters
 
 # --- servers -----------------------------------------------------------------
 

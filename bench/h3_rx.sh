@@ -54,20 +54,8 @@ base=""
 out=""
 
 
-while [ "$#" -gt 0 ]; do
-	case "$1" in
-	-r | --rounds) need_arg "$@"; rounds=$2; shift 2 ;;
-	-n | --requests) need_arg "$@"; requests=$2; shift 2 ;;
-	-c | --connections) need_arg "$@"; conns=$2; shift 2 ;;
-	-t | --threads) need_arg "$@"; threads=$2; shift 2 ;;
-	--servers) need_arg "$@"; servers=$2; shift 2 ;;
-	--shb) need_arg "$@"; shb=$2; shift 2 ;;
-	--base) need_arg "$@"; base=$2; shift 2 ;;
-	-o | --output) need_arg "$@"; out=$2; shift 2 ;;
-	-h | --help) usage; exit 0 ;;
-	*) die "unknown option '$1' (try --help)" ;;
-	esac
-done
+parse_options "-r|--rounds=rounds" "-n|--requests=requests" "-c|--connections=conns" \
+	"-t|--threads=threads" "--servers=servers" "--shb=shb" "--base=base" "-o|--output=out" -- "$@"
 
 check_int rounds "$rounds" 1 100
 check_int requests "$requests" 1 100000
@@ -95,15 +83,8 @@ build_of() {
 	echo "$b"
 }
 
-if [ -z "$shb" ]; then
-	bdir="$root/build-bench"
-	if [ ! -f "$bdir/build.ninja" ]; then
-		meson setup "$bdir" "$root" -Dtests=false --buildtype=release >/dev/null
-	fi
-	echo "h3_rx.sh: building shb" >&2
-	ninja -C "$bdir" >/dev/null
-	shb="$bdir/core/shb"
-fi
+plugin_path=""
+[ -n "$shb" ] || setup_shb h3/plugin reporters
 [ -x "$shb" ] || die "--shb $shb is not an executable file"
 bdir=$(build_of "$shb")
 shb="$bdir/core/shb"

@@ -42,6 +42,52 @@ check_words() { # what "list" known...
 	done
 }
 
+# Parses the script's options from a table, one word per option: "FORMS=VAR"
+# for an option that takes a value, "FORMS=VAR:VALUE" for a flag that sets
+# VAR to VALUE; FORMS are the spellings, separated by "|" (for example
+# "-r|--rounds=rounds", "--no-lab=lab:0"). -h and --help print the script's
+# usage and exit; any other word is refused with one line, exit 2.
+parse_options() { # table... -- "$@"
+	local -a _po_table=()
+	local _po_e _po_var _po_hit
+	while [ "$1" != -- ]; do
+		_po_table+=("$1")
+		shift
+	done
+	shift
+	while [ "$#" -gt 0 ]; do
+		case "$1" in -h | --help) usage; exit 0 ;; esac
+		_po_hit=0
+		for _po_e in "${_po_table[@]}"; do
+			case "|${_po_e%%=*}|" in *"|$1|"*) ;; *) continue ;; esac
+			_po_hit=1
+			_po_var=${_po_e#*=}
+			if [[ "$_po_var" == *:* ]]; then
+				printf -v "${_po_var%%:*}" '%s' "${_po_var#*:}"
+				shift
+			else
+				need_arg "$@"
+				printf -v "$_po_var" '%s' "$2"
+				shift 2
+			fi
+			break
+		done
+		[ "$_po_hit" -eq 1 ] || die "unknown option '$1' (try --help)"
+	done
+}
+
+# Sets conn_list from a list of connection counts, each in 1..MAX and at
+# least the thread count; WHY ends the message when one is below it.
+check_conn_list() { # list threads max [why]
+	local c
+	read -r -a conn_list <<<"$1"
+	[ "${#conn_list[@]}" -gt 0 ] || die "-c needs at least one connection count"
+	for c in "${conn_list[@]}"; do
+		check_int "a connection count" "$c" 1 "$3"
+		[ "$c" -ge "$2" ] || die "-c $c is below -t $2${4:+ ($4)}"
+	done
+}
+
 in_list() { # word list...
 	local w=$1
 	shift
@@ -58,7 +104,7 @@ pkg_installed() {
 # What building shb needs, for scripts that build it.
 shb_build_packages() {
 	local p
-	for p in gcc meson ninja-build pkgconf liburing-dev libgnutls28-dev libjansson-dev; do
+	for p in gcc meson ninja-build pkgconf liburing-dev libgnutls28-dev nettle-dev libjansson-dev; do
 		pkg_installed "$p" || echo "$p"
 	done
 }
@@ -130,6 +176,18 @@ setup_floor() {
 }
 
 # --- servers -----------------------------------------------------------------
+
+# A throwaway self-signed ECDSA P-256 certificate for 127.0.0.1 in
+# $tmp/tls: cert.pem, key.pem, and both.pem (haproxy's form); clients do not
+# verify it.
+make_cert() {
+	mkdir -p "$tmp/tls"
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
+		-subj /CN=localhost -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
+		-keyout "$tmp/tls/key.pem" -out "$tmp/tls/cert.pem" >"$tmp/tls/openssl.log" 2>&1 ||
+		{ cat "$tmp/tls/openssl.log" >&2; die "could not make a test certificate"; }
+	cat "$tmp/tls/cert.pem" "$tmp/tls/key.pem" >"$tmp/tls/both.pem"
+}
 #
 # Each server keeps its configuration and logs (*.log) in $tmp/NAME/ and runs
 # as a child of the script, in the foreground, so that it can be watched and

@@ -60,24 +60,11 @@ shb=""
 plugin_path=""
 inner=""
 
-while [ "$#" -gt 0 ]; do
-	case "$1" in
-	-d | --duration) need_arg "$@"; duration=$2; shift 2 ;;
-	-c | --connections) need_arg "$@"; conns=$2; shift 2 ;;
-	-t | --threads) need_arg "$@"; threads=$2; shift 2 ;;
-	--port-c) need_arg "$@"; port_c=$2; shift 2 ;;
-	--port-duration) need_arg "$@"; port_duration=$2; shift 2 ;;
-	--port-range) need_arg "$@"; port_range=$2; shift 2 ;;
-	--no-netns) netns=0; shift ;;
-	-o | --output) need_arg "$@"; out=$2; shift 2 ;;
-	--shb) need_arg "$@"; shb=$2; shift 2 ;;
-	--plugin-path) need_arg "$@"; plugin_path=$2; shift 2 ;;
-	# Internal: the script runs itself in a private network namespace.
-	--inner-ports) need_arg "$@"; inner=$2; shift 2 ;;
-	-h | --help) usage; exit 0 ;;
-	*) die "unknown option '$1' (try --help)" ;;
-	esac
-done
+# --inner-ports is internal: the script runs itself in a private network
+# namespace.
+parse_options "-d|--duration=duration" "-c|--connections=conns" "-t|--threads=threads" \
+	"--port-c=port_c" "--port-duration=port_duration" "--port-range=port_range" "--no-netns=netns:0" \
+	"-o|--output=out" "--shb=shb" "--plugin-path=plugin_path" "--inner-ports=inner" -- "$@"
 
 check_int duration "$duration" 1 600
 check_int threads "$threads" 1 256
@@ -125,14 +112,6 @@ workers=1
 max_conns=2000
 [ "$port_c" -gt "$max_conns" ] && max_conns=$port_c
 for c in "${conn_list[@]}"; do [ "$c" -gt "$max_conns" ] && max_conns=$c; done
-
-make_cert() {
-	mkdir -p "$tmp/tls"
-	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
-		-subj /CN=localhost -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
-		-keyout "$tmp/tls/key.pem" -out "$tmp/tls/cert.pem" >"$tmp/tls/openssl.log" 2>&1 ||
-		{ cat "$tmp/tls/openssl.log" >&2; die "could not make a test certificate"; }
-}
 
 write_nginx_conf() { # plain-port tls-port
 	nginx_conf "listen 127.0.0.1:$1 backlog=4096;" "listen 127.0.0.1:$2 ssl backlog=4096;" \

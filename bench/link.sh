@@ -45,12 +45,10 @@ Options:
 EOF
 }
 
-die() {
-	echo "link.sh: $*" >&2
-	exit 2
-}
-
+prog=link.sh
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=bench/lib.sh
+. "$root/bench/lib.sh"
 shb=""
 shb_base=""
 rate=50mbit
@@ -62,23 +60,8 @@ cases="h3-caddy-down h3-caddy-up h3-gtls-down h3-gtls-up h2-caddy-down h2-caddy-
 out=""
 lab=1
 
-while [ $# -gt 0 ]; do
-	case $1 in
-	--shb) shb=${2:?}; shift ;;
-	--shb-base) shb_base=${2:?}; shift ;;
-	--rate) rate=${2:?}; shift ;;
-	--burst) burst=${2:?}; shift ;;
-	--latency) latency=${2:?}; shift ;;
-	--size) size=${2:?}; shift ;;
-	-n) nreq=${2:?}; shift ;;
-	--cases) cases=${2:?}; shift ;;
-	--no-lab) lab=0 ;;
-	-o | --output) out=${2:?}; shift ;;
-	-h | --help) usage; exit 0 ;;
-	*) die "unknown option '$1' (see --help)" ;;
-	esac
-	shift
-done
+parse_options "--shb=shb" "--shb-base=shb_base" "--rate=rate" "--burst=burst" "--latency=latency" \
+	"--size=size" "-n=nreq" "--cases=cases" "--no-lab=lab:0" "-o|--output=out" -- "$@"
 
 [ "$(id -u)" -eq 0 ] || die "needs root: it creates network namespaces and tc qdiscs"
 [ -n "$shb" ] || die "--shb PATH is required"
@@ -106,9 +89,10 @@ dev_s=shbl-s
 dev_c=shbl-c
 addr_s=10.203.0.1
 addr_c=10.203.0.2
-tmp=$(mktemp -d -t shb-link.XXXXXX)
 pids=()
 
+# The servers (in the namespace) and the namespaces; scratch_dir removes
+# $tmp after this.
 cleanup() {
 	local p
 	for p in "${pids[@]}"; do
@@ -117,9 +101,8 @@ cleanup() {
 	done
 	ip netns del "$ns_s" 2>/dev/null || true
 	ip netns del "$ns_c" 2>/dev/null || true
-	rm -rf "$tmp"
 }
-trap cleanup EXIT INT TERM
+scratch_dir link cleanup
 
 # --- the link -----------------------------------------------------------------
 

@@ -48,20 +48,8 @@ out=""
 shb=""
 plugin_path=""
 
-while [ "$#" -gt 0 ]; do
-	case "$1" in
-	-d | --duration) need_arg "$@"; duration=$2; shift 2 ;;
-	-c | --connections) need_arg "$@"; conns=$2; shift 2 ;;
-	--h3-connections) need_arg "$@"; h3conns=$2; shift 2 ;;
-	-t | --threads) need_arg "$@"; threads=$2; shift 2 ;;
-	--protos) need_arg "$@"; protos=$2; shift 2 ;;
-	-o | --output) need_arg "$@"; out=$2; shift 2 ;;
-	--shb) need_arg "$@"; shb=$2; shift 2 ;;
-	--plugin-path) need_arg "$@"; plugin_path=$2; shift 2 ;;
-	-h | --help) usage; exit 0 ;;
-	*) die "unknown option '$1' (try --help)" ;;
-	esac
-done
+parse_options "-d|--duration=duration" "-c|--connections=conns" "--h3-connections=h3conns" \
+	"-t|--threads=threads" "--protos=protos" "-o|--output=out" "--shb=shb" "--plugin-path=plugin_path" -- "$@"
 
 check_int duration "$duration" 1 600
 check_int threads "$threads" 1 256
@@ -105,11 +93,7 @@ ulimit -Sn "$(ulimit -Hn)"
 workers=1
 # shellcheck disable=SC2034
 max_conns=$max
-mkdir -p "$tmp/tls"
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
-	-subj /CN=localhost -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
-	-keyout "$tmp/tls/key.pem" -out "$tmp/tls/cert.pem" >"$tmp/tls/openssl.log" 2>&1 ||
-	die "could not make a test certificate"
+make_cert
 write_nginx_conf() { # plain-port tls-port
 	nginx_conf "listen 127.0.0.1:$1 backlog=65535;" "listen 127.0.0.1:$2 ssl http2 backlog=65535;" \
 		"ssl_certificate $tmp/tls/cert.pem;" "ssl_certificate_key $tmp/tls/key.pem;" \

@@ -58,32 +58,15 @@ out=""
 shb=""
 plugin_path=""
 
-while [ "$#" -gt 0 ]; do
-	case "$1" in
-	-r | --rounds) need_arg "$@"; rounds=$2; shift 2 ;;
-	-d | --duration) need_arg "$@"; duration=$2; shift 2 ;;
-	-c | --connections) need_arg "$@"; conns=$2; shift 2 ;;
-	-t | --threads) need_arg "$@"; threads=$2; shift 2 ;;
-	-w | --workers) need_arg "$@"; workers=$2; shift 2 ;;
-	--clients) need_arg "$@"; clients=$2; shift 2 ;;
-	-o | --output) need_arg "$@"; out=$2; shift 2 ;;
-	--shb) need_arg "$@"; shb=$2; shift 2 ;;
-	--plugin-path) need_arg "$@"; plugin_path=$2; shift 2 ;;
-	-h | --help) usage; exit 0 ;;
-	*) die "unknown option '$1' (try --help)" ;;
-	esac
-done
+parse_options "-r|--rounds=rounds" "-d|--duration=duration" "-c|--connections=conns" \
+	"-t|--threads=threads" "-w|--workers=workers" "--clients=clients" "-o|--output=out" \
+	"--shb=shb" "--plugin-path=plugin_path" -- "$@"
 
 check_int rounds "$rounds" 1 100
 check_int duration "$duration" 1 3600
 check_int threads "$threads" 1 256
 check_int workers "$workers" 1 64
-read -r -a conn_list <<<"$conns"
-[ "${#conn_list[@]}" -gt 0 ] || die "-c needs at least one connection count"
-for c in "${conn_list[@]}"; do
-	check_int "a connection count" "$c" 1 10000
-	[ "$c" -ge "$threads" ] || die "-c $c is below -t $threads (wrk needs a connection per thread)"
-done
+check_conn_list "$conns" "$threads" 10000 "wrk needs a connection per thread"
 check_words client "$clients" shb wrk h2load floor
 read -r -a client_list <<<"$clients"
 [ -z "$plugin_path" ] || [ -n "$shb" ] || die "--plugin-path goes with --shb"

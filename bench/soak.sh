@@ -81,28 +81,11 @@ out=""
 shb=""
 plugin_path=""
 
-while [ "$#" -gt 0 ]; do
-	case "$1" in
-	-d | --duration) need_arg "$@"; duration=$2; shift 2 ;;
-	-c | --connections) need_arg "$@"; conns=$2; shift 2 ;;
-	-t | --threads) need_arg "$@"; threads=$2; shift 2 ;;
-	-p | --parallel) need_arg "$@"; streams=$2; shift 2 ;;
-	-i | --interval) need_arg "$@"; interval=$2; shift 2 ;;
-	--protos) need_arg "$@"; protos=$2; shift 2 ;;
-	--together) together=1; shift ;;
-	--in-turn) together=0; shift ;;
-	--h2) need_arg "$@"; h2spec=$2; shift 2 ;;
-	--h3) need_arg "$@"; h3server=$2; shift 2 ;;
-	--tolerance) need_arg "$@"; tolerance=$2; shift 2 ;;
-	--cpu-tolerance) need_arg "$@"; cpu_tolerance=$2; shift 2 ;;
-	--no-progress) progress=0; shift ;;
-	-o | --output) need_arg "$@"; out=$2; shift 2 ;;
-	--shb) need_arg "$@"; shb=$2; shift 2 ;;
-	--plugin-path) need_arg "$@"; plugin_path=$2; shift 2 ;;
-	-h | --help) usage; exit 0 ;;
-	*) die "unknown option '$1' (try --help)" ;;
-	esac
-done
+parse_options "-d|--duration=duration" "-c|--connections=conns" "-t|--threads=threads" \
+	"-p|--parallel=streams" "-i|--interval=interval" "--protos=protos" "--together=together:1" \
+	"--in-turn=together:0" "--h2=h2spec" "--h3=h3server" "--tolerance=tolerance" \
+	"--cpu-tolerance=cpu_tolerance" "--no-progress=progress:0" "-o|--output=out" "--shb=shb" \
+	"--plugin-path=plugin_path" -- "$@"
 
 # "90", "90s", "30m", "1h" -> seconds.
 case "$duration" in

@@ -76,27 +76,10 @@ shb=""
 plugin_path=""
 base_shb=""
 
-while [ "$#" -gt 0 ]; do
-	case "$1" in
-	-r | --rounds) need_arg "$@"; rounds=$2; shift 2 ;;
-	-d | --duration) need_arg "$@"; duration=$2; shift 2 ;;
-	-t | --threads) need_arg "$@"; threads=$2; shift 2 ;;
-	-c | --connections) need_arg "$@"; conns=$2; shift 2 ;;
-	-p | --parallel) need_arg "$@"; streams=$2; shift 2 ;;
-	--delays) need_arg "$@"; delays=$2; shift 2 ;;
-	--delay-c) need_arg "$@"; delay_conns=$2; shift 2 ;;
-	--delay-h2c) need_arg "$@"; delay_h2c=$2; shift 2 ;;
-	--delay-t) need_arg "$@"; delay_threads=$2; shift 2 ;;
-	--parts) need_arg "$@"; parts=$2; shift 2 ;;
-	--protos) need_arg "$@"; protos=$2; shift 2 ;;
-	-o | --output) need_arg "$@"; out=$2; shift 2 ;;
-	--shb) need_arg "$@"; shb=$2; shift 2 ;;
-	--plugin-path) need_arg "$@"; plugin_path=$2; shift 2 ;;
-	--base) need_arg "$@"; base_shb=$2; shift 2 ;;
-	-h | --help) usage; exit 0 ;;
-	*) die "unknown option '$1' (try --help)" ;;
-	esac
-done
+parse_options "-r|--rounds=rounds" "-d|--duration=duration" "-t|--threads=threads" \
+	"-c|--connections=conns" "-p|--parallel=streams" "--delays=delays" "--delay-c=delay_conns" \
+	"--delay-h2c=delay_h2c" "--delay-t=delay_threads" "--parts=parts" "--protos=protos" \
+	"-o|--output=out" "--shb=shb" "--plugin-path=plugin_path" "--base=base_shb" -- "$@"
 
 check_int rounds "$rounds" 1 100
 check_int duration "$duration" 1 3600
@@ -190,10 +173,7 @@ write_nginx_conf() { # port
 # The shared h2o configuration also listens for TLS (second port): it
 # needs a certificate, which nothing here connects to.
 write_h2o_conf() { # h2c-port tls-port
-	mkdir -p "$tmp/tls"
-	[ -f "$tmp/tls/key.pem" ] || openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
-		-days 2 -subj /CN=localhost -keyout "$tmp/tls/key.pem" -out "$tmp/tls/cert.pem" \
-		>"$tmp/tls/openssl.log" 2>&1 || die "could not make a certificate for h2o"
+	[ -f "$tmp/tls/key.pem" ] || make_cert
 	write_h2o_conf_with 1 $((2 * max_conns + 64)) "$1" "$2"
 }
 
