@@ -7,8 +7,13 @@
  *   quic_conn_rx.c      datagrams in: headers, keys, decryption, Retry,
  *                       Version Negotiation, stateless reset, frames
  *   quic_conn_tx.c      datagrams out: GSO trains, packets, frames
- *   quic_conn_stream.c  the stream table, flow control, stream API,
- *                       reordering pool, frame acknowledgement and loss
+ *   quic_conn_stream.c  the stream table, send queue, freeing, stream API
+ *   quic_conn_stream_rx.c  frames the server sends on streams, receive
+ *                       flow control, delivery through the reorder pool
+ *   quic_conn_uni.c     our unidirectional streams and their buffers
+ *   quic_conn_refs.c    frames we sent, acknowledged or lost
+ *   quic_conn_timer.c   timers: idle, keep-alive, handshake, recovery
+ *   quic_conn_layout.c  the connection's one mapping, planned and carved
  *   quic_crecv.c        CRYPTO reassembly
  */
 #ifndef SHB_QUIC_CONN_INT_H
@@ -274,7 +279,7 @@ struct shb_quic_conn {
 	uint64_t peer_uni_next;  /* the server's next uni index */
 	uint64_t peer_uni_limit; /* our MAX_STREAMS (uni) */
 	uint8_t *uni_buf; /* SHB_QUIC_CONN_MAX_UNI * SHB_QUIC_CONN_UNI_BUF */
-	/* Our uni streams keep bytes [sbase, slen) only (quic_conn_stream.c
+	/* Our uni streams keep bytes [sbase, slen) only (quic_conn_uni.c
 	 * uni_room): in their uni_buf slot until that is too small, then in
 	 * `heap` (up to SHB_QUIC_CONN_UNI_MAX_BUF). Every byte below `acked`
 	 * was acknowledged; acknowledged ranges above it wait in ack[] (a
@@ -388,7 +393,39 @@ uint64_t qc_tx_paced_until(const struct shb_quic_conn *c);
 
 /* ---- quic_conn_stream.c -------------------------------------------------- */
 
+/* Slots: [0, nbidi) request streams, then our uni streams, then the
+ * server's (struct shb_quic_conn.st). */
+static inline uint32_t qc_uni_slot(const struct shb_quic_conn *c,
+				   uint64_t idx)
+{
+	return c->nbidi + (uint32_t)idx;
+}
+
+static inline uint32_t qc_peer_slot0(const struct shb_quic_conn *c)
+{
+	return c->nbidi + SHB_QUIC_CONN_MAX_UNI;
+}
+
 int qc_streams_init(struct shb_quic_conn *c);
+/* Slot contents for a new stream; `in_q` survives because the send queue
+ * may still hold the slot from its previous stream. */
+void qc_stream_init(struct qc_stream *s, uint64_t id, uint8_t kind);
+/* The API's common check: SHB_QUIC_CONN_OK once the handshake is done
+ * and while the connection has not ended, else the error to return. */
+int qc_api_check(const struct shb_quic_conn *c);
+/* Drops the out-of-order bytes s holds. */
+void qc_stream_free_held(struct shb_quic_conn *c, struct qc_stream *s);
+/* Opens a new connection window (MAX_DATA) once half of it was used. */
+void qc_refresh_max_data(struct shb_quic_conn *c);
+/* Counts bytes of s below `upto` that will never be read as consumed. */
+void qc_stream_consume_rest(struct shb_quic_conn *c, struct qc_stream *s,
+			    uint64_t upto);
+/* s no longer awaits its response (keep-alive stops counting it). */
+void qc_stream_stop_awaiting(struct shb_quic_conn *c, struct qc_stream *s);
+/* Resets the sending side of s with `code` (RESET_STREAM), unless it is
+ * reset already or everything was sent and acknowledged. */
+void qc_reset_sending(struct shb_quic_conn *c, struct qc_stream *s,
+		      uint64_t code);
 /* The stream for `id`, or NULL. */
 struct qc_stream *qc_stream_find(struct shb_quic_conn *c, uint64_t id);
 uint32_t qc_slot_of(const struct shb_quic_conn *c, const struct qc_stream *s);
@@ -404,6 +441,14 @@ bool qc_stream_has_data(const struct shb_quic_conn *c,
 /* Frees retired streams whose both sides have settled. Run only between
  * calls of the owner's callback, never with a stream pointer held. */
 void qc_streams_sweep(struct shb_quic_conn *c);
+/* Pushes every stream that waits for connection credit (MAX_DATA). */
+void qc_streams_unblock(struct shb_quic_conn *c);
+/* Request streams that still await their response (for keepalive). */
+bool qc_streams_awaiting(const struct shb_quic_conn *c);
+void qc_check_streams_available(struct shb_quic_conn *c);
+
+/* ---- quic_conn_stream_rx.c ----------------------------------------------- */
+
 /* Frame handlers; each returns 0 or closes the connection. */
 void qc_on_stream_frame(struct shb_quic_conn *c,
 			const struct shb_quic_frame_stream *f);
@@ -414,11 +459,6 @@ void qc_on_max_stream_data(struct shb_quic_conn *c, uint64_t id,
 			   uint64_t limit);
 void qc_on_max_data(struct shb_quic_conn *c, uint64_t limit);
 void qc_on_max_streams(struct shb_quic_conn *c, int bidi, uint64_t limit);
-/* Packets acknowledged / lost: frame references. */
-void qc_ref_acked(struct shb_quic_conn *c, int space,
-		  const struct shb_quic_frame_ref *r);
-void qc_ref_lost(struct shb_quic_conn *c, int space,
-		 const struct shb_quic_frame_ref *r);
 /* Reorder blocks free now. */
 uint32_t qc_ro_free(const struct shb_quic_conn *c);
 /* Reorder blocks a STREAM frame would take: 0 unless its data lies ahead
@@ -426,10 +466,19 @@ uint32_t qc_ro_free(const struct shb_quic_conn *c);
  * already. */
 uint32_t qc_stream_frame_blocks(struct shb_quic_conn *c,
 				const struct shb_quic_frame_stream *f);
-/* Pushes every stream that waits for connection credit (MAX_DATA). */
-void qc_streams_unblock(struct shb_quic_conn *c);
-/* Request streams that still await their response (for keepalive). */
-bool qc_streams_awaiting(const struct shb_quic_conn *c);
-void qc_check_streams_available(struct shb_quic_conn *c);
+
+/* ---- quic_conn_uni.c ----------------------------------------------------- */
+
+/* Stream bytes [off, off + len) of our uni stream s were acknowledged. */
+void qc_uni_acked(struct shb_quic_conn *c, const struct qc_stream *s,
+		  uint64_t off, uint64_t len);
+
+/* ---- quic_conn_refs.c ---------------------------------------------------- */
+
+/* Packets acknowledged / lost: frame references. */
+void qc_ref_acked(struct shb_quic_conn *c, int space,
+		  const struct shb_quic_frame_ref *r);
+void qc_ref_lost(struct shb_quic_conn *c, int space,
+		 const struct shb_quic_frame_ref *r);
 
 #endif
