@@ -28,6 +28,12 @@ enum shb_quic_pns {
 #define SHB_QUIC_PN_MAX ((UINT64_C(1) << 62) - 1)
 #endif
 
+/* Non-zero for a space index the recovery part's arrays hold. */
+static inline int shb_quic_pns_valid(int space)
+{
+	return space >= 0 && space < SHB_QUIC_PNS_COUNT;
+}
+
 #define SHB_QUIC_TIME_NONE UINT64_MAX
 #define SHB_QUIC_MS UINT64_C(1000000)
 

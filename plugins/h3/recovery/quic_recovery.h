@@ -87,6 +87,7 @@
 #ifndef SHB_QUIC_RECOVERY_H
 #define SHB_QUIC_RECOVERY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "quic_ackrx.h"
