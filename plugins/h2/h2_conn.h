@@ -5,7 +5,8 @@
  * allocated once per connection, never per request.
  *
  * h2_conn.c holds the vtable entries and the stream table, h2_recv.c the
- * frame reader and the handling of every received frame, h2_send.c the
+ * frame reader and the handling of every received frame (header blocks
+ * in h2_recv_headers.c, control frames in h2_recv_ctrl.c), h2_send.c the
  * output buffers, the frames we write and request body pumping. */
 #ifndef SHB_H2_CONN_H
 #define SHB_H2_CONN_H
