@@ -2,8 +2,10 @@
  * its source files share. Not part of the interface (quic_conn.h is).
  *
  * Files:
- *   quic_conn.c         life cycle, TLS callbacks, handshake completion,
- *                       events, close, timers, state queries
+ *   quic_conn.c         life cycle, events, close, recovery callbacks,
+ *                       I/O entry points, state queries
+ *   quic_conn_hs.c      the handshake: TLS start and callbacks, CRYPTO
+ *                       in, completion, confirmation, discarded spaces
  *   quic_conn_rx.c      datagrams in: headers, keys, decryption, Retry,
  *                       Version Negotiation, stateless reset, frames
  *   quic_conn_tx.c      datagrams out: GSO trains, packets, frames
@@ -366,14 +368,20 @@ static inline bool qc_ended(const struct shb_quic_conn *c)
 	return c->state == SHB_QUIC_CONN_CLOSING ||
 	       c->state == SHB_QUIC_CONN_CLOSED;
 }
+/* Restarts the idle timer on a received packet. */
+void qc_on_receipt(struct shb_quic_conn *c, uint64_t now);
+
+/* ---- quic_conn_hs.c ------------------------------------------------------ */
+
+/* Initial keys from our first DCID, TLS with our transport parameters,
+ * the ClientHello: SHB_QUIC_CONN_OK or the error for shb_quic_conn_new. */
+int qc_start_tls(struct shb_quic_conn *c);
 /* Hands received CRYPTO bytes of `space` to reassembly and TLS, and
  * completes the handshake when TLS says so. */
 void qc_crypto_recv(struct shb_quic_conn *c, int space, uint64_t off,
 		    const uint8_t *data, size_t len);
 /* Drops a space: keys, crypto buffers, recovery state. */
 void qc_discard_space(struct shb_quic_conn *c, int space, uint64_t now);
-/* Restarts the idle timer on a received packet. */
-void qc_on_receipt(struct shb_quic_conn *c, uint64_t now);
 void qc_handshake_confirmed(struct shb_quic_conn *c, uint64_t now);
 
 /* ---- quic_conn_rx.c ------------------------------------------------------ */
