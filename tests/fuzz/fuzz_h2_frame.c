@@ -1,6 +1,7 @@
-/* The HTTP/2 frame reader and everything it dispatches to (h2_recv.c),
- * through the plugin's recv() on a fresh connection with nothing issued:
- * the server's bytes from the first one, as a hostile server sends them.
+/* The HTTP/2 frame reader and everything it dispatches to (h2_recv.c,
+ * h2_recv_headers.c, h2_recv_ctrl.c), through the plugin's recv() on a
+ * fresh connection with nothing issued: the server's bytes from the first
+ * one, as a hostile server sends them.
  * Input: a flags byte (bits 0-3: -p; bit 4: traces on; bit 5: the peer
  * closes at the end), a split plan, then the server's bytes.
  *

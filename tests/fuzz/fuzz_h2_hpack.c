@@ -1,6 +1,7 @@
 /* The HPACK response header scanner with the connection's dynamic table,
- * fed the way h2_recv.c feeds it: one header block after another (HEADERS
- * plus CONTINUATION payloads, cut anywhere), the table carried over.
+ * fed the way h2_recv_headers.c feeds it: one header block after another
+ * (HEADERS plus CONTINUATION payloads, cut anywhere), the table carried
+ * over.
  * Input: a table limit byte (x 16 octets, capped at the HTTP/2 default;
  * an odd byte also decodes every field, with the table's octets, as for
  * an observer of org.shb.h2.proto/1), a split plan applied to every
