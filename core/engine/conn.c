@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "engine/setup_phase.h"
+#include "engine/timers.h"
 #include "engine/worker_int.h"
 
 static void last_words(struct shb_conn *c, int bye);
@@ -35,10 +36,7 @@ void shb_conn_finish_close(struct shb_conn *c)
 		close(c->fd);
 	c->fd = -1;
 	c->ring_only = c->shut_pending = c->bye_pending = 0;
-	if (c->has_deadline) {
-		c->has_deadline = 0;
-		w->ndeadlines--;
-	}
+	shb_conn_timers_clear(c);
 	c->gen++;
 	c->issued_here = 0;
 	shb_conn_note_outcome(c);
@@ -126,9 +124,7 @@ void shb_conn_close_after_peer(struct shb_conn *c)
 	if (enter_closing(c) < 0)
 		return;
 	c->await_fin = 1;
-	c->deadline = w->now + FIN_WAIT_NS;
-	if (!w->nfinwait++ || c->deadline < w->fin_due)
-		w->fin_due = c->deadline;
+	shb_conn_timer_set(c, TK_LINGER, w->now + FIN_WAIT_NS);
 }
 
 void shb_conn_fin_done(struct shb_conn *c)
@@ -136,7 +132,7 @@ void shb_conn_fin_done(struct shb_conn *c)
 	if (!c->await_fin)
 		return;
 	c->await_fin = 0;
-	c->w->nfinwait--;
+	shb_conn_timer_del(c, TK_LINGER);
 	shut_now(c);
 }
 
@@ -337,6 +333,7 @@ void shb_conn_transport_ready(struct shb_conn *c)
 	}
 	w->nconnecting--;
 	c->st = C_READY;
+	shb_conn_timer_del(c, TK_CONNECT);
 	if (w->dgram)
 		w->nhandshaking++;
 	else
@@ -536,6 +533,5 @@ int shb_conn_attach_plugin(struct shb_conn *c)
 		return -1;
 	}
 	c->plugin_live = 1;
-	c->deadline = SHB_TSTAMP_NONE;
 	return 0;
 }

@@ -9,6 +9,7 @@
 
 #include "engine/proxy.h"
 #include "engine/sock_direct.h"
+#include "engine/timers.h"
 #include "engine/worker_int.h"
 
 static void deliver_eof(struct shb_conn *c);
@@ -170,6 +171,10 @@ void shb_conn_start(struct shb_conn *c)
 	c->st = C_CONNECTING;
 	w->nconnecting++;
 	c->t_connect = w->now;
+	/* A proxy's CONNECT and TLS must be done by then too (the ring
+	 * times out the connect itself). */
+	shb_conn_timer_set(c, TK_CONNECT, c->t_connect +
+			   w->run->cfg->connect_timeout_ns + 1);
 	if (w->direct_sock && sa->sa_family == w->direct_sock) {
 		start_direct(c, addr);
 		return;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "engine/timers.h"
 #include "engine/worker_int.h"
 
 void shb_worker_finished_one(struct worker *w)
@@ -228,6 +229,7 @@ int shb_conn_issue(struct shb_conn *c)
 			shb_wait_putback(w, r->t_due, c->idx);
 		return -1;
 	}
+	shb_conn_timer_request(c, r->t_due);
 	if (w->open && !resend)
 		sched_advance(w, r->t_intended);
 	return 0;

@@ -131,6 +131,25 @@ void shb_wait_expire(struct worker *w)
 		expire_closed(w, limit, msg);
 }
 
+uint64_t shb_wait_due(const struct worker *w)
+{
+	uint64_t limit = w->run->cfg->timeout_ns, due;
+
+	if (!limit || !w->loading || w->stopping)
+		return UINT64_MAX;
+	if (w->open) {
+		due = w->next_due;
+		if (due == UINT64_MAX || shb_worker_unissued(w) <= w->nretry)
+			return UINT64_MAX;
+	} else {
+		if (!w->wq_len || !shb_worker_unissued(w))
+			return UINT64_MAX;
+		due = w->waitq[w->wq_head].t;
+	}
+	/* Timed out once more than the limit has passed (expire_*). */
+	return due + limit + 1;
+}
+
 /* Open loop, at the end: this worker's requests that were due while
  * measuring, before the end (the -z deadline at the latest), and never
  * started (nor timed out waiting); with -n, no more than the budget had

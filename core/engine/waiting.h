@@ -37,6 +37,11 @@ void shb_wait_again(struct worker *w, uint32_t conn);
 /* --timeout: requests that waited longer than it are timeout errors,
  * charged to the budget, never sent. */
 void shb_wait_expire(struct worker *w);
+/* When shb_wait_expire will next have one to expire (the oldest waiting,
+ * or the open loop's next due, plus --timeout), UINT64_MAX for none. It
+ * may have passed without one to charge (a mixed run's origin whose -n
+ * is used up). */
+uint64_t shb_wait_due(const struct worker *w);
 /* Open loop, at the end: the requests that were due while measuring and
  * never started (stats->unsent). */
 void shb_wait_count_unsent(struct worker *w);

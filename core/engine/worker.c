@@ -79,14 +79,10 @@ static void update_deadline(struct shb_conn *c)
 	/* Since 1.2 a protocol without timers has neither member. */
 	shb_tstamp d = w->vt->next_deadline ? w->vt->next_deadline(c->p)
 					    : SHB_TSTAMP_NONE;
-	c->deadline = d;
-	if (d != SHB_TSTAMP_NONE && !c->has_deadline) {
-		c->has_deadline = 1;
-		w->ndeadlines++;
-	} else if (d == SHB_TSTAMP_NONE && c->has_deadline) {
-		c->has_deadline = 0;
-		w->ndeadlines--;
-	}
+	if (d == SHB_TSTAMP_NONE)
+		shb_conn_timer_del(c, TK_PROTO);
+	else
+		shb_conn_timer_set(c, TK_PROTO, d);
 }
 
 static void service(struct shb_conn *c)
@@ -99,6 +95,8 @@ static void service(struct shb_conn *c)
 	while (shb_worker_may_issue(w) && w->vt->capacity(c->p) > 0)
 		if (shb_conn_issue(c) < 0)
 			break;
+	if (!c->nused && c->established)
+		shb_conn_timer_grant(c);
 	uint32_t st = w->vt->state(c->p);
 	if ((st & SHB_CS_WANT_WRITE) && !c->send_busy) {
 		shb_conn_flush_protocol(c);
@@ -218,9 +216,9 @@ static void revive(struct worker *w)
 
 static uint64_t next_wait(struct worker *w)
 {
-	uint64_t wait = TICK_NS;
-	if (w->nfinwait && w->fin_due > w->now && w->fin_due - w->now < wait)
-		wait = w->fin_due - w->now;
+	uint64_t wait = TICK_NS, t = shb_worker_next_timer(w);
+	if (t < w->now + wait)
+		wait = t > w->now ? t - w->now : 0;
 	if (w->next_check > w->now && w->next_check - w->now < wait)
 		wait = w->next_check - w->now;
 	if (w->revive_at > w->now && w->revive_at - w->now < wait)
@@ -239,16 +237,6 @@ static uint64_t next_wait(struct worker *w)
 			wait = SETUP_POLL_NS;
 		if (w->setup_until > w->now && w->setup_until - w->now < wait)
 			wait = w->setup_until - w->now;
-	}
-	if (w->ndeadlines) {
-		for (uint32_t i = 0; i < w->nconns; i++) {
-			struct shb_conn *c = &w->conns[i];
-			if (!c->has_deadline)
-				continue;
-			uint64_t d = c->deadline > w->now ? c->deadline - w->now : 0;
-			if (d < wait)
-				wait = d;
-		}
 	}
 	return wait;
 }
@@ -410,6 +398,8 @@ static int worker_setup(struct worker *w)
 	}
 	shb_mix_assign_conns(w);
 	w->nidle = w->nconns;
+	if (shb_worker_timers_init(w) < 0)
+		return -1;
 	w->refuse_cap = 2ull * w->nconns * w->parallel;
 	if (w->refuse_cap < REFUSE_STREAK_MIN)
 		w->refuse_cap = REFUSE_STREAK_MIN;
@@ -477,6 +467,7 @@ static void worker_teardown(struct worker *w)
 		shb_tls_ticket_free(&w->tickets[i]);
 	free(w->tickets);
 	free(w->stash);
+	shb_worker_timers_free(w);
 }
 
 static void run_loop(struct worker *w)
@@ -489,6 +480,7 @@ static void run_loop(struct worker *w)
 		check_every = 1000000;
 	if (cfg->connect_timeout_ns / 20 < check_every)
 		check_every = cfg->connect_timeout_ns / 20 > 1000000 ? cfg->connect_timeout_ns / 20 : 1000000;
+	w->check_every = check_every;
 	w->now = shb_now_ns();
 	w->next_check = w->now + check_every;
 	w->setup_until = w->now + cfg->connect_timeout_ns;
@@ -547,17 +539,15 @@ static void run_loop(struct worker *w)
 		if (reaped > REAP_REFRESH)
 			w->now = shb_now_ns();
 		service_dirty(w);
-		if (w->nfinwait && w->now >= w->fin_due)
-			shb_worker_fin_sweep(w);
 		if (w->nretry)
 			place_retries(w);
 		if (w->open && w->next_due <= w->now)
 			place_due(w);
 		shb_buf_ring_publish(&w->br);
-		if (w->now >= w->next_check || w->ndeadlines) {
+		if (w->now >= w->next_check || shb_worker_timers_due(w)) {
 			int periodic = w->now >= w->next_check;
 			if (periodic) {
-				w->next_check = w->now + check_every;
+				w->next_check = w->now + w->check_every;
 				shb_rx_clock_tick(&w->rxc);
 			}
 			shb_worker_check_timers(w, periodic);

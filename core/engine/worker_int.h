@@ -8,7 +8,8 @@
  *                  connections that never take a request
  *   waiting.c      requests due but not sent yet (no connection or stream
  *                  had room): their --timeout, and the unsent count
- *   timers.c       the worker's periodic checks
+ *   timers.c       the worker's checks by the clock, every deadline in
+ *                  its timer heap (timer_heap.h)
  *   conn.c         connection life cycle common to every transport
  *   conn_stream.c  TCP and TLS over TCP: connect, receive with backpressure,
  *                  send
@@ -28,6 +29,7 @@
 #include "engine/mix.h"
 #include "engine/rx_clock.h"
 #include "engine/run.h"
+#include "engine/timer_heap.h"
 #include "cli/schedule.h"
 #include "cli/source.h"
 #include "cli/template.h"
@@ -130,7 +132,7 @@ struct shb_conn {
 	uint8_t recv_armed, send_busy, connect_busy;
 	uint8_t recv_paused; /* backlog held: the multishot recv is not re-armed */
 	uint8_t eof_pending; /* the peer's FIN came behind the backlog */
-	uint8_t dirty, plugin_live, has_deadline;
+	uint8_t dirty, plugin_live;
 	uint32_t ops; /* operations in the kernel */
 	void *p;      /* plugin connection memory (conn_size bytes) */
 	struct req_slot *reqs;
@@ -145,7 +147,8 @@ struct shb_conn {
 	uint8_t answered;
 	uint8_t fails;       /* connections in a row on this slot that did not */
 	/* It last could take a request, or had one in flight (conn_budget.c
-	 * shb_conn_check_grant). */
+	 * shb_conn_check_grant; kept by its service and when its last
+	 * request ends, looked at by TK_GRANT). */
 	shb_tstamp t_granted;
 	shb_tstamp retry_at; /* do not reconnect before (backoff) */
 	/* run->addrs[ai] is where this slot connects. A connect that fails
@@ -174,8 +177,8 @@ struct shb_conn {
 	 * registered): shutdown goes through the ring (OP_SHUT), after the
 	 * send in flight if there is one (shut_pending). */
 	uint8_t ring_only, shut_pending;
-	/* CLOSING, waiting for the server's FIN until `deadline`
-	 * (shb_conn_close_after_peer). */
+	/* CLOSING, waiting for the server's FIN until its TK_LINGER
+	 * deadline (shb_conn_close_after_peer). */
 	uint8_t await_fin;
 	/* The errno of a ring-made socket that failed (OP_SOCKET), read when
 	 * the connect linked to it completes cancelled. */
@@ -188,7 +191,6 @@ struct shb_conn {
 	shb_tstamp t_handed;
 	shb_tstamp t_connect;   /* connect started (socket created) */
 	shb_tstamp t_connected; /* TCP connected / UDP socket ready */
-	shb_tstamp deadline;
 	/* plain send: vecs from pull_send, stable until the CQE */
 	struct iovec iov[MAX_VECS];
 	struct msghdr msg;
@@ -290,13 +292,12 @@ struct worker {
 	 * (nhandshaking, counted as connecting). */
 	uint32_t nactive, nhandshaking;
 	uint32_t nidle; /* conns in C_IDLE that may be revived */
-	uint32_t ndeadlines;
-	/* Connections waiting for the server's FIN, and the earliest of
-	 * their deadlines (fin_due, exact or earlier). */
-	uint32_t nfinwait;
-	shb_tstamp fin_due;
+	/* Every connection's deadlines (timers.h). */
+	struct shb_theap timers;
 	shb_tstamp now;
+	/* The periodic check: when it next runs, and how often. */
 	shb_tstamp next_check;
+	uint64_t check_every;
 	int stopping;
 	int deadline_hit;
 	/* Counting: off during --warmup, whose requests (those sent before
@@ -476,8 +477,10 @@ static inline void shb_conn_req_add(struct shb_conn *c)
 
 static inline void shb_conn_req_drop(struct shb_conn *c)
 {
-	if (--c->nused == 0)
+	if (--c->nused == 0) {
 		c->w->nbusy--;
+		c->t_granted = c->w->now; /* it had one until now */
+	}
 }
 
 /* ring.c */
