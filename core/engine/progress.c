@@ -8,7 +8,7 @@
 static int all_done(const struct shb_worker_args *wa, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
-		if (!__atomic_load_n(&wa[i].live_done, __ATOMIC_ACQUIRE))
+		if (!atomic_load_explicit(&wa[i].live_done, memory_order_acquire))
 			return 0;
 	return 1;
 }
@@ -41,9 +41,9 @@ static void show_setup(const struct shb_run *run,
 {
 	uint64_t open = 0, connecting = 0, failed = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		open += __atomic_load_n(&wa[i].live_active, __ATOMIC_RELAXED);
-		connecting += __atomic_load_n(&wa[i].live_connecting, __ATOMIC_RELAXED);
-		failed += __atomic_load_n(&wa[i].live_failed, __ATOMIC_RELAXED);
+		open += atomic_load_explicit(&wa[i].live_active, memory_order_relaxed);
+		connecting += atomic_load_explicit(&wa[i].live_connecting, memory_order_relaxed);
+		failed += atomic_load_explicit(&wa[i].live_failed, memory_order_relaxed);
 	}
 	fprintf(stderr, "\r[%6.1fs] setting up: %llu/%u open, %llu connecting, "
 		"%llu failed%10s", (double)(now - run->start_ns) / 1e9,
@@ -98,8 +98,8 @@ void shb_progress_watch(const struct shb_run *run, const struct shb_worker_args 
 			break;
 		uint64_t ok = 0, errs = 0;
 		for (uint32_t i = 0; i < n; i++) {
-			ok += __atomic_load_n(&wa[i].live_ok, __ATOMIC_RELAXED);
-			errs += __atomic_load_n(&wa[i].live_errors, __ATOMIC_RELAXED);
+			ok += atomic_load_explicit(&wa[i].live_ok, memory_order_relaxed);
+			errs += atomic_load_explicit(&wa[i].live_errors, memory_order_relaxed);
 		}
 		uint64_t now = shb_now_ns();
 		load = atomic_load(&run->load_ns);

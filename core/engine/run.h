@@ -135,16 +135,18 @@ struct shb_worker_args {
 			  * condition; err says which */
 	/* Published once per loop pass with relaxed atomic stores, read by the
 	 * main thread for the progress line. */
-	uint64_t live_ok, live_errors;
+	_Atomic uint64_t live_ok, live_errors;
 	/* Gauges (ABI 1.3 connections_active/_connecting): connections up,
 	 * and being set up (connect, TLS, a datagram protocol's handshake).
 	 * A stopping worker no longer publishes, so after the run they hold
 	 * the state at the end of the load. */
-	uint64_t live_active, live_connecting;
-	int live_done; /* 1 once the worker has left its loop */
+	_Atomic uint64_t live_active, live_connecting;
+	/* 1 once the worker has left its loop (a release store: what it
+	 * wrote before is seen by an acquire load of it). */
+	atomic_int live_done;
 	/* Slots whose connections failed and none ever opened yet (the
 	 * set-up progress line), published like the gauges. */
-	uint64_t live_failed;
+	_Atomic uint64_t live_failed;
 	/* Taken when the worker stops: the slots that never opened. */
 	struct shb_census census;
 	char err[512];

@@ -34,9 +34,9 @@ void shb_tseries_gauges(const struct shb_worker_args *wa, uint32_t n,
 	r->connections_connecting = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		r->connections_active +=
-			__atomic_load_n(&wa[i].live_active, __ATOMIC_RELAXED);
+			atomic_load_explicit(&wa[i].live_active, memory_order_relaxed);
 		r->connections_connecting +=
-			__atomic_load_n(&wa[i].live_connecting, __ATOMIC_RELAXED);
+			atomic_load_explicit(&wa[i].live_connecting, memory_order_relaxed);
 	}
 }
 

@@ -302,25 +302,16 @@ static unsigned pow2_at_least(unsigned v)
 	return p;
 }
 
-static int worker_setup(struct worker *w)
+/* The ring, sized for the connections, and their file table. */
+static int ring_setup(struct worker *w)
 {
 	struct shb_worker_args *a = w->args;
-	const struct shb_config *cfg = w->run->cfg;
-	int r;
-
-	w->nconns = a->conns;
-	/* This worker's first slot number in the run (--source takes turns
-	 * by it; templates number connections by it). */
-	w->conn_base = a->conn_base;
-	w->mixw = a->mixw; /* a mixed run sized its connections per origin */
-	if (!w->mixw && a->budget && a->budget < w->nconns * (uint64_t)w->parallel)
-		w->nconns = (uint32_t)((a->budget + w->parallel - 1) / w->parallel);
 	unsigned entries = pow2_at_least(2 * w->nconns + 8);
 	if (entries < 256)
 		entries = 256;
 	if (entries > 32768)
 		entries = 32768;
-	r = shb_uring_init(&w->u, entries);
+	int r = shb_uring_init(&w->u, entries);
 	if (r < 0) {
 		if (r == -EPERM || r == -ENOSYS)
 			snprintf(a->err, sizeof(a->err),
@@ -338,6 +329,12 @@ static int worker_setup(struct worker *w)
 		snprintf(a->err, sizeof(a->err), "io_uring register files: %s", strerror(-r));
 		return -1;
 	}
+	return 0;
+}
+
+/* The receive buffers the kernel picks from. */
+static int recv_bufs_setup(struct worker *w)
+{
 	unsigned nbuf = pow2_at_least(2 * w->nconns);
 	unsigned bsize = RECV_BUF_SIZE;
 	nbuf = nbuf < 64 ? 64 : nbuf > 32768 ? 32768 : nbuf;
@@ -368,11 +365,18 @@ static int worker_setup(struct worker *w)
 		nbuf = pow2_at_least(4 * w->nconns);
 		nbuf = nbuf < 16 ? 16 : nbuf > GRO_BUFS_MAX ? GRO_BUFS_MAX : nbuf;
 	}
-	r = shb_buf_ring_init(&w->u, &w->br, nbuf, bsize, 0);
+	int r = shb_buf_ring_init(&w->u, &w->br, nbuf, bsize, 0);
 	if (r < 0) {
-		snprintf(a->err, sizeof(a->err), "io_uring buffer ring: %s", strerror(-r));
+		snprintf(w->args->err, sizeof(w->args->err), "io_uring buffer ring: %s",
+			 strerror(-r));
 		return -1;
 	}
+	return 0;
+}
+
+/* The connection slots, their plugin memory, request slots and timers. */
+static int conns_setup(struct worker *w)
+{
 	size_t align = 64;
 	w->pstride = (w->desc->conn_size + align - 1) & ~(align - 1);
 	w->conns = calloc(w->nconns, sizeof(*w->conns));
@@ -384,7 +388,8 @@ static int worker_setup(struct worker *w)
 	if (!w->conns || !w->pmem || !w->dirty || !reqs ||
 	    (w->run->cfg->tls_resume && !w->tickets)) {
 		free(reqs);
-		snprintf(a->err, sizeof(a->err), "out of memory for %u connections", w->nconns);
+		snprintf(w->args->err, sizeof(w->args->err),
+			 "out of memory for %u connections", w->nconns);
 		return -1;
 	}
 	for (uint32_t i = 0; i < w->nconns; i++) {
@@ -398,15 +403,16 @@ static int worker_setup(struct worker *w)
 	}
 	shb_mix_assign_conns(w);
 	w->nidle = w->nconns;
-	if (shb_worker_timers_init(w) < 0)
-		return -1;
-	w->refuse_cap = 2ull * w->nconns * w->parallel;
-	if (w->refuse_cap < REFUSE_STREAK_MIN)
-		w->refuse_cap = REFUSE_STREAK_MIN;
-	w->rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)a->index + 1) * 0xbf58476d1ce4e5b9ull;
+	return shb_worker_timers_init(w);
+}
+
+/* The transport's probes and the protocol's per-worker state. */
+static int proto_setup(struct worker *w)
+{
+	struct shb_worker_args *a = w->args;
+	int fam = w->run->addrs[0].ss.ss_family, r;
 	w->dgram = w->desc->transport == SHB_TRANSPORT_DGRAM;
-	int fam = w->run->addrs[0].ss.ss_family;
-	if (!w->dgram && !cfg->source && (fam == AF_INET || fam == AF_INET6) &&
+	if (!w->dgram && !w->run->cfg->source && (fam == AF_INET || fam == AF_INET6) &&
 	    shb_sock_direct_probe(&w->u.ring, fam, 0))
 		w->direct_sock = fam;
 	if (w->dgram) {
@@ -427,6 +433,29 @@ static int worker_setup(struct worker *w)
 		return -1;
 	}
 	w->pworker_live = 1;
+	return 0;
+}
+
+static int worker_setup(struct worker *w)
+{
+	struct shb_worker_args *a = w->args;
+	const struct shb_config *cfg = w->run->cfg;
+
+	w->nconns = a->conns;
+	/* This worker's first slot number in the run (--source takes turns
+	 * by it; templates number connections by it). */
+	w->conn_base = a->conn_base;
+	w->mixw = a->mixw; /* a mixed run sized its connections per origin */
+	if (!w->mixw && a->budget && a->budget < w->nconns * (uint64_t)w->parallel)
+		w->nconns = (uint32_t)((a->budget + w->parallel - 1) / w->parallel);
+	if (ring_setup(w) < 0 || recv_bufs_setup(w) < 0 || conns_setup(w) < 0)
+		return -1;
+	w->refuse_cap = 2ull * w->nconns * w->parallel;
+	if (w->refuse_cap < REFUSE_STREAK_MIN)
+		w->refuse_cap = REFUSE_STREAK_MIN;
+	w->rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)a->index + 1) * 0xbf58476d1ce4e5b9ull;
+	if (proto_setup(w) < 0)
+		return -1;
 	w->connect_ts.tv_sec = (long long)(cfg->connect_timeout_ns / 1000000000u);
 	w->connect_ts.tv_nsec = (long long)(cfg->connect_timeout_ns % 1000000000u);
 	return shb_worker_tmpl_setup(w);
@@ -468,6 +497,18 @@ static void worker_teardown(struct worker *w)
 	free(w->tickets);
 	free(w->stash);
 	shb_worker_timers_free(w);
+}
+
+/* The figures the main thread shows while the run goes (run.h). */
+static void publish(struct worker *w)
+{
+	struct shb_worker_args *a = w->args;
+	atomic_store_explicit(&a->live_ok, w->stats->ok, memory_order_relaxed);
+	atomic_store_explicit(&a->live_errors, w->stats->errors, memory_order_relaxed);
+	atomic_store_explicit(&a->live_active, w->nactive, memory_order_relaxed);
+	atomic_store_explicit(&a->live_connecting, w->nconnecting + w->nhandshaking,
+			      memory_order_relaxed);
+	atomic_store_explicit(&a->live_failed, w->nfail_down, memory_order_relaxed);
 }
 
 static void run_loop(struct worker *w)
@@ -561,12 +602,7 @@ static void run_loop(struct worker *w)
 		/* A new datagram connection has nothing in flight to wake us:
 		 * let it send its first flight now, not after the next tick. */
 		service_dirty(w);
-		__atomic_store_n(&w->args->live_ok, w->stats->ok, __ATOMIC_RELAXED);
-		__atomic_store_n(&w->args->live_errors, w->stats->errors, __ATOMIC_RELAXED);
-		__atomic_store_n(&w->args->live_active, w->nactive, __ATOMIC_RELAXED);
-		__atomic_store_n(&w->args->live_connecting,
-				 w->nconnecting + w->nhandshaking, __ATOMIC_RELAXED);
-		__atomic_store_n(&w->args->live_failed, w->nfail_down, __ATOMIC_RELAXED);
+		publish(w);
 	}
 }
 
@@ -637,6 +673,6 @@ void *shb_worker_main(void *arg)
 		shb_ival_leave(a->ival, w->stats);
 	}
 	free(w);
-	__atomic_store_n(&a->live_done, 1, __ATOMIC_RELEASE);
+	atomic_store_explicit(&a->live_done, 1, memory_order_release);
 	return NULL;
 }
