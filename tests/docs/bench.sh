@@ -80,6 +80,10 @@ bad "all.sh: unknown option '--fast' (try --help)" bench/all.sh --fast
 bad "churn.sh: unknown mode 'udp' (known: tcp tls)" bench/churn.sh --modes udp
 bad "churn.sh: unknown client 'h2load' (known: shb wrk ab)" bench/churn.sh --clients "shb h2load"
 bad "churn.sh: --base goes with client shb" bench/churn.sh --clients wrk --base /bin/sh
+bad "timers.sh: unknown load 'h2:50' (known: h1:50 h1:50:t h1:10000 h1:10000:t h3:8 h3:1000)" \
+	bench/timers.sh -l "h1:50 h2:50"
+bad "timers.sh: --before /nonexistent/shb is not an executable file" \
+	bench/timers.sh --before /nonexistent/shb
 bash bench/churn.sh --help | grep -q -- '--disable-keepalive' ||
 	fail "churn.sh --help does not say what shb runs with (--disable-keepalive)"
 echo "ok: ${#scripts[@]} bench scripts shellcheck-clean, all.sh help, README and dry run agree"
