@@ -572,7 +572,8 @@ static int cli_parse(int argc, char **argv, struct shb_config *cfg, char *err,
 	/* http and https are settled now, as every protocol without
 	 * scheme_defs serves them; other schemes wait for the protocol. */
 	if (shb_url_find_scheme(NULL, cfg->url.scheme))
-		return shb_cli_set_scheme(cfg, NULL, NULL, err, errlen);
+		return shb_cli_set_scheme(cfg, &cfg->url, cfg->url_text, NULL,
+					  NULL, err, errlen);
 	return 0;
 }
 

@@ -20,12 +20,11 @@ static int cacert_unused(const struct shb_config *cfg)
 	return cfg->cacert != NULL;
 }
 
-int shb_cli_set_scheme(struct shb_config *cfg,
-		       const struct shb_scheme *schemes, const char *proto,
-		       char *err, size_t errlen)
+int shb_cli_set_scheme(const struct shb_config *cfg, struct shb_url *url,
+		       const char *url_text, const struct shb_scheme *schemes,
+		       const char *proto, char *err, size_t errlen)
 {
-	if (shb_url_set_scheme(&cfg->url, cfg->url_text, schemes, proto, err,
-			       errlen) < 0)
+	if (shb_url_set_scheme(url, url_text, schemes, proto, err, errlen) < 0)
 		return -1;
 	if (cfg->key && !cfg->cert) {
 		snprintf(err, errlen, "--key %s: give the certificate too "
@@ -36,14 +35,14 @@ int shb_cli_set_scheme(struct shb_config *cfg,
 			      cfg->tls_version ? "--tls-version" :
 			      cacert_unused(cfg) ? "--cacert" :
 			      cfg->tls_resume ? "--tls-resume" : NULL;
-	if (tls_opt && !cfg->url.tls) {
+	if (tls_opt && !url->tls) {
 		snprintf(err, errlen, "%s: the URL is %s://, which does not run "
-			 "over TLS%s", tls_opt, cfg->url.scheme,
-			 strcmp(cfg->url.scheme, "http") == 0 ? "; use https://" : "");
+			 "over TLS%s", tls_opt, url->scheme,
+			 strcmp(url->scheme, "http") == 0 ? "; use https://" : "");
 		return -1;
 	}
-	if (cfg->sni && !cfg->url.tls) {
-		if (strcmp(cfg->url.scheme, "http") == 0)
+	if (cfg->sni && !url->tls) {
+		if (strcmp(url->scheme, "http") == 0)
 			snprintf(err, errlen,
 				 "--sni %s: SNI is sent only over TLS, and the "
 				 "URL is http://; use https://", cfg->sni);
@@ -51,7 +50,7 @@ int shb_cli_set_scheme(struct shb_config *cfg,
 			snprintf(err, errlen,
 				 "--sni %s: SNI is sent only over TLS, and "
 				 "%s:// does not run over TLS", cfg->sni,
-				 cfg->url.scheme);
+				 url->scheme);
 		return -1;
 	}
 	return 0;

@@ -7,12 +7,13 @@
 
 #include "cli/config.h"
 
-/* Settles cfg->url's scheme against `schemes` (NULL: http and https, as
- * for a protocol without scheme_defs) of protocol `proto` (NULL: none
- * chosen yet): TLS, default port, authority, and --sni only over TLS.
- * Returns 0, or -1 with one line in err. */
-int shb_cli_set_scheme(struct shb_config *cfg,
-		       const struct shb_scheme *schemes, const char *proto,
-		       char *err, size_t errlen);
+/* Settles `url` (parsed from url_text, one of cfg's targets) against
+ * `schemes` (NULL: http and https, as for a protocol without scheme_defs)
+ * of protocol `proto` (NULL: none chosen yet): TLS, default port,
+ * authority, and cfg's TLS options and --sni only over TLS. Returns 0, or
+ * -1 with one line in err. */
+int shb_cli_set_scheme(const struct shb_config *cfg, struct shb_url *url,
+		       const char *url_text, const struct shb_scheme *schemes,
+		       const char *proto, char *err, size_t errlen);
 
 #endif

@@ -53,29 +53,26 @@ int shb_target_split(const char *arg, const char **label, size_t *label_len,
 	return 0;
 }
 
-int shb_compare_select(struct shb_config *cfg, size_t k, char *err,
-		       size_t errlen)
+int shb_compare_select(const struct shb_config *cfg, size_t k, char **text,
+		       struct shb_url *url, char *err, size_t errlen)
 {
 	const struct shb_target_arg *t = &cfg->targets[k];
-	struct shb_url u;
-	char *text = strdup(t->url_text);
 
-	if (!text) {
+	memset(url, 0, sizeof(*url));
+	*text = strdup(t->url_text);
+	if (!*text) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	memset(&u, 0, sizeof(u));
-	if (shb_url_parse_any(text, &u, err, errlen) < 0) {
-		free(text);
-		return -1;
-	}
-	free(cfg->url_text);
-	shb_url_free(&cfg->url);
-	cfg->url_text = text;
-	cfg->url = u;
 	/* http and https are settled now, as in shb_cli_parse; other
 	 * schemes wait for the protocol. */
-	if (shb_url_find_scheme(NULL, cfg->url.scheme))
-		return shb_cli_set_scheme(cfg, NULL, NULL, err, errlen);
-	return 0;
+	if (shb_url_parse_any(*text, url, err, errlen) == 0 &&
+	    (!shb_url_find_scheme(NULL, url->scheme) ||
+	     shb_cli_set_scheme(cfg, url, *text, NULL, NULL, err, errlen) == 0))
+		return 0;
+	shb_url_free(url);
+	memset(url, 0, sizeof(*url));
+	free(*text);
+	*text = NULL;
+	return -1;
 }

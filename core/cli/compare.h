@@ -27,11 +27,11 @@
 int shb_target_split(const char *arg, const char **label, size_t *label_len,
 		     const char **url, char *err, size_t errlen);
 
-/* Makes target `k` of cfg->targets the one the run uses: cfg->url_text
- * and cfg->url are replaced by its URL, parsed and, for http and https,
- * settled as shb_cli_parse does. Returns 0, or -1 with one line in err
- * that names the target. */
-int shb_compare_select(struct shb_config *cfg, size_t k, char *err,
-		       size_t errlen);
+/* Target `k` of cfg->targets as a run uses it: *text (malloc'd) and *url
+ * receive its URL, parsed and, for http and https, settled as
+ * shb_cli_parse does. Returns 0, or -1 with one line in err; *text and
+ * *url are then empty (NULL and zeroed). */
+int shb_compare_select(const struct shb_config *cfg, size_t k, char **text,
+		       struct shb_url *url, char *err, size_t errlen);
 
 #endif

@@ -80,9 +80,6 @@ struct shb_config {
 	uint32_t connections;   /* -c, default 50 */
 	uint32_t parallel;      /* -p, default 1 */
 	uint32_t threads;       /* -t, 0 = automatic, at most SHB_MAX_THREADS */
-	/* Set at start when -c does not fit the open-files limit: sockets are
-	 * held in the workers' io_uring file tables only (main.c). */
-	int ring_only_fds;
 	uint64_t requests;      /* -n; 200 when neither -n nor -z */
 	uint64_t duration_ns;   /* -z; 0 in count mode */
 	char *method;           /* -m/-X; GET, or POST with -d */
@@ -123,7 +120,8 @@ struct shb_config {
 	 * first in `reports`); quiet is then set too */
 	int tui;
 	uint64_t warmup_ns;          /* --warmup: load not measured, 0 = none */
-	uint64_t interval_ns;        /* --interval: time series, 0 = none */
+	uint64_t interval_ns;        /* --interval as given, 0 = not given
+				      * (the plan's interval_ns is the run's) */
 	/* Open loop (schedule.h): -R N sets rate_milli (requests/s x 1000);
 	 * -R A:B (one stage over -z) and --stages set stages instead, and
 	 * --stages sets duration_ns to their sum. Closed loop: 0 and NULL. */
@@ -173,7 +171,9 @@ struct shb_config {
  * 1 when --help or --version was asked (cfg->help / cfg->version set, the
  * caller prints), and -1 on invalid input with one line (no newline) in err
  * that names what is wrong. Defaults are filled in. Always call
- * shb_config_free afterwards. */
+ * shb_config_free afterwards. The config is read-only from then on (const
+ * to everything after the parse): what a run derives from it is its plan
+ * (plan/plan.h). */
 int shb_cli_parse(int argc, char **argv, struct shb_config *cfg, char *err,
 		  size_t errlen);
 void shb_config_free(struct shb_config *cfg);

@@ -481,13 +481,13 @@ void shb_run_set_origin(struct shb_run *run)
 	memset(o, 0, sizeof(*o));
 	o->struct_size = sizeof(*o);
 	o->index = 0;
-	o->port = cfg->url.port;
-	o->flags = cfg->url.tls ? SHB_SCHEME_TLS : 0;
-	o->scheme = cfg->url.scheme;
-	o->host = cfg->url.host;
-	o->authority = cfg->host_header ? cfg->host_header : cfg->url.authority;
+	o->port = run->url->port;
+	o->flags = run->url->tls ? SHB_SCHEME_TLS : 0;
+	o->scheme = run->url->scheme;
+	o->host = run->url->host;
+	o->authority = cfg->host_header ? cfg->host_header : run->url->authority;
 	/* RFC 6066: no SNI for an IP literal unless --sni names one. */
-	o->sni = cfg->sni ? cfg->sni : cfg->url.host_is_ip ? NULL : cfg->url.host;
+	o->sni = cfg->sni ? cfg->sni : run->url->host_is_ip ? NULL : run->url->host;
 	o->prepared = run->prepared;
 	o->route_flags = run->proxy_absolute ? SHB_ROUTE_ABSOLUTE_FORM : 0;
 }
@@ -505,7 +505,7 @@ int shb_conn_attach(struct shb_conn *c)
 		shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
 		return -1;
 	}
-	if (w->run->cfg->ring_only_fds) {
+	if (w->run->plan->ring_only_fds) {
 		/* The table holds the socket now: the descriptor is not
 		 * needed, and its slot in the process's table is what -c
 		 * beyond the open-files limit needs back. */

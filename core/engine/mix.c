@@ -45,13 +45,6 @@ void shb_run_views(struct shb_run *run)
 	run->norigins = m->norigins;
 }
 
-/* Same scheme, host and port: the same origin. */
-static int same_origin(const struct shb_url *a, const struct shb_url *b)
-{
-	return strcmp(a->scheme, b->scheme) == 0 && a->port == b->port &&
-	       strcmp(a->host, b->host) == 0;
-}
-
 static int fail(char *err, size_t errlen, const char *what, const char *msg)
 {
 	snprintf(err, errlen, "%s: %s", what, msg);
@@ -130,13 +123,13 @@ static int prepare_target(struct shb_run *run, uint32_t t,
 	const struct shb_config *cfg = run->cfg;
 	const struct shb_target_arg *ta = &cfg->targets[t];
 	const struct shb_proto_handle *p = run->proto;
-	struct shb_kv *kv = calloc(cfg->header_count + 1, sizeof(*kv));
+	struct shb_kv *kv = calloc(run->header_count + 1, sizeof(*kv));
 	char perr[256] = "";
 	if (!kv)
 		return fail(err, errlen, what, "out of memory");
-	for (size_t i = 0; i < cfg->header_count; i++) {
-		kv[i].key = cfg->headers[i].name;
-		kv[i].value = cfg->headers[i].value;
+	for (size_t i = 0; i < run->header_count; i++) {
+		kv[i].key = run->headers[i].name;
+		kv[i].value = run->headers[i].value;
 	}
 	int own_body = ta->body_file != NULL;
 	struct shb_request req = {
@@ -147,7 +140,7 @@ static int prepare_target(struct shb_run *run, uint32_t t,
 		.authority = authority,
 		.path = u->path,
 		.headers = kv,
-		.header_count = cfg->header_count,
+		.header_count = run->header_count,
 		.body = own_body ? ta->body : cfg->body,
 		.body_len = own_body ? ta->body_len : cfg->body_len,
 	};
@@ -163,18 +156,8 @@ static int prepare_target(struct shb_run *run, uint32_t t,
 	return 0;
 }
 
-/* Which target, for messages: "--urls FILE:LINE" or "target N (URL)". */
-static void target_name(const struct shb_config *cfg, uint32_t t, char *buf,
-			size_t len)
-{
-	if (cfg->urls_file)
-		snprintf(buf, len, "%s:%d", cfg->urls_file, cfg->targets[t].line);
-	else
-		snprintf(buf, len, "target %u (%s)", t + 1, cfg->targets[t].url_text);
-}
-
-/* Parses target t's URL against the protocol's schemes and finds (or
- * makes) its origin. */
+/* Parses target t's URL against the protocol's schemes (the plan checked
+ * it) and places it in its origin (the plan's). */
 static int place_target(struct shb_run *run, uint32_t t, struct shb_url *u,
 			char *err, size_t errlen)
 {
@@ -182,7 +165,7 @@ static int place_target(struct shb_run *run, uint32_t t, struct shb_url *u,
 	const struct shb_proto_desc *d = run->proto->desc;
 	struct shb_mix *m = run->mix;
 	char what[320], e[384];
-	target_name(cfg, t, what, sizeof(what));
+	shb_plan_target_name(cfg, t, what, sizeof(what));
 	memset(u, 0, sizeof(*u));
 	if (shb_url_parse_any(cfg->targets[t].url_text, u, e, sizeof(e)) < 0 ||
 	    shb_url_set_scheme(u, cfg->targets[t].url_text,
@@ -190,18 +173,10 @@ static int place_target(struct shb_run *run, uint32_t t, struct shb_url *u,
 		shb_url_free(u);
 		return fail(err, errlen, what, e);
 	}
-	if (u->tls && d->transport == SHB_TRANSPORT_STREAM &&
-	    !(d->flags & SHB_PROTO_CORE_TLS)) {
-		shb_url_free(u);
-		snprintf(e, sizeof(e), "protocol %s cannot run over TLS here", d->name);
-		return fail(err, errlen, what, e);
-	}
-	uint32_t k;
-	for (k = 0; k < m->norigins; k++)
-		if (same_origin(&m->o[k].url, u))
-			break;
+	uint32_t k = run->plan->mix.origin_of[t];
 	m->origin_of[t] = k;
-	m->o[k].weight += cfg->targets[t].weight;
+	m->o[k].weight = run->plan->mix.oweight[k];
+	m->o[k].conns = run->plan->mix.oconns[k];
 	if (k < m->norigins)
 		return 0;
 	/* A new origin keeps this URL; origin 0 is the run's own. */
@@ -211,39 +186,10 @@ static int place_target(struct shb_run *run, uint32_t t, struct shb_url *u,
 	return 0;
 }
 
-/* Connections per origin (by weight, at least one each), and the threads
- * every origin can serve: a worker needs a connection of each. */
-static int split_conns(struct shb_run *run, char *err, size_t errlen)
-{
-	struct shb_mix *m = run->mix;
-	uint64_t w[SHB_TARGETS_MAX];
-	uint32_t c[SHB_TARGETS_MAX];
-	uint32_t total = run->cfg->connections;
-	if (total < m->norigins) {
-		snprintf(err, errlen, "-c %u: the targets are on %u origins, and "
-			 "each needs a connection of its own: give -c %u or more",
-			 total, m->norigins, m->norigins);
-		return -1;
-	}
-	for (uint32_t k = 0; k < m->norigins; k++)
-		w[k] = m->o[k].weight;
-	shb_split_weighted(total, w, m->norigins, c);
-	m->min_conns = UINT32_MAX;
-	for (uint32_t k = 0; k < m->norigins; k++) {
-		m->o[k].conns = c[k];
-		if (c[k] < m->min_conns)
-			m->min_conns = c[k];
-	}
-	if (run->threads > m->min_conns)
-		run->threads = m->min_conns;
-	return 0;
-}
-
-/* Targets grouped by origin, in their order within each, and -n's exact
- * count per target from this shard's place in the sequence. */
+/* Targets grouped by origin, in their order within each, and -n's count
+ * per target (the plan's). */
 static void order_targets(struct shb_run *run)
 {
-	const struct shb_config *cfg = run->cfg;
 	struct shb_mix *m = run->mix;
 	uint32_t n = 0;
 	for (uint32_t k = 0; k < m->norigins; k++) {
@@ -255,14 +201,8 @@ static void order_targets(struct shb_run *run)
 			}
 		m->o[k].count = n - m->o[k].first;
 	}
-	if (cfg->duration_ns)
-		return;
-	/* --shard I/N took a part of -n: the shards before it took the
-	 * parts before (shard.h), so this one starts where they end. */
-	uint64_t off = 0, all = cfg->requests_all ? cfg->requests_all : cfg->requests;
-	for (uint32_t i = 0; i < cfg->shard_index; i++)
-		off += all / cfg->shard_count + (i < all % cfg->shard_count);
-	shb_swrr_counts(m->weight, m->ntargets, off, cfg->requests, m->count);
+	for (uint32_t t = 0; t < m->ntargets; t++)
+		m->count[t] = run->plan->mix.count[t];
 }
 
 /* What serves one origin only: the route of a proxy or a Unix socket is
@@ -297,7 +237,7 @@ int shb_mix_setup(struct shb_run *run, char *err, size_t errlen)
 		m->weight[t] = cfg->targets[t].weight;
 		if (place_target(run, t, &u, err, errlen) < 0)
 			return -1;
-		target_name(cfg, t, what, sizeof(what));
+		shb_plan_target_name(cfg, t, what, sizeof(what));
 		uint32_t k = m->origin_of[t];
 		const char *authority = k ? NULL : run->origin.authority;
 		/* A new origin (its URL moved into m->o[k]) is set up once. */
@@ -324,8 +264,6 @@ int shb_mix_setup(struct shb_run *run, char *err, size_t errlen)
 		if (r < 0)
 			return -1;
 	}
-	if (split_conns(run, err, errlen) < 0)
-		return -1;
 	order_targets(run);
 	return 0;
 }
@@ -382,18 +320,9 @@ static int gate_setup(const struct shb_mix *m, struct shb_mix_worker *x,
 int shb_mix_split(struct shb_run *run, struct shb_worker_args *wa, uint32_t n)
 {
 	struct shb_mix *m = run->mix;
-	const struct shb_config *cfg = run->cfg;
-	uint64_t start[SHB_TARGETS_MAX] = {0};
 
-	/* Each target's count goes round the workers from where the
-	 * previous target's ended, so every worker gets its floor or ceiling
-	 * of -n (and so at least one request, as n <= -n). */
-	uint64_t at = 0;
-	for (uint32_t t = 0; t < m->ntargets; t++) {
-		start[t] = at % n;
-		at += m->count[t];
-	}
 	for (uint32_t i = 0; i < n; i++) {
+		const struct shb_plan_worker *pw = &run->plan->workers[i];
 		struct shb_mix_worker *x = calloc(1, sizeof(*x));
 		if (!x)
 			return -1;
@@ -409,33 +338,12 @@ int shb_mix_split(struct shb_run *run, struct shb_worker_args *wa, uint32_t n)
 				x->nstats = t;
 				return -1;
 			}
-		uint64_t budget = 0;
-		uint32_t conns = 0;
-		for (uint32_t k = 0; k < m->norigins; k++) {
-			const struct shb_mix_origin *o = &m->o[k];
-			uint64_t ob = 0;
-			for (uint32_t j = o->first; j < o->first + o->count; j++) {
-				uint32_t t = m->order[j];
-				uint64_t c = m->count[t];
-				x->budget[j] = c / n + ((i + n - start[t]) % n < c % n);
-				ob += x->budget[j];
-			}
-			uint64_t oc = o->conns / n + (i < o->conns % n);
-			/* -n: no more connections than its requests can keep
-			 * busy, and none for an origin it sends nothing to. */
-			if (!cfg->duration_ns) {
-				uint64_t need = (ob + cfg->parallel - 1) / cfg->parallel;
-				if (oc > need)
-					oc = need;
-			}
-			x->conns[k] = (uint32_t)oc;
-			conns += (uint32_t)oc;
-			budget += ob;
-		}
-		wa[i].conns = conns;
-		if (!cfg->duration_ns)
-			wa[i].budget = budget;
-		if (gate_setup(m, x, conns) < 0)
+		/* The plan's shares, budgets by order[] slot. */
+		for (uint32_t k = 0; k < m->norigins; k++)
+			x->conns[k] = pw->oconns[k];
+		for (uint32_t j = 0; j < m->ntargets; j++)
+			x->budget[j] = pw->tbudget[m->order[j]];
+		if (gate_setup(m, x, pw->conns) < 0)
 			return -1;
 	}
 	return 0;

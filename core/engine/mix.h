@@ -68,7 +68,6 @@ struct shb_mix {
 	uint64_t count[SHB_TARGETS_MAX];   /* -n: each target's requests */
 	struct shb_mix_origin o[SHB_TARGETS_MAX];
 	struct shb_run_origin ro[SHB_TARGETS_MAX];
-	uint32_t min_conns;                /* the smallest origin's -c share */
 	/* The results per target, for the reporters (shb_mix_results). */
 	struct shb_results_buf *rb;
 	const struct shb_results *rp[SHB_TARGETS_MAX];
@@ -99,8 +98,9 @@ void shb_run_views(struct shb_run *run);
 
 /* [main] Sets up a mixed run after the module exists (run->module) and
  * origin 0 is resolved: every target's URL against the protocol's
- * schemes, its origin, addresses and TLS, its prepared request, the
- * counts per target and the connections per origin; caps run->threads.
+ * schemes, its origin (the plan's, plan.h), addresses and TLS, its
+ * prepared request; the counts per target and the connections per origin
+ * are the plan's.
  * Returns 0, or -1 with one line in err (bad input: exit 2). */
 int shb_mix_setup(struct shb_run *run, char *err, size_t errlen);
 void shb_mix_free(struct shb_run *run);
@@ -108,8 +108,9 @@ void shb_mix_free(struct shb_run *run);
 /* [main] The run info's targets (info->targets, target_count). */
 void shb_mix_run_info(struct shb_run *run, struct shb_run_info *info);
 
-/* [main] Gives each worker its share (wa[i].conns, budget, mixw).
- * Returns 0 or -1 (out of memory). */
+/* [main] Gives each worker its per-origin and per-target statistics and
+ * shares (mixw), from the plan's (plan.h). Returns 0 or -1 (out of
+ * memory). */
 int shb_mix_split(struct shb_run *run, struct shb_worker_args *wa, uint32_t n);
 void shb_mix_split_free(struct shb_worker_args *wa, uint32_t n);
 

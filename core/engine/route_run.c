@@ -90,11 +90,11 @@ static int proxy_route(struct shb_run *run, const struct shb_config *cfg,
 		return -1;
 	}
 	run->naddrs = (uint32_t)n;
-	run->sni_hint = cfg->url.tls && cfg->url.host_is_ip && !cfg->sni;
+	run->sni_hint = run->url->tls && run->url->host_is_ip && !cfg->sni;
 	const struct shb_connect_to *ct = shb_route_connect_to(
-		cfg->connect_to, cfg->connect_to_count, cfg->url.host,
-		cfg->url.port, &host, &port);
-	if (!cfg->url.tls && (d->flags & SHB_PROTO_ABSOLUTE_FORM) &&
+		cfg->connect_to, cfg->connect_to_count, run->url->host,
+		run->url->port, &host, &port);
+	if (!run->url->tls && (d->flags & SHB_PROTO_ABSOLUTE_FORM) &&
 	    !cfg->host_header && !ct) {
 		run->proxy_absolute = 1;
 		if (px->auth && !(run->proxy_auth = strdup(px->auth))) {
@@ -118,8 +118,8 @@ int shb_run_route(struct shb_run *run, char *err, size_t errlen)
 
 	if (cfg->unix_socket)
 		return unix_route(run, cfg, err, errlen);
-	int r = shb_proxy_pick(cfg->proxy, cfg->noproxy, cfg->url.host,
-			       cfg->url.tls, &px, err, errlen);
+	int r = shb_proxy_pick(cfg->proxy, cfg->noproxy, run->url->host,
+			       run->url->tls, &px, err, errlen);
 	if (r <= 0)
 		return r;
 	r = proxy_route(run, cfg, &px, err, errlen);
@@ -135,37 +135,41 @@ void shb_run_route_free(struct shb_run *run)
 	run->proxy_auth = NULL;
 }
 
-int shb_run_route_headers(struct shb_config *cfg, struct shb_run *run)
+int shb_run_route_headers(struct shb_run *run)
 {
+	const struct shb_config *cfg = run->cfg;
+	run->headers = cfg->headers;
+	run->header_count = cfg->header_count;
 	if (!run->proxy_auth)
 		return 0;
 	for (size_t i = 0; i < cfg->header_count; i++)
 		if (strcasecmp(cfg->headers[i].name, "proxy-authorization") == 0)
 			return 0; /* the user's own */
-	struct shb_header *h = realloc(cfg->headers, (cfg->header_count + 1) *
-						     sizeof(*h));
+	struct shb_header *h = calloc(cfg->header_count + 1, sizeof(*h));
 	if (!h)
 		return -1;
-	cfg->headers = h;
+	run->own_headers = h;
+	for (size_t i = 0; i < cfg->header_count; i++)
+		h[i] = cfg->headers[i]; /* the config's strings, not copied */
 	h += cfg->header_count;
 	h->name = strdup("Proxy-Authorization");
 	h->value = strdup(run->proxy_auth);
-	if (!h->name || !h->value) {
-		free(h->name);
-		free(h->value);
+	if (!h->name || !h->value)
 		return -1;
-	}
-	cfg->header_count++;
-	run->proxy_auth_added = 1;
+	run->headers = run->own_headers;
+	run->header_count = cfg->header_count + 1;
 	return 0;
 }
 
-void shb_run_route_unheaders(struct shb_config *cfg, struct shb_run *run)
+void shb_run_route_unheaders(struct shb_run *run)
 {
-	if (!run->proxy_auth_added)
+	struct shb_header *h = run->own_headers;
+	if (!h)
 		return;
-	struct shb_header *h = &cfg->headers[--cfg->header_count];
-	free(h->name);
-	free(h->value);
-	run->proxy_auth_added = 0;
+	free(h[run->cfg->header_count].name);
+	free(h[run->cfg->header_count].value);
+	free(h);
+	run->own_headers = NULL;
+	run->headers = NULL;
+	run->header_count = 0;
 }

@@ -6,7 +6,6 @@
 
 #include <stddef.h>
 
-struct shb_config;
 struct shb_run;
 
 /* Called before the run's addresses are resolved, once the protocol is
@@ -19,13 +18,15 @@ int shb_run_route(struct shb_run *run, char *err, size_t errlen);
 /* Frees what shb_run_route allocated. */
 void shb_run_route_free(struct shb_run *run);
 
-/* [main] After shb_run_route, before the request is prepared: requests in
- * absolute form to a proxy with credentials each carry them (curl does
- * the same), so the header is appended to cfg->headers for this run,
- * unless -H gives one; a tunnel sends them in its CONNECT only, never to
- * the origin. shb_run_route_unheaders takes it out again (the next target
- * of a comparison may not go through the proxy). 0, or -1 out of memory. */
-int shb_run_route_headers(struct shb_config *cfg, struct shb_run *run);
-void shb_run_route_unheaders(struct shb_config *cfg, struct shb_run *run);
+/* [main] After shb_run_route, before the request is prepared: sets
+ * run->headers, the headers every request of this run carries: the
+ * config's -H, and for requests in absolute form to a proxy with
+ * credentials a Proxy-Authorization too (curl does the same), unless -H
+ * gives one; a tunnel sends them in its CONNECT only, never to the
+ * origin. The config stays as parsed: the next target of a comparison may
+ * not go through the proxy. shb_run_route_unheaders frees the list. 0, or
+ * -1 out of memory. */
+int shb_run_route_headers(struct shb_run *run);
+void shb_run_route_unheaders(struct shb_run *run);
 
 #endif

@@ -10,6 +10,7 @@
 #include "engine/census.h"
 #include "cli/config.h"
 #include "loader/loader.h"
+#include "plan/plan.h"
 #include "results/stats.h"
 #include "results/interval.h"
 #include "engine/tls.h"
@@ -30,7 +31,17 @@ struct shb_mix;
 struct shb_mix_worker;
 
 struct shb_run {
-	const struct shb_config *cfg;
+	const struct shb_config *cfg;   /* as parsed: read-only */
+	/* What runs (plan.h): threads, every worker's share, the reporters'
+	 * interval; prun is this run's URL and protocol, url its URL. */
+	const struct shb_plan *plan;
+	const struct shb_plan_run *prun;
+	const struct shb_url *url;
+	/* The headers every request carries: cfg's -H, and a proxy's
+	 * credentials for the absolute form (shb_run_route_headers). */
+	const struct shb_header *headers;
+	size_t header_count;
+	struct shb_header *own_headers; /* when they are not cfg's: owned */
 	const struct shb_proto_handle *proto;
 	const struct shb_host *host;
 	struct shb_loader *loader; /* provenance: shb_loader_plugins */
@@ -63,10 +74,9 @@ struct shb_run {
 	size_t connect_req_len;
 	int proxy_absolute;
 	/* Absolute form through a proxy with credentials: "Basic ..." for
-	 * the Proxy-Authorization header every request carries, and whether
-	 * it was added to cfg->headers for this run (shb_run_route_headers). */
+	 * the Proxy-Authorization header every request carries (in headers
+	 * above, shb_run_route_headers). */
 	char *proxy_auth;
-	int proxy_auth_added;
 	/* Some connection got through (transport and TLS up, or a request
 	 * answered): until then a run whose every connection keeps failing
 	 * stops early. */

@@ -649,9 +649,7 @@ void *shb_worker_main(void *arg)
 	w->measuring = a->run->cfg->warmup_ns == 0;
 	w->measure_ns = UINT64_MAX;
 	w->budget = w->measuring ? a->budget : 0; /* no -n during the warm-up */
-	w->parallel = a->run->cfg->parallel ? a->run->cfg->parallel : 1;
-	if (!(w->desc->flags & SHB_PROTO_MULTIPLEXED))
-		w->parallel = 1;
+	w->parallel = a->run->prun->streams; /* 1 unless multiplexed */
 	int ok = open_loop_setup(w) == 0 && worker_setup(w) == 0 &&
 		 shb_wait_init(w) == 0;
 	atomic_fetch_sub(&w->run->rings_left, 1);

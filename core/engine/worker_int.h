@@ -43,7 +43,7 @@
  * sending its own (conn.c shb_conn_close_after_peer). */
 #define FIN_WAIT_NS 10000000ull
 /* OP_SHUT: a shutdown through the ring (a socket held only in the file
- * table: run->cfg->ring_only_fds, or made by the ring); OP_SOCKET: a
+ * table: run->plan->ring_only_fds, or made by the ring); OP_SOCKET: a
  * socket made by the ring (sock_direct.h). */
 enum { OP_CONNECT = 0, OP_RECV = 1, OP_SEND = 2, OP_SHUT = 3, OP_SOCKET = 4 };
 #define UD_OP_BITS 3

@@ -49,17 +49,19 @@ static int listed(const struct shb_proto_desc *d, const char *scheme)
 	return 0;
 }
 
-int shb_proto_settle(struct shb_config *cfg, const struct shb_proto_desc *d,
+int shb_proto_settle(const struct shb_config *cfg, struct shb_url *url,
+		     const char *url_text, const struct shb_proto_desc *d,
 		     char *err, size_t errlen)
 {
 	const struct shb_scheme *schemes = shb_proto_scheme_defs(d);
 
-	if (shb_cli_set_scheme(cfg, schemes, d->name, err, errlen) < 0)
+	if (shb_cli_set_scheme(cfg, url, url_text, schemes, d->name, err,
+			       errlen) < 0)
 		return -1;
-	if (!schemes && !listed(d, cfg->url.scheme))
+	if (!schemes && !listed(d, url->scheme))
 		return shb_errf(err, errlen,
 			    "protocol %s does not support %s:// URLs", d->name,
-			    cfg->url.scheme);
+			    url->scheme);
 	return shb_plugin_opts_check("--proto-opt", "protocol", d->name,
 				     shb_proto_option_defs(d), cfg->proto_opts,
 				     cfg->proto_opt_count, err, errlen);
@@ -129,11 +131,10 @@ static int scan_dir(struct shb_loader *l, const char *dir, const char *scheme,
 	return rc < 0 ? -1 : found;
 }
 
-static int pick_by_scheme(struct shb_loader *l, const struct shb_config *cfg,
+static int pick_by_scheme(struct shb_loader *l, const char *scheme,
 			  struct shb_proto_handle *out, char *err,
 			  size_t errlen)
 {
-	const char *scheme = cfg->url.scheme;
 	unsigned refused = 0;
 	char more[96] = "";
 
@@ -153,14 +154,15 @@ static int pick_by_scheme(struct shb_loader *l, const struct shb_config *cfg,
 		    "URLs (give --proto NAME or PATH)%s", scheme, more);
 }
 
-int shb_proto_pick(struct shb_loader *l, struct shb_config *cfg,
+int shb_proto_pick(struct shb_loader *l, const struct shb_config *cfg,
+		   struct shb_url *url, const char *url_text,
 		   struct shb_proto_handle *out, char *err, size_t errlen)
 {
-	if (cfg->proto_given || shb_url_find_scheme(NULL, cfg->url.scheme)) {
+	if (cfg->proto_given || shb_url_find_scheme(NULL, url->scheme)) {
 		if (shb_loader_proto(l, cfg->proto, out, err, errlen) < 0)
 			return -1;
-	} else if (pick_by_scheme(l, cfg, out, err, errlen) < 0) {
+	} else if (pick_by_scheme(l, url->scheme, out, err, errlen) < 0) {
 		return -1;
 	}
-	return shb_proto_settle(cfg, out->desc, err, errlen);
+	return shb_proto_settle(cfg, url, url_text, out->desc, err, errlen);
 }

@@ -33,19 +33,22 @@ const struct shb_scheme *shb_proto_scheme_defs(const struct shb_proto_desc *d);
 void shb_proto_dgram_limits(const struct shb_proto_desc *d, int gso,
 			    uint32_t *max_dgram, uint32_t *train);
 
-/* Settles cfg for protocol d, a descriptor the loader accepted (its
- * scheme_defs and option_defs are well formed and end): the URL's scheme
- * (accepted exactly as d declares it: TLS flag, default port, authority)
- * and the --proto-opt keys. Returns 0, or -1 with one line in err. */
-int shb_proto_settle(struct shb_config *cfg, const struct shb_proto_desc *d,
+/* Settles `url` (parsed from url_text, a target of cfg) for protocol d, a
+ * descriptor the loader accepted (its scheme_defs and option_defs are well
+ * formed and end): the scheme (accepted exactly as d declares it: TLS
+ * flag, default port, authority) and cfg's --proto-opt keys. Returns 0, or
+ * -1 with one line in err. */
+int shb_proto_settle(const struct shb_config *cfg, struct shb_url *url,
+		     const char *url_text, const struct shb_proto_desc *d,
 		     char *err, size_t errlen);
 
-/* Loads the run's protocol into *out and settles cfg for it: --proto when
- * given; without it, h1 for http and https, and for any other scheme the
- * first protocol in the search path (directories in order, files by name,
- * each file's first protocol) that declares the scheme. Returns 0, or -1
- * with one line in err. */
-int shb_proto_pick(struct shb_loader *l, struct shb_config *cfg,
+/* Loads the protocol of a run of `url` into *out and settles the URL for
+ * it: --proto when given; without it, h1 for http and https, and for any
+ * other scheme the first protocol in the search path (directories in
+ * order, files by name, each file's first protocol) that declares the
+ * scheme. Returns 0, or -1 with one line in err. */
+int shb_proto_pick(struct shb_loader *l, const struct shb_config *cfg,
+		   struct shb_url *url, const char *url_text,
 		   struct shb_proto_handle *out, char *err, size_t errlen);
 
 #endif

@@ -1,5 +1,5 @@
-/* The reporters of a run: loaded and their options checked before any
- * report file is created, created on their sinks, renewed between the
+/* The reporters of a run, once the plan has loaded them and checked their
+ * options (plan_reports.h): created on their sinks, renewed between the
  * runs of a comparison, closed. Used by a run (main.c) and by `shb merge`
  * (shb_report_results). [main] thread. */
 #include "results/reporters.h"
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cli/config.h"
-#include "cli/plugin_opts.h"
+#include "plan/plan_reports.h"
 
 static shb_ssize file_write(void *ctx, const void *buf, size_t len)
 {
@@ -19,33 +19,6 @@ static shb_ssize file_write(void *ctx, const void *buf, size_t len)
 	if (len && fwrite(buf, 1, len, f) != len)
 		return SHB_E_CLOSED;
 	return (shb_ssize)len;
-}
-
-/* Loads every reporter and checks its --report-opt items before any
- * report file is created, so that a usage error truncates nothing. */
-static int load_reporters(const struct shb_config *cfg, struct shb_loader *l,
-			  struct shb_reporter *reps, char *err, size_t errlen)
-{
-	unsigned char *used = calloc(cfg->report_opt_count + 1, 1);
-	int rc = 0;
-
-	if (!used) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < cfg->report_count && rc == 0; i++) {
-		const struct shb_report_spec *s = &cfg->reports[i];
-		struct shb_reporter *r = &reps[i];
-		r->name = s->name;
-		if (shb_loader_report(l, s->name, &r->h, err, errlen) < 0 ||
-		    shb_report_opts(cfg, s->name, r->h.desc, &r->opts, used, err,
-				    errlen) < 0)
-			rc = -1;
-	}
-	if (rc == 0)
-		rc = shb_report_opts_unused(cfg, used, err, errlen);
-	free(used);
-	return rc;
 }
 
 static int create_reporter(const struct shb_host *host, struct shb_reporter *r,
@@ -61,15 +34,20 @@ static int create_reporter(const struct shb_host *host, struct shb_reporter *r,
 	return 0;
 }
 
-int shb_reporters_open(const struct shb_config *cfg, struct shb_loader *l,
-			  const struct shb_host *host, struct shb_reporter *reps,
-			  char *err, size_t errlen)
+int shb_reporters_open(const struct shb_plan_report *pr, size_t n,
+		       const struct shb_host *host, struct shb_reporter *reps,
+		       char *err, size_t errlen)
 {
-	if (load_reporters(cfg, l, reps, err, errlen) < 0)
-		return -1;
-	for (size_t i = 0; i < cfg->report_count; i++) {
-		const struct shb_report_spec *s = &cfg->reports[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct shb_plan_report *s = &pr[i];
 		struct shb_reporter *r = &reps[i];
+		r->h = s->h;
+		r->name = s->name;
+		r->samples = s->samples;
+		if (s->opts && !(r->opts = strdup(s->opts))) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
 		if (s->path) {
 			r->f = fopen(s->path, "w");
 			if (!r->f) {
@@ -112,19 +90,6 @@ int shb_reporters_renew(const struct shb_host *host, struct shb_reporter *reps,
 	return 0;
 }
 
-/* --interval, or its default when a reporter wants samples; which
- * reporters get sample(). */
-void shb_reporters_pick_intervals(struct shb_config *cfg, struct shb_reporter *reps)
-{
-	int given = cfg->interval_ns != 0;
-	for (size_t i = 0; i < cfg->report_count; i++)
-		if (!given && (reps[i].h.desc->flags & SHB_REPORT_WANTS_INTERVALS))
-			cfg->interval_ns = SHB_INTERVAL_DEFAULT_NS;
-	for (size_t i = 0; i < cfg->report_count; i++)
-		reps[i].samples = cfg->interval_ns && reps[i].h.vt.sample &&
-				  (given || (reps[i].h.desc->flags & SHB_REPORT_WANTS_INTERVALS));
-}
-
 void shb_reporters_close(struct shb_reporter *reps, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -147,13 +112,16 @@ int shb_report_results(const struct shb_config *cfg, struct shb_loader *l,
 		       const struct shb_results *r, char *err, size_t errlen)
 {
 	struct shb_reporter *reps = calloc(cfg->report_count + 1, sizeof(*reps));
+	struct shb_plan_report *pr = NULL;
 	int rc = 0;
 	if (!reps) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (shb_reporters_open(cfg, l, host, reps, err, errlen) < 0)
+	if (shb_plan_reports(cfg, l, &pr, err, errlen) < 0 ||
+	    shb_reporters_open(pr, cfg->report_count, host, reps, err, errlen) < 0)
 		rc = -1;
+	shb_plan_reports_free(pr, cfg->report_count);
 	for (size_t i = 0; rc == 0 && i < cfg->report_count; i++)
 		reps[i].h.vt.begin(reps[i].rep, info);
 	for (size_t i = 0; rc >= 0 && i < cfg->report_count; i++)

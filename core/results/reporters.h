@@ -9,6 +9,7 @@
 #include <shb/shb.h>
 
 #include "loader/loader.h"
+#include "plan/plan.h"
 
 struct shb_config;
 
@@ -26,11 +27,11 @@ struct shb_reporter {
 		      * of a comparison (compare.h) */
 };
 
-/* Loads every --report reporter (reps[cfg->report_count], zeroed by the
- * caller), checks the --report-opt items, opens the files and creates
- * each reporter. -1 with one line in err; shb_reporters_close releases
- * what was opened either way. */
-int shb_reporters_open(const struct shb_config *cfg, struct shb_loader *l,
+/* The n reporters the plan loaded (pr, plan_reports.h) into reps[n],
+ * zeroed by the caller: opens the files and creates each reporter. -1 with
+ * one line in err; shb_reporters_close releases what was opened either
+ * way. */
+int shb_reporters_open(const struct shb_plan_report *pr, size_t n,
 		       const struct shb_host *host, struct shb_reporter *reps,
 		       char *err, size_t errlen);
 
@@ -39,11 +40,6 @@ int shb_reporters_open(const struct shb_config *cfg, struct shb_loader *l,
 int shb_reporters_renew(const struct shb_host *host,
 			struct shb_reporter *reps, size_t n, char *err,
 			size_t errlen);
-
-/* --interval, or its default when a reporter wants samples; which
- * reporters get sample(). */
-void shb_reporters_pick_intervals(struct shb_config *cfg,
-				  struct shb_reporter *reps);
 
 void shb_reporters_close(struct shb_reporter *reps, size_t n);
 

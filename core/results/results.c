@@ -135,11 +135,11 @@ void shb_results_build(struct shb_results_buf *b, const struct shb_stats *s,
 
 void shb_results_run_info(struct shb_run_info *info,
 			  struct shb_target_info *target,
-			  const struct shb_config *cfg)
+			  const struct shb_config *cfg, const char *url_text)
 {
 	memset(target, 0, sizeof(*target));
-	target->label = cfg->url_text;
-	target->url = cfg->url_text;
+	target->label = url_text;
+	target->url = url_text;
 	target->method = cfg->method;
 	target->weight = 1;
 	target->origin = 0;

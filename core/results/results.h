@@ -29,11 +29,11 @@ void shb_results_build(struct shb_results_buf *b, const struct shb_stats *s,
 extern const uint32_t shb_results_pcts[SHB_RESULTS_PCT_COUNT];
 
 /* Fills the 1.2 members of `info` for today's runs: one target (`target`,
- * which must outlive info), -R's rate and the stages (pointing into
- * cfg, which must outlive info too), no shards, no intervals, the warm-up
- * and the percentiles above. Leaves plugins alone. */
+ * of url_text, both of which must outlive info), -R's rate and the stages
+ * (pointing into cfg, which must outlive info too), no shards, no
+ * intervals, the warm-up and the percentiles above. Leaves plugins alone. */
 void shb_results_run_info(struct shb_run_info *info,
 			  struct shb_target_info *target,
-			  const struct shb_config *cfg);
+			  const struct shb_config *cfg, const char *url_text);
 
 #endif

@@ -396,7 +396,7 @@ static void test_run_info(void)
 	struct shb_target_info t;
 	memset(&info, 0xff, sizeof(info));
 	info.plugins = NULL;
-	shb_results_run_info(&info, &t, &cfg);
+	shb_results_run_info(&info, &t, &cfg, cfg.url_text);
 	CU_ASSERT_EQUAL(info.shard_index, 0);
 	CU_ASSERT_EQUAL(info.shard_count, 1);
 	CU_ASSERT_EQUAL(info.rate_milli, 0);
@@ -494,14 +494,14 @@ static void test_run_info_open_loop(void)
 	struct shb_run_info info;
 	struct shb_target_info t;
 	memset(&info, 0, sizeof(info));
-	shb_results_run_info(&info, &t, &cfg);
+	shb_results_run_info(&info, &t, &cfg, cfg.url_text);
 	CU_ASSERT_PTR_EQUAL(info.stages, stg);
 	CU_ASSERT_EQUAL(info.stage_count, 2);
 	CU_ASSERT_EQUAL(info.rate_milli, 0);
 	cfg.stages = NULL;
 	cfg.stage_count = 0;
 	cfg.rate_milli = 2500;
-	shb_results_run_info(&info, &t, &cfg);
+	shb_results_run_info(&info, &t, &cfg, cfg.url_text);
 	CU_ASSERT_EQUAL(info.rate_milli, 2500);
 	CU_ASSERT_PTR_NULL(info.stages);
 	CU_ASSERT_EQUAL(info.stage_count, 0);

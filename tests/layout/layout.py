@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The source layout's rules, checked on the tree (docs/ARCHITECTURE.md):
 
-- core/ folders form layers: cli < loader < results < engine < core/
+- core/ folders form layers: cli < loader < plan < results < engine < core/
   (main.c, merge_main.c). A file includes only its own folder, folders
   before it, common/ and the SDK: no circles between folders.
 - common/ includes only itself and the SDK.
@@ -17,7 +17,7 @@ import re
 import sys
 
 ROOT = sys.argv[1] if len(sys.argv) > 1 else '.'
-LAYERS = ['cli', 'loader', 'results', 'engine', '']  # '' : core/ itself
+LAYERS = ['cli', 'loader', 'plan', 'results', 'engine', '']  # '' : core/ itself
 MAX_FILE = 800
 MAX_FUNC = 100
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

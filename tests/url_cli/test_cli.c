@@ -1589,7 +1589,8 @@ static void test_url_schemes(void)
 	CU_ASSERT_EQUAL(cfg.proto_given, 0);
 	static const struct shb_scheme ws[] = {
 		{"ws", 80, 0}, {"wss", 443, SHB_SCHEME_TLS}, {NULL, 0, 0}};
-	CU_ASSERT_EQUAL(shb_cli_set_scheme(&cfg, ws, "ws", err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(shb_cli_set_scheme(&cfg, &cfg.url, cfg.url_text, ws, "ws", err,
+					   sizeof(err)), 0);
 	CU_ASSERT_STRING_EQUAL(cfg.url.authority, "h:81");
 	CU_ASSERT_EQUAL(cfg.url.tls, 0);
 	shb_config_free(&cfg);
@@ -1598,7 +1599,8 @@ static void test_url_schemes(void)
 				    "wss://[::1]/"), 0);
 	CU_ASSERT_EQUAL(cfg.url.port, 0);
 	CU_ASSERT_EQUAL(cfg.url.port_given, 0);
-	CU_ASSERT_EQUAL(shb_cli_set_scheme(&cfg, ws, "ws", err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(shb_cli_set_scheme(&cfg, &cfg.url, cfg.url_text, ws, "ws", err,
+					   sizeof(err)), 0);
 	CU_ASSERT_EQUAL(cfg.url.port, 443);
 	CU_ASSERT_EQUAL(cfg.url.tls, 1);
 	CU_ASSERT_STRING_EQUAL(cfg.url.authority, "[::1]");
@@ -1607,11 +1609,13 @@ static void test_url_schemes(void)
 	/* --sni needs TLS, which ws:// does not run. */
 	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "--sni", "a.example",
 				    "ws://h/"), 0);
-	CU_ASSERT_EQUAL(shb_cli_set_scheme(&cfg, ws, "ws", err, sizeof(err)), -1);
+	CU_ASSERT_EQUAL(shb_cli_set_scheme(&cfg, &cfg.url, cfg.url_text, ws, "ws", err,
+					   sizeof(err)), -1);
 	CU_ASSERT_STRING_EQUAL(err, "--sni a.example: SNI is sent only over "
 				    "TLS, and ws:// does not run over TLS");
 	/* A protocol that does not serve the scheme names its schemes. */
-	CU_ASSERT_EQUAL(shb_cli_set_scheme(&cfg, NULL, "h1", err, sizeof(err)), -1);
+	CU_ASSERT_EQUAL(shb_cli_set_scheme(&cfg, &cfg.url, cfg.url_text, NULL, "h1",
+					   err, sizeof(err)), -1);
 	CU_ASSERT_STRING_EQUAL(err, "invalid URL \"ws://h/\": scheme must be "
 				    "http or https for protocol h1");
 	shb_config_free(&cfg);
@@ -1655,11 +1659,18 @@ static void test_compare_targets(void)
 	CU_ASSERT_STRING_EQUAL(cfg.url_text, "http://a:3000/x?q=1");
 	CU_ASSERT_STRING_EQUAL(cfg.url.host, "a");
 	CU_ASSERT_EQUAL(cfg.url.port, 3000);
-	CU_ASSERT_EQUAL(shb_compare_select(&cfg, 2, err, sizeof(err)), 0);
-	CU_ASSERT_STRING_EQUAL(cfg.url_text, "http://c/");
-	CU_ASSERT_STRING_EQUAL(cfg.url.host, "c");
-	CU_ASSERT_EQUAL(cfg.url.port, 80);
-	CU_ASSERT_STRING_EQUAL(cfg.url.authority, "c");
+	/* Selecting another target leaves the config as parsed. */
+	char *text;
+	struct shb_url u;
+	CU_ASSERT_EQUAL(shb_compare_select(&cfg, 2, &text, &u, err,
+					   sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(text, "http://c/");
+	CU_ASSERT_STRING_EQUAL(u.host, "c");
+	CU_ASSERT_EQUAL(u.port, 80);
+	CU_ASSERT_STRING_EQUAL(u.authority, "c");
+	CU_ASSERT_STRING_EQUAL(cfg.url_text, "http://a:3000/x?q=1");
+	free(text);
+	shb_url_free(&u);
 	shb_config_free(&cfg);
 
 	EXPECT_ERROR("\"=http://a/\": the label before '=' is empty (give "

@@ -53,7 +53,8 @@ static void expect_settle(const struct shb_proto_desc *d, const char *want,
 
 	CU_ASSERT_EQUAL_FATAL(shb_test_parse(&cfg, err, sizeof(err), args), 0);
 	err[0] = '\0';
-	int rc = shb_proto_settle(&cfg, d, err, sizeof(err));
+	int rc = shb_proto_settle(&cfg, &cfg.url, cfg.url_text, d, err,
+				  sizeof(err));
 	CU_ASSERT_EQUAL(rc, want[0] ? -1 : 0);
 	CU_ASSERT_STRING_EQUAL(err, want);
 	if (strcmp(err, want) != 0)
@@ -227,7 +228,8 @@ static void test_schemes_and_protocols(void)
 	char err[256];
 	d = fx_desc();
 	CU_ASSERT_EQUAL_FATAL(PARSE(&cfg, err, "FXS://[::1]/p"), 0);
-	CU_ASSERT_EQUAL(shb_proto_settle(&cfg, &d, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(shb_proto_settle(&cfg, &cfg.url, cfg.url_text, &d, err,
+					 sizeof(err)), 0);
 	CU_ASSERT_STRING_EQUAL(cfg.url.scheme, "fxs");
 	CU_ASSERT_EQUAL(cfg.url.tls, 1);
 	CU_ASSERT_EQUAL(cfg.url.port, 7443);
