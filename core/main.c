@@ -319,7 +319,8 @@ static int parse(int argc, char **argv, struct shb_config *cfg, int *rc)
 {
 	char err[512] = "";
 	int r = shb_cli_parse(argc, argv, cfg, err, sizeof(err));
-	if (r == 0 && cfg->tui && !cfg->list_plugins && !isatty(STDOUT_FILENO)) {
+	if (r == 0 && cfg->tui && !cfg->list_plugins && !cfg->dry_run &&
+	    !isatty(STDOUT_FILENO)) {
 		snprintf(err, sizeof(err), "--tui draws on a terminal, and "
 			 "standard output is not one (for files and pipes use "
 			 "--report, e.g. -j or --report csv:FILE)");
@@ -341,7 +342,7 @@ static int parse(int argc, char **argv, struct shb_config *cfg, int *rc)
 	return 0;
 }
 
-/* The plan, then the runs. */
+/* The plan, then --dry-run's print or the runs. */
 static int plan_and_run(const struct shb_config *cfg, struct shb_loader *loader,
 			const struct shb_host *host)
 {
@@ -352,13 +353,17 @@ static int plan_and_run(const struct shb_config *cfg, struct shb_loader *loader,
 
 	shb_cli_warn_reports(cfg, stderr);
 	/* io_uring refused (a container's seccomp profile, a sysctl): one
-	 * line naming why, exit 1, before any connection or report file. */
-	if (shb_uring_probe(err, sizeof(err)) < 0) {
+	 * line naming why, exit 1, before any connection or report file.
+	 * A dry run opens no ring. */
+	if (!cfg->dry_run && shb_uring_probe(err, sizeof(err)) < 0) {
 		fprintf(stderr, "shb: %s\n", err);
 		return EXIT_RUN_FAILED;
 	}
 	if (shb_plan_make(&plan, cfg, loader, err, sizeof(err)) < 0) {
 		rc = fail_usage(err);
+	} else if (cfg->dry_run) {
+		shb_plan_print(&plan, stdout);
+		rc = fflush(stdout) == 0 ? 0 : EXIT_RUN_FAILED;
 	} else if (!(reps = calloc(plan.nreports + 1, sizeof(*reps)))) {
 		rc = fail_usage("out of memory");
 	} else if (preflight(&plan, err, sizeof(err)) < 0 ||

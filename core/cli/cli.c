@@ -56,7 +56,7 @@ enum opt_id {
 	O_PROTO_OPT, O_REPORT_OPT, O_PERCENTILES, O_SUCCESS, O_RATE, O_STAGES,
 	O_SHARD, O_START_AT, O_TLS_RESUME,
 	O_UNIX_SOCKET, O_PROXY, O_NOPROXY, O_PRIORITY, O_TUI,
-	O_BODY_LINES, O_URLS, O_MIX, O_SOURCE,
+	O_BODY_LINES, O_URLS, O_MIX, O_SOURCE, O_DRY_RUN,
 };
 
 struct opt_def {
@@ -100,6 +100,7 @@ static const struct opt_def opts[] = {
 	{"batch-linger", 0, 1, O_BATCH_LINGER},
 	{"plugin-dir", 0, 1, O_PLUGIN_DIR},
 	{"list-plugins", 0, 0, O_LIST_PLUGINS},
+	{"dry-run", 0, 0, O_DRY_RUN},
 	{"verify", 0, 0, O_VERIFY},
 	{"cacert", 0, 1, O_CACERT},
 	{"insecure", 'k', 0, O_INSECURE},
@@ -178,6 +179,7 @@ static int apply_flag(struct cli *c, enum opt_id id)
 	case O_JSON: c->json = 1; return 0;
 	case O_NO_KEEPALIVE: cfg->disable_keepalive = 1; return 0;
 	case O_LIST_PLUGINS: cfg->list_plugins = 1; return 0;
+	case O_DRY_RUN: cfg->dry_run = 1; return 0;
 	case O_VERIFY: cfg->verify = 1; return 0;
 	case O_INSECURE: return 0; /* not verifying is the default */
 	case O_TLS_RESUME: cfg->tls_resume = 1; return 0;

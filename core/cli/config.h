@@ -97,6 +97,7 @@ struct shb_config {
 	char **plugin_dirs;          /* --plugin-dir, in order */
 	size_t plugin_dir_count;
 	int list_plugins;
+	int dry_run;                 /* --dry-run: print the plan (plan.h) */
 	int verify;                  /* --verify */
 	int tls_resume;              /* --tls-resume */
 	char *cacert;                /* --cacert FILE */

@@ -105,4 +105,7 @@ void shb_plan_target_name(const struct shb_config *cfg, uint32_t t, char *buf,
 /* Same scheme, host and port: the same origin. */
 int shb_plan_same_origin(const struct shb_url *a, const struct shb_url *b);
 
+/* --dry-run: the plan as lines on out, one fact each. */
+void shb_plan_print(const struct shb_plan *plan, FILE *out);
+
 #endif
