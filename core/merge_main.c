@@ -17,6 +17,7 @@
 #include "results/reporters.h"
 #include "results/slo_check.h"
 #include "results/merge_json.h"
+#include "plan/plan_reports.h"
 #include "common/quote.h"
 
 #define EXIT_RUN_FAILED 1
@@ -278,19 +279,22 @@ static void show_parts(const struct shb_merge *m, const struct part_lines *pl)
  * adds what only a merge knows (shb_merge_extend). Each json report goes
  * to a memory file first, then to where the user asked. */
 struct json_out {
-	char *path; /* the user's file, or NULL: stdout */
-	int fd;     /* the memory file, -1 when none */
+	const char *path; /* the user's file, or NULL: stdout */
+	int fd;           /* the memory file, -1 when none */
+	char *mem;        /* its /proc/self/fd path, the reporter's sink */
 };
 
-static int json_redirect(struct shb_config *cfg, struct json_out *jo,
-			 char *err, size_t errlen)
+/* The json reporters write to memory files (pr[i].path, the plan's copy;
+ * the configuration stays as parsed), completed by json_finish. */
+static int json_redirect(struct shb_plan_report *pr, size_t n,
+			 struct json_out *jo, char *err, size_t errlen)
 {
-	for (size_t i = 0; i < cfg->report_count; i++) {
+	for (size_t i = 0; i < n; i++) {
 		jo[i].fd = -1;
-		jo[i].path = cfg->reports[i].path;
+		jo[i].path = pr[i].path;
 	}
-	for (size_t i = 0; i < cfg->report_count; i++) {
-		if (strcmp(cfg->reports[i].name, "json"))
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(pr[i].name, "json"))
 			continue;
 		char mem[64];
 		int fd = memfd_create("shb-merge-json", MFD_CLOEXEC);
@@ -304,13 +308,14 @@ static int json_redirect(struct shb_config *cfg, struct json_out *jo,
 			return -1;
 		}
 		jo[i].fd = fd;
-		cfg->reports[i].path = path;
+		jo[i].mem = path;
+		pr[i].path = path;
 	}
 	return 0;
 }
 
-static int json_finish(const struct shb_merge *m, struct shb_report_spec *s,
-		       struct json_out *jo, int write, char *err, size_t errlen)
+static int json_finish(const struct shb_merge *m, struct json_out *jo,
+		       int write, char *err, size_t errlen)
 {
 	json_error_t je;
 	int rc = 0;
@@ -348,8 +353,8 @@ static int json_finish(const struct shb_merge *m, struct shb_report_spec *s,
 		}
 	}
 	json_decref(doc);
-	free(s->path);
-	s->path = jo->path;
+	free(jo->mem);
+	jo->mem = NULL;
 	close(jo->fd);
 	jo->fd = -1;
 	return rc;
@@ -357,29 +362,31 @@ static int json_finish(const struct shb_merge *m, struct shb_report_spec *s,
 
 /* After the reporters: the json reports completed, the text reports'
  * lines about the shards. Returns 0, or -1 with one line in err. */
-static int finish_reports(const struct shb_merge *m, struct shb_config *cfg,
+static int finish_reports(const struct shb_merge *m,
+			  const struct shb_plan_report *pr, size_t n,
 			  struct json_out *jo, int write, char *err,
 			  size_t errlen)
 {
 	int rc = 0;
-	for (size_t i = 0; i < cfg->report_count; i++) {
-		struct shb_report_spec *s = &cfg->reports[i];
+	for (size_t i = 0; i < n; i++) {
+		const char *path = jo[i].path;
 		if (jo[i].fd >= 0) {
-			if (json_finish(m, s, &jo[i], write && rc == 0, err,
+			if (json_finish(m, &jo[i], write && rc == 0, err,
 					errlen) < 0)
 				rc = -1;
-		} else if (write && rc == 0 && !strcmp(s->name, "text")) {
-			FILE *f = s->path ? fopen(s->path, "a") : stdout;
+		} else if (write && rc == 0 && !strcmp(pr[i].name, "text")) {
+			FILE *f = path ? fopen(path, "a") : stdout;
 			if (f) {
 				shb_merge_text(m, f);
-				s->path ? fclose(f) : fflush(f);
+				path ? fclose(f) : fflush(f);
 			}
 		}
 	}
 	return rc;
 }
 
-static int merge_and_report(struct shb_config *cfg, char **files, int nfiles)
+static int merge_and_report(const struct shb_config *cfg, char **files,
+			    int nfiles)
 {
 	char err[512] = "";
 	struct shb_merge m;
@@ -404,16 +411,25 @@ static int merge_and_report(struct shb_config *cfg, char **files, int nfiles)
 	struct shb_target_info target;
 	shb_merge_results(&m, &rb, &info, &target, cfg->percentiles,
 			  cfg->percentile_count);
-	struct json_out *jo = calloc(cfg->report_count + 1, sizeof(*jo));
-	int rc = jo ? json_redirect(cfg, jo, err, sizeof(err)) : -1;
+	size_t n = cfg->report_count;
+	struct shb_plan_report *pr = NULL;
+	struct json_out *jo = calloc(n + 1, sizeof(*jo));
+	int rc = jo ? 0 : -1;
 	if (!jo)
 		snprintf(err, sizeof(err), "out of memory");
+	for (size_t i = 0; jo && i < n; i++)
+		jo[i].fd = -1;
 	if (rc == 0)
-		rc = shb_report_results(cfg, &loader, host, &info, &rb.r, err,
+		rc = shb_plan_reports(cfg, &loader, &pr, err, sizeof(err));
+	if (rc == 0)
+		rc = json_redirect(pr, n, jo, err, sizeof(err));
+	if (rc == 0)
+		rc = shb_report_results(pr, n, host, &info, &rb.r, err,
 					sizeof(err));
-	if (jo && finish_reports(&m, cfg, jo, rc >= 0, err, sizeof(err)) < 0 &&
-	    rc >= 0)
+	if (jo && pr && finish_reports(&m, pr, n, jo, rc >= 0, err,
+				       sizeof(err)) < 0 && rc >= 0)
 		rc = -1;
+	shb_plan_reports_free(pr, n);
 	free(jo);
 	if (rc >= 0 && !cfg->quiet)
 		show_parts(&m, &pl);

@@ -106,31 +106,28 @@ void shb_reporters_close(struct shb_reporter *reps, size_t n)
 
 /* shb merge's reporting (merge.h): the reporters of a run, over results
  * that no run produced. */
-int shb_report_results(const struct shb_config *cfg, struct shb_loader *l,
+int shb_report_results(const struct shb_plan_report *pr, size_t n,
 		       const struct shb_host *host,
 		       const struct shb_run_info *info,
 		       const struct shb_results *r, char *err, size_t errlen)
 {
-	struct shb_reporter *reps = calloc(cfg->report_count + 1, sizeof(*reps));
-	struct shb_plan_report *pr = NULL;
+	struct shb_reporter *reps = calloc(n + 1, sizeof(*reps));
 	int rc = 0;
 	if (!reps) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (shb_plan_reports(cfg, l, &pr, err, errlen) < 0 ||
-	    shb_reporters_open(pr, cfg->report_count, host, reps, err, errlen) < 0)
+	if (shb_reporters_open(pr, n, host, reps, err, errlen) < 0)
 		rc = -1;
-	shb_plan_reports_free(pr, cfg->report_count);
-	for (size_t i = 0; rc == 0 && i < cfg->report_count; i++)
+	for (size_t i = 0; rc == 0 && i < n; i++)
 		reps[i].h.vt.begin(reps[i].rep, info);
-	for (size_t i = 0; rc >= 0 && i < cfg->report_count; i++)
+	for (size_t i = 0; rc >= 0 && i < n; i++)
 		if (reps[i].h.vt.end(reps[i].rep, r) < 0) {
 			fprintf(stderr, "shb: reporter %s failed to write its report\n",
 				reps[i].name);
 			rc = 1;
 		}
-	shb_reporters_close(reps, cfg->report_count);
+	shb_reporters_close(reps, n);
 	free(reps);
 	return rc;
 }

@@ -43,10 +43,11 @@ int shb_reporters_renew(const struct shb_host *host,
 
 void shb_reporters_close(struct shb_reporter *reps, size_t n);
 
-/* shb merge's reporting: the reporters of cfg, begun with info and ended
- * with r (results that no run produced). 0, 1 when a reporter failed to
- * write, -1 with one line in err when one could not be set up. */
-int shb_report_results(const struct shb_config *cfg, struct shb_loader *l,
+/* shb merge's reporting: the n reporters loaded (shb_plan_reports),
+ * created, begun with info and ended with r (results that no run
+ * produced). 0, 1 when a reporter failed to write, -1 with one line in err
+ * when one could not be set up. */
+int shb_report_results(const struct shb_plan_report *pr, size_t n,
 		       const struct shb_host *host,
 		       const struct shb_run_info *info,
 		       const struct shb_results *r, char *err, size_t errlen);
