@@ -64,10 +64,10 @@ struct shb_source;
 #define SHB_MAX_THREADS 4096u /* -t */
 
 struct shb_config {
-	char *url_text;         /* the URL as typed (of the target being run) */
+	char *url_text;         /* the first target's URL as typed */
 	/* Parsed; for a scheme other than http and https, the scheme's TLS
-	 * flag, default port and authority are set only once the protocol
-	 * is known (shb_proto_pick). */
+	 * flag, default port and authority are left unset: a run's URL,
+	 * settled for its protocol, is its plan's (plan.h). */
 	struct shb_url url;
 	char *proto;            /* --proto NAME|PATH; default "h1" */
 	int proto_given;        /* --proto, --http2 or --http3 was given */
@@ -142,7 +142,7 @@ struct shb_config {
 	/* The positional targets in order (at least one unless
 	 * --list-plugins). More than one is a comparison (compare.h): one
 	 * run per target, one after another; url_text and url hold the
-	 * target being run (shb_compare_select). */
+	 * first, as parsed: each run's own is its plan's (plan.h). */
 	struct shb_target_arg *targets;
 	size_t target_count;
 	/* --mix, or --urls FILE: the targets are one mixed run (targets.h)

@@ -51,7 +51,7 @@ static int fail(char *err, size_t errlen, const char *what, const char *msg)
 	return -1;
 }
 
-/* The TLS of origin k >= 1, set up as the run's own (main.c). */
+/* The TLS of origin k >= 1, set up as the run's own (run_setup.c). */
 static int origin_tls(struct shb_run *run, struct shb_mix_origin *o,
 		      char *err, size_t errlen)
 {
