@@ -1,6 +1,7 @@
-/* shb: the command-line program. Parses options, loads the protocol and
- * reporter plugins, runs the workers, merges their statistics and hands the
- * results to the reporters. */
+/* shb: the command-line program. Parses options, computes the run plan
+ * (plan/: protocols, reporters, threads, every worker's share), then
+ * prints it (--dry-run) or runs it: starts the workers, merges their
+ * statistics and hands the results to the reporters. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
