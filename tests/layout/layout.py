@@ -8,7 +8,9 @@
 - plugins/ and sdk/ never include a core/ header nor compile a core/
   source; they build against sdk/, common/ and plugins/common only.
 - tests link the core's folder libraries; none compiles a core/ source.
-- no production file over 800 lines, no function over 100 lines.
+- with --sizes: no production file over 800 lines, no function over 100
+  lines (core/, common/, plugins/, sdk/; tests and the test harness
+  aside).
 
 Prints one line per breach and exits 1, or prints a summary and exits 0.
 """
@@ -154,8 +156,10 @@ def main():
     if breaches:
         print('layout: %d breaches' % len(breaches))
         return 1
-    print('layout: core layers %s hold; common/, plugins/, sdk/ and tests/ clean'
-          % ' < '.join(l or 'core' for l in LAYERS))
+    print('layout: core layers %s hold; common/, plugins/, sdk/ and tests/ '
+          'clean%s' % (' < '.join(l or 'core' for l in LAYERS),
+                       '; no file over %d lines, no function over %d'
+                       % (MAX_FILE, MAX_FUNC) if '--sizes' in sys.argv else ''))
     return 0
 
 
