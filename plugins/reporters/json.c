@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "report_common.h"
+#include "report_spool.h"
 #include "common/hdrv2.h"
 
 #define JSON_SCHEMA_VERSION 1
@@ -498,8 +499,12 @@ static void put_intervals(struct jb *b, json_t *doc, const struct shb_rpt *j)
 			put(b, o, "latency", lat);
 			/* what shb merge sums to merge intervals exactly;
 			 * absent when the host cannot walk histograms */
-			if (v->hdr)
-				put(b, o, "latencyHistogram", json_string(v->hdr));
+			if (v->hdr || v->hdr_len) {
+				char *owned;
+				const char *t = shb_rpt_spool_text(j, v, &owned);
+				put(b, o, "latencyHistogram", t ? json_string(t) : NULL);
+				free(owned);
+			}
 		} else {
 			put(b, o, "latency", json_null());
 		}
@@ -510,7 +515,8 @@ static void put_intervals(struct jb *b, json_t *doc, const struct shb_rpt *j)
 }
 
 /* [main] --interval: the common numbers, and the interval's latency
- * histogram exported, so that shb merge can add shards' intervals. */
+ * histogram exported, so that shb merge can add shards' intervals; the
+ * export is kept out of memory until end() (report_spool.h). */
 static int json_sample(void *rep, const struct shb_results *r)
 {
 	struct shb_rpt *j = rep;
@@ -522,8 +528,8 @@ static int json_sample(void *rep, const struct shb_results *r)
 		return SHB_E_NOMEM;
 	const char *b64 = json_string_value(h);
 	struct shb_rpt_ival *v = &j->ivals[j->nivals - 1];
-	v->hdr = b64 ? strdup(b64) : NULL;
-	rc = b64 && !v->hdr ? SHB_E_NOMEM : SHB_OK;
+	/* Not in memory until end(): see report_spool.h. */
+	rc = b64 ? shb_rpt_spool_keep(j, v, b64) : SHB_OK;
 	json_decref(h);
 	return rc;
 }

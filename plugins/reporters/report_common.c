@@ -1,4 +1,5 @@
 #include "report_common.h"
+#include "report_spool.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -127,6 +128,7 @@ int shb_rpt_create(const char *rname, const char *const *known,
 	r->host = rpt_host;
 	r->out = out;
 	r->flags = flags;
+	r->spool_fd = -1;
 	*rep = r;
 	return SHB_OK;
 }
@@ -145,6 +147,7 @@ int shb_rpt_begin(void *rep, const struct shb_run_info *info)
 	for (size_t i = 0; i < r->nivals; i++)
 		free(r->ivals[i].hdr);
 	r->nivals = 0;
+	shb_rpt_spool_reset(r);
 	r->info = info;
 	return SHB_OK;
 }
@@ -155,6 +158,7 @@ void shb_rpt_destroy(void *rep)
 	for (size_t i = 0; r && i < r->nivals; i++)
 		free(r->ivals[i].hdr);
 	if (r) {
+		shb_rpt_spool_close(r);
 		free(r->ivals);
 		free(r->cmp_rows);
 	}

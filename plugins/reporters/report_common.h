@@ -35,6 +35,10 @@ struct shb_rpt_ival {
 	uint64_t p50, p90, p99, max; /* ns; 0 when no request was ok */
 	char *hdr; /* the json reporter's export of the latency histogram
 		    * (for shb merge), or NULL; owned, freed by destroy */
+	/* ... or, when hdr is NULL and hdr_len is not 0, that text's place
+	 * in the reporter's spool (report_spool.h) */
+	uint64_t hdr_off;
+	uint32_t hdr_len;
 };
 
 /* One run of a comparison, as its side-by-side table shows it. */
@@ -54,6 +58,10 @@ struct shb_rpt {
 	uint32_t flags;
 	struct shb_rpt_ival *ivals; /* sample()'s, in order; owned */
 	size_t nivals, ivals_cap;
+	/* The intervals' histogram texts until end() (report_spool.h): an
+	 * unlinked temporary file, -1 until the first is kept; owned. */
+	int spool_fd;
+	uint64_t spool_len;
 	/* A comparison (ABI 1.3, shb_rpt_compare_*): the runs ended so far,
 	 * kept by the text reporter for its table (owned), and whether the
 	 * json reporter left its array open for destroy to close when the
