@@ -93,7 +93,7 @@
  *  - idle timeout min(local, peer), at least 3 PTO (without the probes'
  *    backoff); while a request stream awaits its response, a PING at half
  *    of it, and one whenever the last ack-eliciting packet went
- *    unanswered for a sixteenth of it (at least 4 PTO); a handshake
+ *    unanswered for a sixteenth of it (at least 1 PTO); a handshake
  *    deadline separate from the idle one;
  *  - close: application close (0x1d) only in 1-RTT packets, otherwise a
  *    transport close with APPLICATION_ERROR (0x0c).

@@ -41,21 +41,23 @@ static uint64_t idle_period(const struct shb_quic_conn *c)
 #define QC_LIVENESS_SHARE 16u
 
 /* A PING (RFC 9000 10.1.2: to test liveness) once the application
- * space's last ack-eliciting packet went unanswered for the larger of
- * that gap and four PTOs (the backoff's first two doublings untouched,
- * whatever the idle period). The probes' own backoff is left as it is;
- * alone, on a path that loses most datagrams (a server's socket
- * overflowing under load: half of them at times, on loopback), it left
- * a connection silent for seconds, then for longer than its idle
- * timeout, with the path working much of that time. Costs at most one
- * small datagram per gap and connection, only while nothing is heard. */
+ * space's last ack-eliciting packet went unanswered for that gap, or for
+ * one PTO when that is longer (never more often than the probes would
+ * go). The probes' own backoff is left as it is; alone, on a path that
+ * loses most datagrams (a server's socket overflowing under load: half
+ * of them at times, on loopback), it left a connection silent for
+ * seconds, then for longer than its idle timeout, with the path working
+ * much of that time. The floor was four PTOs once: against such a server
+ * the RTT (its queue) and its variance grow, a PTO reached 1.2 s, and
+ * connections probing only every 5 s still timed out when seven probes
+ * in a row were dropped. Costs at most one small datagram per gap and
+ * connection, only while nothing is heard. */
 static uint64_t liveness_at(const struct shb_quic_conn *c)
 {
 	const struct shb_quic_pns_state *st = &c->rec.s[SHB_QUIC_PNS_APP];
 	uint64_t gap = idle_period(c) / QC_LIVENESS_SHARE;
 	uint64_t pto = pto_unbacked(c);
 
-	pto = pto > UINT64_MAX / 4 ? UINT64_MAX : 4 * pto;
 	if (st->eliciting_in_flight == 0 ||
 	    st->last_eliciting == SHB_QUIC_TIME_NONE)
 		return QC_NONE;

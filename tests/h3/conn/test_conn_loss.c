@@ -284,6 +284,49 @@ static void test_probes_through_a_long_outage(void)
 	h_fini(&h);
 }
 
+/* The same outage on a slow path (400 ms each way: 800 ms smoothed RTT,
+ * 300 ms variance, a PTO of 2.0 s, as against a server that answers
+ * late under load). The liveness gap was at least four PTOs, 8.1 s: 8
+ * datagrams in the outage (the request, 3 PTOs of 2 probes, 1 PING) and
+ * no answer within 10 s of the path's return. Against gtlsserver's
+ * overflowing socket at -c 1000, connections probing that seldom (every
+ * 5 s at the end) timed out when seven probes in a row were dropped. Now
+ * the gap is idle/16 (1.875 s), or one PTO when that is longer (here):
+ * 14 datagrams (the request, 1 PTO of 2, then 11 PINGs, each restarting
+ * the probe timer) and the response within a gap and a round trip of
+ * the return. */
+static void test_probes_through_an_outage_on_a_slow_path(void)
+{
+	struct harness h;
+	struct shb_quic_conn_stats st;
+	const struct shb_quic_rtt *rtt;
+	uint64_t back, gap, sent;
+	static const uint8_t get[] = "GET /";
+
+	CU_ASSERT_FATAL(h_init(&h, NULL, NULL, 19) == 0);
+	h.up.delay = h.down.delay = 400 * H_MS;
+	CU_ASSERT_TRUE_FATAL(h_run(&h, h_cond_handshake, 10000 * H_MS));
+	CU_ASSERT_TRUE(h_run(&h, h_cond_quiet, 3000 * H_MS));
+	rtt = shb_quic_recovery_rtt(&h.c->rec);
+	gap = rtt->smoothed + 4 * rtt->var + 25 * H_MS; /* one PTO */
+	CU_ASSERT_EQUAL(gap, 2025 * H_MS);
+	h.up.drop_all = true;
+	sent = h.up.sent;
+	CU_ASSERT_EQUAL(h_request(&h, get, 5), 0);
+	h_run(&h, NULL, 26000 * H_MS);
+	CU_ASSERT_EQUAL(h.closed, 0);
+	CU_ASSERT_EQUAL(h.up.sent - sent, 1 + 2 * 1 + 11);
+	h.up.drop_all = false;
+	back = h.now;
+	CU_ASSERT_TRUE(h_run(&h, got_fin0, 10000 * H_MS));
+	CU_ASSERT_EQUAL(h.closed, 0);
+	CU_ASSERT_TRUE(h.now - back <= gap + 800 * H_MS + 50 * H_MS);
+	CU_ASSERT_EQUAL(h_stream(&h, 0)->len, 13);
+	shb_quic_conn_stats(h.c, &st);
+	CU_ASSERT_EQUAL(st.pto_count, 1);
+	h_fini(&h);
+}
+
 CU_TestInfo shb_test_conn_loss[] = {
 	{"client's first Initial lost", test_first_initial_lost},
 	{"server's first datagram lost", test_server_initial_lost},
@@ -298,5 +341,7 @@ CU_TestInfo shb_test_conn_loss[] = {
 	{"1 MB with 10% loss", test_loss},
 	{"1 MB with loss, reordering and duplication", test_everything},
 	{"probes through a 26 s outage", test_probes_through_a_long_outage},
+	{"probes through it on a slow path",
+	 test_probes_through_an_outage_on_a_slow_path},
 	CU_TEST_INFO_NULL,
 };

@@ -172,10 +172,12 @@ static void dead_path(uint64_t one_way_ms, uint64_t idle_ms, int seed,
 	h_fini(&h);
 }
 
-/* 10 ms each way: the 1 s idle timeout is above 3 PTO. */
+/* 10 ms each way: the 8 s idle timeout is above 3 PTO, and the liveness
+ * PINGs (every sixteenth of it, 500 ms) leave the first three PTOs to
+ * the backoff. */
 static void test_idle_dead_path(void)
 {
-	dead_path(10, 1000, 40, 3);
+	dead_path(10, 8000, 40, 3);
 }
 
 /* 150 ms each way: 3 PTO is above the 500 ms idle timeout. */
