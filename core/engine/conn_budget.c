@@ -71,6 +71,15 @@ void shb_conn_note_outcome(struct shb_conn *c)
 	if (c->fails < 63 && ++c->fails == GIVE_UP_FAILS) {
 		w->ngiving_up++;
 		give_up_if_hopeless(w);
+		/* While nothing of the run ever connected, a slot that gave up
+		 * waits the longest backoff, unjittered, before its next
+		 * attempt: the other slots get their GIVE_UP_FAILS tries first,
+		 * so a dead server costs exactly GIVE_UP_FAILS attempts a slot
+		 * before the stop, however late the worker runs. */
+		if (!w->seen_connected) {
+			c->retry_at = w->now + BACKOFF_MAX_NS;
+			return;
+		}
 	}
 	uint64_t d = c->fails > 7 ? BACKOFF_MAX_NS : BACKOFF_BASE_NS << (c->fails - 1);
 	if (d > BACKOFF_MAX_NS)
