@@ -60,14 +60,6 @@ void shb_h2_dtable_insert(struct shb_h2_dtable *t, uint64_t size,
 	t->size += (uint32_t)size;
 }
 
-const struct shb_h2_dtable_entry *
-shb_h2_dtable_get(const struct shb_h2_dtable *t, uint64_t i)
-{
-	if (i == 0 || i > t->count)
-		return NULL;
-	return &t->e[(t->newest - (uint32_t)(i - 1)) & SLOT_MASK];
-}
-
 void shb_h2_dtable_keep_octets(struct shb_h2_dtable *t, uint8_t *ring)
 {
 	t->octets = ring;

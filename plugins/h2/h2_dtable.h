@@ -86,8 +86,14 @@ void shb_h2_dtable_copy(const struct shb_h2_dtable *t,
 			const struct shb_h2_dtable_entry *e, uint8_t *out);
 
 /* Dynamic index i (1 = newest, i.e. HPACK index 61 + i), or NULL when the
- * table has no such entry. */
-const struct shb_h2_dtable_entry *
-shb_h2_dtable_get(const struct shb_h2_dtable *t, uint64_t i);
+ * table has no such entry. Inline: the scanner looks up most fields of a
+ * response that a server indexes. */
+static inline const struct shb_h2_dtable_entry *
+shb_h2_dtable_get(const struct shb_h2_dtable *t, uint64_t i)
+{
+	if (i == 0 || i > t->count)
+		return NULL;
+	return &t->e[(t->newest - (uint32_t)(i - 1)) & (SHB_H2_DTABLE_SLOTS - 1u)];
+}
 
 #endif

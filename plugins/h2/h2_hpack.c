@@ -7,72 +7,79 @@
 #include "common/buf.h"
 #include "http_prefint.h"
 
+/* An entry with its lengths, counted by the compiler: the response
+ * scanner needs them for every field it measures. */
+#define E(n, v) {n, v, sizeof(n) - 1, sizeof(v) - 1}
+
 /* RFC 7541 Appendix A; the unit tests compare it with the RFC text. */
-static const struct shb_hpack_static_entry static_table[] = {
-	{":authority", ""},
-	{":method", "GET"},
-	{":method", "POST"},
-	{":path", "/"},
-	{":path", "/index.html"},
-	{":scheme", "http"},
-	{":scheme", "https"},
-	{":status", "200"},
-	{":status", "204"},
-	{":status", "206"},
-	{":status", "304"},
-	{":status", "400"},
-	{":status", "404"},
-	{":status", "500"},
-	{"accept-charset", ""},
-	{"accept-encoding", "gzip, deflate"},
-	{"accept-language", ""},
-	{"accept-ranges", ""},
-	{"accept", ""},
-	{"access-control-allow-origin", ""},
-	{"age", ""},
-	{"allow", ""},
-	{"authorization", ""},
-	{"cache-control", ""},
-	{"content-disposition", ""},
-	{"content-encoding", ""},
-	{"content-language", ""},
-	{"content-length", ""},
-	{"content-location", ""},
-	{"content-range", ""},
-	{"content-type", ""},
-	{"cookie", ""},
-	{"date", ""},
-	{"etag", ""},
-	{"expect", ""},
-	{"expires", ""},
-	{"from", ""},
-	{"host", ""},
-	{"if-match", ""},
-	{"if-modified-since", ""},
-	{"if-none-match", ""},
-	{"if-range", ""},
-	{"if-unmodified-since", ""},
-	{"last-modified", ""},
-	{"link", ""},
-	{"location", ""},
-	{"max-forwards", ""},
-	{"proxy-authenticate", ""},
-	{"proxy-authorization", ""},
-	{"range", ""},
-	{"referer", ""},
-	{"refresh", ""},
-	{"retry-after", ""},
-	{"server", ""},
-	{"set-cookie", ""},
-	{"strict-transport-security", ""},
-	{"transfer-encoding", ""},
-	{"user-agent", ""},
-	{"vary", ""},
-	{"via", ""},
-	{"www-authenticate", ""},
+const struct shb_hpack_static_entry shb_hpack_static_table[] = {
+	E(":authority", ""),
+	E(":method", "GET"),
+	E(":method", "POST"),
+	E(":path", "/"),
+	E(":path", "/index.html"),
+	E(":scheme", "http"),
+	E(":scheme", "https"),
+	E(":status", "200"),
+	E(":status", "204"),
+	E(":status", "206"),
+	E(":status", "304"),
+	E(":status", "400"),
+	E(":status", "404"),
+	E(":status", "500"),
+	E("accept-charset", ""),
+	E("accept-encoding", "gzip, deflate"),
+	E("accept-language", ""),
+	E("accept-ranges", ""),
+	E("accept", ""),
+	E("access-control-allow-origin", ""),
+	E("age", ""),
+	E("allow", ""),
+	E("authorization", ""),
+	E("cache-control", ""),
+	E("content-disposition", ""),
+	E("content-encoding", ""),
+	E("content-language", ""),
+	E("content-length", ""),
+	E("content-location", ""),
+	E("content-range", ""),
+	E("content-type", ""),
+	E("cookie", ""),
+	E("date", ""),
+	E("etag", ""),
+	E("expect", ""),
+	E("expires", ""),
+	E("from", ""),
+	E("host", ""),
+	E("if-match", ""),
+	E("if-modified-since", ""),
+	E("if-none-match", ""),
+	E("if-range", ""),
+	E("if-unmodified-since", ""),
+	E("last-modified", ""),
+	E("link", ""),
+	E("location", ""),
+	E("max-forwards", ""),
+	E("proxy-authenticate", ""),
+	E("proxy-authorization", ""),
+	E("range", ""),
+	E("referer", ""),
+	E("refresh", ""),
+	E("retry-after", ""),
+	E("server", ""),
+	E("set-cookie", ""),
+	E("strict-transport-security", ""),
+	E("transfer-encoding", ""),
+	E("user-agent", ""),
+	E("vary", ""),
+	E("via", ""),
+	E("www-authenticate", ""),
 };
 
-_Static_assert(sizeof(static_table) / sizeof(static_table[0]) ==
+#undef E
+
+_Static_assert(sizeof(shb_hpack_static_table) /
+			       sizeof(shb_hpack_static_table[0]) ==
 		       SHB_HPACK_STATIC_COUNT,
 	       "RFC 7541 has 61 static entries");
 
@@ -80,7 +87,7 @@ const struct shb_hpack_static_entry *shb_hpack_static_get(uint64_t index)
 {
 	if (index < 1 || index > SHB_HPACK_STATIC_COUNT)
 		return NULL;
-	return &static_table[index - 1];
+	return &shb_hpack_static_table[index - 1];
 }
 
 int shb_hpack_static_status(uint64_t index)
@@ -107,9 +114,9 @@ static void put_string(struct shb_buf *b, const char *s, size_t n)
 	shb_buf_put(b, s, n);
 }
 
-static int same(const char *a, const char *s, size_t n)
+static int same(const char *a, size_t a_len, const char *s, size_t n)
 {
-	return strlen(a) == n && memcmp(a, s, n) == 0;
+	return a_len == n && memcmp(a, s, n) == 0;
 }
 
 void shb_hpack_encode_field(struct shb_buf *b, const char *name,
@@ -119,11 +126,11 @@ void shb_hpack_encode_field(struct shb_buf *b, const char *name,
 	size_t name_idx = 0;
 
 	for (size_t i = 0; i < SHB_HPACK_STATIC_COUNT; i++) {
-		const struct shb_hpack_static_entry *e = &static_table[i];
+		const struct shb_hpack_static_entry *e = &shb_hpack_static_table[i];
 
-		if (!same(e->name, name, name_len))
+		if (!same(e->name, e->name_len, name, name_len))
 			continue;
-		if (same(e->value, value, value_len) && value_len > 0) {
+		if (same(e->value, e->value_len, value, value_len) && value_len > 0) {
 			put_int(b, 7, 0x80, i + 1); /* indexed field */
 			return;
 		}

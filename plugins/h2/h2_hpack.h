@@ -22,7 +22,13 @@ enum {
 struct shb_hpack_static_entry {
 	const char *name;
 	const char *value; /* "" when the entry has no value */
+	uint8_t name_len;  /* strlen(name) */
+	uint8_t value_len; /* strlen(value) */
 };
+
+/* The table itself, index i at [i - 1]: for callers that checked i. */
+extern const struct shb_hpack_static_entry
+	shb_hpack_static_table[SHB_HPACK_STATIC_COUNT];
 
 /* Index 1..61 -> entry, else NULL. */
 const struct shb_hpack_static_entry *shb_hpack_static_get(uint64_t index);

@@ -47,9 +47,9 @@ static int collect_entry(struct shb_h2_hscan *s,
 	return SHB_H2_HSCAN_OK;
 }
 
-static int collect_text(struct shb_h2_hscan *s, const char *text)
+static int collect_text(struct shb_h2_hscan *s, const char *text, size_t n)
 {
-	return shb_h2_fields_add(s->out, text, strlen(text)) < 0
+	return shb_h2_fields_add(s->out, text, n) < 0
 		       ? SHB_H2_HSCAN_E_NOMEM
 		       : SHB_H2_HSCAN_OK;
 }
@@ -93,13 +93,15 @@ static void name_known(struct shb_h2_hscan *s, uint8_t kind)
 		set_malformed(s, SHB_H2_HSCAN_M_PSEUDO);
 }
 
-/* Static entries 1..7 are request pseudo-headers, 8..14 :status. */
+/* Static entries 1..7 are request pseudo-headers, 8..14 :status. The
+ * caller checked 1 <= index <= SHB_HPACK_STATIC_COUNT. */
 static uint8_t static_kind(uint64_t index)
 {
-	if (shb_hpack_static_status(index))
+	if (index >= SHB_HPACK_IDX_STATUS_200 && index <= SHB_HPACK_IDX_STATUS_500)
 		return SHB_H2_NAME_STATUS;
-	return shb_hpack_static_get(index)->name[0] == ':' ? SHB_H2_NAME_PSEUDO
-							   : SHB_H2_NAME_REGULAR;
+	return shb_hpack_static_table[index - 1].name[0] == ':'
+		       ? SHB_H2_NAME_PSEUDO
+		       : SHB_H2_NAME_REGULAR;
 }
 
 static int name_is_status(const struct shb_h2_hscan *s)
@@ -234,10 +236,13 @@ static int name_ref(struct shb_h2_hscan *s, uint64_t v)
 	int rc = SHB_H2_HSCAN_OK;
 
 	if (v <= SHB_HPACK_STATIC_COUNT) {
-		len = strlen(shb_hpack_static_get(v)->name);
+		const struct shb_hpack_static_entry *se =
+			&shb_hpack_static_table[v - 1];
+
+		len = se->name_len;
 		name_known(s, static_kind(v));
 		if (s->out)
-			rc = collect_text(s, shb_hpack_static_get(v)->name);
+			rc = collect_text(s, se->name, se->name_len);
 	} else {
 		e = shb_h2_dtable_get(s->table, v - SHB_HPACK_STATIC_COUNT);
 		if (!e)
@@ -263,17 +268,21 @@ static int indexed_field(struct shb_h2_hscan *s, uint64_t v)
 	const struct shb_h2_dtable_entry *e;
 
 	if (v <= SHB_HPACK_STATIC_COUNT) {
-		const struct shb_hpack_static_entry *se = shb_hpack_static_get(v);
+		const struct shb_hpack_static_entry *se =
+			&shb_hpack_static_table[v - 1];
+		uint8_t kind = static_kind(v);
 
-		name_known(s, static_kind(v));
-		if (shb_hpack_static_status(v))
+		name_known(s, kind);
+		if (kind == SHB_H2_NAME_STATUS)
 			found_status(s, shb_hpack_static_status(v));
-		s->field_size = strlen(se->name) + strlen(se->value);
+		s->field_size = (uint64_t)se->name_len + se->value_len;
 		if (s->out) {
-			if (collect_text(s, se->name) != SHB_H2_HSCAN_OK)
+			if (collect_text(s, se->name, se->name_len) !=
+			    SHB_H2_HSCAN_OK)
 				return SHB_H2_HSCAN_E_NOMEM;
 			shb_h2_fields_name_done(s->out);
-			if (collect_text(s, se->value) != SHB_H2_HSCAN_OK)
+			if (collect_text(s, se->value, se->value_len) !=
+			    SHB_H2_HSCAN_OK)
 				return SHB_H2_HSCAN_E_NOMEM;
 		}
 	} else {
@@ -344,7 +353,14 @@ static int int_done(struct shb_h2_hscan *s)
 static int begin_int(struct shb_h2_hscan *s, uint8_t b, unsigned prefix,
 		     uint8_t target)
 {
+	uint8_t mask = (uint8_t)((1u << prefix) - 1);
+
 	s->target = target;
+	/* Most integers fit the prefix: no call for those. */
+	if ((b & mask) != mask) {
+		s->num.value = b & mask;
+		return int_done(s);
+	}
 	if (shb_prefint_begin(&s->num, b, prefix) == SHB_PREFINT_DONE)
 		return int_done(s);
 	s->state = ST_INT;
@@ -403,6 +419,72 @@ static int take_string(struct shb_h2_hscan *s, const uint8_t *p, size_t n,
 	return s->left == 0 ? string_done(s) : SHB_H2_HSCAN_OK;
 }
 
+/* What an indexed field's name says about the block: name_known without
+ * the per-field state, which an indexed field does not need. */
+static void indexed_name(struct shb_h2_hscan *s, uint8_t kind)
+{
+	uint8_t k = kind & SHB_H2_NAME_KIND_MASK;
+
+	if (kind & SHB_H2_NAME_UPPER)
+		set_malformed(s, SHB_H2_HSCAN_M_UPPERCASE);
+	if (k == SHB_H2_NAME_REGULAR) {
+		s->regular_seen = 1;
+		return;
+	}
+	s->pseudo_seen = 1;
+	if (s->regular_seen)
+		set_malformed(s, SHB_H2_HSCAN_M_PSEUDO_LATE);
+	if (k == SHB_H2_NAME_PSEUDO)
+		set_malformed(s, SHB_H2_HSCAN_M_PSEUDO);
+}
+
+/* The common case of a response a server indexes: a run of indexed
+ * fields of one octet each (index 1..126) while nothing is collected.
+ * Each is looked up and counted as indexed_field and field_done would,
+ * without the state machine. Returns the octets taken; stops before
+ * anything else, or after a field in error (then *rc is set). */
+static size_t indexed_run(struct shb_h2_hscan *s, const uint8_t *p, size_t n,
+			  int *rc)
+{
+	size_t i = 0;
+
+	while (i < n && p[i] > 0x80 && p[i] != 0xff) {
+		uint32_t v = p[i++] & 0x7fu;
+		uint64_t size;
+
+		s->fields = 1;
+		if (v <= SHB_HPACK_STATIC_COUNT) {
+			const struct shb_hpack_static_entry *se =
+				&shb_hpack_static_table[v - 1];
+			uint8_t kind = static_kind(v);
+
+			indexed_name(s, kind);
+			if (kind == SHB_H2_NAME_STATUS)
+				found_status(s, shb_hpack_static_status(v));
+			size = (uint64_t)se->name_len + se->value_len;
+		} else {
+			const struct shb_h2_dtable_entry *e = shb_h2_dtable_get(
+				s->table, v - SHB_HPACK_STATIC_COUNT);
+
+			if (!e) {
+				*rc = SHB_H2_HSCAN_E_INDEX;
+				return i;
+			}
+			indexed_name(s, e->name_kind);
+			if (e->status)
+				found_status(s, e->status);
+			size = e->size - SHB_H2_DTABLE_OVERHEAD;
+		}
+		s->list_size += size + SHB_H2_DTABLE_OVERHEAD;
+		s->field_count++;
+		if (s->list_size > SHB_H2_HSCAN_MAX_LIST) {
+			*rc = SHB_H2_HSCAN_E_LIST_SIZE;
+			return i;
+		}
+	}
+	return i;
+}
+
 int shb_h2_hscan_feed(struct shb_h2_hscan *s, const uint8_t *p, size_t n)
 {
 	size_t i = 0, used;
@@ -411,6 +493,12 @@ int shb_h2_hscan_feed(struct shb_h2_hscan *s, const uint8_t *p, size_t n)
 	while (i < n && rc == SHB_H2_HSCAN_OK) {
 		switch (s->state) {
 		case ST_FIELD:
+			if (!s->out) {
+				used = indexed_run(s, p + i, n - i, &rc);
+				i += used;
+				if (used)
+					break;
+			}
 			rc = begin_field(s, p[i++]);
 			break;
 		case ST_INT: {
