@@ -243,6 +243,46 @@ static void test_count_uppercase(void)
 	}
 }
 
+/* Random names of mostly short codes (which the counter takes several at
+ * a time) with a letter now and then, up to 48 octets: length and
+ * uppercase flag against the plain text, every split into two pieces. */
+static void test_count_random_names(void)
+{
+	static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789-_"
+				       "ABCDEFGHIJKLMNOPQRSTUVWXYZ:;,. /\\\x7f";
+	uint32_t seed = 11;
+
+	for (int iter = 0; iter < 400; iter++) {
+		uint8_t plain[48], enc[128];
+		size_t len = 1 + (size_t)iter % sizeof(plain), n;
+		int want = 0;
+
+		for (size_t k = 0; k < len; k++) {
+			seed = seed * 1103515245u + 12345u;
+			plain[k] = (uint8_t)alphabet[(seed >> 16) %
+						     (sizeof(alphabet) - 1)];
+			/* some strings lower case only */
+			if (iter % 4 == 0 && plain[k] >= 'A' && plain[k] <= 'Z')
+				plain[k] = (uint8_t)(plain[k] + 32);
+			want |= plain[k] >= 'A' && plain[k] <= 'Z';
+		}
+		n = shb_huff_encode(plain, len, enc, sizeof(enc));
+		for (size_t cut = 0; cut <= n; cut++) {
+			struct shb_huff_count h;
+
+			shb_huff_count_begin(&h);
+			h.check_upper = 1;
+			CU_ASSERT_EQUAL(shb_huff_count_feed(&h, enc, cut),
+					SHB_HUFF_OK);
+			CU_ASSERT_EQUAL(shb_huff_count_feed(&h, enc + cut, n - cut),
+					SHB_HUFF_OK);
+			CU_ASSERT_EQUAL(shb_huff_count_end(&h), SHB_HUFF_OK);
+			CU_ASSERT_EQUAL(h.len, len);
+			CU_ASSERT_EQUAL(h.upper, want);
+		}
+	}
+}
+
 static void test_status_values(void)
 {
 	uint8_t enc[8];
@@ -375,5 +415,7 @@ CU_TestInfo shb_h2_huffman_tests[] = {
 	{"length limits of the canonical code", test_len_limits},
 	{"decoded length, streaming, every split", test_decoded_length},
 	{"uppercase letters in names, every split", test_count_uppercase},
+	{"random names: length and uppercase, every split",
+	 test_count_random_names},
 	CU_TEST_INFO_NULL,
 };
