@@ -134,12 +134,38 @@ void shb_histo_reset(struct shb_histo *h)
 	h->max = 0;
 	h->clamped = 0;
 	h->sum = 0;
+	h->sum_lo = h->sum_hi = 0;
 	h->sum_sq = 0;
+	h->sq_lo = h->sq_hi = 0;
 	h->sq_origin = 0;
 }
 
+/* (*hi, *lo) += x, a 128-bit sum in two words. */
+static inline void add128(uint64_t *lo, uint64_t *hi, uint64_t x)
+{
+	*lo += x;
+	*hi += *lo < x;
+}
+
+/* 2^64 as a long double, to fold the high words. */
+#define TWO_64 18446744073709551616.0L
+
+/* The whole sum of the values, and of the squared distances. */
+static long double sum_of(const struct shb_histo *h)
+{
+	return h->sum + (long double)h->sum_hi * TWO_64 +
+	       (long double)h->sum_lo;
+}
+
+static long double sq_of(const struct shb_histo *h)
+{
+	return h->sum_sq + (long double)h->sq_hi * TWO_64 + (long double)h->sq_lo;
+}
+
 /* The hot path: conditional expressions and masks only, which compile to
- * conditional moves; the clamp is the one decision, and it too is a cmov. */
+ * conditional moves; the clamp is the one decision, and it too is a cmov.
+ * The sums are integer: the x87 long double arithmetic they replace cost
+ * more than the rest of a record. */
 void shb_histo_record(struct shb_histo *h, uint64_t v)
 {
 	uint64_t over = v > h->highest;
@@ -152,11 +178,15 @@ void shb_histo_record(struct shb_histo *h, uint64_t v)
 	h->total++;
 	h->min = v < h->min ? v : h->min;
 	h->max = v > h->max ? v : h->max;
-	/* v <= highest <= INT64_MAX: signed conversions are exact and need
-	 * no test of the top bit. */
-	long double d = (long double)((int64_t)v - (int64_t)h->sq_origin);
-	h->sum += (long double)(int64_t)v;
-	h->sum_sq += d * d;
+	/* v <= highest <= INT64_MAX: the distance is a signed 64-bit value,
+	 * and its square fits 64 bits below 2^32. */
+	int64_t d = (int64_t)v - (int64_t)h->sq_origin;
+	uint64_t ad = d < 0 ? (uint64_t)0 - (uint64_t)d : (uint64_t)d;
+	add128(&h->sum_lo, &h->sum_hi, v);
+	if (ad < ((uint64_t)1 << 32))
+		add128(&h->sq_lo, &h->sq_hi, ad * ad);
+	else
+		h->sum_sq += (long double)d * (long double)d;
 }
 
 /* Sum over src of (v - origin)^2, from src's sums about its own origin:
@@ -166,8 +196,8 @@ static long double sq_about(const struct shb_histo *src, uint64_t origin)
 {
 	long double n = (long double)src->total;
 	long double delta = (long double)src->sq_origin - (long double)origin;
-	long double lin = src->sum - n * (long double)src->sq_origin;
-	return src->sum_sq + 2 * delta * lin + n * delta * delta;
+	long double lin = sum_of(src) - n * (long double)src->sq_origin;
+	return sq_of(src) + 2 * delta * lin + n * delta * delta;
 }
 
 int shb_histo_merge(struct shb_histo *dst, const struct shb_histo *src)
@@ -180,11 +210,15 @@ int shb_histo_merge(struct shb_histo *dst, const struct shb_histo *src)
 	/* Computed before dst changes: src may be dst. */
 	uint64_t origin = dst->total ? dst->sq_origin : src->sq_origin;
 	long double src_sq = sq_about(src, origin);
+	long double src_sum = sum_of(src);
 	for (int32_t i = 0; i < dst->counts_len; i++)
 		dst->counts[i] += src->counts[i];
+	/* dst's integer words fold into its long doubles first. */
+	dst->sum_sq = sq_of(dst) + src_sq;
+	dst->sq_lo = dst->sq_hi = 0;
+	dst->sum = sum_of(dst) + src_sum;
+	dst->sum_lo = dst->sum_hi = 0;
 	dst->sq_origin = origin;
-	dst->sum_sq += src_sq;
-	dst->sum += src->sum;
 	dst->total += src->total;
 	dst->clamped += src->clamped;
 	dst->min = src->min < dst->min ? src->min : dst->min;
@@ -211,7 +245,7 @@ uint64_t shb_histo_mean(const struct shb_histo *h)
 {
 	if (!h->total)
 		return 0;
-	return (uint64_t)(h->sum / (long double)h->total + 0.5L);
+	return (uint64_t)(sum_of(h) / (long double)h->total + 0.5L);
 }
 
 uint64_t shb_histo_stddev(const struct shb_histo *h)
@@ -219,8 +253,8 @@ uint64_t shb_histo_stddev(const struct shb_histo *h)
 	if (!h->total)
 		return 0;
 	long double n = (long double)h->total;
-	long double mean_off = h->sum / n - (long double)h->sq_origin;
-	long double var = h->sum_sq / n - mean_off * mean_off;
+	long double mean_off = sum_of(h) / n - (long double)h->sq_origin;
+	long double var = sq_of(h) / n - mean_off * mean_off;
 	if (!(var > 0)) /* rounding can leave a tiny negative */
 		return 0;
 	return (uint64_t)(sqrtl(var) + 0.5L);

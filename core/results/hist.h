@@ -26,11 +26,18 @@ struct shb_histo {
 	uint64_t total;
 	uint64_t min, max;
 	uint64_t clamped;
-	long double sum;    /* of the values: exact below 2^64 on x86-64 */
+	/* The sum of the values is sum + sum_hi * 2^64 + sum_lo: record adds
+	 * to the two integer words (exact, no floating point on the hot
+	 * path), merges and reports fold them into sum. */
+	long double sum;
+	uint64_t sum_lo, sum_hi;
 	/* Of the squared distances to sq_origin (the first value recorded):
 	 * about a value inside the data, the variance does not cancel out of
-	 * two huge sums, so tight distributions keep an exact stddev. */
+	 * two huge sums, so tight distributions keep an exact stddev. It is
+	 * sum_sq + sq_hi * 2^64 + sq_lo: distances below 2^32 (4.3 s) square
+	 * exactly into the integer words; larger ones go to sum_sq. */
 	long double sum_sq;
+	uint64_t sq_lo, sq_hi;
 	uint64_t sq_origin;
 };
 
