@@ -485,6 +485,58 @@ static size_t indexed_run(struct shb_h2_hscan *s, const uint8_t *p, size_t n,
 	return i;
 }
 
+/* A prefixed integer wholly in p[n]: 1 with *v and *used set, else 0
+ * (it goes on past p[n], or is out of range). */
+static int whole_int(const uint8_t *p, size_t n, unsigned prefix, uint64_t *v,
+		     size_t *used)
+{
+	uint8_t mask = (uint8_t)((1u << prefix) - 1);
+
+	if ((p[0] & mask) != mask) {
+		*v = p[0] & mask;
+		*used = 1;
+		return 1;
+	}
+	return shb_prefint_decode(p, n, prefix, v, used) == SHB_PREFINT_DONE;
+}
+
+/* The other common case: a literal field whose name is an index (what
+ * servers send for a date or a length), wholly in p[n], while nothing
+ * is collected. It takes the steps of the state machine in one go, with
+ * the same functions: name_ref, string_len, take_string and through them
+ * string_done and field_done. Returns the octets taken, 0 (and nothing
+ * changed) for anything else: a literal name, a field that goes on past
+ * p[n], an integer out of range. */
+static size_t literal_field(struct shb_h2_hscan *s, const uint8_t *p, size_t n,
+			    int *rc)
+{
+	uint8_t b = p[0];
+	int indexing = (b & 0xc0) == 0x40;
+	uint64_t name, len;
+	size_t k, used;
+
+	if ((b & 0x80) || (!indexing && (b & 0x20)))
+		return 0; /* indexed field or size update */
+	if (!whole_int(p, n, indexing ? 6 : 4, &name, &k) || name == 0 ||
+	    k == n || !whole_int(p + k, n - k, 7, &len, &used) ||
+	    len > n - k - used)
+		return 0;
+	s->fields = 1;
+	s->indexing = (uint8_t)indexing;
+	s->part = P_VALUE;
+	s->state = ST_STR_LEN;
+	*rc = name_ref(s, name);
+	if (*rc != SHB_H2_HSCAN_OK)
+		return k;
+	s->huffman = (p[k] & 0x80) != 0;
+	k += used;
+	*rc = string_len(s, len);
+	if (*rc != SHB_H2_HSCAN_OK || len == 0)
+		return k;
+	*rc = take_string(s, p + k, (size_t)len, &used);
+	return k + used;
+}
+
 int shb_h2_hscan_feed(struct shb_h2_hscan *s, const uint8_t *p, size_t n)
 {
 	size_t i = 0, used;
@@ -495,6 +547,9 @@ int shb_h2_hscan_feed(struct shb_h2_hscan *s, const uint8_t *p, size_t n)
 		case ST_FIELD:
 			if (!s->out) {
 				used = indexed_run(s, p + i, n - i, &rc);
+				if (!used && rc == SHB_H2_HSCAN_OK)
+					used = literal_field(s, p + i, n - i,
+							     &rc);
 				i += used;
 				if (used)
 					break;
