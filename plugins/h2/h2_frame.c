@@ -11,15 +11,6 @@ static void put32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
-void shb_h2_frame_header_parse(const uint8_t *p, struct shb_h2_frame_header *h)
-{
-	h->length = (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
-	h->type = p[3];
-	h->flags = p[4];
-	h->stream_id = ((uint32_t)p[5] << 24 | (uint32_t)p[6] << 16 |
-			(uint32_t)p[7] << 8 | p[8]) & SHB_H2_MAX_STREAM_ID;
-}
-
 size_t shb_h2_frame_header_write(uint8_t *p, uint32_t length, uint8_t type,
 				 uint8_t flags, uint32_t stream_id)
 {

@@ -82,8 +82,17 @@ struct shb_h2_frame_header {
 #define SHB_H2_PING_LEN (SHB_H2_FRAME_HEADER_LEN + 8)
 #define SHB_H2_GOAWAY_LEN (SHB_H2_FRAME_HEADER_LEN + 8)
 
-/* p[9] -> h. Never fails: every bit pattern is a header. */
-void shb_h2_frame_header_parse(const uint8_t *p, struct shb_h2_frame_header *h);
+/* p[9] -> h. Never fails: every bit pattern is a header. Inline: the
+ * reader parses one per frame received. */
+static inline void shb_h2_frame_header_parse(const uint8_t *p,
+					     struct shb_h2_frame_header *h)
+{
+	h->length = (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+	h->type = p[3];
+	h->flags = p[4];
+	h->stream_id = ((uint32_t)p[5] << 24 | (uint32_t)p[6] << 16 |
+			(uint32_t)p[7] << 8 | p[8]) & SHB_H2_MAX_STREAM_ID;
+}
 
 /* Writes a 9-octet header; length must be < 2^24. */
 size_t shb_h2_frame_header_write(uint8_t *p, uint32_t length, uint8_t type,

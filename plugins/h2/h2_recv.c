@@ -404,6 +404,16 @@ static size_t read_header(struct shb_h2_conn *c, const uint8_t *p, size_t n,
 	struct shb_h2_reader *r = &c->rd;
 	size_t take = SHB_H2_FRAME_HEADER_LEN - r->hdr_have;
 
+	/* A whole header in the input, after the first frame (whose first
+	 * octets may be an HTTP/1 answer): read in place. */
+	if (r->hdr_have == 0 && n >= SHB_H2_FRAME_HEADER_LEN &&
+	    c->frames_in != 0) {
+		shb_h2_frame_header_parse(p, &r->fh);
+		*rc = begin_frame(c);
+		if (*rc == SHB_OK)
+			*rc = start_payload(c);
+		return SHB_H2_FRAME_HEADER_LEN;
+	}
 	if (take > n)
 		take = n;
 	memcpy(r->hdr + r->hdr_have, p, take);
