@@ -65,8 +65,7 @@ void shb_conn_fail_outstanding(struct shb_conn *c, unsigned kind, const char *ms
 		struct req_slot *r = &c->reqs[i];
 		if (!r->used)
 			continue;
-		r->used = 0;
-		shb_conn_req_drop(c);
+		shb_conn_req_drop(c, i);
 		if (shb_worker_warmup_req(w, r->t_start)) {
 			w->args->warmup_requests++;
 		} else {
@@ -179,7 +178,9 @@ int shb_conn_issue(struct shb_conn *c)
 {
 	struct worker *w = c->w;
 	uint32_t i;
-	for (i = 0; i < w->parallel; i++)
+	/* Slots below free_from are in use: O(1) in the steady state,
+	 * where a response frees a slot and the next request takes it. */
+	for (i = c->free_from; i < w->parallel; i++)
 		if (!c->reqs[i].used)
 			break;
 	if (i == w->parallel)
@@ -211,8 +212,7 @@ int shb_conn_issue(struct shb_conn *c)
 		r->t_due = resend ? w->now : r->t_intended;
 	else
 		r->t_due = shb_wait_take(w);
-	r->used = 1;
-	shb_conn_req_add(c);
+	shb_conn_req_add(c, i);
 	c->issued_here++;
 	w->issued++;
 	/* One predictable branch: plain runs call issue() as before. */
@@ -220,8 +220,7 @@ int shb_conn_issue(struct shb_conn *c)
 		 w->vt->issue(c->p, prep, cookie, shb_conn_now(c));
 	if (rc < 0) {
 		shb_mix_giveback(w, t);
-		r->used = 0;
-		shb_conn_req_drop(c);
+		shb_conn_req_drop(c, i);
 		c->issued_here--;
 		w->issued--;
 		w->nretry += (uint64_t)resend;
@@ -250,8 +249,7 @@ void shb_conn_requeue_outstanding(struct shb_conn *c)
 	for (uint32_t i = 0; i < w->parallel && c->nused; i++) {
 		if (!c->reqs[i].used)
 			continue;
-		c->reqs[i].used = 0;
-		shb_conn_req_drop(c);
+		shb_conn_req_drop(c, i);
 		shb_mix_giveback(w, c->reqs[i].target);
 		c->issued_here--;
 		w->nretry++;
@@ -342,8 +340,7 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 	    !c->reqs[i].used || c->reqs[i].gen != gen)
 		return; /* unknown or already completed: ignore, never count twice */
 	struct req_slot *r = &c->reqs[i];
-	r->used = 0;
-	shb_conn_req_drop(c);
+	shb_conn_req_drop(c, i);
 	shb_conn_mark_dirty(c);
 	if (w->stopping || shb_worker_past_deadline(w))
 		return; /* in flight at the end: not counted */
@@ -454,8 +451,7 @@ void shb_conn_expire_request(struct shb_conn *c, uint32_t k)
 	}
 	uint64_t cookie = req_cookie(c, k);
 	int warmup = shb_worker_warmup_req(w, c->reqs[k].t_start);
-	c->reqs[k].used = 0;
-	shb_conn_req_drop(c);
+	shb_conn_req_drop(c, k);
 	c->answered = 1;
 	if (warmup) {
 		w->args->warmup_requests++;

@@ -137,6 +137,9 @@ struct shb_conn {
 	void *p;      /* plugin connection memory (conn_size bytes) */
 	struct req_slot *reqs;
 	uint32_t nused;
+	/* Every slot below it is in use: the search for a free one starts
+	 * here (the lowest free slot, as a search from 0 would find). */
+	uint32_t free_from;
 	/* Requests issued on this connection and not given back (refused,
 	 * requeued): with none, its failure charges the budget itself. */
 	uint32_t issued_here;
@@ -467,16 +470,23 @@ static inline uint64_t shb_worker_unissued(const struct worker *w)
 	return w->budget > w->issued ? w->budget - w->issued : 0;
 }
 
-/* A request slot of c taken or given back: c->nused and, when it goes
- * from or to 0, the worker's busy connections. */
-static inline void shb_conn_req_add(struct shb_conn *c)
+/* Request slot i of c taken (the lowest free one) or given back: its
+ * used flag, c->free_from, c->nused and, when nused goes from or to 0,
+ * the worker's busy connections. */
+static inline void shb_conn_req_add(struct shb_conn *c, uint32_t i)
 {
+	c->reqs[i].used = 1;
+	if (i == c->free_from)
+		c->free_from = i + 1;
 	if (c->nused++ == 0)
 		c->w->nbusy++;
 }
 
-static inline void shb_conn_req_drop(struct shb_conn *c)
+static inline void shb_conn_req_drop(struct shb_conn *c, uint32_t i)
 {
+	c->reqs[i].used = 0;
+	if (i < c->free_from)
+		c->free_from = i;
 	if (--c->nused == 0) {
 		c->w->nbusy--;
 		c->t_granted = c->w->now; /* it had one until now */
