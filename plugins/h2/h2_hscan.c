@@ -72,14 +72,12 @@ static void found_status(struct shb_h2_hscan *s, int code)
 		set_malformed(s, SHB_H2_HSCAN_M_STATUS_VALUE);
 }
 
-/* The current field's name is known: pseudo-headers come first, and a
- * response has only :status (RFC 9113 Section 8.3). */
-static void name_known(struct shb_h2_hscan *s, uint8_t kind)
+/* A field of this name kind is in the block: pseudo-headers come first,
+ * and a response has only :status (RFC 9113 Section 8.3). */
+static void name_seen(struct shb_h2_hscan *s, uint8_t kind)
 {
 	uint8_t k = kind & SHB_H2_NAME_KIND_MASK;
 
-	s->name_kind = kind;
-	s->is_status = k == SHB_H2_NAME_STATUS;
 	if (kind & SHB_H2_NAME_UPPER)
 		set_malformed(s, SHB_H2_HSCAN_M_UPPERCASE);
 	if (k == SHB_H2_NAME_REGULAR) {
@@ -91,6 +89,14 @@ static void name_known(struct shb_h2_hscan *s, uint8_t kind)
 		set_malformed(s, SHB_H2_HSCAN_M_PSEUDO_LATE);
 	if (k == SHB_H2_NAME_PSEUDO)
 		set_malformed(s, SHB_H2_HSCAN_M_PSEUDO);
+}
+
+/* The current field's name is known. */
+static void name_known(struct shb_h2_hscan *s, uint8_t kind)
+{
+	s->name_kind = kind;
+	s->is_status = (kind & SHB_H2_NAME_KIND_MASK) == SHB_H2_NAME_STATUS;
+	name_seen(s, kind);
 }
 
 /* Static entries 1..7 are request pseudo-headers, 8..14 :status. The
@@ -419,25 +425,6 @@ static int take_string(struct shb_h2_hscan *s, const uint8_t *p, size_t n,
 	return s->left == 0 ? string_done(s) : SHB_H2_HSCAN_OK;
 }
 
-/* What an indexed field's name says about the block: name_known without
- * the per-field state, which an indexed field does not need. */
-static void indexed_name(struct shb_h2_hscan *s, uint8_t kind)
-{
-	uint8_t k = kind & SHB_H2_NAME_KIND_MASK;
-
-	if (kind & SHB_H2_NAME_UPPER)
-		set_malformed(s, SHB_H2_HSCAN_M_UPPERCASE);
-	if (k == SHB_H2_NAME_REGULAR) {
-		s->regular_seen = 1;
-		return;
-	}
-	s->pseudo_seen = 1;
-	if (s->regular_seen)
-		set_malformed(s, SHB_H2_HSCAN_M_PSEUDO_LATE);
-	if (k == SHB_H2_NAME_PSEUDO)
-		set_malformed(s, SHB_H2_HSCAN_M_PSEUDO);
-}
-
 /* The common case of a response a server indexes: a run of indexed
  * fields of one octet each (index 1..126) while nothing is collected.
  * Each is looked up and counted as indexed_field and field_done would,
@@ -458,7 +445,7 @@ static size_t indexed_run(struct shb_h2_hscan *s, const uint8_t *p, size_t n,
 				&shb_hpack_static_table[v - 1];
 			uint8_t kind = static_kind(v);
 
-			indexed_name(s, kind);
+			name_seen(s, kind);
 			if (kind == SHB_H2_NAME_STATUS)
 				found_status(s, shb_hpack_static_status(v));
 			size = (uint64_t)se->name_len + se->value_len;
@@ -470,7 +457,7 @@ static size_t indexed_run(struct shb_h2_hscan *s, const uint8_t *p, size_t n,
 				*rc = SHB_H2_HSCAN_E_INDEX;
 				return i;
 			}
-			indexed_name(s, e->name_kind);
+			name_seen(s, e->name_kind);
 			if (e->status)
 				found_status(s, e->status);
 			size = e->size - SHB_H2_DTABLE_OVERHEAD;

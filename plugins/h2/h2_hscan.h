@@ -16,7 +16,12 @@
  * (RFC 9113 Section 8.3): a pseudo-header other than :status, one after a
  * regular field, a repeated or bad :status, an uppercase field name. The
  * decoded header list size (names + values + 32 per field, Section 6.5.2)
- * is capped at SHB_H2_HSCAN_MAX_LIST. */
+ * is capped at SHB_H2_HSCAN_MAX_LIST.
+ *
+ * What servers send most, one-octet indexed fields and literals with an
+ * indexed name, is taken a whole field at a time when it lies in one
+ * piece and nothing is collected: the same checks without a round of
+ * the octet-by-octet state machine per part, which takes the rest. */
 #ifndef SHB_H2_HSCAN_H
 #define SHB_H2_HSCAN_H
 
