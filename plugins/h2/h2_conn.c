@@ -44,16 +44,6 @@ int shb_h2_conn_error(struct shb_h2_conn *c, uint32_t code, const char *fmt,
 
 /* ---- stream table --------------------------------------------------------- */
 
-struct shb_h2_stream *shb_h2_stream_find(struct shb_h2_conn *c, uint32_t id)
-{
-	struct shb_h2_stream *s;
-
-	if (!(id & 1))
-		return NULL;
-	s = &c->streams[(id >> 1) & c->slot_mask];
-	return s->id == id ? s : NULL;
-}
-
 int shb_h2_stream_used_id(const struct shb_h2_conn *c, uint32_t id)
 {
 	return (id & 1) && (id >> 1) < c->next_k;

@@ -127,7 +127,7 @@ struct shb_h2_reader {
 	struct shb_h2_frame_header fh;
 	uint8_t hdr[SHB_H2_FRAME_HEADER_LEN];
 	uint8_t hdr_have;
-	uint8_t phase;
+	uint8_t reserved1;
 	uint8_t prefix_need, prefix_have;
 	uint8_t prefix[6];
 	uint8_t small[8]; /* the fixed part of a control frame */
@@ -135,6 +135,10 @@ struct shb_h2_reader {
 	uint8_t reserved0;
 	uint32_t payload_left; /* content octets still to come */
 	uint32_t pad_left;
+	/* enum shb_h2_read_phase. A word of its own, away from the octets
+	 * above: the reader tests it with hdr_have after writing it, and a
+	 * load that spans both would wait for the store to retire. */
+	uint32_t phase;
 	struct shb_h2_stream *st; /* the frame's stream, NULL to ignore */
 };
 
@@ -243,8 +247,18 @@ const char *shb_h2_conn_error_detail(const void *conn);
 
 /* ---- shared inside the plugin ---- */
 
-/* The open stream with this id, or NULL. */
-struct shb_h2_stream *shb_h2_stream_find(struct shb_h2_conn *c, uint32_t id);
+/* The open stream with this id, or NULL: stream id 2k+1 lives in slot
+ * k & slot_mask. Inline: every HEADERS and DATA frame looks it up. */
+static inline struct shb_h2_stream *shb_h2_stream_find(struct shb_h2_conn *c,
+							uint32_t id)
+{
+	struct shb_h2_stream *s;
+
+	if (!(id & 1))
+		return NULL;
+	s = &c->streams[(id >> 1) & c->slot_mask];
+	return s->id == id ? s : NULL;
+}
 /* Non-zero when id is a client stream id we have already used. */
 int shb_h2_stream_used_id(const struct shb_h2_conn *c, uint32_t id);
 /* Ends a stream: reports it through req_done (unless outcome is
@@ -284,8 +298,12 @@ uint8_t *shb_h2_out_reserve(struct shb_h2_conn *c, size_t n);
 void shb_h2_out_commit(struct shb_h2_conn *c, size_t n);
 /* Octets queued and not yet accepted by the transport. */
 size_t shb_h2_out_pending(const struct shb_h2_conn *c);
-/* Control frames queued and not yet accepted by the transport. */
-uint32_t shb_h2_ctrl_pending(const struct shb_h2_conn *c);
+/* Control frames queued and not yet accepted by the transport. Inline:
+ * the reader asks before every frame. */
+static inline uint32_t shb_h2_ctrl_pending(const struct shb_h2_conn *c)
+{
+	return c->ctrl_fill + c->ctrl_busy;
+}
 void shb_h2_out_free(struct shb_h2_conn *c);
 
 /* The connection preface, our SETTINGS and the connection WINDOW_UPDATE,

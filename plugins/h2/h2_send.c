@@ -36,11 +36,6 @@ size_t shb_h2_out_pending(const struct shb_h2_conn *c)
 	return c->out[c->fill].len + (busy->len - c->sent_off);
 }
 
-uint32_t shb_h2_ctrl_pending(const struct shb_h2_conn *c)
-{
-	return c->ctrl_fill + c->ctrl_busy;
-}
-
 void shb_h2_out_free(struct shb_h2_conn *c)
 {
 	shb_buf_free(&c->out[0]);
