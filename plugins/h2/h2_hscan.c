@@ -27,6 +27,11 @@ void shb_h2_hscan_begin(struct shb_h2_hscan *s, struct shb_h2_dtable *table)
 	s->table = table;
 }
 
+void shb_h2_hscan_memo(struct shb_h2_hscan *s, struct shb_h2_hmemo *memo)
+{
+	s->memo = memo;
+}
+
 void shb_h2_hscan_collect(struct shb_h2_hscan *s, struct shb_h2_fields *fields)
 {
 	s->out = fields;
@@ -487,10 +492,56 @@ static int whole_int(const uint8_t *p, size_t n, unsigned prefix, uint64_t *v,
 	return shb_prefint_decode(p, n, prefix, v, used) == SHB_PREFINT_DONE;
 }
 
+/* The memo slot holding the Huffman string p[n], or -1. */
+static int memo_find(const struct shb_h2_hmemo *m, const uint8_t *p, size_t n)
+{
+	for (unsigned i = 0; i < SHB_H2_HMEMO_SLOTS; i++)
+		if (m->len[i] == n && memcmp(m->octets[i], p, n) == 0)
+			return (int)i;
+	return -1;
+}
+
+static void memo_put(struct shb_h2_hmemo *m, const uint8_t *p, size_t n,
+		     uint64_t decoded)
+{
+	unsigned i = m->next;
+
+	m->next = (uint8_t)((i + 1) % SHB_H2_HMEMO_SLOTS);
+	m->len[i] = (uint8_t)n;
+	m->dec[i] = (uint8_t)decoded;
+	memcpy(m->octets[i], p, n);
+}
+
+/* A literal field's whole value p[len], its length read (string_len):
+ * a Huffman value the memo holds is counted from it, any other is taken
+ * by take_string and, valid and short, remembered. Not for :status,
+ * whose value take_string keeps. */
+static int whole_value(struct shb_h2_hscan *s, const uint8_t *p, size_t len)
+{
+	struct shb_h2_hmemo *m = s->memo;
+	int memo = m && s->huffman && !s->is_status &&
+		   len <= SHB_H2_HMEMO_MAX;
+	int i = memo ? memo_find(m, p, len) : -1;
+	size_t used;
+	int rc;
+
+	if (i >= 0) { /* a string counted before: its length, valid */
+		s->hc.len = m->dec[i];
+		s->left = 0;
+		return string_done(s);
+	}
+	rc = take_string(s, p, len, &used);
+	/* string_done ran; hc.len is still the decoded length. */
+	if (memo && rc != SHB_H2_HSCAN_E_HUFFMAN)
+		memo_put(m, p, len, s->hc.len);
+	return rc;
+}
+
 /* The other common case: a literal field whose name is an index (what
  * servers send for a date or a length), wholly in p[n], while nothing
  * is collected. It takes the steps of the state machine in one go, with
- * the same functions: name_ref, string_len, take_string and through them
+ * the same functions: name_ref, string_len, take_string (through
+ * whole_value, which knows repeated Huffman values) and through them
  * string_done and field_done. Returns the octets taken, 0 (and nothing
  * changed) for anything else: a literal name, a field that goes on past
  * p[n], an integer out of range. */
@@ -520,8 +571,8 @@ static size_t literal_field(struct shb_h2_hscan *s, const uint8_t *p, size_t n,
 	*rc = string_len(s, len);
 	if (*rc != SHB_H2_HSCAN_OK || len == 0)
 		return k;
-	*rc = take_string(s, p + k, (size_t)len, &used);
-	return k + used;
+	*rc = whole_value(s, p + k, (size_t)len);
+	return k + (size_t)len;
 }
 
 int shb_h2_hscan_feed(struct shb_h2_hscan *s, const uint8_t *p, size_t n)

@@ -21,7 +21,9 @@
  * What servers send most, one-octet indexed fields and literals with an
  * indexed name, is taken a whole field at a time when it lies in one
  * piece and nothing is collected: the same checks without a round of
- * the octet-by-octet state machine per part, which takes the rest. */
+ * the octet-by-octet state machine per part, which takes the rest. A
+ * Huffman value equal to one of the last few valid ones (struct
+ * shb_h2_hmemo) takes the length measured then. */
 #ifndef SHB_H2_HSCAN_H
 #define SHB_H2_HSCAN_H
 
@@ -32,6 +34,20 @@
 #include "h2_fields.h"
 #include "http_huffman.h"
 #include "http_prefint.h"
+
+/* For the scanner, if the connection lends it one (shb_h2_hscan_memo):
+ * the last few Huffman-coded values it measured in one piece, valid ones
+ * only, with their decoded lengths. Zero-initialise it. Servers repeat most of theirs (server,
+ * content-type, the date for a second), and an equal string has the same
+ * length and validity: it needs no second walk through its codes. */
+#define SHB_H2_HMEMO_SLOTS 4u
+#define SHB_H2_HMEMO_MAX 32u /* longest string kept, on the wire */
+struct shb_h2_hmemo {
+	uint8_t len[SHB_H2_HMEMO_SLOTS]; /* octets on the wire; 0: empty */
+	uint8_t dec[SHB_H2_HMEMO_SLOTS]; /* decoded: at most 32 * 8 / 5 */
+	uint8_t next;                    /* the slot the next one takes */
+	uint8_t octets[SHB_H2_HMEMO_SLOTS][SHB_H2_HMEMO_MAX];
+};
 
 enum shb_h2_hscan_result {
 	SHB_H2_HSCAN_OK = 0,
@@ -90,6 +106,7 @@ struct shb_h2_hscan {
 	uint64_t left; /* string octets still to come */
 	int status;    /* 0 none yet, -1 malformed, else 100..999 */
 	struct shb_h2_fields *out; /* decoded fields go here, or NULL */
+	struct shb_h2_hmemo *memo; /* the connection's, or NULL */
 };
 
 /* Starts a new block that reads and updates `table`. */
@@ -100,6 +117,10 @@ void shb_h2_hscan_begin(struct shb_h2_hscan *s, struct shb_h2_dtable *table);
  * (shb_h2_dtable_keep_octets) from its first block on, so that indexed
  * fields can be read back. */
 void shb_h2_hscan_collect(struct shb_h2_hscan *s, struct shb_h2_fields *fields);
+
+/* After begin(): values of the block may be measured with `memo`
+ * (the connection's, zeroed at its start, kept for all its blocks). */
+void shb_h2_hscan_memo(struct shb_h2_hscan *s, struct shb_h2_hmemo *memo);
 
 /* Feeds the next piece of the block: SHB_H2_HSCAN_OK or an error, after
  * which the scanner (and its table) must not be used again. */

@@ -37,6 +37,7 @@ int shb_h2_begin_headers(struct shb_h2_conn *c,
 	 * be a valid HPACK block, and it may change the dynamic table that
 	 * later blocks refer to. */
 	shb_h2_hscan_begin(&c->hscan, &c->dtable);
+	shb_h2_hscan_memo(&c->hscan, &c->hmemo);
 	if (c->mod->observed)
 		shb_h2_hscan_collect(&c->hscan, &c->fields);
 	c->hb_bytes = h->length;

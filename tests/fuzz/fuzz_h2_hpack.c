@@ -9,7 +9,8 @@
  *
  * Checked besides memory safety: the table never exceeds its maximum,
  * and the split run gives exactly the results (and decoded fields) of
- * the unsplit run. */
+ * the unsplit run, which alone remembers repeated Huffman values
+ * (shb_h2_hscan_memo) as a connection does. */
 #include <string.h>
 
 #include "fuzz_input.h"
@@ -30,6 +31,8 @@ struct run {
 	int collect;
 	uint8_t ring[SHB_H2_DTABLE_MAX];
 	struct shb_h2_fields fields;
+	struct shb_h2_hmemo memo;
+	int use_memo;
 	int rc;
 	size_t count;
 	struct result r[MAX_BLOCKS];
@@ -53,6 +56,8 @@ static int block(struct run *u, const struct fz_plan *pl, const uint8_t *p,
 	memset(r, 0, sizeof(*r));
 	u->rc = SHB_H2_HSCAN_OK;
 	shb_h2_hscan_begin(&u->s, &u->table);
+	if (u->use_memo)
+		shb_h2_hscan_memo(&u->s, &u->memo);
 	if (u->collect)
 		shb_h2_hscan_collect(&u->s, &u->fields);
 	fz_feed_plan(pl, p, n, feed, u);
@@ -94,6 +99,7 @@ static void run(struct run *u, uint32_t limit, int collect,
 	memset(u, 0, sizeof(*u));
 	shb_h2_dtable_init(&u->table, limit);
 	u->collect = collect;
+	u->use_memo = pl == NULL;
 	if (collect)
 		shb_h2_dtable_keep_octets(&u->table, u->ring);
 	while (f.n && u->count < MAX_BLOCKS) {
