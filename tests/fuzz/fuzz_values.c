@@ -23,6 +23,7 @@
 #include "cli/percentiles.h"
 #include "cli/shard.h"
 #include "cli/slo.h"
+#include "results/slo_check.h" /* struct shb_slo_data */
 #include "cli/start_at.h"
 #include "cli/success.h"
 
