@@ -76,8 +76,10 @@ static int enter_closing(struct shb_conn *c)
 	return 0;
 }
 
-/* Shuts the socket down (our FIN), which also ends a TCP receive. */
-static void shut_now(struct shb_conn *c)
+/* Shuts the socket down (our FIN), which also ends a TCP receive: now, or
+ * after the send in flight. Returns 1 when that ends c's receive, 0 when
+ * it does not (a datagram socket: shutdown ends no UDP receive). */
+static int shut_now(struct shb_conn *c)
 {
 	struct worker *w = c->w;
 	if (c->fd >= 0)
@@ -86,22 +88,28 @@ static void shut_now(struct shb_conn *c)
 		c->shut_pending = 1; /* after the last words (shb_conn_on_send) */
 	else if (c->ring_only && !w->dgram)
 		shb_conn_shut_via_ring(c);
+	else
+		return 0;
+	return !w->dgram;
 }
 
 /* Stops using c: no more plugin calls, the socket is shut down so that the
  * kernel completes the multishot receive and any send, and the slot is
- * released once they have. */
+ * released once they have. A receive the shutdown does not end is
+ * cancelled; one it ends is not: a cancel looks through every request
+ * queued for the ring's workers (io-wq) before it finds its target, and
+ * the shutdowns of a run's end are queued there (a shutdown always runs
+ * in io-wq), so a cancel per connection costs the square of -c. */
 void shb_conn_begin_close(struct shb_conn *c)
 {
 	struct worker *w = c->w;
 	if (enter_closing(c) < 0)
 		return;
-	shut_now(c);
-	if (c->recv_armed) {
-		/* shutdown() ends a TCP receive, not a UDP one: cancel it. */
+	if (!shut_now(c) && c->recv_armed) {
 		struct io_uring_sqe *sqe = shb_worker_sqe(w);
 		io_uring_prep_cancel64(sqe, shb_ud_make(OP_RECV, c->idx, c->gen), 0);
 		sqe->user_data = UD_IGNORE;
+		w->recv_cancels++;
 	}
 	if (c->ops == 0)
 		shb_conn_finish_close(c);
@@ -133,7 +141,7 @@ void shb_conn_fin_done(struct shb_conn *c)
 		return;
 	c->await_fin = 0;
 	shb_conn_timer_del(c, TK_LINGER);
-	shut_now(c);
+	(void)shut_now(c); /* a TCP connection: its receive ends with it */
 }
 
 /* Without SNI a server that picks its certificate by name may refuse

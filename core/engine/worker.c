@@ -265,6 +265,19 @@ static uint32_t ops_left(const struct worker *w)
 	return n;
 }
 
+/* The end of a run: whether every connection's operations completed, or
+ * the drain is over. --debug says which, and how many receives the
+ * closing cancelled (shb_conn_begin_close). */
+static int drained(struct worker *w, shb_tstamp until)
+{
+	uint32_t left = ops_left(w);
+	if (left && w->now < until)
+		return 0;
+	shb_worker_debugf(w, "end of run: %u receive cancels, %u operations left",
+			  w->recv_cancels, left);
+	return 1;
+}
+
 /* Handles every completion there is and says how many: one at a time,
  * each released to the kernel before it is handled (a handler may need
  * an SQE, and get_sqe may then stash what is left in the CQ). The stash
@@ -535,7 +548,7 @@ static void run_loop(struct worker *w)
 			stop_all(w);
 			drain_until = w->now + (w->loading ? 1000000000ull : SETUP_DRAIN_NS);
 		}
-		if (w->stopping && (ops_left(w) == 0 || w->now >= drain_until))
+		if (w->stopping && drained(w, drain_until))
 			break;
 		uint64_t wait = w->stopping ? 10000000ull : next_wait(w);
 		/* --interval: the main thread may take this pass's deltas

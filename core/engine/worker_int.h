@@ -303,6 +303,8 @@ struct worker {
 	uint64_t check_every;
 	int stopping;
 	int deadline_hit;
+	/* Receives cancelled by shb_conn_begin_close (a --debug figure). */
+	uint32_t recv_cancels;
 	/* Counting: off during --warmup, whose requests (those sent before
 	 * w->measure_ns) are left out of every statistic; meanwhile budget
 	 * is 0, so -n counts only what is sent after it. */

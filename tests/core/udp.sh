@@ -70,10 +70,15 @@ dropped=$(awk '{print $4}' <<<"$stats")
 (( dropped >= 100 )) || fail "the server dropped only $dropped datagrams; the timer path was not exercised"
 
 # Duration mode and a dead port: a refused UDP port is a connect error.
+# At the end of the run a UDP socket's receive, which no shutdown ends,
+# is cancelled: one per connection, after which nothing is left in
+# flight (tests/e2e/close-cancels.sh: none over TCP).
 start_echo dur
-run_shb dur1 --proto "$UDPECHO_PLUGIN" -c 2 -p 8 -z 1s "http://127.0.0.1:$dur_PORT/"
+SHB_DEBUG=1 run_shb dur1 --proto "$UDPECHO_PLUGIN" -t 1 -c 2 -p 8 -z 1s "http://127.0.0.1:$dur_PORT/"
 [[ $RC -eq 0 ]] || { show_run dur1; fail "exit $RC"; }
 check dur1 'requests.ok>1000' 'requests.errors==0'
+grep -qxF "shb: debug core: end of run: 2 receive cancels, 0 operations left" "$E2E_TMP/dur1.stderr" ||
+	{ show_run dur1; fail "dur1: not 2 receive cancels and 0 operations left at the end"; }
 stop_echo dur >/dev/null
 
 start_echo gone
