@@ -24,8 +24,9 @@ void shb_conn_finish_close(struct shb_conn *c)
 		shb_tls_free(&c->tls);
 		c->tls_live = 0;
 	}
-	c->tbuf[0].len = c->tbuf[1].len = 0;
-	c->backlog.len = 0;
+	shb_buf_clear(&c->tbuf[0]);
+	shb_buf_clear(&c->tbuf[1]);
+	shb_buf_clear(&c->backlog);
 	c->proxy_sending = 0;
 	c->recv_paused = 0;
 	c->eof_pending = 0;
@@ -234,14 +235,14 @@ static void last_words(struct shb_conn *c, int bye)
 	for (shb_ssize i = 0; i < n; i++)
 		shb_tls_write(&c->tls, v[i].base, v[i].len, err, sizeof(err));
 	if (c->tls_live) {
-		struct shb_bytes *b = &c->tbuf[c->tfill];
+		struct shb_buf *b = &c->tbuf[c->tfill];
 		if (bye)
 			shb_tls_bye(&c->tls);
 		/* Over the ring b stays as it is until the send completes. */
 		if (b->len)
 			send_last(c, &(struct shb_vec){b->p, b->len}, 1);
 		if (!c->ring_only)
-			b->len = 0;
+			shb_buf_clear(b);
 	}
 }
 

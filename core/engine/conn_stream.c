@@ -23,7 +23,7 @@ static void proxy_start(struct shb_conn *c)
 {
 	struct shb_run *run = c->w->run;
 	c->st = C_PROXY;
-	c->backlog.len = 0;
+	shb_buf_clear(&c->backlog);
 	c->tsent = 0;
 	c->proxy_sending = 1;
 	shb_conn_send(c, run->connect_req, run->connect_req_len);
@@ -66,7 +66,7 @@ static void proxy_input(struct shb_conn *c, const uint8_t *data, size_t len)
 	/* Held at most SHB_PROXY_HEAD_MAX plus one receive: past the cap
 	 * without the head's end, the answer is refused below. What follows
 	 * the head is the tunnel's first bytes, kept whole. */
-	if (shb_bytes_append(&c->backlog, data, len) < 0) {
+	if (shb_buf_put(&c->backlog, data, len) != SHB_BUF_OK) {
 		shb_conn_fail(c, SHB_ERRK_CONNECT, "out of memory");
 		return;
 	}
@@ -94,7 +94,7 @@ static void proxy_input(struct shb_conn *c, const uint8_t *data, size_t len)
 		return;
 	}
 	memmove(c->backlog.p, c->backlog.p + n, rest);
-	c->backlog.len = 0;
+	shb_buf_clear(&c->backlog);
 	transport_connected(c);
 	/* Bytes the server sent through the tunnel right away (an HTTP/2
 	 * server's SETTINGS) go to the protocol. */
@@ -200,11 +200,11 @@ void shb_conn_start(struct shb_conn *c)
 
 void shb_conn_flush_tls(struct shb_conn *c)
 {
-	struct shb_bytes *b = &c->tbuf[c->tfill];
+	struct shb_buf *b = &c->tbuf[c->tfill];
 	if (c->send_busy || b->len == 0)
 		return;
 	c->tfill ^= 1;
-	c->tbuf[c->tfill].len = 0;
+	shb_buf_clear(&c->tbuf[c->tfill]);
 	shb_tls_set_out(&c->tls, &c->tbuf[c->tfill]);
 	c->tsent = 0;
 	shb_conn_send(c, b->p, b->len);
@@ -307,13 +307,24 @@ static void resume_recv(struct shb_conn *c)
 		shb_conn_arm_recv(c);
 }
 
+/* An append to the backlog failed: past its cap (BACKLOG_BUF_MAX), the
+ * plugin stopped taking input; else there was no memory for it. */
+static void backlog_failed(struct shb_conn *c)
+{
+	if (c->backlog.err == SHB_BUF_E_CAP)
+		shb_conn_fail(c, SHB_ERRK_PROTOCOL, "input backlog over its cap of 1 MiB: "
+			      "the protocol stopped consuming");
+	else
+		shb_conn_fail(c, SHB_ERRK_READ, "out of memory");
+}
+
 /* Hands plaintext to the plugin, keeping what it could not take yet. */
 static void deliver(struct shb_conn *c, const uint8_t *data, size_t len)
 {
 	struct worker *w = c->w;
 	if (c->backlog.len) {
-		if (len && shb_bytes_append(&c->backlog, data, len) < 0) {
-			shb_conn_fail(c, SHB_ERRK_READ, "out of memory");
+		if (len && shb_buf_put(&c->backlog, data, len) != SHB_BUF_OK) {
+			backlog_failed(c);
 			return;
 		}
 		data = c->backlog.p;
@@ -329,13 +340,8 @@ static void deliver(struct shb_conn *c, const uint8_t *data, size_t len)
 	if (data == c->backlog.p) {
 		memmove(c->backlog.p, c->backlog.p + len - rest, rest);
 		c->backlog.len = rest;
-	} else if (rest && shb_bytes_append(&c->backlog, data + len - rest, rest) < 0) {
-		shb_conn_fail(c, SHB_ERRK_READ, "out of memory");
-		return;
-	}
-	if (c->backlog.len > BACKLOG_CAP) {
-		shb_conn_fail(c, SHB_ERRK_PROTOCOL, "input backlog over its cap of 1 MiB: "
-			  "the protocol stopped consuming");
+	} else if (rest && shb_buf_put(&c->backlog, data + len - rest, rest) != SHB_BUF_OK) {
+		backlog_failed(c);
 		return;
 	}
 	if (c->backlog.len && !c->recv_paused)
@@ -558,13 +564,13 @@ void shb_conn_on_send(struct shb_conn *c, int res)
 		return;
 	}
 	if (c->tls_live) {
-		struct shb_bytes *b = &c->tbuf[c->tfill ^ 1];
+		struct shb_buf *b = &c->tbuf[c->tfill ^ 1];
 		c->tsent += (size_t)res;
 		if (c->tsent < b->len) {
 			shb_conn_send(c, b->p + c->tsent, b->len - c->tsent);
 			return;
 		}
-		b->len = 0;
+		shb_buf_clear(b);
 	} else {
 		w->vt->sent(c->p, (size_t)res, shb_conn_now_held(c));
 	}

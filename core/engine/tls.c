@@ -24,27 +24,6 @@
 static const char prio_string[] =
 	"NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:" PRIO_CIPHERS ":" PRIO_GROUPS;
 
-int shb_bytes_append(struct shb_bytes *b, const void *data, size_t len)
-{
-	if (b->len + len > b->cap) {
-		/* Small first: a connection keeps its buffers, and every
-		 * page written in them stays resident (starting at 16 KiB
-		 * cost each TLS connection about 5 KB more, with requests
-		 * of a few hundred bytes). Doubling from here. */
-		size_t cap = b->cap ? b->cap : 2048;
-		while (cap < b->len + len)
-			cap *= 2;
-		uint8_t *p = realloc(b->p, cap);
-		if (!p)
-			return -1;
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, data, len);
-	b->len += len;
-	return 0;
-}
-
 /* An IPv4 or IPv6 literal becomes the binary address its certificate must
  * list as an iPAddress SAN (RFC 6125 6.2.1; a DNS SAN never matches it);
  * anything else is a DNS name, sent as SNI (RFC 6066 3 allows only DNS
@@ -305,7 +284,7 @@ int shb_tls_priority(const char *ciphers, uint32_t version, int quic,
 static ssize_t push_fn(gnutls_transport_ptr_t ptr, const void *data, size_t len)
 {
 	struct shb_tls *t = ptr;
-	if (shb_bytes_append(t->out, data, len) < 0) {
+	if (shb_buf_put(t->out, data, len) != SHB_BUF_OK) {
 		gnutls_transport_set_errno(t->s, ENOMEM);
 		return -1;
 	}
@@ -328,7 +307,7 @@ static ssize_t pull_fn(gnutls_transport_ptr_t ptr, void *data, size_t len)
 }
 
 int shb_tls_new(struct shb_tls *t, const struct shb_tls_ctx *c,
-		struct shb_bytes *out, char *err, size_t errlen)
+		struct shb_buf *out, char *err, size_t errlen)
 {
 	int r;
 
@@ -381,7 +360,7 @@ void shb_tls_free(struct shb_tls *t)
 	t->s = NULL;
 }
 
-void shb_tls_set_out(struct shb_tls *t, struct shb_bytes *out)
+void shb_tls_set_out(struct shb_tls *t, struct shb_buf *out)
 {
 	t->out = out;
 }
@@ -399,7 +378,7 @@ static int verify_error(struct shb_tls *t, char *err, size_t errlen)
 /* The first flight of the first session of the run is its ClientHello:
  * the records it wrote go to ctx->hello (tls_fp.h) for the report's JA3
  * and JA4. */
-static void keep_hello(struct shb_tls *t, struct shb_bytes *out, size_t from)
+static void keep_hello(struct shb_tls *t, const struct shb_buf *out, size_t from)
 {
 	uint8_t msg[SHB_HELLO_MAX];
 	t->hello_seen = 1;
@@ -473,7 +452,7 @@ static void save_ticket(struct shb_tls *t)
 
 int shb_tls_handshake(struct shb_tls *t, char *err, size_t errlen)
 {
-	struct shb_bytes *out = t->out;
+	struct shb_buf *out = t->out;
 	size_t from = out->len;
 	int r = gnutls_handshake(t->s);
 	if (!t->hello_seen && t->ctx->hello)
@@ -564,7 +543,11 @@ int shb_tls_write(struct shb_tls *t, const void *data, size_t len, char *err,
 		if (r < 0) {
 			if (r == GNUTLS_E_AGAIN || r == GNUTLS_E_INTERRUPTED)
 				continue; /* push never blocks: retry */
-			snprintf(err, errlen, "TLS write: %s", gnutls_strerror((int)r));
+			if (t->out && t->out->err != SHB_BUF_OK)
+				snprintf(err, errlen, "TLS write: ciphertext buffer %s",
+					 shb_buf_strerror(t->out->err));
+			else
+				snprintf(err, errlen, "TLS write: %s", gnutls_strerror((int)r));
 			return -1;
 		}
 		p += r;

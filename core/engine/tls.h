@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <gnutls/gnutls.h>
 
+#include "common/buf.h"
+
 struct shb_hello;
 
 /* Shared, read-only after shb_tls_ctx_init: credentials, priorities, ALPN,
@@ -83,19 +85,14 @@ int shb_tls_check_client_cert(const char *cert_file, const char *key_file,
 int shb_tls_priority(const char *ciphers, uint32_t version, int quic,
 		     char **out, char *err, size_t errlen);
 
-/* A growable byte buffer whose memory can be handed to the kernel: the
- * connection keeps two and swaps them, so the one being sent never moves. */
-struct shb_bytes {
-	uint8_t *p;
-	size_t len, cap;
-};
-int shb_bytes_append(struct shb_bytes *b, const void *data, size_t len);
-
 struct shb_tls {
 	gnutls_session_t s;
 	const uint8_t *in; /* ciphertext being fed, borrowed for one call */
 	size_t in_len, in_off;
-	struct shb_bytes *out; /* ciphertext produced, to be sent */
+	/* Ciphertext produced, to be sent: the connection keeps two buffers
+	 * and swaps them, so the one in the kernel never moves. An append
+	 * past its cap or out of memory fails the write (ENOMEM). */
+	struct shb_buf *out;
 	int handshake_done;
 	int hello_seen; /* the first flight went by ctx->hello */
 	const struct shb_tls_ctx *ctx;
@@ -105,7 +102,7 @@ struct shb_tls {
 
 /* Creates a client session writing its records into *out. */
 int shb_tls_new(struct shb_tls *t, const struct shb_tls_ctx *c,
-		struct shb_bytes *out, char *err, size_t errlen);
+		struct shb_buf *out, char *err, size_t errlen);
 void shb_tls_free(struct shb_tls *t);
 /* [worker] --tls-resume, after shb_tls_new and before the handshake: the
  * session offers tk's data if it holds any, and once it has its own (a
@@ -114,7 +111,7 @@ void shb_tls_free(struct shb_tls *t);
 void shb_tls_resume(struct shb_tls *t, struct shb_tls_ticket *tk);
 /* 1 when the finished handshake resumed a session. */
 int shb_tls_resumed(const struct shb_tls *t);
-void shb_tls_set_out(struct shb_tls *t, struct shb_bytes *out);
+void shb_tls_set_out(struct shb_tls *t, struct shb_buf *out);
 
 /* Makes `data` the ciphertext that the next handshake/read calls consume. */
 static inline void shb_tls_feed(struct shb_tls *t, const uint8_t *data,

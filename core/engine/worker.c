@@ -413,6 +413,9 @@ static int conns_setup(struct worker *w)
 		c->st = C_IDLE;
 		c->p = w->pmem + w->pstride * i;
 		c->reqs = reqs + (size_t)i * w->parallel;
+		shb_buf_init(&c->tbuf[0], CONN_BUF_FIRST, TLS_OUT_MAX);
+		shb_buf_init(&c->tbuf[1], CONN_BUF_FIRST, TLS_OUT_MAX);
+		shb_buf_init(&c->backlog, CONN_BUF_FIRST, BACKLOG_BUF_MAX);
 	}
 	shb_mix_assign_conns(w);
 	w->nidle = w->nconns;
@@ -489,9 +492,9 @@ static void worker_teardown(struct worker *w)
 			shb_tls_free(&c->tls);
 		if (c->fd >= 0)
 			close(c->fd);
-		free(c->tbuf[0].p);
-		free(c->tbuf[1].p);
-		free(c->backlog.p);
+		shb_buf_free(&c->tbuf[0]);
+		shb_buf_free(&c->tbuf[1]);
+		shb_buf_free(&c->backlog);
 		free(c->dg);
 	}
 	free(w->tscratch);

@@ -95,6 +95,20 @@ _Static_assert(RECV_BUF_SIZE >= SHB_DGRAM_RECV_MAX, "recv_dgrams promise");
  * is any, so only what was already on its way lands here; more than this
  * means the plugin stopped consuming for good. */
 #define BACKLOG_CAP (1u << 20)
+/* The backlog's buffer holds BACKLOG_CAP plus one receive (or one TLS
+ * read, as large): an append past that fails with SHB_BUF_E_CAP. */
+#define BACKLOG_BUF_MAX ((size_t)BACKLOG_CAP + RECV_BUF_SIZE)
+/* The ciphertext a TLS connection holds to send (each of its two
+ * buffers): a flush encrypts at most 16 rounds of the protocol's output,
+ * a request body is at most 64 MiB (SHB_MAX_BODY), and GnuTLS's own
+ * records (alerts, key updates the peer asks for) are small; past this
+ * the write fails, and with it the connection. */
+#define TLS_OUT_MAX ((size_t)256 << 20)
+/* The first allocation of those buffers: small, since a connection keeps
+ * them and every page written in them stays resident (starting at 16 KiB
+ * cost each TLS connection about 5 KB more, with requests of a few
+ * hundred bytes). Doubling from here. */
+#define CONN_BUF_FIRST 2048
 #define SUBMIT_TRIES 64        /* refused submits before the run stops */
 #define STASH_MAX (1u << 22)   /* completions stashed at most */
 
@@ -200,11 +214,11 @@ struct shb_conn {
 	/* TLS: two ciphertext buffers, one filling, one in the kernel */
 	struct shb_tls tls;
 	int tls_live;
-	struct shb_bytes tbuf[2];
+	struct shb_buf tbuf[2];
 	uint8_t tfill;
 	size_t tsent;
 	/* plaintext the plugin did not take yet (backpressure) */
-	struct shb_bytes backlog;
+	struct shb_buf backlog;
 	/* datagrams: nrx receives held in dg until the end of the
 	 * completion batch (the protocol advances once per batch) */
 	uint32_t nrx;

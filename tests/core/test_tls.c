@@ -15,6 +15,9 @@
 #include "engine/tls.h"
 #include "engine/tls_fp.h"
 
+/* The test's own buffers: far above anything a handshake writes. */
+#define TEST_BUF_MAX ((size_t)1 << 24)
+
 static struct test_cert ca, other_ca;
 static struct test_cert dns_leaf;  /* DNS:foo.example */
 static struct test_cert ip4_leaf;  /* IP:127.0.0.1 */
@@ -27,7 +30,7 @@ static char ca_path[512];
 struct server {
 	gnutls_session_t s;
 	gnutls_certificate_credentials_t cred;
-	struct shb_bytes in, out;
+	struct shb_buf in, out;
 	size_t in_off;
 	char sni[256]; /* the SNI it received, "" if none */
 };
@@ -35,7 +38,7 @@ struct server {
 static ssize_t sv_push(gnutls_transport_ptr_t p, const void *data, size_t len)
 {
 	struct server *sv = p;
-	return shb_bytes_append(&sv->out, data, len) < 0 ? -1 : (ssize_t)len;
+	return shb_buf_put(&sv->out, data, len) != SHB_BUF_OK ? -1 : (ssize_t)len;
 }
 
 static ssize_t sv_pull(gnutls_transport_ptr_t p, void *data, size_t len)
@@ -59,6 +62,8 @@ static void server_init(struct server *sv, const struct test_cert *leaf,
 	gnutls_x509_crt_t crt = leaf->crt;
 
 	memset(sv, 0, sizeof(*sv));
+	shb_buf_init(&sv->in, 2048, TEST_BUF_MAX);
+	shb_buf_init(&sv->out, 2048, TEST_BUF_MAX);
 	CU_ASSERT_FATAL(gnutls_certificate_allocate_credentials(&sv->cred) == 0);
 	CU_ASSERT_FATAL(gnutls_certificate_set_x509_key(sv->cred, &crt, 1, leaf->key) == 0);
 	CU_ASSERT_FATAL(gnutls_init(&sv->s, GNUTLS_SERVER | GNUTLS_NONBLOCK) == 0);
@@ -74,8 +79,8 @@ static void server_free(struct server *sv)
 {
 	gnutls_deinit(sv->s);
 	gnutls_certificate_free_credentials(sv->cred);
-	free(sv->in.p);
-	free(sv->out.p);
+	shb_buf_free(&sv->in);
+	shb_buf_free(&sv->out);
 }
 
 static void server_step(struct server *sv)
@@ -91,16 +96,16 @@ static void server_step(struct server *sv)
 
 /* Records back and forth until the client's handshake is done or failed
  * (at most 16 rounds). Returns its last shb_tls_handshake result. */
-static int drive_handshake(struct shb_tls *t, struct shb_bytes *cout,
+static int drive_handshake(struct shb_tls *t, struct shb_buf *cout,
 			   struct server *sv, char *err, size_t errlen)
 {
 	shb_tls_feed(t, NULL, 0);
 	int r = shb_tls_handshake(t, err, errlen);
 	for (int round = 0; r == 0 && round < 16; round++) {
 		/* client -> server */
-		CU_ASSERT_FATAL(shb_bytes_append(&sv->in, cout->p, cout->len) == 0);
-		cout->len = 0;
-		sv->out.len = 0;
+		CU_ASSERT_FATAL(shb_buf_put(&sv->in, cout->p, cout->len) == SHB_BUF_OK);
+		shb_buf_clear(cout);
+		shb_buf_clear(&sv->out);
 		server_step(sv);
 		/* server -> client */
 		shb_tls_feed(t, sv->out.p, sv->out.len);
@@ -118,7 +123,7 @@ static int handshake_prio(const struct test_cert *leaf, int verify,
 {
 	struct shb_tls_ctx ctx;
 	struct shb_tls t;
-	struct shb_bytes cout = { 0 };
+	struct shb_buf cout = SHB_BUF_INIT(2048, TEST_BUF_MAX);
 	struct server sv;
 	int r;
 
@@ -131,7 +136,7 @@ static int handshake_prio(const struct test_cert *leaf, int verify,
 	if (sni)
 		strcpy(sni, sv.sni);
 	shb_tls_free(&t);
-	free(cout.p);
+	shb_buf_free(&cout);
 	server_free(&sv);
 	shb_tls_ctx_free(&ctx);
 	return r;
@@ -262,7 +267,7 @@ static void test_not_tls(void)
 				   "Content-Length: 0\r\n\r\n";
 	struct shb_tls_ctx ctx;
 	struct shb_tls t;
-	struct shb_bytes cout = { 0 };
+	struct shb_buf cout = SHB_BUF_INIT(2048, TEST_BUF_MAX);
 	char err[512] = "";
 
 	CU_ASSERT_FATAL(shb_tls_ctx_init(&ctx, 0, NULL, "127.0.0.1", NULL, err,
@@ -280,7 +285,7 @@ static void test_not_tls(void)
 		  strcmp(err + strlen(err) - strlen(hint), hint) == 0);
 	CU_ASSERT_FALSE(shb_tls_sni_may_matter(err));
 	shb_tls_free(&t);
-	free(cout.p);
+	shb_buf_free(&cout);
 	shb_tls_ctx_free(&ctx);
 }
 
@@ -290,7 +295,7 @@ static void test_alert_40(void)
 {
 	struct shb_tls_ctx ctx;
 	struct shb_tls t;
-	struct shb_bytes cout = { 0 };
+	struct shb_buf cout = SHB_BUF_INIT(2048, TEST_BUF_MAX);
 	struct server sv;
 	char err[512] = "";
 
@@ -301,7 +306,7 @@ static void test_alert_40(void)
 	CU_ASSERT_FATAL(shb_tls_new(&t, &ctx, &cout, err, sizeof(err)) == 0);
 	shb_tls_feed(&t, NULL, 0);
 	CU_ASSERT_EQUAL_FATAL(shb_tls_handshake(&t, err, sizeof(err)), 0);
-	CU_ASSERT_FATAL(shb_bytes_append(&sv.in, cout.p, cout.len) == 0);
+	CU_ASSERT_FATAL(shb_buf_put(&sv.in, cout.p, cout.len) == SHB_BUF_OK);
 	int r = gnutls_handshake(sv.s);
 	CU_ASSERT(r < 0 && gnutls_error_is_fatal(r));
 	gnutls_alert_send_appropriate(sv.s, r);
@@ -310,7 +315,7 @@ static void test_alert_40(void)
 	CU_ASSERT_STRING_EQUAL(err, "TLS handshake: alert 40 (Handshake failed)");
 	CU_ASSERT_FALSE(shb_tls_sni_may_matter(err));
 	shb_tls_free(&t);
-	free(cout.p);
+	shb_buf_free(&cout);
 	server_free(&sv);
 	shb_tls_ctx_free(&ctx);
 }
@@ -355,7 +360,7 @@ static int mtls(int with_cert, struct shb_hello *hello, char *err, size_t errlen
 {
 	struct shb_tls_ctx ctx;
 	struct shb_tls t;
-	struct shb_bytes cout = {0};
+	struct shb_buf cout = SHB_BUF_INIT(2048, TEST_BUF_MAX);
 	struct server sv;
 	uint8_t buf[256];
 	int r = 0, sr = GNUTLS_E_AGAIN;
@@ -373,9 +378,9 @@ static int mtls(int with_cert, struct shb_hello *hello, char *err, size_t errlen
 	shb_tls_feed(&t, NULL, 0);
 	r = shb_tls_handshake(&t, err, errlen);
 	for (int round = 0; round < 16 && sr == GNUTLS_E_AGAIN; round++) {
-		CU_ASSERT_FATAL(shb_bytes_append(&sv.in, cout.p, cout.len) == 0);
-		cout.len = 0;
-		sv.out.len = 0;
+		CU_ASSERT_FATAL(shb_buf_put(&sv.in, cout.p, cout.len) == SHB_BUF_OK);
+		shb_buf_clear(&cout);
+		shb_buf_clear(&sv.out);
 		sr = gnutls_handshake(sv.s);
 		if (sr < 0 && gnutls_error_is_fatal(sr))
 			gnutls_alert_send_appropriate(sv.s, sr);
@@ -393,7 +398,7 @@ static int mtls(int with_cert, struct shb_hello *hello, char *err, size_t errlen
 		CU_ASSERT_EQUAL(n, 1);
 	}
 	shb_tls_free(&t);
-	free(cout.p);
+	shb_buf_free(&cout);
 	server_free(&sv);
 	shb_tls_ctx_free(&ctx);
 	return sr;
@@ -526,7 +531,7 @@ static void test_one_key_share(void)
 {
 	struct shb_tls_ctx ctx;
 	struct shb_tls t;
-	struct shb_bytes cout = {0};
+	struct shb_buf cout = SHB_BUF_INIT(2048, TEST_BUF_MAX);
 	unsigned g[16];
 	char err[256];
 
@@ -541,7 +546,7 @@ static void test_one_key_share(void)
 	CU_ASSERT_EQUAL(g[0], 0x001d);
 	CU_ASSERT_EQUAL(g[1], 0x0017); /* secp256r1 */
 	shb_tls_free(&t);
-	free(cout.p);
+	shb_buf_free(&cout);
 	shb_tls_ctx_free(&ctx);
 
 	CU_ASSERT_EQUAL(handshake_prio(&both_leaf, 2, "localhost",
@@ -559,7 +564,7 @@ static int resume_once(const char *prio, const gnutls_datum_t *key,
 {
 	struct shb_tls_ctx ctx;
 	struct shb_tls t;
-	struct shb_bytes cout = { 0 };
+	struct shb_buf cout = SHB_BUF_INIT(2048, TEST_BUF_MAX);
 	struct server sv;
 	char err[256];
 	uint8_t buf[256];
@@ -578,9 +583,9 @@ static int resume_once(const char *prio, const gnutls_datum_t *key,
 		/* What is left of the server's last flight (TLS 1.3: its
 		 * tickets, after its handshake completed), then a response. */
 		CU_ASSERT_EQUAL(shb_tls_read(&t, buf, sizeof(buf), err, sizeof(err)), 0);
-		CU_ASSERT_FATAL(shb_bytes_append(&sv.in, cout.p, cout.len) == 0);
-		cout.len = 0;
-		sv.out.len = 0;
+		CU_ASSERT_FATAL(shb_buf_put(&sv.in, cout.p, cout.len) == SHB_BUF_OK);
+		shb_buf_clear(&cout);
+		shb_buf_clear(&sv.out);
 		server_step(&sv);
 		CU_ASSERT_FATAL(gnutls_record_send(sv.s, "ok", 2) == 2);
 		shb_tls_feed(&t, sv.out.p, sv.out.len);
@@ -590,10 +595,49 @@ static int resume_once(const char *prio, const gnutls_datum_t *key,
 		r = -1;
 	}
 	shb_tls_free(&t);
-	free(cout.p);
+	shb_buf_free(&cout);
 	server_free(&sv);
 	shb_tls_ctx_free(&ctx);
 	return r;
+}
+
+/* The ciphertext buffer is capped (common/buf.h): a record that fits
+ * goes in; one that does not fails the write with one line naming the
+ * cap, and nothing of it is kept (GnuTLS gives up on the session: the
+ * connection fails with it). shb_buf_clear forgets the error. */
+static void test_write_cap(void)
+{
+	struct shb_tls_ctx ctx;
+	struct shb_tls t;
+	struct shb_buf cout = SHB_BUF_INIT(2048, TEST_BUF_MAX);
+	struct shb_buf small = SHB_BUF_INIT(64, 512);
+	struct server sv;
+	uint8_t data[1000];
+	char err[256] = "";
+
+	memset(data, 'x', sizeof(data));
+	CU_ASSERT_FATAL(shb_tls_ctx_init(&ctx, 0, NULL, "localhost", NULL, err,
+					 sizeof(err)) == 0);
+	server_init(&sv, &both_leaf, tls13);
+	CU_ASSERT_FATAL(shb_tls_new(&t, &ctx, &cout, err, sizeof(err)) == 0);
+	CU_ASSERT_FATAL(drive_handshake(&t, &cout, &sv, err, sizeof(err)) == 1);
+	shb_tls_set_out(&t, &small);
+	/* 100 octets: a record of 122 (TLS 1.3, AES-GCM: 5 + 100 + 1 + 16). */
+	CU_ASSERT_EQUAL(shb_tls_write(&t, data, 100, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(small.len, 122);
+	/* 1000 octets: a record of 1022, past the cap of 512. */
+	CU_ASSERT_EQUAL(shb_tls_write(&t, data, sizeof(data), err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "TLS write: ciphertext buffer above its cap");
+	CU_ASSERT_EQUAL(small.len, 122);
+	CU_ASSERT_EQUAL(small.err, SHB_BUF_E_CAP);
+	shb_buf_clear(&small);
+	CU_ASSERT_EQUAL(small.len, 0);
+	CU_ASSERT_EQUAL(small.err, SHB_BUF_OK);
+	shb_tls_free(&t);
+	shb_buf_free(&cout);
+	shb_buf_free(&small);
+	server_free(&sv);
+	shb_tls_ctx_free(&ctx);
 }
 
 static void test_resume(void)
@@ -695,6 +739,7 @@ static CU_TestInfo tls_tests[] = {
 	{ "--ciphers/--tls-version priority strings", test_priority },
 	{ "one key share, X25519; P-256 after a retry", test_one_key_share },
 	{ "--tls-resume: tickets kept and offered, TLS 1.3 and 1.2", test_resume },
+	{ "ciphertext buffer capped: the write fails, one line", test_write_cap },
 	CU_TEST_INFO_NULL,
 };
 
