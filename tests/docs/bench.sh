@@ -84,6 +84,10 @@ bad "timers.sh: unknown load 'h2:50' (known: h1:50 h1:50:t h1:10000 h1:10000:t h
 	bench/timers.sh -l "h1:50 h2:50"
 bad "timers.sh: --before /nonexistent/shb is not an executable file" \
 	bench/timers.sh --before /nonexistent/shb
+bad "close.sh: connections must be a whole number in 1..30000, not '0'" bench/close.sh -c "50 0"
+bad "close.sh: --before /nonexistent/shb is not an executable file" \
+	bench/close.sh --before /nonexistent/shb
+bad "close.sh: unknown option '--loads' (try --help)" bench/close.sh --loads h1:50
 bash bench/churn.sh --help | grep -q -- '--disable-keepalive' ||
 	fail "churn.sh --help does not say what shb runs with (--disable-keepalive)"
 echo "ok: ${#scripts[@]} bench scripts shellcheck-clean, all.sh help, README and dry run agree"
