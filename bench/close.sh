@@ -159,8 +159,8 @@ tables() {
 import statistics, sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 builds = sys.argv[2:]
-print("| -c | Build | Runs | end wall s (median) | min..max | end CPU s (median) | min..max | run CPU s | errors |")
-print("|---:|---|---:|---:|---|---:|---|---:|---:|")
+print("| -c | Build | Runs | end wall s (median) | min..max | end CPU s (median) | min..max | requests (median) | run CPU s | errors |")
+print("|---:|---|---:|---:|---|---:|---|---:|---:|---:|")
 for c in dict.fromkeys(r[0] for r in rows):
     for b in builds:
         s = [r for r in rows if r[0] == c and r[1] == b]
@@ -168,9 +168,10 @@ for c in dict.fromkeys(r[0] for r in rows):
             continue
         w = [float(r[3]) for r in s]
         u = [float(r[4]) for r in s]
-        print("| %s | %s | %d | %.3f | %.3f..%.3f | %.3f | %.3f..%.3f | %.2f | %d |" % (
+        print("| %s | %s | %d | %.3f | %.3f..%.3f | %.3f | %.3f..%.3f | %.0f | %.2f | %d |" % (
             c, b, len(s), statistics.median(w), min(w), max(w), statistics.median(u), min(u), max(u),
-            statistics.median(float(r[5]) for r in s), sum(int(r[7]) for r in s)))
+            statistics.median([int(r[6]) for r in s]), statistics.median([float(r[5]) for r in s]),
+            sum(int(r[7]) for r in s)))
 EOF
 }
 
