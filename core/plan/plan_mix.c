@@ -52,6 +52,9 @@ static int place_targets(struct shb_plan *plan, char *err, size_t errlen)
 	struct shb_plan_mix *m = &plan->mix;
 	struct shb_url first[SHB_TARGETS_MAX];
 	int rc = 0;
+	/* first[k] is set for every k below norigins, which counts from 0
+	 * here, whatever the plan held before. */
+	m->norigins = 0;
 	for (uint32_t t = 0; t < m->ntargets && rc == 0; t++) {
 		struct shb_url u;
 		if (target_url(plan, t, &u, err, errlen) < 0) {
