@@ -144,14 +144,7 @@ EOF
 }
 
 started=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
-for ((r = 1; r <= rounds; r++)); do
-	for c in "${conn_list[@]}"; do
-		for ((k = 0; k < ${#builds[@]}; k++)); do
-			run_close "$r" "${builds[$(((k + r) % ${#builds[@]}))]}" "$c"
-			sleep 0.5
-		done
-	done
-done
+ab_rounds "$rounds" run_close "${conn_list[@]}" -- "${builds[@]}"
 finished=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 
 tables() {

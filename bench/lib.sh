@@ -478,6 +478,30 @@ parse_floor() {
 
 # --- one timed run -----------------------------------------------------------
 
+# ab_rounds ROUNDS FN LOAD... -- BUILD...: FN ROUND BUILD LOAD for every
+# round, load and build, half a second apart. The builds alternate and
+# which goes first changes every round, so that no build always meets the
+# machine first.
+ab_rounds() {
+	local rounds=$1 fn=$2 r k l
+	shift 2
+	local ab_loads=()
+	while [[ $# -gt 0 && $1 != -- ]]; do
+		ab_loads+=("$1")
+		shift
+	done
+	shift
+	local ab_builds=("$@")
+	for ((r = 1; r <= rounds; r++)); do
+		for l in "${ab_loads[@]}"; do
+			for ((k = 0; k < ${#ab_builds[@]}; k++)); do
+				"$fn" "$r" "${ab_builds[$(((k + r) % ${#ab_builds[@]}))]}" "$l"
+				sleep 0.5
+			done
+		done
+	done
+}
+
 # Where a run keeps its files: BASE.out (output), BASE.time, BASE.json (shb).
 run_base() { # round label client
 	local slug=${2//[^A-Za-z0-9]/-}

@@ -209,15 +209,7 @@ EOF
 }
 
 started=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
-for ((r = 1; r <= rounds; r++)); do
-	for l in "${load_list[@]}"; do
-		# Builds alternate; which goes first changes every round.
-		for ((k = 0; k < ${#builds[@]}; k++)); do
-			run_load "$r" "${builds[$(((k + r) % ${#builds[@]}))]}" "$l"
-			sleep 0.5
-		done
-	done
-done
+ab_rounds "$rounds" run_load "${load_list[@]}" -- "${builds[@]}"
 finished=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 
 # --- the report --------------------------------------------------------------
