@@ -1,5 +1,5 @@
-/* The layout of plugin ABI 1.3 on x86-64 (LP64), against the current
- * headers. Every member that 1.2 had keeps the offset layout_1_2_x86_64.c
+/* The layout of plugin ABI 1.3 on x86-64 (LP64), against the 1.3 headers
+ * kept in v1.3/. Every member that 1.2 had keeps the offset layout_1_2_x86_64.c
  * freezes (against the 1.2 headers kept in v1.2/); 1.3 appended members to
  * struct shb_run_config (client certificate, TLS priority), struct
  * shb_origin (route flags), struct shb_run_info (compare index and count),
@@ -341,8 +341,8 @@ _Static_assert(offsetof(struct shb_host, conn_origin) == 96, "shb_host.conn_orig
 _Static_assert(offsetof(struct shb_host, tls_client_hello) == 104, "shb_host.tls_client_hello");
 #endif
 
-int shb_abi_layout_checked(void);
-int shb_abi_layout_checked(void)
+int shb_abi_layout_1_3_checked(void);
+int shb_abi_layout_1_3_checked(void)
 {
 	return 1;
 }

@@ -1,8 +1,9 @@
 /* ABI checks that run: SHB_HAS against struct sizes written by older and
  * newer peers. (The frozen layouts are checked at compile time by
- * layout_1_1_x86_64.c and layout_1_2_x86_64.c, against the 1.1 and 1.2
- * headers kept in v1.1/ and v1.2/, and layout_1_3_x86_64.c; the header_*.c
- * files check each header stands alone.) */
+ * layout_1_1_x86_64.c, layout_1_2_x86_64.c and layout_1_3_x86_64.c, against
+ * the 1.1, 1.2 and 1.3 headers kept in v1.1/, v1.2/ and v1.3/, and
+ * layout_1_4_x86_64.c; the header_*.c files check each header stands
+ * alone.) */
 #include <CUnit/CUnit.h>
 #include <stddef.h>
 #include <shb/shb.h>
@@ -10,12 +11,14 @@
 int shb_abi_layout_checked(void);
 int shb_abi_layout_1_1_checked(void);
 int shb_abi_layout_1_2_checked(void);
+int shb_abi_layout_1_3_checked(void);
 
 static void test_abi_layout_compiled(void)
 {
 	CU_ASSERT_EQUAL(shb_abi_layout_checked(), 1);
 	CU_ASSERT_EQUAL(shb_abi_layout_1_1_checked(), 1);
 	CU_ASSERT_EQUAL(shb_abi_layout_1_2_checked(), 1);
+	CU_ASSERT_EQUAL(shb_abi_layout_1_3_checked(), 1);
 }
 
 /* A 1.1 writer's struct_size ends before every 1.2 member. */
@@ -74,10 +77,26 @@ static void test_abi_1_2_sizes_hide_1_3_members(void)
 	CU_ASSERT_FALSE(SHB_HAS(&h, struct shb_host, tls_client_hello));
 }
 
+/* A 1.3 writer's struct_size ends before every 1.4 member. */
+static void test_abi_1_3_sizes_hide_1_4_members(void)
+{
+	struct shb_proto_desc d = {.struct_size = 104};
+	struct shb_results s = {.struct_size = 344};
+	struct shb_run_info i = {.struct_size = 208};
+
+	CU_ASSERT_TRUE(SHB_HAS(&d, struct shb_proto_desc, max_train));
+	CU_ASSERT_FALSE(SHB_HAS(&d, struct shb_proto_desc, request_model));
+	CU_ASSERT_FALSE(SHB_HAS(&d, struct shb_proto_desc, outcome_spaces));
+	CU_ASSERT_TRUE(SHB_HAS(&s, struct shb_results, load_start_unix_ns));
+	CU_ASSERT_FALSE(SHB_HAS(&s, struct shb_results, requests_answered));
+	CU_ASSERT_TRUE(SHB_HAS(&i, struct shb_run_info, compare_count));
+	CU_ASSERT_FALSE(SHB_HAS(&i, struct shb_run_info, request_model));
+}
+
 static void test_abi_version(void)
 {
 	CU_ASSERT_EQUAL(SHB_ABI_MAJOR, 1);
-	CU_ASSERT_EQUAL(SHB_ABI_MINOR, 3);
+	CU_ASSERT_EQUAL(SHB_ABI_MINOR, 4);
 	CU_ASSERT_TRUE(SHB_TARGET_ABI_MINOR <= SHB_ABI_MINOR);
 }
 
@@ -86,6 +105,7 @@ static CU_TestInfo abi_tests[] = {
 	{"has_members", test_abi_has_members},
 	{"1_1_sizes_hide_1_2_members", test_abi_1_1_sizes_hide_1_2_members},
 	{"1_2_sizes_hide_1_3_members", test_abi_1_2_sizes_hide_1_3_members},
+	{"1_3_sizes_hide_1_4_members", test_abi_1_3_sizes_hide_1_4_members},
 	{"version", test_abi_version},
 	CU_TEST_INFO_NULL,
 };

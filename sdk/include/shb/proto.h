@@ -91,6 +91,33 @@ struct shb_proto_desc {
 	/* DGRAM: the most datagrams the module fills per write_dgrams train
 	 * (UDP GSO segments). 0: the core's default (64). */
 	uint32_t max_train;
+
+	/* since 1.4 */
+	/* What requests are made of (enum shb_request_model); absent: HTTP. */
+	uint32_t request_model;
+	uint32_t reserved1; /* 0 */
+	/* Names of the module's application outcomes, ending with name ==
+	 * NULL, static; NULL: none (reported by number). Every space the
+	 * module reports with a name here; the loader refuses a table with a
+	 * space below SHB_APPSPACE_PRIVATE, a space twice, a name that is
+	 * not [a-z0-9_]{1,31}, or a code named twice. */
+	const struct shb_outcome_space *outcome_spaces;
+};
+
+/* since 1.4: what a protocol's requests are made of. */
+enum shb_request_model {
+	/* HTTP-shaped: method, path, headers and body from the command line
+	 * (-m, -H, -d, templates), an HTTP status per response. Every plugin
+	 * built before 1.4. */
+	SHB_REQMODEL_HTTP = 0,
+	/* The module builds its requests from its own options (--proto-opt).
+	 * The core refuses the HTTP request options (-m, -H, -d and the other
+	 * body options, --body-lines, --priority, status classes in
+	 * --success, templates in the URL) with one line naming the option
+	 * and the protocol, before module_create; prepare_request gets the
+	 * URL's path, method "" and no headers or body; reports carry no
+	 * HTTP field (method, status codes, header and body bytes). */
+	SHB_REQMODEL_NONE = 1,
 };
 
 /* since 1.2. Fixed layout (no struct_size, frozen in tests/abi): arrays of

@@ -142,6 +142,27 @@ struct shb_run_info {
 	 * a comparison: index 0, count 1. */
 	uint32_t compare_index;
 	uint32_t compare_count;
+
+	/* since 1.4: what shaped the run beside the URL. Core-owned strings,
+	 * valid as long as this shb_run_info. */
+	uint32_t request_model; /* enum shb_request_model of the protocol */
+	uint32_t reserved1;     /* 0 */
+	/* The protocol's outcome names (shb_proto_desc.outcome_spaces), to
+	 * name app_space and app_code in reports; NULL and 0: none. */
+	const struct shb_outcome_space *outcome_spaces;
+	size_t outcome_space_count;
+	/* The success set as a report shows it: "1xx-3xx" (the default),
+	 * "any", "2xx,404", "ok,nil". */
+	const char *success;
+	/* The forward proxy, "http://host:port" without credentials (-x or
+	 * the environment), or NULL. */
+	const char *proxy;
+	const char *const *connect_to; /* --connect-to as typed, in order */
+	size_t connect_to_count;
+	const char *const *resolve;    /* --resolve as typed, in order */
+	size_t resolve_count;
+	const char *source;      /* --source as typed, or NULL */
+	const char *unix_socket; /* --unix-socket path, or NULL */
 };
 
 enum shb_results_kind {
@@ -244,6 +265,25 @@ struct shb_results {
 	 * this process's start error; across the shards of one run, their
 	 * start skew. */
 	uint64_t load_start_unix_ns;
+
+	/* since 1.4 */
+	/* Requests the server answered: requests_ok plus replies whose
+	 * application outcome is a failure (an error reply is an answer: it
+	 * has a latency and counts toward the rate of answered requests). */
+	uint64_t requests_answered;
+	/* The latency of those error replies; never NULL. */
+	const struct shb_hist *latency_error_reply;
+	/* In a per-target result: which counters are measured per target
+	 * (enum shb_target_measured bits); the others are 0 here and a
+	 * report shows them as unknown. In a run's result: all bits. */
+	uint32_t measured;
+	uint32_t reserved2; /* 0 */
+};
+
+/* since 1.4: bits of shb_results.measured. */
+enum shb_target_measured {
+	SHB_MEASURED_BYTES = 1u << 0,       /* bytes_sent, bytes_received */
+	SHB_MEASURED_CONNECTIONS = 1u << 1, /* connections_opened */
 };
 
 #ifdef __cplusplus

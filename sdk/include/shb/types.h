@@ -69,6 +69,31 @@ enum shb_err {
 #define SHB_HAS(p, T, m)                                                       \
 	((p)->struct_size >= offsetof(T, m) + sizeof(((T *)0)->m))
 
+/* since 1.4: names for a protocol's application outcomes (struct
+ * shb_req_result's app_space and app_code), declared by the protocol
+ * (shb_proto_desc.outcome_spaces) and handed to reporters
+ * (shb_run_info.outcome_spaces), so that reports, `shb merge` and
+ * --success speak of "redis nil" rather than "private:21061 1". Fixed
+ * layout (no struct_size, frozen in tests/abi); static, plugin-owned,
+ * valid while the plugin is loaded. Names are [a-z0-9_]+, at most 31
+ * bytes. */
+struct shb_outcome_code {
+	uint64_t code;
+	const char *name;   /* "ok", "nil", "error", "NOT_FOUND" */
+	uint32_t ok;        /* 1: a reply with this code is a success unless
+			     * --success says otherwise */
+	uint32_t reserved0; /* 0 */
+};
+
+struct shb_outcome_space {
+	uint32_t space;     /* SHB_APPSPACE_PRIVATE or above, once per plugin */
+	uint32_t reserved0; /* 0 */
+	const char *name;   /* "redis" */
+	/* The codes it names, ending with name == NULL; a code not listed is
+	 * reported by number. */
+	const struct shb_outcome_code *codes;
+};
+
 #ifdef __cplusplus
 }
 #endif

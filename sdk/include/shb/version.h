@@ -9,7 +9,7 @@
 #define SHB_VERSION_H
 
 #define SHB_ABI_MAJOR 1
-#define SHB_ABI_MINOR 3
+#define SHB_ABI_MINOR 4
 
 /* Lets a plugin target an older core: it then must not rely on members
  * added after that minor. */
