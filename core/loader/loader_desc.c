@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "loader/loader_int.h"
+#include "loader/loader_outcomes.h"
 
 /* A factory that claims more descriptors than this is corrupt; the bound
  * keeps --list-plugins finite. */
@@ -207,7 +208,8 @@ static int options_check(const char *noun, const struct shb_option_def *o,
 	return 0;
 }
 
-/* The 1.2 members, each only when the descriptor's size covers it. */
+/* The 1.2 and later members, each only when the descriptor's size covers
+ * it. */
 static int proto_desc12_check(const struct shb_proto_desc *d, char *why,
 			      size_t n)
 {
@@ -223,7 +225,7 @@ static int proto_desc12_check(const struct shb_proto_desc *d, char *why,
 		    (unsigned)d->max_dgram, LOADER_MAX_DGRAM);
 		return -1;
 	}
-	return 0;
+	return shb_loader_desc14_check(d, why, n);
 }
 
 static int proto_check(const void *desc, uint32_t minor, char *why, size_t n)

@@ -18,6 +18,7 @@
  *   FX_NO_TIMERS    no next_deadline and no on_timer (1.2: allowed)
  *   FX_ONLY_ON_TIMER  on_timer without next_deadline (always refused)
  *   FX_DEFS         1.2 scheme_defs/option_defs: 0 good, 1 bad scheme
+ *                   ...; 9 to 16 the 1.4 request model and outcome names
  *                   name, 2 port 0, 3 duplicate scheme, 4 bad option key,
  *                   5 duplicate option, 6 max_dgram too large, 7 empty
  *                   option key, 8 seventeen schemes
@@ -238,6 +239,42 @@ static const struct shb_option_def fx_option_defs[] = {
 #endif
 	{ NULL, NULL, NULL },
 };
+
+/* 1.4: request model and outcome names, 9 good, 10 and up one fault each. */
+#define FX_SP (SHB_APPSPACE_PRIVATE + 7)
+static const struct shb_outcome_code fx_codes[] FX_MAYBE_UNUSED = {
+	{ 0, "ok", 1, 0 }, { 1, "nil", 1, 0 },
+#if FX_DEFS == 13
+	{ 2, "nil", 0, 0 },
+#elif FX_DEFS == 14
+	{ 2, "a-b", 0, 0 },
+#else
+	{ 2, "error", 0, 0 },
+#endif
+	{ 0, NULL, 0, 0 },
+};
+static const struct shb_outcome_space fx_spaces[] FX_MAYBE_UNUSED = {
+#if FX_DEFS == 10
+	{ 5, 0, "redis", fx_codes },
+#elif FX_DEFS == 11
+	{ FX_SP, 0, "Redis", fx_codes },
+#elif FX_DEFS == 12
+	{ FX_SP, 0, "redis", fx_codes }, { FX_SP, 0, "other", NULL },
+#elif FX_DEFS == 16
+	{ FX_SP + 0, 0, "s0", NULL }, { FX_SP + 1, 0, "s1", NULL },
+	{ FX_SP + 2, 0, "s2", NULL }, { FX_SP + 3, 0, "s3", NULL },
+	{ FX_SP + 4, 0, "s4", NULL }, { FX_SP + 5, 0, "s5", NULL },
+	{ FX_SP + 6, 0, "s6", NULL }, { FX_SP + 7, 0, "s7", NULL },
+	{ FX_SP + 8, 0, "s8", NULL }, { FX_SP + 9, 0, "s9", NULL },
+	{ FX_SP + 10, 0, "sa", NULL }, { FX_SP + 11, 0, "sb", NULL },
+	{ FX_SP + 12, 0, "sc", NULL }, { FX_SP + 13, 0, "sd", NULL },
+	{ FX_SP + 14, 0, "se", NULL }, { FX_SP + 15, 0, "sf", NULL },
+	{ FX_SP + 16, 0, "sg", NULL },
+#else
+	{ FX_SP, 0, "redis", fx_codes }, { FX_SP + 1, 0, "resp3", NULL },
+#endif
+	{ 0, 0, NULL, NULL },
+};
 #endif
 
 #ifdef FX_PROTO
@@ -255,6 +292,10 @@ static const struct shb_proto_desc fx_proto = {
 	.option_defs = fx_option_defs,
 #if FX_DEFS == 6
 	.max_dgram = 65528,
+#endif
+#if FX_DEFS >= 9
+	.request_model = FX_DEFS == 15 ? 7 : SHB_REQMODEL_NONE,
+	.outcome_spaces = fx_spaces,
 #endif
 #endif
 };

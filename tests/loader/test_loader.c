@@ -271,7 +271,7 @@ static int suite_init(void)
 	rc |= link_fx(v12, "shb-proto-notimer.so", "notimer");
 	rc |= link_fx(v12, "shb-proto-timerless11.so", "timerless11");
 	rc |= link_fx(v12, "shb-proto-ontimer.so", "ontimer");
-	for (int i = 0; i <= 8; i++) {
+	for (int i = 0; i <= 16; i++) {
 		char as[64], fx2[16];
 
 		snprintf(as, sizeof as, "shb-proto-defs%d.so", i);
@@ -1045,6 +1045,18 @@ static void test_loader_bad_tables(void)
 		"protocol descriptor has a bad option key \"\" (non-empty, "
 		"[a-z0-9._-])",
 		"protocol descriptor lists more than 16 schemes",
+		NULL,
+		"protocol descriptor has outcome space \"redis\" numbered 5 (a "
+		"plugin's own start at 65536)",
+		"protocol descriptor has a bad outcome space name \"Redis\" "
+		"([a-z0-9_], 1 to 31 bytes)",
+		"protocol descriptor lists outcome space 65543 or \"other\" twice",
+		"protocol descriptor names code 2 or \"nil\" twice in outcome "
+		"space \"redis\"",
+		"protocol descriptor has a bad outcome name \"a-b\" in space "
+		"\"redis\" ([a-z0-9_], 1 to 31 bytes)",
+		"protocol descriptor has an unknown request model (7)",
+		"protocol descriptor lists more than 16 outcome spaces",
 	};
 	const char *dirs[] = { empty };
 	struct shb_loader l;
@@ -1053,7 +1065,7 @@ static void test_loader_bad_tables(void)
 	char err[P], want[P * 2], path[P];
 
 	open_loader(&l, dirs, 1);
-	for (int i = 0; i <= 8; i++) {
+	for (int i = 0; i <= 16; i++) {
 		char name[64];
 
 		snprintf(name, sizeof name, "shb-proto-defs%d.so", i);
@@ -1063,6 +1075,11 @@ static void test_loader_bad_tables(void)
 			CU_ASSERT_EQUAL(shb_loader_proto(&l, path, &h, err, P), 0);
 			CU_ASSERT_STRING_EQUAL(h.desc->scheme_defs[2].name,
 					       "x-a.b+c");
+			CU_ASSERT_EQUAL(h.desc->request_model,
+					i == 9 ? SHB_REQMODEL_NONE : SHB_REQMODEL_HTTP);
+			if (i == 9)
+				CU_ASSERT_STRING_EQUAL(
+					h.desc->outcome_spaces[0].codes[1].name, "nil");
 			continue;
 		}
 		CU_ASSERT_EQUAL(shb_loader_proto(&l, path, &h, err, P), -1);
