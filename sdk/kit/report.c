@@ -79,6 +79,8 @@ static void fill_info(struct shb_kit_report_fixture *f, int empty)
 	i->plugin_count = 2;
 	i->percentiles_ppm = f->percentiles;
 	i->percentile_count = 4;
+	i->request_model = SHB_REQMODEL_HTTP;
+	i->success = "1xx-3xx";
 }
 
 static void fill_results(struct shb_kit_report_fixture *f,
@@ -94,11 +96,14 @@ static void fill_results(struct shb_kit_report_fixture *f,
 	r->connect = shb_kit_hist_handle(&f->connect);
 	r->handshake = shb_kit_hist_handle(&f->handshake);
 	r->first_byte = shb_kit_hist_handle(&f->first_byte);
+	r->latency_error_reply = shb_kit_hist_handle(&f->error_reply);
+	r->measured = SHB_MEASURED_BYTES | SHB_MEASURED_CONNECTIONS;
 	if (empty)
 		return;
 	r->requests_total = 1000;
 	r->requests_ok = 990;
 	r->requests_errors = 10;
+	r->requests_answered = 990;
 	r->bytes_sent = 40000;
 	r->bytes_received = 120000;
 	r->connections_opened = 10;
@@ -124,6 +129,7 @@ void shb_kit_report_fixture_init(struct shb_kit_report_fixture *f, int empty)
 	shb_kit_hist_init(&f->connect);
 	shb_kit_hist_init(&f->handshake);
 	shb_kit_hist_init(&f->first_byte);
+	shb_kit_hist_init(&f->error_reply);
 	if (!empty) {
 		for (uint64_t v = 1; v <= 990; v++) {
 			shb_kit_hist_add(&f->latency, v * MS, 1);
@@ -156,4 +162,5 @@ void shb_kit_report_fixture_fini(struct shb_kit_report_fixture *f)
 	shb_kit_hist_fini(&f->connect);
 	shb_kit_hist_fini(&f->handshake);
 	shb_kit_hist_fini(&f->first_byte);
+	shb_kit_hist_fini(&f->error_reply);
 }

@@ -39,6 +39,7 @@ struct shb_kit_report_fixture {
 	struct shb_results total;
 	struct shb_results interval;
 	struct shb_kit_hist latency, connect, handshake, first_byte;
+	struct shb_kit_hist error_reply; /* since 1.4: latency_error_reply */
 	struct shb_status_count statuses[2];
 	struct shb_error_count errors[2];
 	struct shb_error_count errors_ex[2];
