@@ -385,6 +385,9 @@ int shb_mix_results(struct shb_run *run, struct shb_worker_args *wa,
 				  (int)total->interrupted);
 		m->rb[t].r.target_index = t;
 		m->rb[t].r.setup_ns = total->setup_ns;
+		/* Bytes and connections belong to connections, which serve
+		 * every target of their origin: not measured per target. */
+		m->rb[t].r.measured = 0;
 		m->rp[t] = &m->rb[t].r;
 	}
 	total->targets = m->rp;

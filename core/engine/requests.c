@@ -290,16 +290,18 @@ static int status_success(const struct worker *w, const struct shb_req_result *r
 }
 
 static void count_unsuccessful(struct worker *w, const struct req_slot *r,
-			       const struct shb_req_result *res)
+			       const struct shb_req_result *res, uint64_t latency_ns)
 {
 	char msg[SHB_SAMPLE_LEN];
 	const struct shb_success *ok = &w->run->cfg->success;
 	snprintf(msg, sizeof(msg), "status %u is not a success (--success %s%s)",
 		 res->status, shb_success_text(ok),
 		 ok->given ? "" : ", the default; --success any takes every status");
-	shb_stats_unsuccessful(w->stats, res, msg);
+	shb_stats_unsuccessful(w->stats, res, msg, latency_ns);
+	shb_ival_error_reply(w->args->ival, latency_ns);
 	if (w->mixw)
-		shb_stats_unsuccessful(shb_mix_stats(w->mixw, r->target), res, msg);
+		shb_stats_unsuccessful(shb_mix_stats(w->mixw, r->target), res, msg,
+				       latency_ns);
 	shb_worker_debugf(w, "error: %s (%ld)", msg, (long)res->status);
 }
 
@@ -365,19 +367,21 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 		shb_ival_status(w->args->ival, res->status);
 		/* What the batch may linger for follows the latency. */
 		w->lat_ns = shb_batch_lat_update(w->lat_ns, done - r->t_start);
+		uint64_t lat = done > r->t_intended ? done - r->t_intended : 0;
 		if (!status_success(w, res)) {
-			count_unsuccessful(w, r, res);
+			count_unsuccessful(w, r, res, lat);
 		} else {
 			if (w->mixw)
 				shb_stats_response_at(shb_mix_stats(w->mixw, r->target),
 						      res, r->t_intended, r->t_start, done);
 			if (!shb_stats_response_at(w->stats, res, r->t_intended,
-						   r->t_start, done))
+						   r->t_start, done)) {
+				shb_ival_error_reply(w->args->ival, lat);
 				shb_worker_debugf(w, "error: application outcome %s%ld",
 						  "", (long)res->app_code);
-			else
-				shb_ival_latency(w->args->ival, done > r->t_intended ?
-						 done - r->t_intended : 0);
+			} else {
+				shb_ival_latency(w->args->ival, lat);
+			}
 		}
 		shb_worker_finished_one(w);
 		shb_wait_again(w, c->idx);

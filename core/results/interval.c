@@ -47,6 +47,7 @@ void shb_ival_leave(struct shb_ival *iv, const struct shb_stats *t)
 	fold(&d->ok, &l->ok, t->ok);
 	fold(&d->errors, &l->errors, t->errors);
 	fold(&d->retried, &l->retried, t->retried);
+	fold(&d->error_replies, &l->error_replies, t->error_replies);
 	fold(&d->conns_opened, &l->conns_opened, t->conns_opened);
 	fold(&d->bytes_sent, &l->bytes_sent, t->bytes_sent);
 	fold(&d->bytes_recv, &l->bytes_recv, t->bytes_recv);

@@ -49,6 +49,14 @@ static inline void shb_ival_latency(struct shb_ival *iv, uint64_t ns)
 		shb_histo_record(&iv->w->latency, ns);
 }
 
+/* [worker] One error reply (stats.h) with this latency, inside a
+ * section. */
+static inline void shb_ival_error_reply(struct shb_ival *iv, uint64_t ns)
+{
+	if (iv && iv->w)
+		shb_histo_record(&iv->w->latency_error_reply, ns);
+}
+
 /* [worker] One response with this status (any response the totals count
  * in status[], application errors included), inside a section. */
 static inline void shb_ival_status(struct shb_ival *iv, uint32_t status)

@@ -131,6 +131,9 @@ void shb_results_build(struct shb_results_buf *b, const struct shb_stats *s,
 	r->connect = shb_histo_abi(&s->connect);
 	r->handshake = shb_histo_abi(&s->handshake);
 	r->first_byte = shb_histo_abi(&s->first_byte);
+	r->requests_answered = s->ok + s->error_replies;
+	r->latency_error_reply = shb_histo_abi(&s->latency_error_reply);
+	r->measured = SHB_MEASURED_BYTES | SHB_MEASURED_CONNECTIONS;
 }
 
 void shb_results_run_info(struct shb_run_info *info,

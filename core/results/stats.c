@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define NHIST 5
+#define NHIST 6
 
 /* The histograms, in one place so that init, reset and merge agree. */
 static const size_t hist_off[NHIST] = {
@@ -13,6 +13,7 @@ static const size_t hist_off[NHIST] = {
 	offsetof(struct shb_stats, connect),
 	offsetof(struct shb_stats, handshake),
 	offsetof(struct shb_stats, latency_uncorrected),
+	offsetof(struct shb_stats, latency_error_reply),
 };
 
 static struct shb_histo *hist_at(struct shb_stats *s, int i)
@@ -155,12 +156,15 @@ int shb_stats_response(struct shb_stats *s, const struct shb_req_result *res,
 }
 
 /* An answer that counts as an application error: its status (if it has
- * one) among the status codes, no latency. */
-static void answer_failed(struct shb_stats *s, uint32_t status, const char *msg)
+ * one) among the status codes, its latency among the error replies'. */
+static void answer_failed(struct shb_stats *s, uint32_t status, const char *msg,
+			  uint64_t latency_ns)
 {
 	if (status >= 100 && status < SHB_STATUS_SLOTS)
 		s->status[status]++;
 	shb_stats_error(s, SHB_ERRK_APPLICATION, msg);
+	s->error_replies++;
+	shb_histo_record(&s->latency_error_reply, latency_ns);
 }
 
 int shb_stats_response_at(struct shb_stats *s, const struct shb_req_result *res,
@@ -178,7 +182,8 @@ int shb_stats_response_at(struct shb_stats *s, const struct shb_req_result *res,
 					 space, (unsigned long long)res->app_code);
 				d = msg;
 			}
-			answer_failed(s, res->status, d);
+			answer_failed(s, res->status, d,
+				      now > t_intended ? now - t_intended : 0);
 			return 0;
 		}
 	}
@@ -192,9 +197,9 @@ int shb_stats_response_at(struct shb_stats *s, const struct shb_req_result *res,
 }
 
 void shb_stats_unsuccessful(struct shb_stats *s, const struct shb_req_result *res,
-			    const char *msg)
+			    const char *msg, uint64_t latency_ns)
 {
-	answer_failed(s, res->status, msg);
+	answer_failed(s, res->status, msg, latency_ns);
 	add_rx(s, res);
 }
 
@@ -212,6 +217,7 @@ void shb_stats_merge(struct shb_stats *dst, const struct shb_stats *src)
 	dst->ok += src->ok;
 	dst->errors += src->errors;
 	dst->retried += src->retried;
+	dst->error_replies += src->error_replies;
 	for (unsigned k = 0; k < SHB_ERRK_EX_COUNT; k++) {
 		dst->err_kind[k] += src->err_kind[k];
 		if (!dst->err_sample[k][0] && src->err_sample[k][0])

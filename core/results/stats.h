@@ -70,6 +70,11 @@ struct shb_stats {
 	struct shb_histo first_byte; /* the same requests, send to first byte */
 	struct shb_histo connect;    /* TCP connect() to connected */
 	struct shb_histo handshake;  /* TLS (core) or protocol (DGRAM) */
+	/* Answers that are errors (a status outside --success, an
+	 * application failure): counted in errors and in error_replies, and
+	 * timed, from the intended start, in latency_error_reply. */
+	uint64_t error_replies;
+	struct shb_histo latency_error_reply;
 };
 
 int shb_stats_init(struct shb_stats *s);
@@ -108,10 +113,11 @@ int shb_stats_response_at(struct shb_stats *s, const struct shb_req_result *res,
 void shb_stats_failed(struct shb_stats *s, const struct shb_req_result *res,
 		      unsigned kind, const char *msg);
 /* A response whose status --success does not take (success.h): its
- * status is counted, it is an application error with `msg`, its protocol
- * byte counts are added; no latency. */
+ * status is counted, it is an application error with `msg`, an error
+ * reply of latency_ns (from its intended start), its protocol byte
+ * counts are added. */
 void shb_stats_unsuccessful(struct shb_stats *s, const struct shb_req_result *res,
-			    const char *msg);
+			    const char *msg, uint64_t latency_ns);
 /* Back to nothing recorded (the end of --warmup). */
 void shb_stats_reset(struct shb_stats *s);
 /* dst += src (samples: the first one seen wins; table entries of src

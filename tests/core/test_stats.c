@@ -507,11 +507,50 @@ static void test_run_info_open_loop(void)
 	CU_ASSERT_EQUAL(info.stage_count, 0);
 }
 
+/* ABI 1.4: an error reply is an answer: counted among the errors, and
+ * among the answered requests with its latency (from the intended start),
+ * apart from the latency of successes; merged like every counter. */
+static void test_error_replies(void)
+{
+	static struct shb_results_buf b;
+	struct shb_stats other;
+	shb_stats_reset(&st);
+	struct shb_req_result r = response();
+	CU_ASSERT_EQUAL(shb_stats_response(&st, &r, T0, T0 + 7000), 1);
+	r.app_space = SHB_APPSPACE_GRPC;
+	r.app_code = 14;
+	r.app_ok = 0;
+	CU_ASSERT_EQUAL(shb_stats_response_at(&st, &r, T0 - 2000, T0, T0 + 3000), 0);
+	r.app_space = SHB_APPSPACE_NONE;
+	r.status = 503;
+	shb_stats_unsuccessful(&st, &r, "status 503 is not a success", 9000);
+	CU_ASSERT_EQUAL(st.ok, 1);
+	CU_ASSERT_EQUAL(st.errors, 2);
+	CU_ASSERT_EQUAL(st.error_replies, 2);
+	CU_ASSERT_EQUAL(shb_histo_count(&st.latency), 1);
+	CU_ASSERT_EQUAL(shb_histo_count(&st.latency_error_reply), 2);
+	CU_ASSERT_EQUAL(shb_histo_min(&st.latency_error_reply), 5000);
+	CU_ASSERT_EQUAL(shb_histo_max(&st.latency_error_reply), 9000);
+
+	CU_ASSERT_EQUAL_FATAL(shb_stats_init(&other), 0);
+	shb_stats_merge(&other, &st);
+	shb_stats_merge(&other, &st);
+	CU_ASSERT_EQUAL(other.error_replies, 4);
+	CU_ASSERT_EQUAL(shb_histo_count(&other.latency_error_reply), 4);
+	shb_results_build(&b, &other, NULL, 1000000000, 0);
+	CU_ASSERT_EQUAL(b.r.requests_answered, 6);
+	CU_ASSERT_EQUAL(b.r.requests_errors, 4);
+	CU_ASSERT_EQUAL(b.r.measured, SHB_MEASURED_BYTES | SHB_MEASURED_CONNECTIONS);
+	CU_ASSERT_PTR_NOT_NULL(b.r.latency_error_reply);
+	shb_stats_destroy(&other);
+}
+
 static CU_TestInfo stats_tests[] = {
 	{"a plain response", test_plain_response},
 	{"first byte left out", test_first_byte_left_out},
 	{"app outcome ok and error", test_app_ok_and_error},
 	{"app outcome without status", test_app_without_status},
+	{"error replies (1.4)", test_error_replies},
 	{"result of a 1.1 plugin", test_result_from_1_1_plugin},
 	{"errors by code", test_failed_codes},
 	{"table caps", test_table_caps},
