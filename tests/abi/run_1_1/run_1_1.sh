@@ -14,10 +14,10 @@ need SHB SHB_TESTSERVER SHB_JCHECK
    -f "$SHB_V11_PLUGIN_DIR/shb-report-v11.so" ]] ||
 	fail "the 1.1 fixtures are not in SHB_V11_PLUGIN_DIR ($SHB_V11_PLUGIN_DIR)"
 # The sizes of struct shb_results and struct shb_run_info of the current
-# ABI (1.3) on x86-64 (tests/abi/layout_1_3_x86_64.c); a 1.1 build knows
+# ABI (1.4) on x86-64 (tests/abi/layout_1_4_x86_64.c); a 1.1 build knows
 # 128 and 88.
-RESULTS_1_2=344
-RUN_INFO_1_2=208
+RESULTS_1_2=368
+RUN_INFO_1_2=296
 
 note "--list-plugins takes both as ABI minor 1"
 list="$E2E_TMP/list.txt"
