@@ -89,3 +89,47 @@ int64_t shb_err_space_of(const char *s)
 			return (int64_t)i;
 	return unknown_of(s);
 }
+
+/* ---- since ABI 1.4 ---------------------------------------------------------- */
+
+const struct shb_outcome_space *
+shb_outcome_space_find(const struct shb_outcome_table *t, uint32_t space)
+{
+	for (size_t i = 0; t && t->spaces && i < t->count; i++)
+		if (t->spaces[i].space == space && t->spaces[i].name)
+			return &t->spaces[i];
+	return NULL;
+}
+
+const char *shb_outcome_space_name(char *buf, size_t len,
+				   const struct shb_outcome_table *t,
+				   uint32_t space)
+{
+	const struct shb_outcome_space *sp = shb_outcome_space_find(t, space);
+	return sp ? sp->name : shb_app_space_name(buf, len, space);
+}
+
+const char *shb_outcome_code_name(const struct shb_outcome_table *t,
+				  uint32_t space, uint64_t code)
+{
+	const struct shb_outcome_space *sp = shb_outcome_space_find(t, space);
+	for (const struct shb_outcome_code *c = sp ? sp->codes : NULL;
+	     c && c->name; c++)
+		if (c->code == code)
+			return c->name;
+	return NULL;
+}
+
+int64_t shb_outcome_space_of(const struct shb_outcome_table *t, const char *s)
+{
+	for (size_t i = 0; t && t->spaces && i < t->count; i++)
+		if (t->spaces[i].name && !strcmp(t->spaces[i].name, s))
+			return t->spaces[i].space;
+	return shb_app_space_of(s);
+}
+
+int shb_outcome_name_ok(const char *s)
+{
+	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_");
+	return n >= 1 && n <= SHB_OUTCOME_NAME_BYTES && !s[n];
+}

@@ -33,4 +33,38 @@ const char *shb_err_space_name(char *buf, size_t len, uint32_t space);
 int64_t shb_app_space_of(const char *s);
 int64_t shb_err_space_of(const char *s);
 
+/* ---- since ABI 1.4: with the run's outcome names -------------------------- */
+
+/* A protocol's named outcome spaces (shb_run_info.outcome_spaces, or what
+ * `shb merge` read back from a report's "outcomeSpaces"): `count` spaces,
+ * NULL and 0 for a run without names. Borrowed, never written. */
+struct shb_outcome_table {
+	const struct shb_outcome_space *spaces;
+	size_t count;
+};
+
+/* The space's entry in the table, or NULL. */
+const struct shb_outcome_space *
+shb_outcome_space_find(const struct shb_outcome_table *t, uint32_t space);
+
+/* The space's name: the table's ("redis") when it names it, else
+ * shb_app_space_name's ("grpc", "private:N"). Static, table or buf. */
+const char *shb_outcome_space_name(char *buf, size_t len,
+				   const struct shb_outcome_table *t,
+				   uint32_t space);
+
+/* The code's name in its space ("nil"), or NULL when the table does not
+ * name it (then reports give the number). */
+const char *shb_outcome_code_name(const struct shb_outcome_table *t,
+				  uint32_t space, uint64_t code);
+
+/* Back from a name shb_outcome_space_name writes to the space number:
+ * the table's names first, then shb_app_space_of's; -1 for neither. */
+int64_t shb_outcome_space_of(const struct shb_outcome_table *t, const char *s);
+
+/* 1 when s is a name the ABI allows for a space or a code: [a-z0-9_],
+ * 1 to SHB_OUTCOME_NAME_BYTES bytes. */
+#define SHB_OUTCOME_NAME_BYTES 31
+int shb_outcome_name_ok(const char *s);
+
 #endif
