@@ -23,9 +23,12 @@ static const char *const head_cols[] = {
 	"latency_stddev_ns", "latency_max_ns",
 };
 
-/* Columns are only appended, so that rows of older runs still line up. */
-static const char *const tail_cols[] = {
+/* Columns are only appended, so that rows of older runs still line up.
+ * The status classes are left out for a protocol without HTTP (1.4). */
+static const char *const status_cols[] = {
 	"status_2xx", "status_3xx", "status_4xx", "status_5xx", "status_other",
+};
+static const char *const tail_cols[] = {
 	"start_time", "shb_version", "warmup_ns", "warmup_requests",
 };
 
@@ -46,6 +49,14 @@ static const char *const setup_stats[] = {
 };
 static const char *const v12_tail_cols[] = {
 	"app_outcomes", "error_codes", "stages", "plugins",
+};
+
+/* Since ABI 1.4, appended when the core gives answered requests. */
+static const char *const v14_cols[] = {
+	"requests_answered", "answered_per_sec", "error_replies",
+	"error_reply_p50_ns", "error_reply_p99_ns", "error_reply_max_ns",
+	"request_model", "success", "proxy", "connect_to", "resolve", "source",
+	"unix_socket",
 };
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -115,7 +126,7 @@ static const char *const ival_cols[] = {"interval_index", "interval_start_ns"};
 
 /* Returns the number of columns. */
 static int header(struct shb_rpt_out *o, const struct shb_rpt_latency *l,
-		  int v12, int ivals)
+		  int v12, int v14, int http, int ivals)
 {
 	struct row w = {o, 0};
 	char col[48], pct[16];
@@ -126,6 +137,8 @@ static int header(struct shb_rpt_out *o, const struct shb_rpt_latency *l,
 			 shb_rpt_pct_label(pct, sizeof(pct), l->ppm[i], '_'));
 		field_str(&w, col);
 	}
+	for (size_t i = 0; http && i < COUNT_OF(status_cols); i++)
+		field_str(&w, status_cols[i]);
 	for (size_t i = 0; i < COUNT_OF(tail_cols); i++)
 		field_str(&w, tail_cols[i]);
 	if (v12) {
@@ -140,6 +153,8 @@ static int header(struct shb_rpt_out *o, const struct shb_rpt_latency *l,
 		for (size_t i = 0; i < COUNT_OF(v12_tail_cols); i++)
 			field_str(&w, v12_tail_cols[i]);
 	}
+	for (size_t i = 0; v14 && i < COUNT_OF(v14_cols); i++)
+		field_str(&w, v14_cols[i]);
 	for (size_t i = 0; ivals && i < COUNT_OF(ival_cols); i++)
 		field_str(&w, ival_cols[i]);
 	shb_rpt_puts(o, "\n");
@@ -168,19 +183,73 @@ static void field_list(struct row *w, FILE *f, char **buf)
 	free(*buf);
 }
 
-static void field_app_outcomes(struct row *w, const struct shb_results *r)
+/* "space:code:ok=count"; with the run's names (1.4) the space and the
+ * code by name ("redis:nil:failed=3"), a code it does not name by number. */
+static void field_app_outcomes(struct row *w, const struct shb_run_info *run,
+			       const struct shb_results *r)
 {
-	char *buf = NULL, sp[32];
+	char *buf = NULL, sp[32], num[24];
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	const struct shb_app_count *a;
+	struct shb_outcome_table t;
 	size_t n = shb_rpt_app_outcomes(r, &a);
-	for (size_t i = 0; f && i < n; i++)
-		fprintf(f, "%s%s:%llu:%s=%llu", i ? ";" : "",
-			shb_app_space_name(sp, sizeof(sp), a[i].space),
-			(unsigned long long)a[i].code, a[i].ok ? "ok" : "failed",
+	shb_rpt_outcomes_of(run, &t);
+	for (size_t i = 0; f && i < n; i++) {
+		const char *code = shb_outcome_code_name(&t, a[i].space, a[i].code);
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)a[i].code);
+		fprintf(f, "%s%s:%s:%s=%llu", i ? ";" : "",
+			shb_outcome_space_name(sp, sizeof(sp), &t, a[i].space),
+			code ? code : num, a[i].ok ? "ok" : "failed",
 			(unsigned long long)a[i].count);
+	}
 	field_list(w, f, &buf);
+}
+
+/* The run facts' lists (1.4) as one field each, items joined by ';'. */
+static void field_strs(struct row *w, const char *const *v, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	for (size_t i = 0; f && i < n; i++)
+		fprintf(f, "%s%s", i ? ";" : "", v[i]);
+	if (n)
+		field_list(w, f, &buf);
+	else {
+		if (f)
+			fclose(f);
+		free(buf);
+		sep(w);
+	}
+}
+
+/* The 1.4 columns of one row: answered requests and the error replies'
+ * latency of this result, the run facts. */
+static void v14_fields(struct row *w, const struct shb_host *host,
+		       const struct shb_run_info *run,
+		       const struct shb_results *r)
+{
+	static const struct shb_rpt_pcts p2 = {2, {500000, 990000}};
+	struct shb_rpt_latency l;
+	struct shb_rpt_facts f;
+	int known = shb_rpt_answered_known(r);
+	field_opt(w, known, known ? r->requests_answered : 0);
+	field_opt(w, known, known ? shb_rpt_scale(shb_rpt_per_sec(
+		r->requests_answered, r->elapsed_ns), 0) : 0);
+	field_opt(w, known, shb_rpt_error_replies(r));
+	shb_rpt_read_hist(host, known ? r->latency_error_reply : NULL, &p2, &l);
+	field_lat(w, &l, l.pct[0]);
+	field_lat(w, &l, l.pct[1]);
+	field_lat(w, &l, l.max);
+	field_str(w, shb_rpt_http(run) ? "http" : "none");
+	shb_rpt_facts_of(run, &f);
+	field_str(w, f.success);
+	field_str(w, f.proxy);
+	field_strs(w, f.connect_to, f.connect_to_count);
+	field_strs(w, f.resolve, f.resolve_count);
+	field_str(w, f.source);
+	field_str(w, f.unix_socket);
 }
 
 static void field_error_codes(struct row *w, const struct shb_results *r)
@@ -256,7 +325,8 @@ static void v12_fields(struct row *w, const struct shb_host *host,
 	field_opt(w, has, has ? run->rate_milli : 0);
 	has = SHB_RPT_HAS(r, struct shb_results, setup_ns);
 	field_opt(w, has, has ? r->setup_ns : 0);
-	has = SHB_RPT_HAS(r, struct shb_results, rx_body_bytes);
+	/* 1.4: no header/body split without HTTP */
+	has = SHB_RPT_HAS(r, struct shb_results, rx_body_bytes) && shb_rpt_http(run);
 	field_opt(w, has, has ? r->rx_header_bytes : 0);
 	field_opt(w, has, has ? r->rx_body_bytes : 0);
 	field_per(w, has, has ? r->rx_header_bytes : 0, r->requests_ok);
@@ -288,18 +358,21 @@ static void v12_fields(struct row *w, const struct shb_host *host,
 			field_lat(w, l, l->pct[i]);
 		field_lat(w, l, l->max);
 	}
-	field_app_outcomes(w, r);
+	field_app_outcomes(w, run, r);
 	field_error_codes(w, r);
 	field_stages(w, run);
 	field_plugins(w, run);
 }
 
-/* One row: the run's total (ti NULL) or one target's. */
+/* One row: the run's total (ti NULL) or one target's; `measured`: what
+ * it measures (SHB_MEASURED_*), `v14`: the 1.4 columns are there. */
 static void summary_row(struct shb_rpt_out *o, const struct shb_host *host,
 			const struct shb_run_info *run,
 			const struct shb_results *r,
-			const struct shb_target_info *ti, long target, int ivals)
+			const struct shb_target_info *ti, long target, int ivals,
+			uint32_t measured, int v14)
 {
+	int http = shb_rpt_http(run);
 	struct shb_rpt_errors e;
 	struct shb_rpt_latency lat;
 	struct shb_rpt_warmup warm;
@@ -310,7 +383,7 @@ static void summary_row(struct shb_rpt_out *o, const struct shb_host *host,
 	shb_rpt_read_latency(host, r, run, &lat);
 	struct row w = {o, 0};
 	field_str(&w, ti ? ti->url : run->url);
-	field_str(&w, ti ? ti->method : run->method);
+	field_str(&w, !http ? NULL : ti ? ti->method : run->method);
 	field_str(&w, run->proto_display);
 	field_u64(&w, run->threads);
 	field_u64(&w, run->connections);
@@ -324,9 +397,9 @@ static void summary_row(struct shb_rpt_out *o, const struct shb_host *host,
 		field_u64(&w, e.count[k]);
 	field_u64(&w, r->requests_retried);
 	field_u64(&w, shb_rpt_scale(shb_rpt_per_sec(r->requests_ok, r->elapsed_ns), 0));
-	field_u64(&w, r->bytes_received);
-	field_u64(&w, r->bytes_sent);
-	field_u64(&w, r->connections_opened);
+	field_opt(&w, measured & SHB_MEASURED_BYTES, r->bytes_received);
+	field_opt(&w, measured & SHB_MEASURED_BYTES, r->bytes_sent);
+	field_opt(&w, measured & SHB_MEASURED_CONNECTIONS, r->connections_opened);
 	field_lat(&w, l, l->min);
 	field_lat(&w, l, l->mean);
 	field_lat(&w, l, l->stddev);
@@ -335,7 +408,7 @@ static void summary_row(struct shb_rpt_out *o, const struct shb_host *host,
 		field_lat(&w, l, l->pct[i]);
 	uint64_t cls[5];
 	status_classes(r, cls);
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; http && i < 5; i++)
 		field_u64(&w, cls[i]);
 	char start[40];
 	field_str(&w, shb_rpt_start_time(start, sizeof(start), run));
@@ -352,6 +425,8 @@ static void summary_row(struct shb_rpt_out *o, const struct shb_host *host,
 			SHB_RPT_HAS(run, struct shb_run_info, label) ? run->label : NULL;
 		v12_fields(&w, host, run, r, label, target);
 	}
+	if (v14)
+		v14_fields(&w, host, run, r);
 	if (ivals) { /* interval_index, interval_start_ns: empty */
 		sep(&w);
 		sep(&w);
@@ -369,7 +444,7 @@ static void interval_row(struct shb_rpt_out *o, const struct shb_run_info *run,
 {
 	struct row w = {o, 0};
 	field_str(&w, run->url);
-	field_str(&w, run->method);
+	field_str(&w, shb_rpt_http(run) ? run->method : NULL);
 	field_str(&w, run->proto_display);
 	field_u64(&w, run->threads);
 	field_u64(&w, run->connections);
@@ -432,8 +507,11 @@ static int csv_end(void *rep, const struct shb_results *r)
 	 * and url columns say which): the same settings give the same
 	 * columns. */
 	int noheader = (c->flags & OPT_NOHEADER) || shb_rpt_compare_index(run) > 0;
-	int ncols = header(noheader ? &sink : &o, &lat, has_v12(r), ivals);
-	summary_row(&o, c->host, run, r, NULL, -1, ivals);
+	int v14 = shb_rpt_answered_known(r), http = shb_rpt_http(run);
+	int ncols = header(noheader ? &sink : &o, &lat, has_v12(r), v14, http,
+			   ivals);
+	summary_row(&o, c->host, run, r, NULL, -1, ivals,
+		    shb_rpt_measured(r, r), v14);
 	/* Several targets: a row each after the total, in run order. */
 	for (size_t i = 0; i < shb_rpt_target_count(r); i++) {
 		const struct shb_target_info *ti;
@@ -441,7 +519,7 @@ static int csv_end(void *rep, const struct shb_results *r)
 		struct shb_target_info none = {0};
 		if (t)
 			summary_row(&o, c->host, run, t, ti ? ti : &none,
-				    (long)i, ivals);
+				    (long)i, ivals, shb_rpt_measured(r, t), v14);
 	}
 	/* --interval: a row per interval after them, in order. */
 	for (size_t i = 0; i < c->nivals; i++)

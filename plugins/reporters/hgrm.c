@@ -12,7 +12,8 @@
  * 3 significant digits), so the lines are those HdrHistogram prints for
  * the same data. The summary gives shb's exact mean, standard deviation
  * and max (HdrHistogram's own come from bucket values). Open loop: the
- * corrected latency; the uncorrected one follows, after a "#" line. */
+ * corrected latency; the uncorrected one follows, after a "#" line, and
+ * so do the error replies' (ABI 1.4) when there were any. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +105,11 @@ static int hgrm_end(void *rep, const struct shb_results *r)
 	    r->latency_uncorrected && r->latency_uncorrected != r->latency) {
 		shb_rpt_puts(&o, "# uncorrected: from the actual send\n");
 		spectrum(&o, g->host, r->latency_uncorrected, unit);
+	}
+	/* 1.4: the error replies apart, when there were any */
+	if (shb_rpt_error_replies(r)) {
+		shb_rpt_puts(&o, "# error replies: answers counted as errors\n");
+		spectrum(&o, g->host, r->latency_error_reply, unit);
 	}
 	return shb_rpt_flush(&o);
 }

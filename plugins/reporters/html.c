@@ -82,7 +82,8 @@ static void page_head(struct shb_rpt_out *o, const struct shb_run_info *run)
 		     "<meta name=\"generator\" content=\"shb ");
 	html_esc(o, run->shb_version);
 	shb_rpt_puts(o, "\">\n<title>shb: ");
-	html_esc(o, run->method);
+	/* 1.4: the protocol's name where there is no HTTP method */
+	html_esc(o, shb_rpt_http(run) ? run->method : run->proto_display);
 	shb_rpt_puts(o, " ");
 	html_esc(o, run->url);
 	shb_rpt_printf(o, "</title>\n<style>\n%s</style>\n</head>\n<body>\n"
@@ -111,7 +112,8 @@ static int section(struct shb_rpt_out *o, struct html *h,
 		html_esc(o, html_run_label(run));
 		shb_rpt_puts(o, ": ");
 	}
-	html_esc(o, run->method);
+	/* 1.4: the protocol's name where there is no HTTP method */
+	html_esc(o, shb_rpt_http(run) ? run->method : run->proto_display);
 	shb_rpt_puts(o, " ");
 	html_esc(o, run->url);
 	shb_rpt_puts(o, "</h2>\n");
@@ -124,13 +126,13 @@ static int section(struct shb_rpt_out *o, struct html *h,
 	shb_rpt_puts(o, "<div class=\"pair\"><div>\n");
 	html_run_facts(o, host, run, r);
 	shb_rpt_puts(o, "</div><div>\n");
-	html_totals(o, run, r);
+	html_totals(o, host, run, r);
 	shb_rpt_puts(o, "</div></div>\n");
 	html_latency_section(o, host, h->sections, run, r, sp);
 	int rc = html_timeline_section(o, h, run);
 	html_setup_section(o, host, r);
 	html_targets_section(o, host, run, r);
-	html_status_section(o, r);
+	html_status_section(o, run, r);
 	html_error_section(o, r);
 	shb_rpt_puts(o, "</section>\n");
 	return rc;

@@ -79,6 +79,25 @@ static void optional_facts(struct shb_rpt_out *o, const struct shb_run_info *run
 	}
 }
 
+/* 1.4: what shaped the run beside the URL, each only when given. */
+static void facts14(struct shb_rpt_out *o, const struct shb_run_info *run)
+{
+	struct shb_rpt_facts f;
+	shb_rpt_facts_of(run, &f);
+	if (f.success)
+		html_fact(o, "Success", f.success);
+	if (f.proxy)
+		html_fact(o, "Proxy", f.proxy);
+	for (size_t i = 0; i < f.connect_to_count; i++)
+		html_fact(o, i ? "" : "Connect to", f.connect_to[i]);
+	for (size_t i = 0; i < f.resolve_count; i++)
+		html_fact(o, i ? "" : "Resolve", f.resolve[i]);
+	if (f.source)
+		html_fact(o, "Source", f.source);
+	if (f.unix_socket)
+		html_fact(o, "Unix socket", f.unix_socket);
+}
+
 void html_run_facts(struct shb_rpt_out *o, const struct shb_host *host,
 		    const struct shb_run_info *run, const struct shb_results *r)
 {
@@ -89,7 +108,8 @@ void html_run_facts(struct shb_rpt_out *o, const struct shb_host *host,
 	html_fact(o, "URL", run->url);
 	if (html_run_label(run))
 		html_fact(o, "Label", html_run_label(run));
-	html_fact(o, "Method", run->method);
+	if (shb_rpt_http(run)) /* 1.4: nothing HTTP for a request model NONE */
+		html_fact(o, "Method", run->method);
 	snprintf(line, sizeof(line), "%s (%s)", shb_rpt_str(run->proto_display),
 		 shb_rpt_str(run->proto_name));
 	html_fact(o, "Protocol", line);
@@ -99,6 +119,7 @@ void html_run_facts(struct shb_rpt_out *o, const struct shb_host *host,
 	html_fact(o, "Threads", html_u64s(a, sizeof(a), run->threads));
 	if (run->tls)
 		html_fact(o, "TLS verify", shb_rpt_tls_verify_name(run->tls_verify));
+	facts14(o, run);
 	load_facts(o, run);
 	optional_facts(o, run, &w);
 	if (shb_rpt_start_time(a, sizeof(a), run))
@@ -174,8 +195,30 @@ static void open_loop_rows(struct shb_rpt_out *o, const struct shb_run_info *run
 		  shb_rpt_ms(a, sizeof(a), r->schedule_lag_max_ns));
 }
 
-void html_totals(struct shb_rpt_out *o, const struct shb_run_info *run,
-		 const struct shb_results *r)
+/* 1.4: answered requests, and the error replies' latency when any. */
+static void answered_rows(struct shb_rpt_out *o, const struct shb_host *host,
+			  const struct shb_results *r)
+{
+	struct shb_rpt_pcts p = {2, {500000, 990000}};
+	struct shb_rpt_latency l;
+	char a[32], b[32], line[80];
+	if (!shb_rpt_answered_known(r))
+		return;
+	html_fact(o, "Answered (ok and error replies)",
+		  html_u64s(a, sizeof(a), r->requests_answered));
+	html_fact(o, "Answered per second", html_one_decimal(a, sizeof(a),
+		  shb_rpt_per_sec(r->requests_answered, r->elapsed_ns)));
+	if (!shb_rpt_error_replies(r))
+		return;
+	shb_rpt_read_hist(host, r->latency_error_reply, &p, &l);
+	html_fact(o, "Error replies", html_u64s(a, sizeof(a), shb_rpt_error_replies(r)));
+	snprintf(line, sizeof(line), "%s, %s", shb_rpt_ms(a, sizeof(a), l.pct[0]),
+		 shb_rpt_ms(b, sizeof(b), l.pct[1]));
+	html_fact(o, "Error-reply latency p50, p99, ms", line);
+}
+
+void html_totals(struct shb_rpt_out *o, const struct shb_host *host,
+		 const struct shb_run_info *run, const struct shb_results *r)
 {
 	char a[32], b[32];
 	shb_rpt_puts(o, "<h3>Totals</h3>\n<table class=\"facts\">\n");
@@ -187,12 +230,14 @@ void html_totals(struct shb_rpt_out *o, const struct shb_run_info *run,
 	html_fact(o, "Duration of the load, s", html_secs(a, sizeof(a), r->elapsed_ns));
 	html_fact(o, "OK per second",
 		  html_one_decimal(a, sizeof(a), shb_rpt_per_sec(r->requests_ok, r->elapsed_ns)));
+	answered_rows(o, host, r);
 	if (SHB_RPT_HAS(r, struct shb_results, setup_ns) && r->setup_ns)
 		html_fact(o, "Set-up before the load, s", html_secs(a, sizeof(a), r->setup_ns));
 	open_loop_rows(o, run, r);
 	mb_row(o, "Bytes received", r->bytes_received, r->elapsed_ns);
 	mb_row(o, "Bytes sent", r->bytes_sent, r->elapsed_ns);
 	if (SHB_RPT_HAS(r, struct shb_results, rx_body_bytes) && r->requests_ok &&
+	    shb_rpt_http(run) &&
 	    (r->rx_header_bytes || r->rx_body_bytes)) {
 		char line[80];
 		snprintf(line, sizeof(line), "%s header, %s body",
@@ -269,10 +314,42 @@ void html_targets_section(struct shb_rpt_out *o, const struct shb_host *host,
 	shb_rpt_puts(o, "</table>\n");
 }
 
-void html_status_section(struct shb_rpt_out *o, const struct shb_results *r)
+/* Application outcomes, by the run's names (1.4) where it has them. */
+static void app_outcomes(struct shb_rpt_out *o, const struct shb_run_info *run,
+			 const struct shb_results *r)
+{
+	const struct shb_app_count *ap;
+	struct shb_outcome_table t;
+	size_t n = shb_rpt_app_outcomes(r, &ap);
+	shb_rpt_outcomes_of(run, &t);
+	if (n == 0)
+		return;
+	static const char *const ahead[] = {"application outcome", "code",
+					    "count", "counted"};
+	shb_rpt_puts(o, "<table class=\"app-outcomes\">\n");
+	html_head_row(o, ahead, 4);
+	for (size_t i = 0; i < n; i++) {
+		char sp[32], c[32], k[32];
+		const char *code = shb_outcome_code_name(&t, ap[i].space, ap[i].code);
+		const char *cells[] = {shb_outcome_space_name(sp, sizeof(sp), &t,
+							      ap[i].space),
+				       code ? code : html_u64s(c, sizeof(c), ap[i].code),
+				       html_u64s(k, sizeof(k), ap[i].count),
+				       ap[i].ok ? "ok" : "failed"};
+		html_row(o, cells, 4);
+	}
+	shb_rpt_puts(o, "</table>\n");
+}
+
+void html_status_section(struct shb_rpt_out *o, const struct shb_run_info *run,
+			 const struct shb_results *r)
 {
 	static const char *const head[] = {"status", "responses"};
 	char a[32], b[32];
+	if (!shb_rpt_http(run)) { /* 1.4: a protocol without statuses */
+		app_outcomes(o, run, r);
+		return;
+	}
 	shb_rpt_puts(o, "<h3>Status codes</h3>\n");
 	if (r->status_count == 0) {
 		shb_rpt_puts(o, "<p class=\"note\">No response had a status.</p>\n");
@@ -286,23 +363,7 @@ void html_status_section(struct shb_rpt_out *o, const struct shb_results *r)
 		html_row(o, cells, 2);
 	}
 	shb_rpt_puts(o, "</table>\n");
-	const struct shb_app_count *ap;
-	size_t n = shb_rpt_app_outcomes(r, &ap);
-	if (n == 0)
-		return;
-	static const char *const ahead[] = {"application outcome", "code",
-					    "count", "counted"};
-	shb_rpt_puts(o, "<table class=\"app-outcomes\">\n");
-	html_head_row(o, ahead, 4);
-	for (size_t i = 0; i < n; i++) {
-		char sp[32], c[32], k[32];
-		const char *cells[] = {shb_app_space_name(sp, sizeof(sp), ap[i].space),
-				       html_u64s(c, sizeof(c), ap[i].code),
-				       html_u64s(k, sizeof(k), ap[i].count),
-				       ap[i].ok ? "ok" : "failed"};
-		html_row(o, cells, 4);
-	}
-	shb_rpt_puts(o, "</table>\n");
+	app_outcomes(o, run, r);
 }
 
 static void error_row(struct shb_rpt_out *o, const char *kind, uint64_t count,

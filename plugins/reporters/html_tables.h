@@ -15,14 +15,15 @@ void html_headline(struct shb_rpt_out *o, const struct shb_host *host,
 		   unsigned idx, const struct shb_results *r);
 void html_run_facts(struct shb_rpt_out *o, const struct shb_host *host,
 		    const struct shb_run_info *run, const struct shb_results *r);
-void html_totals(struct shb_rpt_out *o, const struct shb_run_info *run,
-		 const struct shb_results *r);
+void html_totals(struct shb_rpt_out *o, const struct shb_host *host,
+		 const struct shb_run_info *run, const struct shb_results *r);
 void html_setup_section(struct shb_rpt_out *o, const struct shb_host *host,
 			const struct shb_results *r);
 void html_targets_section(struct shb_rpt_out *o, const struct shb_host *host,
 			  const struct shb_run_info *run,
 			  const struct shb_results *r);
-void html_status_section(struct shb_rpt_out *o, const struct shb_results *r);
+void html_status_section(struct shb_rpt_out *o, const struct shb_run_info *run,
+			 const struct shb_results *r);
 void html_error_section(struct shb_rpt_out *o, const struct shb_results *r);
 
 #endif

@@ -144,8 +144,10 @@ int shb_rpt_begin(void *rep, const struct shb_run_info *info)
 	if (!r || !run_info_usable(info))
 		return SHB_E_INVAL;
 	/* In a comparison (ABI 1.3) each run brings its own intervals. */
-	for (size_t i = 0; i < r->nivals; i++)
+	for (size_t i = 0; i < r->nivals; i++) {
 		free(r->ivals[i].hdr);
+		free(r->ivals[i].hdr_error_reply);
+	}
 	r->nivals = 0;
 	shb_rpt_spool_reset(r);
 	r->info = info;
@@ -155,8 +157,10 @@ int shb_rpt_begin(void *rep, const struct shb_run_info *info)
 void shb_rpt_destroy(void *rep)
 {
 	struct shb_rpt *r = rep;
-	for (size_t i = 0; r && i < r->nivals; i++)
+	for (size_t i = 0; r && i < r->nivals; i++) {
 		free(r->ivals[i].hdr);
+		free(r->ivals[i].hdr_error_reply);
+	}
 	if (r) {
 		shb_rpt_spool_close(r);
 		free(r->ivals);
@@ -194,6 +198,8 @@ int shb_rpt_sample(void *rep, const struct shb_results *r)
 		.p90 = lat.count ? lat.pct[1] : 0,
 		.p99 = lat.count ? lat.pct[2] : 0,
 		.max = lat.count ? lat.max : 0,
+		.answered_known = shb_rpt_answered_known(r),
+		.answered = shb_rpt_answered_known(r) ? r->requests_answered : 0,
 	};
 	return SHB_OK;
 }

@@ -13,6 +13,7 @@
 #include <shb/shb.h>
 
 #include "common/outcome_names.h"
+#include "report_v14.h"
 
 /* ---- entry glue ------------------------------------------------------------ */
 
@@ -39,6 +40,12 @@ struct shb_rpt_ival {
 	 * in the reporter's spool (report_spool.h) */
 	uint64_t hdr_off;
 	uint32_t hdr_len;
+	/* 1.4: answered requests (answered_known 0: a core without them)
+	 * and the json reporter's export of the error replies' latency,
+	 * NULL when there were none; owned like hdr. */
+	int answered_known;
+	uint64_t answered;
+	char *hdr_error_reply;
 };
 
 /* One run of a comparison, as its side-by-side table shows it. */

@@ -67,7 +67,8 @@ static void print_run(struct shb_rpt_out *o, const struct shb_run_info *run)
 	if (run_label(run))
 		line_str(o, "Label:", run_label(run));
 	line_str(o, "Protocol:", run->proto_display);
-	line_str(o, "Method:", run->method);
+	if (shb_rpt_http(run)) /* 1.4: no method for a request model NONE */
+		line_str(o, "Method:", run->method);
 	line_u64(o, "Threads:", run->threads);
 	line_u64(o, "Connections:", run->connections);
 	if (run->parallel > 1)
@@ -86,6 +87,31 @@ static void print_tls_fp(struct shb_rpt_out *o, const struct shb_results *r)
 		line_str(o, "TLS JA3:", r->tls_ja3);
 	if (r->tls_ja4)
 		line_str(o, "TLS JA4:", r->tls_ja4);
+}
+
+/* A list of the run facts: a line each, the label on the first. */
+static void lines_list(struct shb_rpt_out *o, const char *name,
+		       const char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		line_str(o, i ? "" : name, v[i]);
+}
+
+/* 1.4: what shaped the run beside the URL, each only when given. */
+static void print_facts(struct shb_rpt_out *o, const struct shb_run_info *run)
+{
+	struct shb_rpt_facts f;
+	shb_rpt_facts_of(run, &f);
+	if (f.success)
+		line_str(o, "Success:", f.success);
+	if (f.proxy)
+		line_str(o, "Proxy:", f.proxy);
+	lines_list(o, "Connect to:", f.connect_to, f.connect_to_count);
+	lines_list(o, "Resolve:", f.resolve, f.resolve_count);
+	if (f.source)
+		line_str(o, "Source:", f.source);
+	if (f.unix_socket)
+		line_str(o, "Unix socket:", f.unix_socket);
 }
 
 /* --shard, -R and --stages (ABI 1.2): only when given. */
@@ -153,6 +179,15 @@ static void print_requests(struct shb_rpt_out *o, const struct shb_results *r,
 		       shb_rpt_fixed(rate, sizeof(rate),
 				     shb_rpt_scale(shb_rpt_per_sec(r->requests_ok,
 								   r->elapsed_ns), 1), 1));
+	if (!shb_rpt_answered_known(r)) /* 1.4: ok plus error replies */
+		return;
+	label(o, "Answered:");
+	shb_rpt_printf(o, "%llu (%llu ok, %llu error replies), %s/s\n",
+		       (unsigned long long)r->requests_answered,
+		       (unsigned long long)r->requests_ok,
+		       (unsigned long long)shb_rpt_error_replies(r),
+		       shb_rpt_fixed(rate, sizeof(rate), shb_rpt_scale(
+				shb_rpt_per_sec(r->requests_answered, r->elapsed_ns), 1), 1));
 }
 
 /* -R or --stages (ABI 1.2). */
@@ -229,7 +264,8 @@ static int per_response(const struct shb_results *r, char *hdr, char *body,
 	return 1;
 }
 
-static void print_transfer(struct shb_rpt_out *o, const struct shb_results *r)
+static void print_transfer(struct shb_rpt_out *o, const struct shb_results *r,
+			   int http)
 {
 	char rx[32], tx[32];
 	label(o, "Transfer:");
@@ -238,7 +274,7 @@ static void print_transfer(struct shb_rpt_out *o, const struct shb_results *r)
 		       (unsigned long long)r->bytes_received,
 		       mb_per_sec(tx, sizeof(tx), r->bytes_sent, r->elapsed_ns),
 		       (unsigned long long)r->bytes_sent);
-	if (per_response(r, rx, tx, sizeof(rx))) {
+	if (http && per_response(r, rx, tx, sizeof(rx))) {
 		label(o, "Per response:");
 		shb_rpt_printf(o, "%s header bytes, %s body bytes\n", rx, tx);
 	}
@@ -265,24 +301,30 @@ static void print_statuses(struct shb_rpt_out *o, const struct shb_results *r)
 			       (unsigned long long)r->statuses[i].count);
 }
 
-static const char *app_name(char *buf, size_t len, const struct shb_app_count *a)
+/* "[grpc 14]", "[redis nil]" with the run's names (1.4). */
+static const char *app_name(char *buf, size_t len,
+			    const struct shb_outcome_table *t,
+			    const struct shb_app_count *a)
 {
-	char sp[32];
-	snprintf(buf, len, "[%s %llu]", shb_app_space_name(sp, sizeof(sp), a->space),
-		 (unsigned long long)a->code);
+	char l[64];
+	snprintf(buf, len, "[%s]", shb_rpt_app_label(l, sizeof(l), t, a));
 	return buf;
 }
 
 /* ABI 1.2: application outcomes (grpc-status, WebSocket close codes) as
  * "[grpc 14]  10 failed", aligned like the status codes. */
-static void print_app_outcomes(struct shb_rpt_out *o, const struct shb_results *r)
+static void print_app_outcomes(struct shb_rpt_out *o,
+			       const struct shb_run_info *run,
+			       const struct shb_results *r)
 {
 	const struct shb_app_count *a;
 	size_t n = shb_rpt_app_outcomes(r, &a);
-	char name[64];
+	char name[80];
+	struct shb_outcome_table t;
+	shb_rpt_outcomes_of(run, &t);
 	int nw = 1, w = 1;
 	for (size_t i = 0; i < n; i++) {
-		if ((int)strlen(app_name(name, sizeof(name), &a[i])) > nw)
+		if ((int)strlen(app_name(name, sizeof(name), &t, &a[i])) > nw)
 			nw = (int)strlen(name);
 		if (digits(a[i].count) > w)
 			w = digits(a[i].count);
@@ -291,7 +333,7 @@ static void print_app_outcomes(struct shb_rpt_out *o, const struct shb_results *
 		shb_rpt_puts(o, "App outcomes:\n");
 	for (size_t i = 0; i < n; i++)
 		shb_rpt_printf(o, "  %-*s %*llu %s\n", nw,
-			       app_name(name, sizeof(name), &a[i]), w,
+			       app_name(name, sizeof(name), &t, &a[i]), w,
 			       (unsigned long long)a[i].count,
 			       a[i].ok ? "ok" : "failed");
 }
@@ -391,6 +433,23 @@ static void print_latency(struct shb_rpt_out *o, const struct shb_rpt_latency *l
 		shb_rpt_printf(o, "  %*s%% in %*s ms\n", nw, names[i], w, vals[i]);
 }
 
+/* 1.4: the latency of the error replies, apart from the successes'. */
+static void print_error_replies(struct shb_rpt_out *o, const struct shb_host *host,
+				const struct shb_results *r)
+{
+	struct shb_rpt_pcts p = {3, {500000, 900000, 990000}};
+	struct shb_rpt_latency l;
+	char a[32], b[32], c[32], d[32];
+	if (!shb_rpt_error_replies(r))
+		return;
+	shb_rpt_read_hist(host, r->latency_error_reply, &p, &l);
+	label(o, "Error replies:");
+	shb_rpt_printf(o, "%llu, latency (ms) p50 %s, p90 %s, p99 %s, max %s\n",
+		       (unsigned long long)shb_rpt_error_replies(r),
+		       shb_rpt_ms(a, sizeof(a), l.pct[0]), shb_rpt_ms(b, sizeof(b), l.pct[1]),
+		       shb_rpt_ms(c, sizeof(c), l.pct[2]), shb_rpt_ms(d, sizeof(d), l.max));
+}
+
 /* ABI 1.2, open loop: latency from the actual send, beside the corrected
  * one above (measured from each request's intended start). */
 static void print_uncorrected(struct shb_rpt_out *o, const struct shb_host *host,
@@ -464,11 +523,12 @@ static void put_share(struct shb_rpt_out *o, const struct shb_results *r,
 
 /* A target's status codes and errors by kind, a line each when it has
  * any: the breakdown the run's own sections give, in short. */
-static void print_target_detail(struct shb_rpt_out *o, const struct shb_results *t)
+static void print_target_detail(struct shb_rpt_out *o, const struct shb_results *t,
+				int http)
 {
 	struct shb_rpt_errors e;
 	const char *sep = " ";
-	if (t->status_count) {
+	if (http && t->status_count) {
 		shb_rpt_puts(o, "      status");
 		for (size_t i = 0; i < t->status_count; i++, sep = ", ")
 			shb_rpt_printf(o, "%s[%u] %llu", sep, t->statuses[i].code,
@@ -529,10 +589,10 @@ static void print_targets(struct shb_rpt_out *o, const struct shb_host *host,
 				       shb_rpt_ms(a, sizeof(a), l.pct[0]),
 				       shb_rpt_ms(b, sizeof(b), l.pct[1]),
 				       shb_rpt_ms(c, sizeof(c), l.pct[2]));
-		if (per_response(t, hdr, body, sizeof(hdr)))
+		if (shb_rpt_http(run) && per_response(t, hdr, body, sizeof(hdr)))
 			shb_rpt_printf(o, ", %s + %s bytes/response", hdr, body);
 		shb_rpt_puts(o, "\n");
-		print_target_detail(o, t);
+		print_target_detail(o, t, shb_rpt_http(run));
 	}
 }
 
@@ -646,16 +706,19 @@ static int text_end(void *rep, const struct shb_results *r)
 			       ci + 1, cn);
 	print_run(&o, run);
 	print_tls_fp(&o, r);
+	print_facts(&o, run);
 	print_schedule(&o, run);
 	print_warmup(&o, &warm);
 	print_requests(&o, r, &e);
 	print_setup_and_lag(&o, run, r);
-	print_transfer(&o, r);
-	print_statuses(&o, r);
-	print_app_outcomes(&o, r);
+	print_transfer(&o, r, shb_rpt_http(run));
+	if (shb_rpt_http(run))
+		print_statuses(&o, r);
+	print_app_outcomes(&o, run, r);
 	print_errors(&o, &e);
 	print_error_codes(&o, r);
 	print_latency(&o, &lat, "Latency");
+	print_error_replies(&o, t->host, r);
 	print_uncorrected(&o, t->host, run, r);
 	print_setup_timings(&o, &setup);
 	print_targets(&o, t->host, run, r);

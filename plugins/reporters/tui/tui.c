@@ -191,8 +191,11 @@ static void draw_head(const struct tui *t, const struct shb_tui_box *b)
 		snprintf(cmp, sizeof(cmp), "run %u of %u%s%s  ", in->compare_index + 1,
 			 in->compare_count, in->label ? ": " : "",
 			 in->label ? in->label : "");
-	put(b->y, 0, b->w, " shb %s  %s%s %s  %s  %u threads, %u connections%s",
-	    shb_rpt_str(in->shb_version), cmp, shb_rpt_str(in->method),
+	/* 1.4: no method for a protocol without HTTP (its name follows) */
+	put(b->y, 0, b->w, " shb %s  %s%s%s%s  %s  %u threads, %u connections%s",
+	    shb_rpt_str(in->shb_version), cmp,
+	    shb_rpt_http(in) ? shb_rpt_str(in->method) : "",
+	    shb_rpt_http(in) ? " " : "",
 	    shb_rpt_str(in->url), shb_rpt_str(in->proto_display), in->threads,
 	    in->connections, open_loop(t) ? ", open loop" : "");
 	const char *state = t->final ? (t->interrupted ? "interrupted" : "done")
@@ -360,7 +363,7 @@ static void draw_status(const struct tui *t, const struct shb_tui_box *b)
 {
 	char v[32];
 	int nlines = b->h - 2, line = 0;
-	frame(b, "Status codes, errors");
+	frame(b, shb_rpt_http(t->info) ? "Status codes, errors" : "Errors");
 	size_t nstat = 0, nerr = 0;
 	for (int c = 100; c < STATUS_SLOTS; c++)
 		nstat += t->status[c] != 0;
