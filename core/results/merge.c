@@ -34,6 +34,10 @@ static void copy(char *dst, size_t len, const char *s)
 static const char *const same_keys[] = {
 	"schemaVersion", "url", "method", "protocolName", "parallel", "tls",
 	"tlsVerify", "durationTargetSeconds", "warmupSeconds", "label",
+	/* 1.4: the same protocol names its outcomes alike; --source and
+	 * --unix-socket may differ from machine to machine */
+	"requestModel", "success", "proxy", "connectTo", "resolve",
+	"outcomeSpaces",
 };
 
 static const char *shown(const json_t *v, char *buf, size_t len)
@@ -127,9 +131,9 @@ static int layout_ok(const struct shb_histo *h)
 /* Fills h (empty, of the stats' layout) from one exported histogram and
  * its summary in the same report: min, max, mean and stddev where the
  * summary has them (exact to the ns), else from the buckets. */
-static int histo_from(struct shb_histo *h, const char *name, const char *key,
-		      const json_t *b64, const json_t *summary, char *err,
-		      size_t errlen)
+int shb_merge_histo_from(struct shb_histo *h, const char *name, const char *key,
+			 const json_t *b64, const json_t *summary, char *err,
+			 size_t errlen)
 {
 	if (!b64 || json_is_null(b64))
 		return 0;
@@ -208,21 +212,21 @@ static int histograms(struct shb_stats *s, const char *name, const json_t *doc,
 	const json_t *setup = json_object_get(doc, "setupHistograms");
 	const json_t *timing = json_object_get(doc, "setupTimings");
 	const json_t *unc = json_object_get(doc, "latencyUncorrectedHistogram");
-	if (histo_from(&s->latency, name, "latencyHistogram", lat,
+	if (shb_merge_histo_from(&s->latency, name, "latencyHistogram", lat,
 		       json_object_get(doc, "latencySeconds"), err, errlen) < 0 ||
-	    histo_from(&s->connect, name, "setupHistograms.connect",
+	    shb_merge_histo_from(&s->connect, name, "setupHistograms.connect",
 		       json_object_get(setup, "connect"),
 		       json_object_get(timing, "connect"), err, errlen) < 0 ||
-	    histo_from(&s->handshake, name, "setupHistograms.handshake",
+	    shb_merge_histo_from(&s->handshake, name, "setupHistograms.handshake",
 		       json_object_get(setup, "handshake"),
 		       json_object_get(timing, "handshake"), err, errlen) < 0 ||
-	    histo_from(&s->first_byte, name, "setupHistograms.firstByte",
+	    shb_merge_histo_from(&s->first_byte, name, "setupHistograms.firstByte",
 		       json_object_get(setup, "firstByte"),
 		       json_object_get(timing, "firstByte"), err, errlen) < 0)
 		return -1;
 	if (unc && !json_is_null(unc)) {
 		s->open_loop = 1;
-		if (histo_from(&s->latency_uncorrected, name,
+		if (shb_merge_histo_from(&s->latency_uncorrected, name,
 			       "latencyUncorrectedHistogram", unc,
 			       json_object_get(doc, "latencyUncorrectedSeconds"),
 			       err, errlen) < 0)
@@ -238,10 +242,6 @@ static int histograms(struct shb_stats *s, const char *name, const json_t *doc,
 
 /* ---- counters --------------------------------------------------------------- */
 
-static int64_t space_of(const char *s, int app)
-{
-	return app ? shb_app_space_of(s) : shb_err_space_of(s);
-}
 
 static int kind_of(const char *s)
 {
@@ -263,13 +263,14 @@ static int too_many(const char *name, const char *field, char *err,
 			name, field);
 }
 
-static int tables(struct shb_stats *s, const char *name, const json_t *doc,
-		  char *err, size_t errlen)
+/* app: the run's outcome names (1.4), to map "redis" back to its number. */
+static int tables(struct shb_stats *s, const struct shb_outcome_table *app,
+		  const char *name, const json_t *doc, char *err, size_t errlen)
 {
 	size_t i;
 	const json_t *e;
 	json_array_foreach(json_object_get(doc, "appOutcomes"), i, e) {
-		int64_t sp = space_of(str(e, "space"), 1);
+		int64_t sp = shb_outcome_space_of(app, str(e, "space"));
 		const json_t *code = json_object_get(e, "code");
 		uint32_t ok = json_is_true(json_object_get(e, "ok"));
 		uint64_t n = shb_mj_u64(json_object_get(e, "count"));
@@ -285,7 +286,7 @@ static int tables(struct shb_stats *s, const char *name, const json_t *doc,
 				.code = shb_mj_u64(code), .count = n};
 	}
 	json_array_foreach(json_object_get(doc, "errorCodes"), i, e) {
-		int64_t sp = space_of(str(e, "space"), 0);
+		int64_t sp = shb_err_space_of(str(e, "space"));
 		const json_t *code = json_object_get(e, "code");
 		int kind = kind_of(str(e, "kind"));
 		uint64_t n = shb_mj_u64(json_object_get(e, "count"));
@@ -303,8 +304,8 @@ static int tables(struct shb_stats *s, const char *name, const json_t *doc,
 	return 0;
 }
 
-static int counters(struct shb_stats *s, const char *name, const json_t *doc,
-		    char *err, size_t errlen)
+static int counters(struct shb_stats *s, const struct shb_outcome_table *app,
+		    const char *name, const json_t *doc, char *err, size_t errlen)
 {
 	const json_t *req = json_object_get(doc, "requests");
 	if (!json_is_object(req))
@@ -349,7 +350,7 @@ static int counters(struct shb_stats *s, const char *name, const json_t *doc,
 	s->late = shb_mj_u64(json_object_get(ol, "requestsLate"));
 	s->unsent = shb_mj_u64(json_object_get(ol, "requestsUnsent"));
 	s->lag_max = shb_mj_ns(json_object_get(ol, "scheduleLagMaxSeconds"));
-	return tables(s, name, doc, err, errlen);
+	return tables(s, app, name, doc, err, errlen);
 }
 
 /* Times from 2200 on are no report's: read as unknown, so that a start
@@ -452,6 +453,7 @@ static int counts_sum(const struct shb_stats *s, uint64_t *sum)
 		s->ok, s->errors, s->retried, s->bytes_sent, s->bytes_recv,
 		s->conns_opened, s->rx_header_bytes, s->rx_body_bytes, s->late,
 		s->unsent, s->app_over[0], s->app_over[1], s->latency.total,
+		s->error_replies, s->latency_error_reply.total,
 		s->latency_uncorrected.total, s->first_byte.total,
 		s->connect.total, s->handshake.total,
 	};
@@ -500,6 +502,7 @@ int shb_merge_init(struct shb_merge *m)
 void shb_merge_fini(struct shb_merge *m)
 {
 	shb_stats_destroy(&m->stats);
+	shb_merge14_fini(&m->v14);
 	json_decref(m->first);
 	json_decref(m->docs);
 	json_decref(m->names);
@@ -531,9 +534,14 @@ int shb_merge_add(struct shb_merge *m, const char *name, json_t *doc,
 		json_decref(jn);
 		return shb_errf(err, errlen, "out of memory");
 	}
-	int rc = counters(&s, name, doc, err, errlen);
+	/* the first report's names first: its app outcomes are read by them */
+	int rc = m->first ? 0 : shb_merge14_take(&m->v14, name, doc, err, errlen);
+	if (rc == 0)
+		rc = counters(&s, &m->v14.table, name, doc, err, errlen);
 	if (rc == 0)
 		rc = histograms(&s, name, doc, err, errlen);
+	if (rc == 0)
+		rc = shb_merge14_counters(&m->v14, &s, name, doc, err, errlen);
 	uint64_t counted = 0;
 	if (rc == 0)
 		rc = counts_fit(m, name, &s, &counted, err, errlen);
@@ -610,7 +618,13 @@ void shb_merge_results(struct shb_merge *m, struct shb_results_buf *b,
 	info->label = m->has_label ? m->label : NULL;
 	info->percentiles_ppm = nppm ? ppm : shb_results_pcts;
 	info->percentile_count = nppm ? nppm : SHB_RESULTS_PCT_COUNT;
+	shb_merge14_info(&m->v14, info);
 	shb_results_build(b, &m->stats, info, m->elapsed_ns, m->interrupted);
 	b->r.setup_ns = m->setup_ns;
 	b->r.requests_warmup = m->warmup_requests;
+	/* A report without answered requests (an older shb's): the merged
+	 * result is one of 1.3, without them, rather than one that counts
+	 * its error replies as none. */
+	if (!m->v14.answered_all)
+		b->r.struct_size = offsetof(struct shb_results, requests_answered);
 }

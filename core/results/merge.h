@@ -13,6 +13,7 @@
 #include "loader/loader.h"
 #include "results/results.h"
 #include "results/stats.h"
+#include "results/merge_v14.h"
 
 #define SHB_MERGE_TEXT 256
 
@@ -42,6 +43,7 @@ struct shb_merge {
 	/* Every report added and the name it was given, in order (owned
 	 * references): for the per-report lines and the merged intervals. */
 	json_t *docs, *names;
+	struct shb_merge14 v14; /* the first report's 1.4 members */
 };
 
 /* 0, or -1 when out of memory. */

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <jansson.h>
 
+#include "results/hist.h"
+
 /* Counts are JSON integers: each, and every sum merge makes of them, at
  * most 2^63 - 1. */
 #define SHB_MJ_COUNT_MAX ((uint64_t)INT64_MAX)
@@ -39,5 +41,13 @@ static inline uint64_t shb_mj_ns(const json_t *v)
 	double s = json_number_value(v);
 	return s > 0 && s < SHB_MJ_SECONDS_MAX ? (uint64_t)llround(s * 1e9) : 0;
 }
+
+/* Fills h (empty, of the stats' layout) from one exported histogram `b64`
+ * (a report's `key`; absent or null: nothing) and its summary in the same
+ * report (min, max, mean, stddev where it gives them). 0, or -1 with one
+ * line in err. merge.c. */
+int shb_merge_histo_from(struct shb_histo *h, const char *name, const char *key,
+			 const json_t *b64, const json_t *summary, char *err,
+			 size_t errlen);
 
 #endif

@@ -229,7 +229,40 @@ static uint64_t value_at(const struct shb_hdr_counts *c, double p, uint64_t max)
 struct bin_sum {
 	uint64_t ok, errors, sent, recv, len, max;
 	int exact; /* every ok request's histogram known */
+	/* 1.4: answered requests, known when every interval of the bin gives
+	 * them; the error replies' histogram in `er` */
+	uint64_t answered;
+	int answered_all;
+	struct shb_hdr_counts *er;
 };
+
+/* 1.4: an interval's answered requests and the histogram of its error
+ * replies (answered minus ok of them; absent when none). */
+static int bin_add14(struct bin_sum *b, const json_t *v, uint64_t ok,
+		     const char *name, char *err, size_t errlen)
+{
+	const json_t *ans = json_object_get(v, "answered");
+	uint64_t a = shb_mj_u64(ans);
+	if (!ans) {
+		b->answered_all = 0;
+		return 0;
+	}
+	if (a < ok || shb_mj_add(&b->answered, a) < 0)
+		return shb_errf(err, errlen, "%s: an interval's answered is below "
+				"its ok, or sums past 2^63", name);
+	const char *h = json_string_value(json_object_get(v, "latencyErrorReplyHistogram"));
+	char herr[160];
+	uint64_t before = b->er->total;
+	if (h && shb_hdr_decode(h, b->er, herr, sizeof(herr)) < 0)
+		return shb_errf(err, errlen, "%s: intervals: %s", name, herr);
+	if (b->er->total - before != a - ok)
+		return shb_errf(err, errlen, "%s: an interval's latencyErrorReply"
+				"Histogram holds %llu values, its answered minus ok "
+				"is %llu", name,
+				(unsigned long long)(b->er->total - before),
+				(unsigned long long)(a - ok));
+	return 0;
+}
 
 /* Adds one report interval to the bin: its counts, and its histogram. */
 static int bin_add(struct bin_sum *b, struct shb_hdr_counts *c,
@@ -247,6 +280,8 @@ static int bin_add(struct bin_sum *b, struct shb_hdr_counts *c,
 	uint64_t mx = shb_mj_ns(json_object_get(json_object_get(v, "latency"), "max"));
 	b->max = mx > b->max ? mx : b->max;
 	const char *h = json_string_value(json_object_get(v, "latencyHistogram"));
+	if (bin_add14(b, v, ok, name, err, errlen) < 0)
+		return -1;
 	if (!ok)
 		return 0;
 	if (!h) {
@@ -274,6 +309,14 @@ static json_t *bin_json(size_t k, const struct ival_grid *g,
 	json_object_set_new(o, "durationSeconds", secs(b->len));
 	json_object_set_new(o, "ok", json_integer((json_int_t)b->ok));
 	json_object_set_new(o, "errors", json_integer((json_int_t)b->errors));
+	if (b->answered_all) {
+		json_object_set_new(o, "answered", json_integer((json_int_t)b->answered));
+		char *e64 = b->er->total ? shb_hdr_encode(b->er) : NULL;
+		if (e64)
+			json_object_set_new(o, "latencyErrorReplyHistogram",
+					    json_string(e64));
+		free(e64);
+	}
 	json_object_set_new(o, "requestsPerSec", json_real(
 		b->len ? (double)b->ok * 1e9 / (double)b->len : 0));
 	json_object_set_new(o, "bytesSent", json_integer((json_int_t)b->sent));
@@ -296,6 +339,13 @@ static json_t *bin_json(size_t k, const struct ival_grid *g,
 	return o;
 }
 
+static void counts_clear(struct shb_hdr_counts *c)
+{
+	memset(c->counts, 0, (size_t)(c->max_index + 1) * sizeof(*c->counts));
+	c->total = 0;
+	c->max_index = -1;
+}
+
 /* One bin at a time: a histogram's counts are 270 KB. The intervals come
  * in bin order, so each is looked at once. */
 static json_t *merged_intervals(const struct shb_merge *m,
@@ -307,7 +357,7 @@ static json_t *merged_intervals(const struct shb_merge *m,
 	struct ival_ref *r = place(m, g, &n, &bins, err, errlen);
 	if (!r)
 		return NULL;
-	struct shb_hdr_counts c;
+	struct shb_hdr_counts c, er;
 	json_t *arr = json_array();
 	if (!arr || shb_hdr_counts_init(&c) < 0) {
 		json_decref(arr);
@@ -315,12 +365,18 @@ static json_t *merged_intervals(const struct shb_merge *m,
 		shb_errf(err, errlen, "out of memory");
 		return NULL;
 	}
+	if (shb_hdr_counts_init(&er) < 0) {
+		shb_hdr_counts_free(&c);
+		json_decref(arr);
+		free(r);
+		shb_errf(err, errlen, "out of memory");
+		return NULL;
+	}
 	for (uint64_t k = 0; k < bins && arr; k++) {
-		struct bin_sum b = {.exact = 1};
+		struct bin_sum b = {.exact = 1, .answered_all = 1, .er = &er};
 		/* nothing above max_index: a decode refused adds nothing */
-		memset(c.counts, 0, (size_t)(c.max_index + 1) * sizeof(*c.counts));
-		c.total = 0;
-		c.max_index = -1;
+		counts_clear(&c);
+		counts_clear(&er);
 		for (; at < n && r[at].bin == k && arr; at++) {
 			const json_t *doc = json_array_get(m->docs, r[at].doc);
 			const json_t *v = json_array_get(json_object_get(doc, "intervals"),
@@ -339,6 +395,7 @@ static json_t *merged_intervals(const struct shb_merge *m,
 		}
 	}
 	shb_hdr_counts_free(&c);
+	shb_hdr_counts_free(&er);
 	free(r);
 	return arr;
 }

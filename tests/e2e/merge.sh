@@ -5,7 +5,8 @@
 # (tests/e2e/hdr_check.py decodes the exports on its own); --slo on the
 # merged data; the merged JSON read back by merge; a warning for runs
 # that never loaded at the same time (these two, one after the other), none
-# for two that did; refusals.
+# for two that did; error replies (ABI 1.4) summed and their histograms
+# added; refusals.
 # shellcheck disable=SC2154 # srv_PORT, srv_PID: set by start_testserver
 source "$(dirname "$0")/lib.sh"
 need SHB SHB_TESTSERVER SHB_JCHECK
@@ -30,6 +31,7 @@ RC=0
 [[ $RC -eq 0 ]] || { cat "$E2E_TMP/m.stderr" >&2; fail "merge: exit $RC"; }
 check_file "$merged" 'requests.total == 500' 'requests.ok == 500' \
 	'requests.errors == 0' 'statusCodes.200 == 500' 'requestsTarget == 500' \
+	'requests.answered == 500' 'latencyErrorReplySeconds == null' \
 	'connections == 4' 'connectionsOpened == 4' \
 	'shards.0.requests == 300' 'shards.1.requests == 200' 'shards.0.shard == null' \
 	'shards.0.errors == 0' 'startSkewSeconds > 0'
@@ -57,6 +59,37 @@ grep -q '^Requests: *500 (500 ok, 0 errors)' "$E2E_TMP/t.stdout" ||
    $(grep -cE "$apart" "$E2E_TMP/t.stderr") -eq 1 &&
    $(wc -l <"$E2E_TMP/t.stderr") -eq 2 ]] ||
 	{ cat "$E2E_TMP/t.stderr" >&2; fail "merge --slo: want one p50 line and the warning (even with -q)"; }
+
+note "error replies (ABI 1.4): answered requests summed, their histograms added"
+start_testserver er hello
+# every 200 is outside --success 404: an answer, but an error reply
+run_shb ea --success 404 -c 2 -n 30 "http://127.0.0.1:$er_PORT/"
+expect_rc ea 1
+run_shb eb --success 404 -c 2 -n 20 "http://127.0.0.1:$er_PORT/"
+expect_rc eb 1
+stop_server "$er_PID"
+check ea 'requests.ok == 0' 'requests.answered == 30' 'errors.application == 30' \
+	'latencyErrorReplySeconds.count == 30'
+RC=0
+"$SHB" merge -q --report "json:$E2E_TMP/er.json" "$E2E_TMP/ea.json" "$E2E_TMP/eb.json" \
+	>/dev/null 2>"$E2E_TMP/er.stderr" || RC=$?
+# no request ok: exit 1 like each of the runs, the report written all the same
+[[ $RC -eq 1 ]] || { cat "$E2E_TMP/er.stderr" >&2; fail "merge of error replies: exit $RC, want 1"; }
+check_file "$E2E_TMP/er.json" 'requests.total == 50' 'requests.ok == 0' \
+	'requests.answered == 50' 'answeredPerSec > 0' 'errors.application == 50' \
+	'latencyErrorReplySeconds.count == 50'
+python3 - "$hdr_check" "$E2E_TMP/er.json" "$E2E_TMP/ea.json" "$E2E_TMP/eb.json" <<'PY' ||
+import json, os, sys
+sys.path.insert(0, os.path.dirname(sys.argv[1]))
+from hdr_check import decode
+m, a, b = (decode(json.load(open(f))["latencyErrorReplyHistogram"]) for f in sys.argv[2:])
+want = dict(a)
+for k, v in b.items():
+    want[k] = want.get(k, 0) + v
+assert m == want, (m, want)
+assert sum(m.values()) == 50, sum(m.values())
+PY
+	fail "the merged error-reply histogram is not the sum of the two"
 
 note "a merged report reads back as itself"
 RC=0

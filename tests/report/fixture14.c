@@ -158,7 +158,9 @@ static shb_ssize mem_write(void *ctx, const void *buf, size_t len)
 	return (shb_ssize)len;
 }
 
-char *fx14_report(const char *name, const struct fx14 *f, int with_interval)
+char *fx14_run_reporter(const char *name, const struct shb_run_info *info,
+			const struct shb_results *total,
+			const struct shb_results *interval)
 {
 	char *dir = getenv("SHB_REPORT_PLUGIN_DIR"), err[256] = "";
 	struct shb_loader l;
@@ -173,11 +175,11 @@ char *fx14_report(const char *name, const struct fx14 *f, int with_interval)
 	if (rc == 0)
 		rc = h.vt.create(&host, &os, NULL, &rep, err, sizeof(err));
 	if (rc == 0) {
-		rc = h.vt.begin(rep, &f->info);
-		if (rc == 0 && with_interval && h.vt.sample)
-			rc = h.vt.sample(rep, &f->interval);
+		rc = h.vt.begin(rep, info);
+		if (rc == 0 && interval && h.vt.sample)
+			rc = h.vt.sample(rep, interval);
 		if (rc == 0)
-			rc = h.vt.end(rep, &f->total);
+			rc = h.vt.end(rep, total);
 		h.vt.destroy(rep);
 	}
 	shb_loader_fini(&l);
@@ -187,4 +189,10 @@ char *fx14_report(const char *name, const struct fx14 *f, int with_interval)
 		return NULL;
 	}
 	return m.data;
+}
+
+char *fx14_report(const char *name, const struct fx14 *f, int with_interval)
+{
+	return fx14_run_reporter(name, &f->info, &f->total,
+				 with_interval ? &f->interval : NULL);
 }

@@ -34,4 +34,9 @@ void fx14_fini(struct fx14 *f);
  * Returns the malloc'd output, or NULL on failure (reported). */
 char *fx14_report(const char *name, const struct fx14 *f, int with_interval);
 
+/* The same for any run facts and results (`interval` NULL: none). */
+char *fx14_run_reporter(const char *name, const struct shb_run_info *info,
+			const struct shb_results *total,
+			const struct shb_results *interval);
+
 #endif
