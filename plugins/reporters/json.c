@@ -348,7 +348,8 @@ static void put_targets(struct jb *b, json_t *doc, const struct shb_host *host,
 		jput(b, o, "index", jint(i));
 		jput(b, o, "label", ti && ti->label ? jstr(ti->label) : json_null());
 		jput(b, o, "url", jstr(ti ? ti->url : NULL));
-		jput(b, o, "method", jstr(ti ? ti->method : NULL));
+		jput(b, o, "method", shb_rpt_http(run) ? jstr(ti ? ti->method : NULL)
+					       : json_null());
 		jput(b, o, "weight", jint(ti ? ti->weight : 1));
 		struct shb_rpt_share sh;
 		shb_rpt_target_share(r, run, i, &sh);
