@@ -8,7 +8,9 @@
  * the file; every report accepted counts once; the merged histogram of
  * latencies holds exactly requests.ok's sum, and the results built from
  * it say the same; every merged interval's histogram decodes to its ok
- * count; shb_merge_fini releases everything (LeakSanitizer). */
+ * count; the error replies (ABI 1.4) are as many as their histogram
+ * holds, in the merge and in every merged interval; shb_merge_fini
+ * releases everything (LeakSanitizer). */
 #include <string.h>
 
 #include "fuzz_input.h"
@@ -42,6 +44,17 @@ static void check_intervals(const json_t *out)
 		FZ_CHECK(shb_hdr_decode(h, &c, err, sizeof(err)) == 0);
 		FZ_CHECK(c.total == (uint64_t)json_integer_value(json_object_get(v, "ok")));
 	}
+	json_array_foreach(json_object_get(out, "intervals"), k, v) {
+		const char *h = json_string_value(json_object_get(v,
+						  "latencyErrorReplyHistogram"));
+		const json_t *a = json_object_get(v, "answered");
+		memset(c.counts, 0, SHB_HDR_COUNTS * sizeof(*c.counts));
+		c.total = 0;
+		c.max_index = -1;
+		FZ_CHECK(!h || shb_hdr_decode(h, &c, err, sizeof(err)) == 0);
+		FZ_CHECK(!a || (json_int_t)c.total == json_integer_value(a) -
+			 json_integer_value(json_object_get(v, "ok")));
+	}
 	shb_hdr_counts_free(&c);
 }
 
@@ -53,6 +66,7 @@ static void check_merged(struct shb_merge *m, uint64_t ok)
 	char err[SHB_MERGE_TEXT] = "";
 
 	FZ_CHECK(m->stats.ok == ok && m->stats.latency.total == ok);
+	FZ_CHECK(m->stats.latency_error_reply.total == m->stats.error_replies);
 	shb_merge_results(m, &rb, &info, &target, NULL, 0);
 	FZ_CHECK(rb.r.requests_ok == ok);
 	json_t *out = json_object();
