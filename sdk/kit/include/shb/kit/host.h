@@ -1,6 +1,7 @@
 /* shb plugin test kit: the fake host.
  *
- * A struct shb_host (ABI 1.2, or 1.1 on request) for running a plugin in a
+ * A struct shb_host (the current ABI, 1.4, or an older minor on request:
+ * a 1.1 host lacks 1.2's members, a 1.2 host 1.3's) for running a plugin in a
  * test process without the core. It records every callback the plugin
  * makes (req_done with a copy of the result, conn_event, log lines) and
  * checks the rules of host.h and proto.h as it goes:
@@ -157,9 +158,10 @@ struct shb_kit_host {
 	size_t client_hello_calls;
 };
 
-/* Fills the host table for ABI minor `abi_minor` (1 to 3: a 1.1 host has
- * no conn_origin and a 1.1 struct_size, a 1.2 host no tls_client_hello, to
- * test a plugin's fallbacks),
+/* Fills the host table for ABI minor `abi_minor` (1 to SHB_ABI_MINOR: a
+ * 1.1 host has no conn_origin and a 1.1 struct_size, a 1.2 host no
+ * tls_client_hello, to test a plugin's fallbacks; 1.4 added no host
+ * member),
  * sets the clock to 1 and makes `kh` the active host. 0, or -1 for an
  * unsupported minor. */
 int shb_kit_host_init(struct shb_kit_host *kh, uint32_t abi_minor);
