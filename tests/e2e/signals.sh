@@ -28,9 +28,9 @@ ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 expect_rc tmo 130
 interrupted tmo
 [[ $ms -lt 6000 ]] || fail "stopping took until ${ms} ms"
-# The CSV row is whole (85 fields: 44, and 41 of ABI 1.2) and marked
+# The CSV row is whole (98 fields: 44, 41 of ABI 1.2 and 13 of 1.4) and marked
 # interrupted.
-[[ $(tail -n 1 "$E2E_TMP/tmo.csv" | awk -F, '{print NF "/" $8}') == 85/1 ]] ||
+[[ $(tail -n 1 "$E2E_TMP/tmo.csv" | awk -F, '{print NF "/" $8}') == 98/1 ]] ||
 	fail "CSV row not whole or not marked interrupted"
 
 # bg_shb NAME ARGS: shb in the background, PID in SHB_PID.
