@@ -127,12 +127,40 @@ def grpc_seeds():
     return [bytes([m]) + PLAN + b for m, b in bodies]
 
 
+# ---- redis_resp -------------------------------------------------------------------------
+
+def redis_seeds():
+    streams = [
+        (6, b'+OK\r\n'),
+        (6, b'+PONG\r\n+PONG\r\n:1000\r\n:-7\r\n'),
+        (6, b'-ERR value is not an integer or out of range\r\n'),
+        (6, b'-WRONGTYPE Operation against a key holding the wrong kind of value\r\n'),
+        (6, b'$5\r\nhello\r\n$0\r\n\r\n$-1\r\n'),
+        (6, b'*3\r\n$3\r\nfoo\r\n*2\r\n:1\r\n-ERR x\r\n*-1\r\n*0\r\n'),
+        (6, b'*1\r\n' * 16 + b':1\r\n'),
+        (6, b'*1\r\n' * 17 + b':1\r\n'),
+        (2, b'$6\r\nhello!\r\n'),
+        (6, b'$1048577\r\n'),
+        (6, b'*1048577\r\n'),
+        (6, b'_\r\n'),
+        (6, b'$-2\r\n'),
+        (6, b'+OK\n'),
+        (6, b':12345678901234567890\r\n'),
+        (6, b'$3\r\nabcd\r\n'),
+    ]
+    seeds = [bytes([m]) + PLAN + b for m, b in streams]
+    seeds.append(b'\x06\x02\x03\x00\x09\x00' + streams[1][1] + streams[4][1])
+    seeds.append(b'\x06\x04' + streams[5][1])  # one byte at a time
+    return seeds
+
+
 mc.TARGETS = {
     'elf': lambda: [bytes(s) for s in elf_seeds()],
     'proxy_connect': proxy_connect_seeds,
     'h1_proxy': h1_proxy_seeds,
     'ws_frame': ws_seeds,
     'grpc_msg': grpc_seeds,
+    'redis_resp': redis_seeds,
 }
 
 if __name__ == '__main__':
