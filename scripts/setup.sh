@@ -54,6 +54,9 @@ for arg in "$@"; do
 		pkgs+=(shellcheck)
 		# sdk/examples/grpc: its tests' gRPC server.
 		pkgs+=(python3-grpcio)
+		# sdk/examples/redis: its tests' server, and redis-cli to read
+		# the counts back (redis-tools comes with redis-server).
+		pkgs+=(redis-server redis-tools)
 		# bun (tests/h3/servers/bun.sh) comes from npm; npm from Debian
 		# unless some npm is already there (NodeSource's nodejs has one).
 		bun=1
@@ -63,7 +66,9 @@ for arg in "$@"; do
 		# kubernetes-models (npm), into a cache outside the tree.
 		hdrjs=1
 		;;
-	--with-bench) pkgs+=(nginx-light wrk nghttp2-client apache2-utils time) ;;
+	--with-bench) pkgs+=(nginx-light wrk nghttp2-client apache2-utils time)
+		# bench/redis.sh: redis-server and redis-benchmark.
+		pkgs+=(redis-server redis-tools) ;;
 	*) echo "setup.sh: unknown option $arg" >&2; exit 2 ;;
 	esac
 done
