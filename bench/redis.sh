@@ -186,6 +186,7 @@ label_of() { echo "$1 -c$conns -p$2"; } # command pipeline
 
 # A warm-up second of shb per pairing, which also checks the plugin works
 # and sets redis-benchmark's request count to DURATION seconds of it.
+warm_incr=0
 warm_up() {
 	local c p rate f
 	for c in "${cmd_list[@]}"; do
@@ -199,6 +200,8 @@ warm_up() {
 					--report "json:$f.json" "redis://127.0.0.1:$port" >"$f.out" 2>&1 ||
 					{ cat "$f.out" >&2; die "the warm-up of shb --proto redis failed ($c -p $p)"; }
 				rate=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(int(r["requests"]["ok"] / r["durationSeconds"]))' "$f.json")
+				[ "$c" != incr ] ||
+					warm_incr=$((warm_incr + $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["requests"]["ok"])' "$f.json")))
 			fi
 			bench_n["$c $p"]=$((rate * duration))
 		done
@@ -230,7 +233,13 @@ for ((r = 1; r <= rounds; r++)); do
 	done
 done
 finished=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
+# shb's INCRs on "counter" (redis-benchmark's go to counter:__rand_int__):
+# those counted ok, and at most c x p per run more that the server did
+# after shb's timed end had cancelled them.
 counter=$(redis-cli -p "$port" GET counter)
+shb_incr=$(awk -F '\t' -v w="$warm_incr" '$2 == "shb" && $4 == "ok" && $1 ~ /^incr / { s += $5 } END { print s + w }' "$runs")
+in_flight=0
+for p in "${pipe_list[@]}"; do in_flight=$((in_flight + (rounds + 1) * conns * p)); done
 
 # --- the report --------------------------------------------------------------
 
@@ -270,7 +279,10 @@ report() {
 	echo "- redis-benchmark: from $(dpkg-query -W -f='redis-tools ${Version}' redis-tools 2>/dev/null || echo redis-tools)"
 	echo "- Clients: one thread each, -c $conns; pipeline depth: shb -p, redis-benchmark -P"
 	echo "- $rounds rounds × about ${duration} s per pairing and client; clients alternate, order rotated every round"
-	echo "- After the runs the INCR counter held $counter (every INCR of both clients answered exactly once)"
+	if in_list incr "${cmd_list[@]}" && have shb; then
+		echo "- After the runs the counter shb INCRed held ${counter:-nothing}; shb counted $shb_incr INCRs ok (warm-ups"
+		echo "  included), the rest ($(( ${counter:-0} - shb_incr ))) were in flight when a timed run ended (at most $in_flight)"
+	fi
 	echo
 	echo "## Medians"
 	echo
@@ -290,7 +302,7 @@ report() {
 	for cl in "${client_list[@]}"; do
 		client_cmd "$cl" ping P REPORT.json
 		echo "/usr/bin/time -f '%U %S' ${cmd[*]}" | sed -e "s|$root/||g" -e "s|$tmp/|<tmp>/|g" \
-			-e "s| -p P | -p <depth> |" -e "s| -P P | -P <depth> |"
+			-e "s| -p P | -p <depth> |" -e "s| -P P | -P <depth> |" -e "s| -n [0-9]* | -n <count> |"
 	done
 	echo '```'
 	echo
