@@ -162,9 +162,9 @@ static int finish_report(struct shb_run *run, struct shb_reporter *reps,
 	if (atomic_load(&shb_interrupted) && !e->failed)
 		return atomic_load(&stop_signal) == SIGTERM ? EXIT_TERMINATED :
 							       EXIT_INTERRUPTED;
-	if (e->failed || rep_failed || ok == 0 || fell_short)
-		return EXIT_RUN_FAILED;
-	return slo_failed ? EXIT_SLO_FAILED : 0;
+	if (slo_failed) /* what a gate asks about: wins over a failed run */
+		return EXIT_SLO_FAILED;
+	return e->failed || rep_failed || ok == 0 || fell_short ? EXIT_RUN_FAILED : 0;
 }
 
 /* One run and its report. `info` and `target` are the caller's: reporters
@@ -266,12 +266,12 @@ static int preflight(const struct shb_plan *plan, char *err, size_t errlen)
 	return 0;
 }
 
-/* A comparison's exit code: a stop by signal wins, then a failed run,
- * then a failed SLO. */
+/* A comparison's exit code: a stop by signal wins, then bad input, a
+ * failed SLO, a failed run. */
 static int worse_exit(int a, int b)
 {
 	static const int order[] = {EXIT_TERMINATED, EXIT_INTERRUPTED, EXIT_USAGE,
-				    EXIT_RUN_FAILED, EXIT_SLO_FAILED, 0};
+				    EXIT_SLO_FAILED, EXIT_RUN_FAILED, 0};
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
 		if (a == order[i] || b == order[i])
 			return order[i];

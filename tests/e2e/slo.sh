@@ -41,11 +41,11 @@ grep -qE '^shb: SLO failed: p50 = ([2-9][0-9]|[1-9][0-9]{2})(\.[0-9]+)?ms, wante
 	{ show_run fail; fail "fail: no p50 line"; }
 stop_server "$slow_PID"
 
-note "error_rate against a dead port: the run failed (1), the gate says why"
+note "error_rate against a dead port: the run failed, and the gate's 3 says so"
 free_port port
 run_shb dead -c 2 -n 10 --slo 'error_rate<1%' --slo 'error_rate<=100%' \
 	"http://127.0.0.1:$port/"
-expect_rc dead 1
+expect_rc dead 3
 check dead 'requests.ok == 0' 'errors.connect == 10'
 [[ $(slo_lines dead) == "shb: SLO failed: error_rate = 100%, wanted < 1%" ]] ||
 	{ show_run dead; fail "dead: wrong SLO lines"; }
