@@ -213,6 +213,8 @@ static int apply_value(struct cli *c, enum opt_id id, const char *name,
 {
 	struct shb_config *cfg = c->cfg;
 
+	if (shb_typed_note(&cfg->typed, name, v) < 0)
+		return fail(c, "out of memory");
 	switch (id) {
 	case O_PROTO: return shb_cli_proto_opt(c, name, v);
 	case O_REPORT: return shb_cli_report_opt(c, name, v);
@@ -269,15 +271,8 @@ static int apply_value(struct cli *c, enum opt_id id, const char *name,
 			return fail(c, "%s: %s", name, perr);
 		return 0;
 	}
-	case O_SUCCESS: {
-		char serr[400];
-		if (cfg->success.given)
-			return fail(c, "%s given twice: list the statuses in one "
-				    "(e.g. 2xx,304)", name);
-		if (shb_success_parse(v, &cfg->success, serr, sizeof(serr)) < 0)
-			return fail(c, "%s: %s", name, serr);
-		return 0;
-	}
+	case O_SUCCESS: return shb_success_opt(name, v, &cfg->success, c->err,
+					      c->errlen);
 	case O_WARMUP: return duration_opt(c, name, v, 1, &cfg->warmup_ns);
 	case O_INTERVAL:
 		if (duration_opt(c, name, v, 0, &cfg->interval_ns) < 0)

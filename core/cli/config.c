@@ -64,5 +64,6 @@ void shb_config_free(struct shb_config *cfg)
 	free(cfg->resolve);
 	free(cfg->slos);
 	free(cfg->stages);
+	shb_typed_free(&cfg->typed);
 	memset(cfg, 0, sizeof(*cfg));
 }

@@ -17,6 +17,7 @@
 #include "cli/route.h"
 #include "cli/slo.h"
 #include "cli/success.h"
+#include "cli/typed.h"
 #include "cli/url.h"
 /* --help, --version and the stdout warning, for the caller that prints
  * them (main.c) */
@@ -161,6 +162,9 @@ struct shb_config {
 	/* --source (source.h): the local addresses connections bind to,
 	 * owned by the config; NULL without. Sets family. */
 	struct shb_source *source;
+	/* Options as typed (typed.h): the first HTTP request option,
+	 * --connect-to, --resolve and --source, for refusals and reports. */
+	struct shb_typed typed;
 	int help;
 	int version;
 };

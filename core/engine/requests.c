@@ -286,14 +286,42 @@ static int status_success(const struct worker *w, const struct shb_req_result *r
 	if (SHB_HAS(res, struct shb_req_result, app_code) &&
 	    res->app_space != SHB_APPSPACE_NONE)
 		return 1;
-	return shb_success_ok(&w->run->cfg->success, res->status);
+	return shb_success_ok(&w->run->prun->req.success, res->status);
+}
+
+/* --success with outcome names (success.h): a reply with an application
+ * outcome is a success when its outcome is named, whatever app_ok says.
+ * Returns res, or *copy judged so (a copy of what res has, detail
+ * included, app_ok set; msg holds the detail of a reply turned into a
+ * failure). */
+static const struct shb_req_result *judge_named(const struct worker *w,
+						const struct shb_req_result *res,
+						struct shb_req_result *copy,
+						char *msg, size_t msglen)
+{
+	const struct shb_success *s = &w->run->prun->req.success;
+	if (!s->outcome_count || !SHB_HAS(res, struct shb_req_result, app_code) ||
+	    res->app_space == SHB_APPSPACE_NONE)
+		return res;
+	size_t n = res->struct_size < sizeof(*copy) ? res->struct_size : sizeof(*copy);
+	memset(copy, 0, sizeof(*copy));
+	memcpy(copy, res, n);
+	copy->struct_size = (uint32_t)n;
+	copy->app_ok = (uint32_t)shb_success_named(s, res->app_space, res->app_code);
+	if (!copy->app_ok && res->app_ok == 1) {
+		snprintf(msg, msglen, "outcome %u:%llu is not a success "
+			 "(--success %.64s)", res->app_space,
+			 (unsigned long long)res->app_code, s->text);
+		copy->detail = msg;
+	}
+	return copy;
 }
 
 static void count_unsuccessful(struct worker *w, const struct req_slot *r,
 			       const struct shb_req_result *res, uint64_t latency_ns)
 {
 	char msg[SHB_SAMPLE_LEN];
-	const struct shb_success *ok = &w->run->cfg->success;
+	const struct shb_success *ok = &w->run->prun->req.success;
 	snprintf(msg, sizeof(msg), "status %u is not a success (--success %s%s)",
 		 res->status, shb_success_text(ok),
 		 ok->given ? "" : ", the default; --success any takes every status");
@@ -368,6 +396,9 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 		/* What the batch may linger for follows the latency. */
 		w->lat_ns = shb_batch_lat_update(w->lat_ns, done - r->t_start);
 		uint64_t lat = done > r->t_intended ? done - r->t_intended : 0;
+		struct shb_req_result judged;
+		char why[SHB_SAMPLE_LEN];
+		res = judge_named(w, res, &judged, why, sizeof(why));
 		if (!status_success(w, res)) {
 			count_unsuccessful(w, r, res, lat);
 		} else {

@@ -71,7 +71,7 @@ static int prepare(struct shb_run *run, char *err, size_t errlen)
 	memset(&req, 0, sizeof(req));
 	req.struct_size = sizeof(req);
 	req.flags = cfg->has_body ? SHB_REQUEST_HAS_BODY : 0;
-	req.method = cfg->method;
+	req.method = shb_run_method(&run->prun->req, cfg);
 	req.scheme = run->url->scheme;
 	req.authority = rc.authority;
 	req.path = run->url->path;

@@ -17,6 +17,7 @@
 #include "cli/targets.h"
 #include "cli/url.h"
 #include "loader/loader.h"
+#include "loader/proto_request.h"
 
 /* One run: a comparison (compare.h) has one per target, run one after
  * another; any other run has one (a mixed run's first target). */
@@ -24,6 +25,9 @@ struct shb_plan_run {
 	char *url_text;      /* the URL as typed (owned) */
 	struct shb_url url;  /* parsed and settled for the protocol */
 	struct shb_proto_handle proto;
+	/* ABI 1.4: its request model, outcome names and the success set
+	 * with them (proto_request.h) */
+	struct shb_proto_request req;
 	const char *label;   /* the comparison's label, or NULL */
 	/* Requests in flight per connection: -p for a multiplexed protocol,
 	 * else 1. */

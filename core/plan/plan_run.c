@@ -33,7 +33,9 @@ int shb_plan_run_pick(struct shb_plan_run *r, const struct shb_config *cfg,
 	if (shb_compare_select(cfg, k, &r->url_text, &r->url, err, errlen) < 0 ||
 	    shb_proto_pick(l, cfg, &r->url, r->url_text, &r->proto, err,
 			   errlen) < 0 ||
-	    check_proto(cfg, &r->url, r->proto.desc, err, errlen) < 0)
+	    check_proto(cfg, &r->url, r->proto.desc, err, errlen) < 0 ||
+	    shb_proto_request_settle(cfg, &r->url, r->proto.desc, &r->req, err,
+				     errlen) < 0)
 		return -1;
 	/* A mixed run's labels are its targets' (shb_mix_run_info). */
 	r->label = cfg->mix ? NULL : cfg->targets[k].label;

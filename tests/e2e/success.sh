@@ -88,7 +88,7 @@ grep -qx 'shb: SLO failed: error_rate = 25%, wanted < 10%' "$E2E_TMP/mix.stderr"
 
 note "bad lists: exit 2, one line, nothing sent"
 : >"$T/access.log"
-refused_usage bad1 '--success: "2x" in "2x" is not a status (304), a range (200-299) or a class (2xx) of statuses 100..999 (or "any" alone)' \
+refused_usage bad1 '--success: "2x" in "2x" is not a status (304), a range (200-299) or a class (2xx) of statuses 100..999, nor an outcome name of the protocol (ok) (or "any" alone)' \
 	--success 2x "$U/"
 refused_usage bad2 '"300-200" in "2xx,300-200"' --success 2xx,300-200 "$U/"
 refused_usage bad3 '"" in "2xx,"' --success 2xx, "$U/"
