@@ -118,6 +118,11 @@ int shb_run_route(struct shb_run *run, char *err, size_t errlen)
 
 	if (cfg->unix_socket)
 		return unix_route(run, cfg, err, errlen);
+	/* The environment's proxy variables are HTTP's (curl's http_proxy,
+	 * https_proxy, all_proxy): a run of another scheme (dns://, line://)
+	 * goes through a proxy only when --proxy names one. */
+	if (!cfg->proxy && !shb_url_find_scheme(NULL, run->url->scheme))
+		return 0;
 	int r = shb_proxy_pick(cfg->proxy, cfg->noproxy, run->url->host,
 			       run->url->tls, &px, err, errlen);
 	if (r <= 0)
