@@ -56,6 +56,7 @@ void shb_run_info_fill(struct shb_run *run, uint32_t k, uint32_t n,
 	info.start_unix_ns = wall_ns();
 	info.plugins = shb_loader_plugins(run->loader, &info.plugin_count);
 	shb_results_run_info(&info, target, cfg, run->prun->url_text);
+	shb_results_run_facts(&info, target, cfg, &run->prun->req);
 	info.url = cfg->targets[k].url_text;
 	info.label = run->prun->label;
 	target->label = info.label ? info.label : info.url;

@@ -161,3 +161,27 @@ void shb_results_run_info(struct shb_run_info *info,
 	info->percentile_count = cfg->percentile_count ? cfg->percentile_count :
 							 SHB_RESULTS_PCT_COUNT;
 }
+
+void shb_results_run_facts(struct shb_run_info *info,
+			   struct shb_target_info *target,
+			   const struct shb_config *cfg,
+			   const struct shb_proto_request *req)
+{
+	info->request_model = req->request_model;
+	info->reserved1 = 0;
+	if (req->request_model == SHB_REQMODEL_NONE) {
+		/* No method is sent: reports show none. */
+		info->method = "";
+		target->method = "";
+	}
+	info->outcome_spaces = req->outcome_spaces;
+	info->outcome_space_count = req->outcome_space_count;
+	info->success = shb_success_text(&req->success);
+	info->proxy = NULL; /* not yet kept per run since the plan */
+	info->connect_to = (const char *const *)cfg->typed.connect_to;
+	info->connect_to_count = cfg->typed.connect_to_count;
+	info->resolve = (const char *const *)cfg->typed.resolve;
+	info->resolve_count = cfg->typed.resolve_count;
+	info->source = cfg->typed.source;
+	info->unix_socket = cfg->unix_socket;
+}

@@ -5,6 +5,7 @@
 
 #include <shb/results.h>
 #include "cli/config.h"
+#include "loader/proto_request.h"
 #include "results/stats.h"
 
 struct shb_results_buf {
@@ -35,5 +36,15 @@ extern const uint32_t shb_results_pcts[SHB_RESULTS_PCT_COUNT];
 void shb_results_run_info(struct shb_run_info *info,
 			  struct shb_target_info *target,
 			  const struct shb_config *cfg, const char *url_text);
+
+/* Fills the 1.4 members of `info`: the run's request model and outcome
+ * names and its success set as text (req, a plan run's), --connect-to,
+ * --resolve, --source and --unix-socket as typed; with request model
+ * NONE, info->method and target->method are "". Every string points into
+ * cfg and req, which must outlive info. */
+void shb_results_run_facts(struct shb_run_info *info,
+			   struct shb_target_info *target,
+			   const struct shb_config *cfg,
+			   const struct shb_proto_request *req);
 
 #endif

@@ -507,6 +507,69 @@ static void test_run_info_open_loop(void)
 	CU_ASSERT_EQUAL(info.stage_count, 0);
 }
 
+/* ABI 1.4 run facts: the protocol's request model and outcome names, the
+ * success set as text, the proxy used, the routing options as typed; a
+ * protocol of request model NONE shows no method. */
+static void test_run_facts(void)
+{
+	static const struct shb_outcome_code codes[] = {
+		{0, "ok", 1, 0}, {0, NULL, 0, 0}};
+	static const struct shb_outcome_space spaces[] = {
+		{SHB_APPSPACE_PRIVATE + 1, 0, "line", codes}, {0, 0, NULL, NULL}};
+	struct shb_config cfg;
+	char err[256];
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.url_text = (char *)"line://127.0.0.1:7000/";
+	cfg.method = (char *)"GET";
+	struct shb_run_info info;
+	struct shb_target_info t;
+	struct shb_proto_request req;
+	memset(&req, 0, sizeof(req));
+	memset(&info, 0xff, sizeof(info));
+	info.method = cfg.method;
+	shb_results_run_info(&info, &t, &cfg, cfg.url_text);
+	shb_results_run_facts(&info, &t, &cfg, &req);
+	/* without any of it: HTTP, no names, the default set, all NULL */
+	CU_ASSERT_EQUAL(info.request_model, SHB_REQMODEL_HTTP);
+	CU_ASSERT_EQUAL(info.reserved1, 0);
+	CU_ASSERT_PTR_NULL(info.outcome_spaces);
+	CU_ASSERT_EQUAL(info.outcome_space_count, 0);
+	CU_ASSERT_STRING_EQUAL(info.success, "1xx-3xx");
+	CU_ASSERT_PTR_NULL(info.proxy);
+	CU_ASSERT_EQUAL(info.connect_to_count + info.resolve_count, 0);
+	CU_ASSERT_PTR_NULL(info.source);
+	CU_ASSERT_PTR_NULL(info.unix_socket);
+	CU_ASSERT_STRING_EQUAL(info.method, "GET");
+	CU_ASSERT_STRING_EQUAL(t.method, "GET");
+
+	req.request_model = SHB_REQMODEL_NONE;
+	req.outcome_spaces = spaces;
+	req.outcome_space_count = 1;
+	CU_ASSERT_EQUAL_FATAL(shb_success_parse("ok", &req.success, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(shb_typed_note(&cfg.typed, "--connect-to", "a:1:b:2"), 0);
+	CU_ASSERT_EQUAL(shb_typed_note(&cfg.typed, "--resolve", "h:1:127.0.0.1"), 0);
+	CU_ASSERT_EQUAL(shb_typed_note(&cfg.typed, "--resolve", "i:2:::1"), 0);
+	CU_ASSERT_EQUAL(shb_typed_note(&cfg.typed, "--source", "127.0.0.2"), 0);
+	cfg.unix_socket = (char *)"/run/x.sock";
+	shb_results_run_info(&info, &t, &cfg, cfg.url_text);
+	shb_results_run_facts(&info, &t, &cfg, &req);
+	CU_ASSERT_EQUAL(info.request_model, SHB_REQMODEL_NONE);
+	CU_ASSERT_PTR_EQUAL(info.outcome_spaces, spaces);
+	CU_ASSERT_EQUAL(info.outcome_space_count, 1);
+	CU_ASSERT_STRING_EQUAL(info.success, "ok");
+	CU_ASSERT_PTR_NULL(info.proxy);
+	CU_ASSERT_EQUAL_FATAL(info.connect_to_count, 1);
+	CU_ASSERT_STRING_EQUAL(info.connect_to[0], "a:1:b:2");
+	CU_ASSERT_EQUAL_FATAL(info.resolve_count, 2);
+	CU_ASSERT_STRING_EQUAL(info.resolve[0], "h:1:127.0.0.1");
+	CU_ASSERT_STRING_EQUAL(info.resolve[1], "i:2:::1");
+	CU_ASSERT_STRING_EQUAL(info.source, "127.0.0.2");
+	CU_ASSERT_STRING_EQUAL(info.unix_socket, "/run/x.sock");
+	CU_ASSERT_STRING_EQUAL(info.method, "");
+	CU_ASSERT_STRING_EQUAL(t.method, "");
+	shb_typed_free(&cfg.typed);
+}
+
 /* ABI 1.4: an error reply is an answer: counted among the errors, and
  * among the answered requests with its latency (from the intended start),
  * apart from the latency of successes; merged like every counter. */
@@ -560,6 +623,7 @@ static CU_TestInfo stats_tests[] = {
 	{"run info 1.2", test_run_info},
 	{"open loop", test_open_loop},
 	{"run info, open loop", test_run_info_open_loop},
+	{"run facts 1.4", test_run_facts},
 	CU_TEST_INFO_NULL,
 };
 
