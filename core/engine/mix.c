@@ -135,7 +135,8 @@ static int prepare_target(struct shb_run *run, uint32_t t,
 	struct shb_request req = {
 		.struct_size = sizeof(req),
 		.flags = (own_body || cfg->has_body) ? SHB_REQUEST_HAS_BODY : 0,
-		.method = ta->method ? ta->method : cfg->method,
+		.method = ta->method ? ta->method :
+			  shb_run_method(&run->prun->req, cfg),
 		.scheme = u->scheme,
 		.authority = authority,
 		.path = u->path,
@@ -257,7 +258,7 @@ int shb_mix_setup(struct shb_run *run, char *err, size_t errlen)
 			    cfg->targets[t].url_text;
 		ti->url = cfg->targets[t].url_text;
 		ti->method = cfg->targets[t].method ? cfg->targets[t].method :
-			     cfg->method;
+			     shb_run_method(&run->prun->req, cfg);
 		ti->weight = m->weight[t];
 		ti->origin = k;
 		shb_url_free(&u);

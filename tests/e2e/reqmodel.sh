@@ -78,6 +78,13 @@ expect_rc both 0
 check both 'requests.total == 200' 'requests.ok == 200' 'requests.errors == 0' \
 	'requests.answered == 200' 'requestModel == "none"' 'success == "ok,err"'
 
+note "--mix: each target's request without a method either (line14 checks)"
+run_shb mix "${L[@]}" -n 100 -c 2 -p 4 --mix --report "facts14:$E2E_TMP/mix.txt" \
+	"${url}@1" "${url}@3"
+expect_rc mix 0
+check mix 'requests.total == 100' 'requests.ok == 90' 'requests.errors == 10'
+grep -qx "target_method " "$E2E_TMP/mix.txt" || { cat "$E2E_TMP/mix.txt" >&2; fail "mix: a target has a method"; }
+
 note "--success line.err: membership, not app_ok (20 ok, 180 error replies)"
 run_shb erronly "${L[@]}" -n 200 -c 2 -p 4 --success line.err "$url"
 expect_rc erronly 0
@@ -127,7 +134,7 @@ expect_rc proxied1 1
 
 kill -TERM "$srv"
 wait "$srv" || true
-# 4 runs of 200 and nothing from the refused ones.
-grep -qx "answered 1000" "$E2E_TMP/line.log" ||
-	{ cat "$E2E_TMP/line.log" >&2; fail "the server did not answer exactly 1000 lines"; }
+# 5 runs of 200, one of 100, and nothing from the refused ones.
+grep -qx "answered 1100" "$E2E_TMP/line.log" ||
+	{ cat "$E2E_TMP/line.log" >&2; fail "the server did not answer exactly 1100 lines"; }
 note "passed"
