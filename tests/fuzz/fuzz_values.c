@@ -11,7 +11,8 @@
  * is accepted keeps the parser's promises: a duration written back in ns
  * parses to itself, percentiles ascend within (0, 100%], a --slo gate
  * checks to 0 or 1 with a one-line message, --success keeps to the
- * statuses it names, a shard's index is below its count, stages have a
+ * statuses it names and resolves only outcome names a table has (1.4), a
+ * shard's index is below its count, stages have a
  * length, and the run options of the command line are within their
  * bounds. */
 #include <inttypes.h>
@@ -19,6 +20,7 @@
 
 #include "cli/config.h"
 #include "fuzz_input.h"
+#include "results/slo_check.h"
 #include "results/stats.h" /* the histograms' layout */
 #include "cli/percentiles.h"
 #include "cli/shard.h"
@@ -105,6 +107,26 @@ static void success(const char *v)
 	for (uint32_t st = 0; st < 1000; st++)
 		ok += (unsigned)shb_success_ok(&s, st);
 	FZ_CHECK(shb_success_ok(&s, 0) && ok >= 100); /* below 100: always */
+	/* 1.4: the names resolved against a table with a shared name, for
+	 * an HTTP protocol and one of request model NONE */
+	static const struct shb_outcome_code a[] = {
+		{0, "ok", 1, 0}, {1, "nil", 1, 0}, {2, "error", 0, 0}, {0, NULL, 0, 0}};
+	static const struct shb_outcome_code b[] = {
+		{7, "ok", 1, 0}, {0, NULL, 0, 0}};
+	static const struct shb_outcome_space sp[] = {
+		{SHB_APPSPACE_PRIVATE, 0, "redis", a},
+		{SHB_APPSPACE_PRIVATE + 1, 0, "resp", b}, {0, 0, NULL, NULL}};
+	for (int http = 0; http < 2; http++) {
+		err[0] = '\0';
+		if (shb_success_resolve(&s, sp, http, "p", err, sizeof(err)) < 0) {
+			one_line(err);
+			continue;
+		}
+		FZ_CHECK(s.outcome_count <= (size_t)s.names);
+		for (size_t i = 0; i < s.outcome_count; i++)
+			FZ_CHECK(shb_success_named(&s, s.outcome[i].space,
+						   s.outcome[i].code));
+	}
 }
 
 static const char *env(const char *name)
