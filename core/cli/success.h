@@ -80,6 +80,13 @@ int shb_success_resolve(struct shb_success *s,
 			const struct shb_outcome_space *spaces, int http,
 			const char *proto, char *err, size_t errlen);
 
+/* [any] Outcome (space, code) as --success names it, SPACE.NAME from
+ * `spaces` (ending with name NULL; NULL: none), or SPACE:CODE in numbers
+ * when the table does not name it; cut to outlen. */
+void shb_success_outcome_text(const struct shb_outcome_space *spaces,
+			      uint32_t space, uint64_t code, char *out,
+			      size_t outlen);
+
 /* [worker] Is outcome (space, code) one of the names resolved? */
 int shb_success_named(const struct shb_success *s, uint32_t space,
 		      uint64_t code);

@@ -151,3 +151,19 @@ int shb_success_named(const struct shb_success *s, uint32_t space,
 			return 1;
 	return 0;
 }
+
+void shb_success_outcome_text(const struct shb_outcome_space *spaces,
+			      uint32_t space, uint64_t code, char *out,
+			      size_t outlen)
+{
+	for (const struct shb_outcome_space *sp = spaces; sp && sp->name; sp++) {
+		if (sp->space != space)
+			continue;
+		for (const struct shb_outcome_code *c = sp->codes; c && c->name; c++)
+			if (c->code == code) {
+				snprintf(out, outlen, "%s.%s", sp->name, c->name);
+				return;
+			}
+	}
+	snprintf(out, outlen, "%u:%llu", space, (unsigned long long)code);
+}

@@ -309,9 +309,13 @@ static const struct shb_req_result *judge_named(const struct worker *w,
 	copy->struct_size = (uint32_t)n;
 	copy->app_ok = (uint32_t)shb_success_named(s, res->app_space, res->app_code);
 	if (!copy->app_ok && res->app_ok == 1) {
-		snprintf(msg, msglen, "outcome %u:%llu is not a success "
-			 "(--success %.64s)", res->app_space,
-			 (unsigned long long)res->app_code, s->text);
+		char name[72];
+		shb_success_outcome_text(w->run->prun->req.outcome_spaces, res->app_space,
+					 res->app_code, name, sizeof(name));
+		/* a sample, cut to fit */
+		if (snprintf(msg, msglen, "outcome %s is not a success "
+			     "(--success %.64s)", name, s->text) < 0)
+			msg[0] = '\0';
 		copy->detail = msg;
 	}
 	return copy;

@@ -89,7 +89,8 @@ note "--success line.err: membership, not app_ok (20 ok, 180 error replies)"
 run_shb erronly "${L[@]}" -n 200 -c 2 -p 4 --success line.err "$url"
 expect_rc erronly 0
 check erronly 'requests.total == 200' 'requests.ok == 20' 'requests.errors == 180' \
-	'errors.application == 180' 'requests.answered == 200' 'success == "line.err"'
+	'errors.application == 180' 'requests.answered == 200' 'success == "line.err"' \
+	'errorSamples.application == "outcome line.ok is not a success (--success line.err)"'
 
 note "the run facts, with proxy variables in the environment (not for line://)"
 facts=$E2E_TMP/facts.txt

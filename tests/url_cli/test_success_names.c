@@ -69,6 +69,16 @@ static void test_names(void)
 	/* statuses alone for an HTTP protocol: nothing to resolve */
 	CU_ASSERT_EQUAL(both("2xx", &s, 1, err, sizeof(err)), 0);
 	CU_ASSERT_EQUAL(s.outcome_count, 0);
+	/* an outcome as messages name it */
+	char t[16];
+	shb_success_outcome_text(two, RESP, 6, t, sizeof(t));
+	CU_ASSERT_STRING_EQUAL(t, "resp.moved");
+	shb_success_outcome_text(two, RESP, 9, t, sizeof(t));
+	CU_ASSERT_STRING_EQUAL(t, "65544:9");
+	shb_success_outcome_text(NULL, RED, 1, t, sizeof(t));
+	CU_ASSERT_STRING_EQUAL(t, "65543:1");
+	shb_success_outcome_text(two, RED, 2, t, 8);
+	CU_ASSERT_STRING_EQUAL(t, "redis.e");
 	/* any: every status, and replies with an outcome by app_ok */
 	CU_ASSERT_EQUAL(both("any", &s, 0, err, sizeof(err)), 0);
 	CU_ASSERT_EQUAL(s.outcome_count, 0);
