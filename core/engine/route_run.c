@@ -111,6 +111,31 @@ static int proxy_route(struct shb_run *run, const struct shb_config *cfg,
 	return 1;
 }
 
+/* The proxies runs used, as reports show them: kept for the process's
+ * life, because a comparison's reporters keep every run's facts until
+ * they are destroyed, after the runs are released (a few per run: the
+ * preflight of a comparison routes too).
+ * [main] */
+static char **shown;
+static size_t nshown;
+
+static int keep_shown(struct shb_run *run, const struct shb_proxy *px)
+{
+	const char *lb = px->host_is_ip6 ? "[" : "", *rb = px->host_is_ip6 ? "]" : "";
+	char **a = realloc(shown, (nshown + 1) * sizeof(*a));
+	char *s = NULL;
+
+	if (!a)
+		return -1;
+	shown = a;
+	if (asprintf(&s, "http://%s%s%s:%u", lb, px->host, rb,
+		     (unsigned)px->port) < 0)
+		return -1;
+	shown[nshown++] = s;
+	run->proxy_shown = s;
+	return 0;
+}
+
 int shb_run_route(struct shb_run *run, char *err, size_t errlen)
 {
 	const struct shb_config *cfg = run->cfg;
@@ -128,6 +153,10 @@ int shb_run_route(struct shb_run *run, char *err, size_t errlen)
 	if (r <= 0)
 		return r;
 	r = proxy_route(run, cfg, &px, err, errlen);
+	if (r > 0 && keep_shown(run, &px) < 0) {
+		snprintf(err, errlen, "out of memory");
+		r = -1;
+	}
 	shb_proxy_free(&px);
 	return r;
 }

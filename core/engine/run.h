@@ -77,6 +77,10 @@ struct shb_run {
 	 * the Proxy-Authorization header every request carries (in headers
 	 * above, shb_run_route_headers). */
 	char *proxy_auth;
+	/* The proxy as reports show it, "http://host:port" without
+	 * credentials (shb_run_info.proxy), or NULL; kept by route_run.c
+	 * for the process's life. */
+	const char *proxy_shown;
 	/* Some connection got through (transport and TLS up, or a request
 	 * answered): until then a run whose every connection keeps failing
 	 * stops early. */

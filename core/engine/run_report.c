@@ -57,6 +57,7 @@ void shb_run_info_fill(struct shb_run *run, uint32_t k, uint32_t n,
 	info.plugins = shb_loader_plugins(run->loader, &info.plugin_count);
 	shb_results_run_info(&info, target, cfg, run->prun->url_text);
 	shb_results_run_facts(&info, target, cfg, &run->prun->req);
+	info.proxy = run->proxy_shown;
 	info.url = cfg->targets[k].url_text;
 	info.label = run->prun->label;
 	target->label = info.label ? info.label : info.url;

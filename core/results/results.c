@@ -177,7 +177,7 @@ void shb_results_run_facts(struct shb_run_info *info,
 	info->outcome_spaces = req->outcome_spaces;
 	info->outcome_space_count = req->outcome_space_count;
 	info->success = shb_success_text(&req->success);
-	info->proxy = NULL; /* not yet kept per run since the plan */
+	info->proxy = NULL; /* the engine's: the proxy a run used */
 	info->connect_to = (const char *const *)cfg->typed.connect_to;
 	info->connect_to_count = cfg->typed.connect_to_count;
 	info->resolve = (const char *const *)cfg->typed.resolve;

@@ -37,8 +37,9 @@ void shb_results_run_info(struct shb_run_info *info,
 			  struct shb_target_info *target,
 			  const struct shb_config *cfg, const char *url_text);
 
-/* Fills the 1.4 members of `info`: the run's request model and outcome
- * names and its success set as text (req, a plan run's), --connect-to,
+/* Fills the 1.4 members of `info` but the proxy (NULL: the engine sets
+ * the one a run used): the run's request model and outcome names and its
+ * success set as text (req, a plan run's), --connect-to,
  * --resolve, --source and --unix-socket as typed; with request model
  * NONE, info->method and target->method are "". Every string points into
  * cfg and req, which must outlive info. */
