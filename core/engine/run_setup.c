@@ -15,6 +15,21 @@
 #include "engine/tls.h"
 
 /* The protocol's module for this run and its request, encoded once. */
+/* A plugin's error line as the core quotes it after "protocol NAME: ":
+ * many plugins start their lines with their own name already, which would
+ * then read "protocol h1: h1: ...". */
+static const char *plugin_message(const char *name, const char *msg,
+				  const char *fallback)
+{
+	size_t n = strlen(name);
+	if (!msg[0])
+		return fallback;
+	if (strncmp(msg, name, n) == 0 && msg[n] == ':' && msg[n + 1] == ' ' &&
+	    msg[n + 2])
+		return msg + n + 2;
+	return msg;
+}
+
 static int prepare(struct shb_run *run, char *err, size_t errlen)
 {
 	const struct shb_config *cfg = run->cfg;
@@ -54,7 +69,7 @@ static int prepare(struct shb_run *run, char *err, size_t errlen)
 	free(opts);
 	if (created < 0) {
 		snprintf(err, errlen, "protocol %s: %s", p->desc->name,
-			 perr[0] ? perr : "cannot start");
+			 plugin_message(p->desc->name, perr, "cannot start"));
 		run->module = NULL;
 		return -1;
 	}
@@ -83,7 +98,8 @@ static int prepare(struct shb_run *run, char *err, size_t errlen)
 	free(kv);
 	if (r < 0) {
 		snprintf(err, errlen, "protocol %s: %s", p->desc->name,
-			 perr[0] ? perr : "cannot encode the request");
+			 plugin_message(p->desc->name, perr,
+					"cannot encode the request"));
 		run->prepared = NULL;
 		return -1;
 	}

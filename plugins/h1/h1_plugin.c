@@ -102,6 +102,11 @@ static const struct shb_proto_vtable h1_vtable = {
 	.error_detail = shb_h1_conn_error_detail,
 };
 
+/* No options: the core refuses every --proto-opt key itself, naming it. */
+static const struct shb_option_def h1_option_defs[] = {
+	{NULL, NULL, NULL},
+};
+
 static const char *const h1_schemes[] = {"http", "https", NULL};
 static const char *const h1_alpn[] = {"http/1.1", NULL};
 
@@ -117,6 +122,7 @@ static const struct shb_proto_desc h1_desc = {
 	.worker_size = 0,
 	.conn_size = sizeof(struct shb_h1_conn),
 	.vt = &h1_vtable,
+	.option_defs = h1_option_defs,
 };
 
 static int h1_init(const struct shb_host *host)

@@ -125,7 +125,9 @@ static int prepare_request(void *module, const struct shb_request *req,
 	int n;
 
 	if (m->failreq) {
-		snprintf(err, errlen, "request scheme %s authority %s path %s",
+		/* Prefixed with the protocol's own name, as many plugins
+		 * write their lines: the core must not print it twice. */
+		snprintf(err, errlen, "fx: request scheme %s authority %s path %s",
 			 req->scheme, req->authority, req->path);
 		return SHB_E_INVAL;
 	}
