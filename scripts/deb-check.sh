@@ -251,6 +251,15 @@ check_counts h1 500
 # HELLO: 78 bytes a response (see tests/e2e/hello.sh).
 check h1 'bytesReceived == 39000' 'protocol == "HTTP/1.1"'
 
+# The documents the manual pages and the README point to, where they say.
+for f in /usr/share/doc/shb-dev/plugin-guide.md /usr/share/doc/shb-dev/plugin-testing.md \
+	/usr/share/doc/shb/reports.md /usr/share/doc/shb/measurements.md \
+	/usr/share/doc/shb-dev/examples/redis/meson.build \
+	/usr/share/doc/shb-dev/examples/websocket/meson.build \
+	/usr/share/doc/shb-dev/examples/grpc/meson.build; do
+	[[ -f $f ]] || fail "$f is not installed"
+done
+
 # The shb-dev example (the HTTP/1.1 plugin's sources) built against the
 # installed SDK exactly as shb-plugin(7) says, checked by the installed
 # shb-plugin-check, and loaded by path.
