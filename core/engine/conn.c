@@ -43,8 +43,7 @@ void shb_conn_finish_close(struct shb_conn *c)
 	shb_conn_note_outcome(c);
 	c->answered = 0;
 	c->established = 0;
-	c->st = C_IDLE;
-	w->nidle++;
+	shb_conn_set_idle(c);
 }
 
 /* A socket held only in the ring's table: its shutdown goes through the

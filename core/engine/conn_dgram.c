@@ -48,7 +48,7 @@ void shb_dgram_start(struct shb_conn *c)
 	const struct sockaddr *sa = (const struct sockaddr *)&addr->ss;
 	char msg[160];
 
-	w->nidle--;
+	shb_conn_leave_idle(c);
 	c->st = C_CONNECTING;
 	w->nconnecting++;
 	c->t_connect = w->now;

@@ -167,7 +167,7 @@ void shb_conn_start(struct shb_conn *c)
 	const struct sockaddr *sa = (const struct sockaddr *)&addr->ss;
 	int one = 1;
 
-	w->nidle--;
+	shb_conn_leave_idle(c);
 	c->st = C_CONNECTING;
 	w->nconnecting++;
 	c->t_connect = w->now;

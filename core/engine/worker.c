@@ -189,23 +189,28 @@ static void connect_all(struct worker *w)
 {
 	if (w->stopping || w->nidle == 0)
 		return;
+	if (w->idle_all_waiting && w->revive_at > w->now)
+		return;
 	w->revive_at = 0;
-	for (uint32_t i = 0; i < w->nconns && w->nidle; i++) {
-		struct shb_conn *c = &w->conns[i];
-		if (c->st != C_IDLE)
-			continue;
+	/* Each slot of the set once: one that fails at once comes back to
+	 * the end of the set and waits for the next pass. */
+	uint32_t k = 0, visits = w->nidle;
+	while (visits-- && k < w->nidle) {
+		struct shb_conn *c = &w->conns[w->idle[k]];
 		if (shb_worker_unissued(w) <= w->nconnecting ||
 		    w->nconnecting >= CONNECTS_MAX)
-			break;
+			return;
 		if (c->retry_at > w->now) {
 			if (!w->revive_at || c->retry_at < w->revive_at)
 				w->revive_at = c->retry_at;
+			k++;
 			continue;
 		}
-		shb_conn_start(c);
+		shb_conn_start(c); /* leaves the set: idle[k] is another now */
 		if (atomic_load_explicit(&w->run->abort_run, memory_order_relaxed))
-			break; /* out of descriptors: no storm of failures */
+			return; /* out of descriptors: no storm of failures */
 	}
+	w->idle_all_waiting = k == w->nidle;
 }
 
 static void revive(struct worker *w)
@@ -395,10 +400,11 @@ static int conns_setup(struct worker *w)
 	w->conns = calloc(w->nconns, sizeof(*w->conns));
 	w->pmem = aligned_alloc(align, w->pstride * w->nconns);
 	w->dirty = calloc(w->nconns, sizeof(*w->dirty));
+	w->idle = calloc(w->nconns, sizeof(*w->idle));
 	if (w->run->cfg->tls_resume)
 		w->tickets = calloc(w->run->norigins, sizeof(*w->tickets));
 	struct req_slot *reqs = calloc((size_t)w->nconns * w->parallel, sizeof(*reqs));
-	if (!w->conns || !w->pmem || !w->dirty || !reqs ||
+	if (!w->conns || !w->pmem || !w->dirty || !w->idle || !reqs ||
 	    (w->run->cfg->tls_resume && !w->tickets)) {
 		free(reqs);
 		snprintf(w->args->err, sizeof(w->args->err),
@@ -410,15 +416,15 @@ static int conns_setup(struct worker *w)
 		c->w = w;
 		c->idx = i;
 		c->fd = -1;
-		c->st = C_IDLE;
 		c->p = w->pmem + w->pstride * i;
 		c->reqs = reqs + (size_t)i * w->parallel;
 		shb_buf_init(&c->tbuf[0], CONN_BUF_FIRST, TLS_OUT_MAX);
 		shb_buf_init(&c->tbuf[1], CONN_BUF_FIRST, TLS_OUT_MAX);
 		shb_buf_init(&c->backlog, CONN_BUF_FIRST, BACKLOG_BUF_MAX);
 	}
+	for (uint32_t i = 0; i < w->nconns; i++)
+		shb_conn_set_idle(&w->conns[i]);
 	shb_mix_assign_conns(w);
-	w->nidle = w->nconns;
 	return shb_worker_timers_init(w);
 }
 
@@ -508,6 +514,7 @@ static void worker_teardown(struct worker *w)
 	free(w->conns);
 	free(w->pmem);
 	free(w->dirty);
+	free(w->idle);
 	for (uint32_t i = 0; w->tickets && i < w->run->norigins; i++)
 		shb_tls_ticket_free(&w->tickets[i]);
 	free(w->tickets);

@@ -141,6 +141,7 @@ struct shb_conn {
 	uint32_t oi;
 	uint32_t idx;
 	uint32_t gen;
+	uint32_t idle_pos; /* its place in worker.idle while C_IDLE */
 	int fd;
 	uint8_t st;
 	uint8_t recv_armed, send_busy, connect_busy;
@@ -308,7 +309,14 @@ struct worker {
 	 * UDP READY but with the protocol's handshake not done yet
 	 * (nhandshaking, counted as connecting). */
 	uint32_t nactive, nhandshaking;
-	uint32_t nidle; /* conns in C_IDLE that may be revived */
+	/* The slots in C_IDLE (nidle of them, in no order; a slot's place is
+	 * its idle_pos), so that reviving them does not walk every slot. */
+	uint32_t *idle;
+	uint32_t nidle;
+	/* connect_all went through every idle slot and each waits out a
+	 * backoff: nothing to start before revive_at unless a slot becomes
+	 * idle. */
+	uint8_t idle_all_waiting;
 	/* Every connection's deadlines (timers.h). */
 	struct shb_theap timers;
 	shb_tstamp now;
@@ -597,6 +605,26 @@ static inline int shb_conn_bind_source(struct shb_conn *c, int stream)
 	snprintf(msg, sizeof(msg), "bind to --source %s: %s", text, strerror(-r));
 	shb_conn_fail(c, SHB_ERRK_CONNECT, msg);
 	return -1;
+}
+
+/* A slot enters C_IDLE: it joins the idle set. */
+static inline void shb_conn_set_idle(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	c->st = C_IDLE;
+	c->idle_pos = w->nidle;
+	w->idle[w->nidle++] = c->idx;
+	w->idle_all_waiting = 0;
+}
+
+/* A slot leaves C_IDLE (it starts connecting): the last of the set takes
+ * its place. */
+static inline void shb_conn_leave_idle(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	uint32_t last = w->idle[--w->nidle];
+	w->idle[c->idle_pos] = last;
+	w->conns[last].idle_pos = c->idle_pos;
 }
 
 #endif
