@@ -85,11 +85,9 @@ int shb_kit_split_feed(struct shb_kit_split *s, const uint8_t *data,
 	return 0;
 }
 
-/* Describes the first difference of `o` from the reference into `buf`;
- * 0 when there is none. */
-static int diff(const struct shb_kit_outcome *ref,
-		const struct shb_kit_outcome *o, const char *what, char *buf,
-		size_t n)
+int shb_kit_outcome_diff(const struct shb_kit_outcome *ref,
+			 const struct shb_kit_outcome *o, const char *what,
+			 char *buf, size_t n)
 {
 	if (o->result_count != ref->result_count) {
 		snprintf(buf, n, "%s: %zu results, whole feed gave %zu", what,
@@ -152,7 +150,8 @@ static int try_cuts(struct shb_kit_split *s, const uint8_t *data, size_t len,
 
 	if (shb_kit_split_feed(s, data, len, cuts, ncuts, &o))
 		return -1;
-	d = diff(&s->ref, &o, what, s->mismatch, sizeof s->mismatch);
+	d = shb_kit_outcome_diff(&s->ref, &o, what, s->mismatch,
+				 sizeof s->mismatch);
 	shb_kit_outcome_fini(&o);
 	return d;
 }

@@ -64,6 +64,16 @@ int shb_kit_split_feed(struct shb_kit_split *s, const uint8_t *data,
 		       struct shb_kit_outcome *out);
 void shb_kit_outcome_fini(struct shb_kit_outcome *o);
 
+/* Describes the first difference of `o` from `ref` into buf[n] (results
+ * in order: cookie, outcome, status, codes, bytes, detail; then the
+ * return code, CLOSED and the requests outstanding), each prefixed with
+ * `what`: "what: result 0 status 500, whole feed gave 200". 1, or 0 when
+ * they are the same (buf untouched). For a test's own feeds, such as
+ * datagram trains cut differently. */
+int shb_kit_outcome_diff(const struct shb_kit_outcome *ref,
+			 const struct shb_kit_outcome *o, const char *what,
+			 char *buf, size_t n);
+
 #ifdef __cplusplus
 }
 #endif
