@@ -3,9 +3,14 @@
 #
 #   check.sh pass CHECKER MODULE.so...
 #       every module passes: exit 0, no FAIL line, at least one PASS line
-#   check.sh broken CHECKER KIT_FIXTURES_DIR LOADER_FIXTURES_DIR
+#   check.sh broken CHECKER KIT_FIXTURES_DIR LOADER_FIXTURES_DIR REPLIES_DIR
 #       every broken fixture fails with exit 1 and exactly the FAIL line
-#       below (and the good fixtures among them pass)
+#       below (and the good fixtures among them pass); REPLIES_DIR holds
+#       the line protocol's corpus (line/) and one that completes nothing
+#       (none/)
+#   check.sh examples CHECKER REDIS.so REDIS_REPLIES WS.so WS_REPLIES
+#                     GRPC.so GRPC_REPLIES H2.so
+#       the shipped examples pass with their corpora
 set -u
 
 mode=$1
@@ -53,6 +58,19 @@ expect_fail() {
 	fi
 }
 
+# expect_usage 'EXACT STDERR LINE' ARGS...: exit 2 and that one line
+expect_usage() {
+	local want=$1 rc
+	shift
+	"$checker" "$@" 2>"$out" >/dev/null
+	rc=$?
+	if [ $rc -ne 2 ] || [ "$(cat "$out")" != "$want" ]; then
+		fail "$*: exit $rc, expected 2 and '$want'"
+	else
+		echo "ok: $*: exit 2"
+	fi
+}
+
 # expect_line MODULE 'EXACT LINE' [ARGS...]: some line of a passing run
 expect_line() {
 	local so=$1 line=$2
@@ -75,6 +93,82 @@ pass)
 broken)
 	kit=$1
 	loader=$2
+	line=$3/line
+	# The three bugs the kit's drivers catch in a plugin's own tests, each
+	# planted in the line protocol: the checker fails each with its line.
+	# A reply reported after its request was cancelled:
+	expect_fail "$kit/shb-proto-kitcancel.so" \
+		"FAIL cancel cancel: req_done for cancelled cookie 1 (reply 'not-found' fed after cookie 1 was cancelled, -p 1)" \
+		--replies "$line"
+	# req_done twice when the reply queue is not advanced: only with more
+	# than one request in flight (the most the fixture takes is 4).
+	expect_fail "$kit/shb-proto-kitqueue.so" \
+		"FAIL replies queue: req_done twice for cookie 1 (reply 'not-found' at -p 4)" \
+		--replies "$line"
+	expect_line "$kit/shb-proto-kitqueue.so" \
+		"PASS replies queue: 3 replies at -p 1: 19 feeds (whole, in two at every offset, byte by byte), 3 results, the same every time" \
+		--replies "$line" --parallel 1
+	# A value split across two reads losing its start, and one whose
+	# status changes when split:
+	expect_fail "$kit/shb-proto-kitsplitloss.so" \
+		"FAIL replies splitloss: reply 'not-found' at -p 1: split at 1: result 0 status 200, whole feed gave 404" \
+		--replies "$line"
+	expect_fail "$kit/shb-proto-kitsplit.so" \
+		"FAIL replies split: reply 'not-found' at -p 1: split at 1: result 0 status 500, whole feed gave 404" \
+		--replies "$line"
+	# Datagrams: a train read as its first datagram only.
+	expect_fail "$kit/shb-proto-kittrain.so" \
+		"FAIL replies train: reply 'not-found' at -p 4: 1 result for 4 requests, a reply fed for each" \
+		--replies "$line"
+	expect_pass "$kit/shb-proto-kitline.so" --replies "$line"
+	expect_line "$kit/shb-proto-kitline.so" \
+		"PASS replies line: 3 replies at -p 1,4: 62 feeds (whole, in two at every offset, byte by byte), 13 results, the same every time" \
+		--replies "$line"
+	expect_line "$kit/shb-proto-kitline.so" \
+		"PASS cancel line: 30 connections at -p 1,4: a request cancelled before or halfway through the replies, the rest fed after; no cancelled cookie reported" \
+		--replies "$line"
+	expect_line "$kit/shb-proto-kitline.so" \
+		"PASS timeouts line: 4 requests, on_timer 250 ms past each deadline: 1 timer fired, 4 requests ended, a reply fed late; no rule broken" \
+		--replies "$line"
+	expect_pass "$kit/shb-proto-kitdgram.so" --replies "$line"
+	expect_line "$kit/shb-proto-kitdgram.so" \
+		"PASS replies dgram: 3 replies at -p 1,4: 15 feeds (trains of mixed sizes, one datagram per call), 15 results, the same every time" \
+		--replies "$line"
+	# Nothing to check with is said, never a silent pass; a corpus that
+	# completes no request fails.
+	expect_line "$kit/shb-proto-kitline.so" \
+		"WARN replies line: nothing to check with: no --replies DIR, and the checker knows replies for HTTP/1.1 and HTTP/2 only"
+	expect_fail "$kit/shb-proto-kitline.so" \
+		"FAIL replies line: reply 'partial' at -p 1 completed no request: it checks nothing (a reply to this module's request, written for zero random bytes?)" \
+		--replies "$3/none"
+	# --proto-opt reaches module_create (the fixture takes no option).
+	expect_fail "$kit/shb-proto-kitline.so" \
+		"FAIL module line: module_create refused the kit's config: line: unknown option 'bogus' (what it needs may be given with --extensions-from, --path or --proto-opt)" \
+		--proto-opt bogus=1
+	# A bare file name is the one in the current directory.
+	(cd "$kit" && "$checker" --replies "$line" shb-proto-kitline.so) >"$out" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ] || ! grep -qxF 'PASS exports: only shb_plugin_entry_v1' "$out"; then
+		fail "bare name shb-proto-kitline.so: exit $rc, expected 0"
+	else
+		echo "ok: bare name shb-proto-kitline.so: exit 0"
+	fi
+	# Built with AddressSanitizer, checked by a checker without it.
+	if [ -f "$kit/shb-proto-kitasan.so" ]; then
+		asan=$(readelf -d "$kit/shb-proto-kitasan.so" |
+			sed -n 's/.*Shared library: \[\(libasan[^]]*\)\].*/\1/p')
+		expect_pass "$kit/shb-proto-kitasan.so" --replies "$line"
+		expect_line "$kit/shb-proto-kitasan.so" \
+			"INFO entry: $kit/shb-proto-kitasan.so is built with AddressSanitizer: running again with ${asan:-libasan.so} preloaded"
+	fi
+	expect_usage "shb-plugin-check: --parallel: '0' is not 1..1024 or max (see --help)" \
+		--parallel 0 "$kit/shb-proto-kitline.so"
+	expect_usage "shb-plugin-check: --parallel '1,,2' is not a list of at most 8 values 1..1024 or max (see --help)" \
+		--parallel 1,,2 "$kit/shb-proto-kitline.so"
+	expect_usage "shb-plugin-check: --replies: cannot open directory '$kit/nosuch': No such file or directory" \
+		--replies "$kit/nosuch" "$kit/shb-proto-kitline.so"
+	expect_usage "shb-plugin-check: --proto-opt '=1' has no key (see --help)" \
+		--proto-opt =1 "$kit/shb-proto-kitline.so"
 	# The kit's line protocol passes; each of its bugs is caught.
 	expect_pass "$kit/shb-proto-kitline.so"
 	expect_pass "$kit/shb-proto-kitline.so" --seed 12345 --iterations 500
@@ -106,9 +200,9 @@ broken)
 	# refuses a module without the extension, and any path but its own.
 	need="$kit/shb-proto-kitneedext.so"
 	expect_fail "$need" \
-		"FAIL module needext: module_create refused the kit's config: needext: needs the extension org.shb.test.kit.ext/1 (what it needs may be given with --extensions-from or --path)"
+		"FAIL module needext: module_create refused the kit's config: needext: needs the extension org.shb.test.kit.ext/1 (what it needs may be given with --extensions-from, --path or --proto-opt)"
 	expect_fail "$need" \
-		"FAIL random needext: module_create refused the kit's config: needext: needs the extension org.shb.test.kit.ext/1 (what it needs may be given with --extensions-from or --path)"
+		"FAIL random needext: module_create refused the kit's config: needext: needs the extension org.shb.test.kit.ext/1 (what it needs may be given with --extensions-from, --path or --proto-opt)"
 	expect_fail "$need" \
 		"FAIL module needext: prepare_request(GET /) returned -1: needext: the path must be /kit/ext, not '/'" \
 		--extensions-from "$kit/shb-proto-kitext.so"
@@ -128,10 +222,12 @@ broken)
 	"$checker" "$need" >"$out" 2>&1
 	rc=$?
 	n=$(grep -c '^FAIL ' "$out")
-	if [ $rc -ne 1 ] || [ "$n" -ne 4 ]; then
-		fail "$need alone: exit $rc and $n FAIL lines, expected 1 and 4"
+	# (module, random, truncated, deadlines, timeouts; replies and cancel
+	# have no reply to check with: a WARN line each)
+	if [ $rc -ne 1 ] || [ "$n" -ne 5 ]; then
+		fail "$need alone: exit $rc and $n FAIL lines, expected 1 and 5"
 	else
-		echo "ok: kitneedext alone: exit 1, 4 FAIL lines"
+		echo "ok: kitneedext alone: exit 1, 5 FAIL lines"
 	fi
 	"$checker" --path 'no-slash' "$need" 2>"$out" >/dev/null
 	rc=$?
@@ -188,8 +284,30 @@ broken)
 		echo "ok: --iterations 0: exit 2"
 	fi
 	;;
+examples)
+	[ $# -eq 7 ] || { echo "examples: 7 arguments, got $#"; exit 1; }
+	expect_pass "$1" --replies "$2"
+	expect_pass "$1" --replies "$2" --parallel 1,16 \
+		--proto-opt command=GET --proto-opt key=k
+	expect_pass "$3" --replies "$4"
+	expect_pass "$5" --replies "$6" --extensions-from "$7" \
+		--path /shb.test.Echo/Echo
+	# Every check ran: none of them said it had nothing to check with.
+	for ex in "$1|$2" "$3|$4" "$5|$6|$7"; do
+		IFS='|' read -r so dir ext <<<"$ex"
+		"$checker" --replies "$dir" ${ext:+--extensions-from "$ext" --path /shb.test.Echo/Echo} \
+			"$so" >"$out" 2>&1
+		if grep -q 'nothing to check with\|^WARN random' "$out"; then
+			fail "$so: a check had nothing to check with"
+		elif ! grep -q '^PASS replies ' "$out"; then
+			fail "$so: no PASS replies line"
+		else
+			echo "ok: $(basename "$so"): $(grep '^PASS replies ' "$out")"
+		fi
+	done
+	;;
 *)
-	echo "usage: check.sh pass|broken CHECKER ..."
+	echo "usage: check.sh pass|broken|examples CHECKER ..."
 	exit 2
 	;;
 esac

@@ -16,7 +16,16 @@
  *   FX_CRASH           recv() aborts on a 0xff byte
  *   FX_PAST_DEADLINE   on_timer() sets the next deadline 1 ns before now
  *   FX_SPLIT_BUG       a line that spans recv calls gets status 500
+ *   FX_SPLIT_LOSES     a line that spans recv calls loses what came in
+ *                      the earlier call (the value's start)
+ *   FX_QUEUE_STUCK     a response reports the oldest request without
+ *                      advancing the queue: with two or more in flight
+ *                      (-p > 1) the next one reports it again
  *   FX_NO_WANT_WRITE   recv() consumes half of its input and no more
+ *   FX_DGRAM           a DGRAM protocol: a datagram is one line, requests
+ *                      go out one datagram each
+ *   FX_TRAIN_FIRST     (with FX_DGRAM) recv_dgrams reads the first
+ *                      datagram of a train and drops the others
  *   FX_CRASH_INIT      init() aborts
  *   FX_NO_TIMERS       no next_deadline and no on_timer (allowed from 1.2)
  *   FX_ONLY_ON_TIMER   on_timer without next_deadline (never allowed)
@@ -100,9 +109,11 @@ static void pop(struct fx_conn *c, uint32_t outcome, uint32_t status,
 {
 	uint64_t cookie = c->cookies[0];
 
+#ifndef FX_QUEUE_STUCK
 	memmove(c->cookies, c->cookies + 1, (c->count - 1) * sizeof *c->cookies);
 	memmove(c->issued_at, c->issued_at + 1,
 		(c->count - 1) * sizeof *c->issued_at);
+#endif
 	c->count--;
 #ifdef FX_DONE_UNKNOWN
 	cookie += 1000;
@@ -231,8 +242,12 @@ static shb_ssize fx_recv(void *conn, const uint8_t *data, size_t len,
 #ifdef FX_NO_WANT_WRITE
 	n = len > 1 ? len / 2 : len;
 #endif
-	if (c->line_len)
+	if (c->line_len) {
+#ifdef FX_SPLIT_LOSES
+		c->line_len = 0;
+#endif
 		c->line_split = 1;
+	}
 	for (size_t i = 0; i < n; i++) {
 #ifdef FX_CRASH
 		if (data[i] == 0xff)
@@ -278,6 +293,48 @@ static void fx_sent(void *conn, size_t n, shb_tstamp now)
 	c->out_off += n;
 	if (c->out_off == c->out_len)
 		c->out_off = c->out_len = 0;
+}
+
+/* FX_DGRAM: each datagram a line of its own. */
+__attribute__((unused))
+static int fx_recv_dgrams(void *conn, struct shb_vec *dgrams, size_t count,
+			  shb_tstamp now)
+{
+	struct fx_conn *c = conn;
+
+#ifdef FX_TRAIN_FIRST
+	if (count > 1)
+		count = 1;
+#endif
+	for (size_t i = 0; i < count && !c->closed; i++) {
+		c->line_len = 0;
+		if (fx_recv(c, dgrams[i].base, dgrams[i].len, now) < 0)
+			return SHB_E_PROTO;
+		if (c->line_len)
+			line_end(c, now);
+	}
+	return SHB_OK;
+}
+
+/* FX_DGRAM: one request line per datagram. */
+__attribute__((unused))
+static shb_ssize fx_write_dgrams(void *conn, uint8_t *buf, size_t cap,
+				 size_t *segment_size, shb_tstamp now)
+{
+	struct fx_conn *c = conn;
+	const char *p = c->out + c->out_off, *nl;
+	size_t n;
+
+	if (c->out_off == c->out_len)
+		return 0;
+	nl = memchr(p, '\n', c->out_len - c->out_off);
+	n = nl ? (size_t)(nl - p) + 1 : c->out_len - c->out_off;
+	if (n > cap)
+		return SHB_E_PROTO;
+	memcpy(buf, p, n);
+	*segment_size = n;
+	fx_sent(c, n, now);
+	return (shb_ssize)n;
 }
 
 __attribute__((unused))
@@ -379,6 +436,10 @@ static const struct shb_proto_vtable fx_vt = {
 	.recv_eof = fx_recv_eof,
 	.pull_send = fx_pull_send,
 	.sent = fx_sent,
+#ifdef FX_DGRAM
+	.recv_dgrams = fx_recv_dgrams,
+	.write_dgrams = fx_write_dgrams,
+#endif
 #if !defined FX_NO_TIMERS && !defined FX_ONLY_ON_TIMER
 	.next_deadline = fx_next_deadline,
 #endif
@@ -404,7 +465,11 @@ static const struct shb_scheme fx_scheme_defs[] = {
 
 static const struct shb_proto_desc fx_desc = {
 	.struct_size = sizeof(struct shb_proto_desc),
+#ifdef FX_DGRAM
+	.transport = SHB_TRANSPORT_DGRAM,
+#else
 	.transport = SHB_TRANSPORT_STREAM,
+#endif
 	.flags = SHB_PROTO_MULTIPLEXED,
 	.name = FX_NAME,
 	.display_name = "Line",

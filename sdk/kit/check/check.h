@@ -10,6 +10,32 @@
 #include <shb/kit.h>
 
 #define CHK_MAX_PROVIDERS SHB_KIT_MAX_PROVIDERS
+#define CHK_MAX_OPTS 32     /* --proto-opt */
+#define CHK_MAX_PARALLEL 8  /* values of --parallel */
+#define CHK_PARALLEL_MAX 0  /* in --parallel: the module's own maximum */
+#define CHK_MAX_REPLIES 256 /* files of --replies DIR */
+#define CHK_REPLY_MAX (64 * 1024) /* bytes per file */
+
+/* A reply the peer sends (check_corpus.c): a file of --replies DIR, or a
+ * reply the checker knows for the protocol's ALPN. STREAM: the bytes that
+ * answer one request (fed once per request issued), or with `seq` a
+ * whole sequence (fed once whatever was issued). DGRAM: one datagram. */
+struct chk_reply {
+	char name[64];
+	const uint8_t *p;
+	size_t len;
+	int seq;
+};
+
+struct chk_corpus {
+	struct chk_reply r[CHK_MAX_REPLIES];
+	size_t n;
+	/* DIR/handshake: fed after on_transport_ready, before any request
+	 * (a WebSocket 101), or NULL. */
+	const uint8_t *handshake;
+	size_t handshake_len;
+	const char *dir; /* --replies DIR, or NULL: the known replies */
+};
 
 struct chk {
 	const char *path;  /* MODULE.so */
@@ -23,6 +49,14 @@ struct chk {
 	const char *ext_paths[CHK_MAX_PROVIDERS];
 	unsigned next;
 	const char *req_path; /* --path: the request's path, "/" if NULL */
+	struct shb_kv opts[CHK_MAX_OPTS]; /* --proto-opt, in order */
+	size_t nopts;
+	/* --parallel: the -p values the reply groups run at
+	 * (CHK_PARALLEL_MAX: the module's maximum). */
+	uint32_t parallel[CHK_MAX_PARALLEL];
+	unsigned nparallel;
+	const char *replies_dir; /* --replies DIR, or NULL */
+	struct chk_corpus dir_corpus; /* its files, read once by main */
 
 	/* Loaded by chk_load. */
 	struct shb_kit_host kh;
@@ -64,10 +98,45 @@ int chk_group_truncated(struct chk *k);
 int chk_group_deadlines(struct chk *k);
 int chk_group_report_run(struct chk *k);
 
+int chk_group_replies(struct chk *k);
+int chk_group_cancel(struct chk *k);
+int chk_group_timeouts(struct chk *k);
+
 /* Sets up a module of protocol k->index (create, prepare, worker_init),
- * printing a FAIL line for `check` when a step fails. */
+ * printing a FAIL line for `check` when a step fails. The run config is
+ * the kit's default with --proto-opt, -p `parallel` and a request timeout
+ * of `timeout_ns` (0: none). */
 int chk_module_open(struct chk *k, const char *check,
 		    struct shb_kit_module *m);
+int chk_module_open_cfg(struct chk *k, const char *check,
+			struct shb_kit_module *m, uint32_t parallel,
+			shb_tstamp timeout_ns);
+
+/* Arguments (check_args.c): fills k, or prints one line and returns 2
+ * (exits 0 for --help and --version). */
+int chk_parse_args(struct chk *k, int argc, char **argv);
+
+/* The replies to check protocol `d` with: k->dir_corpus when --replies
+ * was given, else the replies the checker knows for d's ALPN (HTTP/1.1,
+ * HTTP/2); c->n is 0 when there is none. */
+void chk_corpus_get(struct chk *k, const struct shb_proto_desc *d,
+		    struct chk_corpus *c);
+/* Reads --replies DIR into k->dir_corpus: 0, or one line on stderr and
+ * -1. */
+int chk_corpus_load(struct chk *k);
+
+/* Sanitizers (check_san.c): when MODULE.so needs a sanitizer runtime this
+ * process has not loaded, runs the checker again with it preloaded
+ * (returns only when that cannot be done: 1 after one FAIL line). */
+int chk_sanitizer_reexec(struct chk *k, char **argv);
+
+/* random_secure() while replies are fed: zero bytes, so that a corpus
+ * can hold replies to what a module randomises (a WebSocket key). */
+int chk_zero_random(void *buf, size_t len);
+
+/* pread of exactly n bytes at off: 0, or -1. */
+int chk_pread(int fd, void *buf, size_t n, uint64_t off);
+
 
 /* Collects a connection's output, whichever its transport: the bytes
  * (STREAM) or datagram bytes (DGRAM) in c->out. */

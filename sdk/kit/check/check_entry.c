@@ -18,7 +18,7 @@
 
 /* ---- exported symbols -------------------------------------------------------- */
 
-static int pread_all(int fd, void *buf, size_t n, uint64_t off)
+int chk_pread(int fd, void *buf, size_t n, uint64_t off)
 {
 	return pread(fd, buf, n, (off_t)off) == (ssize_t)n ? 0 : -1;
 }
@@ -38,7 +38,7 @@ static int exported_extra(const char *path, char *buf, size_t n)
 	buf[0] = '\0';
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) || pread_all(fd, &eh, sizeof eh, 0) ||
+	if (fstat(fd, &st) || chk_pread(fd, &eh, sizeof eh, 0) ||
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64
 							 : ELFCLASS32) ||
@@ -46,7 +46,7 @@ static int exported_extra(const char *path, char *buf, size_t n)
 		goto out;
 	dyn.sh_type = SHT_NULL;
 	for (unsigned i = 0; i < eh.e_shnum && dyn.sh_type != SHT_DYNSYM; i++)
-		if (pread_all(fd, &dyn, sizeof dyn,
+		if (chk_pread(fd, &dyn, sizeof dyn,
 			      eh.e_shoff + (uint64_t)i * sizeof dyn))
 			goto out;
 	count = 0;
@@ -55,13 +55,13 @@ static int exported_extra(const char *path, char *buf, size_t n)
 	count = -1;
 	if (dyn.sh_link >= eh.e_shnum ||
 	    dyn.sh_entsize != sizeof(ElfW(Sym)) ||
-	    pread_all(fd, &str, sizeof str,
+	    chk_pread(fd, &str, sizeof str,
 		      eh.e_shoff + (uint64_t)dyn.sh_link * sizeof str) ||
 	    str.sh_size > (uint64_t)st.st_size ||
 	    dyn.sh_size > (uint64_t)st.st_size)
 		goto out;
 	names = calloc(1, str.sh_size + 1);
-	if (!names || pread_all(fd, names, str.sh_size, str.sh_offset))
+	if (!names || chk_pread(fd, names, str.sh_size, str.sh_offset))
 		goto out;
 	count = 0;
 	for (uint64_t i = 1; i < dyn.sh_size / sizeof(ElfW(Sym)); i++) {
@@ -69,7 +69,7 @@ static int exported_extra(const char *path, char *buf, size_t n)
 		unsigned bind, vis, type;
 		const char *name;
 
-		if (pread_all(fd, &s, sizeof s, dyn.sh_offset + i * sizeof s))
+		if (chk_pread(fd, &s, sizeof s, dyn.sh_offset + i * sizeof s))
 			break;
 		bind = ELF64_ST_BIND(s.st_info);
 		vis = ELF64_ST_VISIBILITY(s.st_other);

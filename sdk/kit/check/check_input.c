@@ -27,47 +27,6 @@ static uint64_t rnd(uint64_t *s)
 	return x * 0x2545F4914F6CDD1DULL;
 }
 
-/* ---- what a peer might send ----------------------------------------------------- */
-
-static const char h1_ok[] = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello";
-static const char h1_chunked[] = "HTTP/1.1 200 OK\r\nTransfer-Encoding: "
-				 "chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n";
-/* HTTP/2: SETTINGS, SETTINGS ACK, HEADERS (:status 200, static index 8)
- * and DATA "hello" with END_STREAM, on stream 1. */
-static const uint8_t h2_ok[] = {
-	0, 0, 0, 4, 0, 0, 0, 0, 0,
-	0, 0, 0, 4, 1, 0, 0, 0, 0,
-	0, 0, 1, 1, 4, 0, 0, 0, 1, 0x88,
-	0, 0, 5, 0, 1, 0, 0, 0, 1, 'h', 'e', 'l', 'l', 'o',
-};
-
-struct input {
-	const uint8_t *p;
-	size_t len;
-	const char *name;
-};
-
-/* Seeds for this protocol: by ALPN where we know the peer's framing. */
-static size_t known_inputs(const struct shb_proto_desc *d, struct input *in)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; d->alpn && d->alpn[i] && i < 16; i++) {
-		if (!strcmp(d->alpn[i], "http/1.1")) {
-			in[n++] = (struct input){(const uint8_t *)h1_ok,
-						 sizeof h1_ok - 1, "HTTP/1.1"};
-			in[n++] = (struct input){(const uint8_t *)h1_chunked,
-						 sizeof h1_chunked - 1,
-						 "HTTP/1.1 chunked"};
-		} else if (!strcmp(d->alpn[i], "h2")) {
-			in[n++] = (struct input){h2_ok, sizeof h2_ok, "HTTP/2"};
-		}
-		if (n >= 3)
-			break;
-	}
-	return n;
-}
-
 /* ---- one connection -------------------------------------------------------------- */
 
 struct run {
@@ -77,6 +36,7 @@ struct run {
 	uint64_t cookie;
 	uint64_t results;
 	uint64_t conns;
+	const struct chk_corpus *seeds; /* its handshake goes first */
 };
 
 /* A connection with requests issued (as many as it takes, at most 4) and
@@ -91,6 +51,16 @@ static int conn_open(struct run *r, struct shb_kit_conn *c)
 	}
 	r->conns++;
 	if (shb_kit_conn_ready(c, NULL) == SHB_OK) {
+		if (r->seeds && r->seeds->handshake) {
+			struct shb_vec v = {(void *)r->seeds->handshake,
+					    r->seeds->handshake_len};
+
+			chk_flush(c);
+			if (c->m->desc->transport == SHB_TRANSPORT_STREAM)
+				shb_kit_conn_feed(c, v.base, v.len);
+			else
+				shb_kit_conn_recv_dgrams(c, &v, 1);
+		}
 		for (int i = 0; i < 4 && c->capacity > 0; i++)
 			if (shb_kit_conn_issue(c, NULL, ++r->cookie) != SHB_OK)
 				break;
@@ -146,6 +116,9 @@ static int run_open(struct run *r, struct chk *k, const char *group,
 	snprintf(check, n, "%s", group);
 	if (chk_load(k, group))
 		return -1;
+	/* A corpus is written for zero random bytes (check_replies.c). */
+	if (k->replies_dir)
+		k->kh.random = chk_zero_random;
 	chk_name(name, sizeof name, chk_proto(k, k->index)
 					    ? chk_proto(k, k->index)->name : NULL);
 	snprintf(check, n, "%s %s", group, name);
@@ -167,8 +140,7 @@ static void run_close(struct run *r)
 int chk_group_random(struct chk *k)
 {
 	struct run r;
-	struct input seeds[4];
-	size_t nseeds;
+	static struct chk_corpus seeds;
 	uint8_t buf[RANDOM_MAX_LEN];
 	char check[96];
 	uint64_t rs = k->seed * 0x9e3779b97f4a7c15ull + k->index + 1;
@@ -176,7 +148,8 @@ int chk_group_random(struct chk *k)
 
 	if (run_open(&r, k, "random", check, sizeof check))
 		return k->fails ? k->fails : 1;
-	nseeds = known_inputs(r.m.desc, seeds);
+	chk_corpus_get(k, r.m.desc, &seeds);
+	r.seeds = &seeds;
 	for (it = 0; it < k->iterations && !k->kh.violation_count; it++) {
 		struct shb_kit_conn c;
 		unsigned chunks = 1 + (unsigned)(rnd(&rs) % 4);
@@ -194,8 +167,8 @@ int chk_group_random(struct chk *k)
 
 			for (size_t j = 0; j < len; j++)
 				buf[j] = (uint8_t)rnd(&rs);
-			if (kind == 1 && nseeds) {
-				struct input *s = &seeds[rnd(&rs) % nseeds];
+			if (kind == 1 && seeds.n) {
+				struct chk_reply *s = &seeds.r[rnd(&rs) % seeds.n];
 
 				src = s->p;
 				srclen = s->len;
@@ -230,6 +203,11 @@ int chk_group_random(struct chk *k)
 			 (unsigned long long)r.conns,
 			 (unsigned long long)k->seed,
 			 (unsigned long long)r.results);
+		/* Garbage alone reaches no reply path: say so. */
+		if (!seeds.n)
+			chk_line(k, "WARN", check, "no reply to start from (no "
+				 "--replies DIR, none known for this protocol): "
+				 "only random bytes were fed");
 	}
 	chk_unload(k);
 	return k->fails;
@@ -261,16 +239,17 @@ static void truncations(struct run *r, const uint8_t *p, size_t len,
 int chk_group_truncated(struct chk *k)
 {
 	struct run r;
-	struct input seeds[4];
+	static struct chk_corpus seeds;
 	struct shb_kit_conn c;
 	uint8_t *own = NULL;
-	size_t nseeds, own_len = 0;
+	size_t own_len = 0;
 	uint64_t cuts = 0;
 	char check[96];
 
 	if (run_open(&r, k, "truncated", check, sizeof check))
 		return k->fails ? k->fails : 1;
-	nseeds = known_inputs(r.m.desc, seeds);
+	chk_corpus_get(k, r.m.desc, &seeds);
+	r.seeds = &seeds;
 	/* The module's own first flight, echoed: framing it understands. */
 	if (conn_open(&r, &c) == 0) {
 		own_len = c.out_len;
@@ -279,16 +258,16 @@ int chk_group_truncated(struct chk *k)
 			memcpy(own, c.out, own_len);
 		conn_close(&r, &c, 0);
 	}
-	for (size_t i = 0; i < nseeds; i++)
-		truncations(&r, seeds[i].p, seeds[i].len, &cuts);
+	for (size_t i = 0; i < seeds.n; i++)
+		truncations(&r, seeds.r[i].p, seeds.r[i].len, &cuts);
 	if (own && own_len)
 		truncations(&r, own, own_len, &cuts);
 	free(own);
 	run_close(&r);
 	if (!chk_violations(k, check) && !k->fails)
-		chk_line(k, "PASS", check, "%zu known repl%s and %zu bytes of "
+		chk_line(k, "PASS", check, "%zu repl%s and %zu bytes of "
 			 "the module's own output, cut at %llu offsets: no rule "
-			 "broken", nseeds, nseeds == 1 ? "y" : "ies", own_len,
+			 "broken", seeds.n, seeds.n == 1 ? "y" : "ies", own_len,
 			 (unsigned long long)cuts);
 	chk_unload(k);
 	return k->fails;

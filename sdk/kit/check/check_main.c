@@ -1,5 +1,4 @@
-/* shb-plugin-check MODULE.so [--proto NAME] [--seed N] [--iterations N]
- *                  [--extensions-from PROVIDER.so]... [--path PATH]
+/* shb-plugin-check [OPTIONS] MODULE.so (options: check_args.c)
  *
  * Checks a plugin against the ABI it declares, with the test kit: one line
  * per check (PASS, FAIL, WARN, INFO), exit 1 when any check failed, 2 for
@@ -21,22 +20,6 @@
 #define GROUP_TIMEOUT_S 120
 #define MAX_DESCS 256
 #define NAME_MAX_LEN 64
-#define STR_(x) #x
-#define STR(x) STR_(x)
-#define CHK_MAX_PROVIDERS_TEXT STR(SHB_KIT_MAX_PROVIDERS)
-
-static const char usage_text[] =
-	"usage: shb-plugin-check [--proto NAME] [--seed N] [--iterations N]\n"
-	"                        [--extensions-from PROVIDER.so]... [--path PATH]\n"
-	"                        MODULE.so\n"
-	"Checks an shb plugin: entry, factories, descriptors, a module's\n"
-	"life cycle, random and truncated input, timers, reporters.\n"
-	"  --extensions-from P  load and init plugin P first, and answer the\n"
-	"                       plugin's host->get_extension with P's\n"
-	"                       extensions (repeatable, asked in order)\n"
-	"  --path PATH          the request path the modules are prepared\n"
-	"                       with (default /)\n"
-	"Exit status: 0 all passed, 1 a check failed, 2 bad usage.\n";
 
 /* ---- helpers shared by the groups ------------------------------------------ */
 
@@ -245,6 +228,9 @@ static int g_random(struct chk *k, int fd) { return chk_group_random(k); }
 static int g_trunc(struct chk *k, int fd) { return chk_group_truncated(k); }
 static int g_deadl(struct chk *k, int fd) { return chk_group_deadlines(k); }
 static int g_rrun(struct chk *k, int fd) { return chk_group_report_run(k); }
+static int g_replies(struct chk *k, int fd) { return chk_group_replies(k); }
+static int g_cancel(struct chk *k, int fd) { return chk_group_cancel(k); }
+static int g_tmo(struct chk *k, int fd) { return chk_group_timeouts(k); }
 
 /* What the init group found: the descriptors' names. */
 struct found {
@@ -276,104 +262,6 @@ static void read_found(int fd, struct found *f)
 	fclose(in);
 }
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-	char *end;
-
-	errno = 0;
-	if (!*s || *s == '-')
-		return -1;
-	*out = strtoull(s, &end, 0);
-	return errno || *end ? -1 : 0;
-}
-
-/* A request target: starts with '/', visible ASCII only. */
-static int path_ok(const char *s)
-{
-	if (s[0] != '/')
-		return 0;
-	for (; *s; s++)
-		if (*s <= ' ' || *s >= 127)
-			return 0;
-	return 1;
-}
-
-__attribute__((format(printf, 1, 2)))
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("shb-plugin-check: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (see --help)\n", stderr);
-	return 2;
-}
-
-static int parse_args(struct chk *k, int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		uint64_t v;
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(usage_text, stdout);
-			exit(0);
-		} else if (!strcmp(a, "--version")) {
-			printf("shb-plugin-check %s (ABI %d.%d)\n",
-			       SHB_VERSION_STRING, SHB_ABI_MAJOR, SHB_ABI_MINOR);
-			exit(0);
-		} else if (!strcmp(a, "--proto") || !strcmp(a, "--seed") ||
-			   !strcmp(a, "--iterations") ||
-			   !strcmp(a, "--extensions-from") ||
-			   !strcmp(a, "--path")) {
-			if (i + 1 >= argc)
-				return usage_error("%s needs a value", a);
-			if (!strcmp(a, "--extensions-from")) {
-				if (k->next == CHK_MAX_PROVIDERS)
-					return usage_error(
-						"at most %s --extensions-from",
-						CHK_MAX_PROVIDERS_TEXT);
-				if (access(argv[i + 1], R_OK))
-					return usage_error("cannot read '%s'",
-							   argv[i + 1]);
-				k->ext_paths[k->next++] = argv[++i];
-			} else if (!strcmp(a, "--path")) {
-				if (!path_ok(argv[i + 1]))
-					return usage_error(
-						"--path '%s' is not a request "
-						"path (/..., printable, no "
-						"spaces)", argv[i + 1]);
-				k->req_path = argv[++i];
-			} else if (!strcmp(a, "--proto")) {
-				k->proto = argv[++i];
-			} else if (parse_u64(argv[++i], &v)) {
-				return usage_error("bad number '%s'", argv[i]);
-			} else if (!strcmp(a, "--seed")) {
-				k->seed = v;
-			} else {
-				if (v == 0 || v > 100000)
-					return usage_error(
-						"--iterations '%s' is not in "
-						"1..100000", argv[i]);
-				k->iterations = (unsigned)v;
-			}
-		} else if (a[0] == '-' && a[1]) {
-			return usage_error("unknown option '%s'", a);
-		} else if (k->path) {
-			return usage_error("one module at a time ('%s' too)", a);
-		} else {
-			k->path = a;
-		}
-	}
-	if (!k->path)
-		return usage_error("%s", "no MODULE.so given");
-	if (access(k->path, R_OK))
-		return usage_error("cannot read '%s'", k->path);
-	return 0;
-}
-
 /* The protocol groups for descriptor i, named "GROUP NAME". */
 static int run_proto(struct chk *k, unsigned i, const char *name)
 {
@@ -385,6 +273,9 @@ static int run_proto(struct chk *k, unsigned i, const char *name)
 		{"random", g_random},
 		{"truncated", g_trunc},
 		{"deadlines", g_deadl},
+		{"replies", g_replies},
+		{"cancel", g_cancel},
+		{"timeouts", g_tmo},
 	};
 	char check[NAME_MAX_LEN + 32];
 	int failed = 0;
@@ -413,16 +304,23 @@ static int run_report(struct chk *k, unsigned i, const char *name)
 int main(int argc, char **argv)
 {
 	static struct found found;
-	struct chk k;
+	/* Static: what it points to (the replies of --replies) is kept for
+	 * the process. */
+	static struct chk k;
 	int rc, failed = 0, pfd[2], matched = 0;
 
 	memset(&k, 0, sizeof k);
 	k.seed = 1;
 	k.iterations = 200;
-	rc = parse_args(&k, argc, argv);
+	k.parallel[0] = 1;
+	k.parallel[1] = CHK_PARALLEL_MAX;
+	k.nparallel = 2;
+	rc = chk_parse_args(&k, argc, argv);
 	if (rc)
 		return rc;
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (chk_sanitizer_reexec(&k, argv))
+		return 1;
 	signal(SIGPIPE, SIG_IGN);
 
 	if (run_group(&k, "entry", g_entry, 0, -1))

@@ -400,26 +400,44 @@ static int one_line(const char *s)
 int chk_module_open(struct chk *k, const char *check,
 		    struct shb_kit_module *m)
 {
+	return chk_module_open_cfg(k, check, m, 1, 0);
+}
+
+int chk_module_open_cfg(struct chk *k, const char *check,
+			struct shb_kit_module *m, uint32_t parallel,
+			shb_tstamp timeout_ns)
+{
 	const struct shb_proto_desc *d = chk_proto(k, k->index);
 	struct shb_request req = {
 		.struct_size = sizeof req,
 		.method = "GET",
 		.path = k->req_path ? k->req_path : "/",
 	};
+	struct shb_run_config cfg;
 	int rc;
 
 	if (!d) {
 		chk_line(k, "FAIL", check, "no descriptor %u", k->index);
 		return -1;
 	}
-	rc = shb_kit_module_create(m, &k->kh, d, NULL);
+	/* What the core passes a protocol that builds its own requests. */
+	if (SHB_HAS(d, struct shb_proto_desc, request_model) &&
+	    d->request_model == SHB_REQMODEL_NONE)
+		req.method = "";
+	shb_kit_run_config_default(&cfg, d);
+	cfg.parallel = parallel;
+	cfg.request_timeout_ns = timeout_ns;
+	cfg.options = k->nopts ? k->opts : NULL;
+	cfg.option_count = k->nopts;
+	rc = shb_kit_module_create(m, &k->kh, d, &cfg);
 	if (rc != SHB_OK) {
 		/* Nothing of the module can be checked: a failure, with what
 		 * the checker can give it. */
 		if (rc < 0 && one_line(m->err))
 			chk_line(k, "FAIL", check, "module_create refused the "
 				 "kit's config: %s (what it needs may be given "
-				 "with --extensions-from or --path)", m->err);
+				 "with --extensions-from, --path or --proto-opt)",
+				 m->err);
 		else
 			chk_line(k, "FAIL", check, "module_create returned %d "
 				 "without one line of error text", rc);
