@@ -18,7 +18,8 @@
 # request path of its own) lists the checker's options in its
 # plugin-check.args: one option and its value per line, '#' comments,
 # @plugindir@ replaced by the staging prefix's plugin directory (the
-# grpc example names the installed shb-proto-h2.so there). Prints one
+# grpc example names the installed shb-proto-h2.so there) and @srcdir@ by
+# the example's copy (its corpus of replies, --replies @srcdir@/tests/replies). Prints one
 # line per step and per test
 # and ends with "N passed, M failed, K skipped"; exits non-zero unless all
 # passed.
@@ -149,7 +150,7 @@ exports_only_entry() {
 	[ "$syms" = shb_plugin_entry_v1 ]
 }
 
-# check_args FILE: the checker's options from an example's
+# check_args FILE SRCDIR: the checker's options from an example's
 # plugin-check.args, one per array element, into check_opts.
 check_args() {
 	local line plugindir
@@ -160,6 +161,7 @@ check_args() {
 	while IFS= read -r line; do
 		line=${line%%#*}
 		line=${line//@plugindir@/$plugindir}
+		line=${line//@srcdir@/$2}
 		read -ra words <<<"$line"
 		check_opts+=("${words[@]}")
 	done <"$1"
@@ -211,7 +213,7 @@ for ex in "$root"/sdk/examples/*/; do
 	step "$name-exports" exports_only_entry "${so:-$bld/none.so}"
 	# The installed conformance checker passes on the example's plugin,
 	# given what its plugin-check.args says it needs.
-	check_args "$src/plugin-check.args"
+	check_args "$src/plugin-check.args" "$src"
 	step "$name-plugin-check" "$stage/bin/shb-plugin-check" "${check_opts[@]}" \
 		"${so:-$bld/none.so}"
 	run_tests "$name" "$bld"
