@@ -2,7 +2,9 @@
 """Writes the seed corpora of the targets for untrusted input outside the
 protocol plugins' own parsers: elf (small ELF files crafted here, each a
 few hundred bytes: a plugin with one extra export, and the ways a file can
-lie about its tables), proxy_connect (answers to CONNECT), h1_proxy (the
+lie about its tables), check_needed (small ELF files with a dynamic section: a plugin built with
+AddressSanitizer and the ways its tables can lie), proxy_connect (answers
+to CONNECT), h1_proxy (the
 HTTP/1.1 responses of tests/h1, through make_corpus.py, as a forward
 proxy's answers), ws_frame (server frames) and grpc_msg (response bodies
 and trailer values). Each seed starts with the control bytes its target
@@ -53,6 +55,48 @@ def elf_seeds():
     return [elf(), elf(extra=()), elf(extra=(b'a', b'bb', b'ccc')),
             elf(shnum_override=0), elf(link=7), elf(entsize=0),
             elf(strtype=1), elf(cut=100), elf(cut=300)]
+
+
+# ---- check_needed ---------------------------------------------------------------
+
+SHT_DYNAMIC, DT_NEEDED = 6, 1
+
+
+def needed_elf(libs=(b'libasan.so.8', b'libc.so.6'), link=2, dyntype=SHT_DYNAMIC,
+               bad_offset=False, no_null=False, cut=None):
+    """A native (x86-64) ELF with .dynamic (DT_NEEDED entries, DT_NULL) and
+    .dynstr: what shb-plugin-check reads to find a sanitizer runtime."""
+    strtab = b'\0' + b''.join(n + b'\0' for n in libs)
+    str_off = 64
+    dyn_off = (str_off + len(strtab) + 7) & ~7
+    dyn = b''
+    pos = 1
+    for n in libs:
+        dyn += struct.pack('<qQ', DT_NEEDED, 0x7fffffff if bad_offset else pos)
+        pos += len(n) + 1
+    if not no_null:
+        dyn += struct.pack('<qQ', 0, 0)
+    sh_off = dyn_off + len(dyn)
+    shdrs = b'\0' * 64
+    shdrs += struct.pack('<IIQQQQIIQQ', 0, dyntype, 3, 0, dyn_off, len(dyn),
+                         link, 0, 8, 16)
+    shdrs += struct.pack('<IIQQQQIIQQ', 0, SHT_STRTAB, 2, 0, str_off,
+                         len(strtab), 0, 0, 1, 0)
+    ident = b'\x7fELF' + bytes([2, 1, 1]) + b'\0' * 9
+    eh = ident + struct.pack('<HHIQQQIHHHHHH', 3, 62, 1, 0, 0, sh_off, 0,
+                             64, 56, 0, 64, 3, 0)
+    img = bytearray(eh + strtab)
+    img += b'\0' * (dyn_off - len(img))
+    img += dyn + shdrs
+    return bytes(img[:cut] if cut else img)
+
+
+def check_needed_seeds():
+    return [needed_elf(), needed_elf(libs=(b'libc.so.6',)),
+            needed_elf(libs=(b'libm.so.6', b'libubsan.so.1', b'libasan.so.6')),
+            needed_elf(link=9), needed_elf(dyntype=1), needed_elf(bad_offset=True),
+            needed_elf(no_null=True), needed_elf(cut=90), needed_elf(cut=200),
+            elf()]
 
 
 # ---- proxy_connect ----------------------------------------------------------------
@@ -156,6 +200,7 @@ def redis_seeds():
 
 mc.TARGETS = {
     'elf': lambda: [bytes(s) for s in elf_seeds()],
+    'check_needed': check_needed_seeds,
     'proxy_connect': proxy_connect_seeds,
     'h1_proxy': h1_proxy_seeds,
     'ws_frame': ws_seeds,
