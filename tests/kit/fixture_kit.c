@@ -21,6 +21,8 @@
  *   FX_QUEUE_STUCK     a response reports the oldest request without
  *                      advancing the queue: with two or more in flight
  *                      (-p > 1) the next one reports it again
+ *   FX_PARALLEL        capacity honours -p (the run config's parallel),
+ *                      as a pipelined protocol does; otherwise up to 4
  *   FX_NO_WANT_WRITE   recv() consumes half of its input and no more
  *   FX_DGRAM           a DGRAM protocol: a datagram is one line, requests
  *                      go out one datagram each
@@ -66,11 +68,12 @@ static const struct fx_ext *fx_ext;
 #endif
 
 struct fx_module {
-	int unused;
+	uint32_t parallel; /* the run config's, at least 1 */
 };
 
 struct fx_conn {
 	struct shb_conn *handle;
+	uint32_t parallel; /* the module's */
 	uint64_t cookies[FX_MAX];
 	shb_tstamp issued_at[FX_MAX];
 	size_t count;
@@ -145,6 +148,7 @@ static int fx_module_create(const struct shb_host *host,
 	m = calloc(1, sizeof *m);
 	if (!m)
 		return SHB_E_NOMEM;
+	m->parallel = cfg->parallel ? cfg->parallel : 1;
 	*module = m;
 	return SHB_OK;
 }
@@ -178,8 +182,10 @@ static int fx_conn_init(void *module, void *worker, void *conn,
 			struct shb_conn *handle, shb_tstamp now)
 {
 	struct fx_conn *c = conn;
+	const struct fx_module *m = module;
 
 	c->handle = handle;
+	c->parallel = m ? m->parallel : 1;
 	return SHB_OK;
 }
 
@@ -375,6 +381,12 @@ static uint32_t fx_capacity(const void *conn)
 
 	if (!c->ready || c->closed || c->out_len + 32 > sizeof c->out)
 		return 0;
+#ifdef FX_PARALLEL
+	if (c->count >= c->parallel)
+		return 0;
+	if (c->parallel < FX_MAX)
+		return (uint32_t)(c->parallel - c->count);
+#endif
 	return (uint32_t)(FX_MAX - c->count);
 }
 
