@@ -123,6 +123,9 @@ int chk_rig_module(struct chk_rig *r, uint32_t p, shb_tstamp timeout)
 				p ? p : PARALLEL_PROBE, timeout))
 		return -1;
 	r->want = p ? p : PARALLEL_CAP;
+	/* A train carries one datagram per request. */
+	if (r->dgram && r->want > CHK_TRAIN_MAX)
+		r->want = CHK_TRAIN_MAX;
 	if (chk_rig_conn(r, &c)) {
 		shb_kit_module_destroy(&r->m);
 		return -1;
@@ -251,9 +254,8 @@ int chk_rig_nothing(struct chk_rig *r)
 /* ---- replies: whole and split ------------------------------------------------- */
 
 /* STREAM: whole, in two at every offset, one byte at a time. */
-static int split_stream(struct chk_rig *r, const struct chk_reply *rep,
-			struct chk_data *d, struct shb_kit_outcome *ref,
-			char *mismatch, size_t n)
+static int split_stream(struct chk_rig *r, struct chk_data *d,
+			struct shb_kit_outcome *ref, char *mismatch, size_t n)
 {
 	struct shb_kit_split s = {
 		.m = &r->m, .setup = setup, .user = r,
@@ -282,8 +284,7 @@ static int check_one(struct chk_rig *r, const struct chk_reply *rep,
 		return chk_line(k, "FAIL", r->check, "out of memory"), 1;
 	memset(&ref, 0, sizeof ref);
 	rc = r->dgram ? chk_split_dgrams(r, &d, &ref, mismatch, sizeof mismatch)
-		      : split_stream(r, rep, &d, &ref, mismatch,
-				     sizeof mismatch);
+		      : split_stream(r, &d, &ref, mismatch, sizeof mismatch);
 	free(d.p);
 	if (chk_violation_ctx_rig(r, before, ctx))
 		rc = 1;
