@@ -6,8 +6,9 @@ lie about its tables), check_needed (small ELF files with a dynamic section: a p
 AddressSanitizer and the ways its tables can lie), proxy_connect (answers
 to CONNECT), h1_proxy (the
 HTTP/1.1 responses of tests/h1, through make_corpus.py, as a forward
-proxy's answers), ws_frame (server frames) and grpc_msg (response bodies
-and trailer values). Each seed starts with the control bytes its target
+proxy's answers), ws_frame (server frames), grpc_msg (response bodies
+and trailer values), redis_resp (RESP2 replies) and prom_answer (remote-write
+receivers' answers). Each seed starts with the control bytes its target
 reads (see the top of each fuzz_*.c). Rewrites those corpus directories;
 the output is committed."""
 import struct
@@ -198,6 +199,27 @@ def redis_seeds():
     return seeds
 
 
+# ---- prom_answer ------------------------------------------------------------------------
+
+def prom_answer_seeds():
+    answers = [
+        b'HTTP/1.1 204 No Content\r\nDate: Sun, 06 Dec 2026 08:00:00 GMT\r\n\r\n',
+        b'HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n'
+        b'Content-Length: 35\r\n\r\nout of order sample for series x\n',
+        b'HTTP/1.0 500 Internal Server Error\r\n\r\n' + b'e' * 300,
+        b'HTTP/1.1 200\n\n',
+        b'HTTP/1.1 2000 x\r\n',
+        b'HTTP/2 200\r\n',
+        b'HTTP/1.1 200 ' + b'x' * 1100,
+        b'SSH-2.0-OpenSSH_9.2\r\n',
+        b'HTTP/1.1 404 \x01\x7f\r\n\r\n\x00\xff\r\n',
+    ]
+    seeds = [PLAN + a for a in answers]
+    seeds.append(b'\x02\x05\x00\x0c\x00' + answers[1])  # cut in the line
+    seeds.append(b'\x04' + answers[0])  # one byte at a time
+    return seeds
+
+
 mc.TARGETS = {
     'elf': lambda: [bytes(s) for s in elf_seeds()],
     'check_needed': check_needed_seeds,
@@ -206,6 +228,7 @@ mc.TARGETS = {
     'ws_frame': ws_seeds,
     'grpc_msg': grpc_seeds,
     'redis_resp': redis_seeds,
+    'prom_answer': prom_answer_seeds,
 }
 
 if __name__ == '__main__':
