@@ -200,10 +200,13 @@ check_counts() { # check_counts NAME N: N requests, all ok, all 200, no error
 [[ $("$shb" --version) == "shb $version (build debian-$version, plugin ABI $abi)" ]] ||
 	fail "shb --version says '$("$shb" --version)', expected 'shb $version (build debian-$version, plugin ABI $abi)'"
 env -u SHB_PLUGIN_PATH -u SHB_PLUGIN_SYSTEM_PATH "$shb" --list-plugins >"$tmp/list"
-for f in shb-proto-h1 shb-proto-h2 shb-proto-h3 shb-report-csv shb-report-hgrm shb-report-html shb-report-json shb-report-text; do
+for f in shb-proto-h1 shb-proto-h2 shb-proto-h3 shb-report-csv shb-report-hgrm shb-report-html shb-report-json shb-report-prom shb-report-text; do
 	grep -q "^$plugindir/$f.so: " "$tmp/list" || { cat "$tmp/list" >&2; fail "--list-plugins lacks $plugindir/$f.so"; }
 done
 ! grep -q REFUSED "$tmp/list" || { cat "$tmp/list" >&2; fail "--list-plugins refused an installed plugin"; }
+# the Grafana dashboard of the prom reporter, as an example of shb
+[[ -f /usr/share/doc/shb/examples/shb-dashboard.json ]] ||
+	fail "shb does not ship the Grafana dashboard in /usr/share/doc/shb/examples"
 for m in man1/shb.1 man7/shb-plugin.7 man1/shb-plugin-check.1; do
 	[[ -f /usr/share/man/$m.gz ]] || fail "the manual page $m is not installed"
 done

@@ -25,6 +25,10 @@ for arg in "$@"; do
 		# tests/e2e/proxy.sh: a forward proxy (started with its own
 		# configuration and ports; the package's service does not matter).
 		pkgs+=(squid)
+		# tests/e2e/prom.sh: a Prometheus (its remote-write receiver)
+		# started on its own port, configuration and data directory; the
+		# package's service does not matter.
+		pkgs+=(prometheus)
 		# tests/e2e/tui.sh: shb --tui in a tmux pane, read with capture-pane.
 		pkgs+=(tmux)
 		# tests/e2e/ring-only-fds.sh: ss, the server's open connections.

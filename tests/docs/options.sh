@@ -84,10 +84,10 @@ echo "# $(wc -l <"$tmp/help") options in --help, shb.1 and the completion"
 expect_completion "h1 h2 h3" "--proto "
 expect_completion "h3" "-c 10 --proto h3"
 expect_completion "h1 h2 h3" "--proto=h"
-expect_completion "csv hgrm html json text tui" "--report "
-expect_completion "text,csv text,hgrm text,html text,json text,tui" "--report text,"
+expect_completion "csv hgrm html json prom text tui" "--report "
+expect_completion "text,csv text,hgrm text,html text,json text,prom text,tui" "--report text,"
 # After the last ":" readline keeps what is typed: the replies start there.
-expect_completion "o.json,csv o.json,hgrm o.json,html o.json,text o.json,tui" "--report json:o.json,"
+expect_completion "o.json,csv o.json,hgrm o.json,html o.json,prom o.json,text o.json,tui" "--report json:o.json,"
 # Only the plugins of the directory given: h1 alone.
 h1dir=${SHB_PLUGIN_PATH%%:*}
 SHB_PLUGIN_PATH="" expect_completion "h1" "--plugin-dir $h1dir --proto "
@@ -120,7 +120,8 @@ expect_completion "" "--proto-opt "
 # --report-opt: NAME.KEY for the reporters named, or for every one.
 expect_completion "csv.noheader json.compact" "--report json:o.json,csv --report-opt "
 expect_completion "json.compact" "-j --report-opt "
-expect_completion "csv.noheader hgrm.us json.compact tui.hold=" "--report-opt "
+expect_completion "csv.noheader hgrm.us json.compact prom.run= prom.timeout= prom.url= tui.hold=" "--report-opt "
+expect_completion "prom.run= prom.timeout= prom.url=" "--report prom --report-opt "
 
 # shb merge: its own options (those of `shb merge --help`, with the long
 # and help spellings), reporters and their keys, report files.
@@ -131,7 +132,7 @@ missing=$(comm -23 "$tmp/merge-help" "$tmp/merge-completion")
 [[ -z $missing ]] || fail "shb merge --help options not completed: $missing"
 expect_completion "--help --json --percentiles --plugin-dir --quiet --report --report-opt --slo -h -j -q" "merge -"
 expect_completion "--report --report-opt" "merge --rep"
-expect_completion "csv hgrm html json text tui" "merge --report "
+expect_completion "csv hgrm html json prom text tui" "merge --report "
 expect_completion "json.compact" "merge --report json --report-opt "
 touch a.json notes.txt
 expect_completion "a.json" "merge -q a"
