@@ -151,6 +151,25 @@ grep -q "^prom: 0 pushes taken, [0-9]* failed, [0-9]* dropped; the run's totals 
 # (0.3 s) and the final push's tries (3 x 0.3 s + 0.75 s of backoff)
 [[ $ELAPSED_MS -lt 6000 ]] || fail "mute: a 2 s run took $ELAPSED_MS ms"
 stop_server "$mute_PID"
+
+note "a receiver that answers 204 and keeps the connection open"
+python3 "$here/prom_linger.py" "$E2E_TMP/linger.port" >"$E2E_TMP/linger.log" 2>&1 &
+linger_pid=$!
+E2E_PIDS+=("$linger_pid")
+for _ in $(seq 1 100); do
+	[[ -s "$E2E_TMP/linger.port" ]] && break
+	sleep 0.05
+done
+[[ -s "$E2E_TMP/linger.port" ]] || fail "prom_linger.py did not start"
+run_shb linger -c 2 -z 2s --interval 250ms --report "prom:$E2E_TMP/linger.prom" \
+	--report-opt "prom.url=http://127.0.0.1:$(cat "$E2E_TMP/linger.port")/api/v1/write" \
+	--report-opt prom.timeout=1s "$url"
+expect_rc linger 0
+# each 204 taken as it arrives: no push waits for the close, none dropped
+grep -q "^prom: [0-9]* pushes taken, 0 failed, 0 dropped; the run's totals are in Prometheus$" \
+	"$E2E_TMP/linger.prom" || { cat "$E2E_TMP/linger.prom" >&2; fail "linger: pushes waited"; }
+[[ $ELAPSED_MS -lt 3500 ]] || fail "linger: a 2 s run took $ELAPSED_MS ms"
+kill_quiet "$linger_pid"
 stop_server "$srv_PID"
 
 note "bad options: one line, exit 2, before any traffic"

@@ -167,11 +167,24 @@ static int send_all(struct post *x, const void *p, size_t n)
 	return 0;
 }
 
-/* Reads the answer until the peer closes, the cap, or the deadline. */
+/* A 2xx whose head is complete: nothing after it matters, however long
+ * the receiver keeps the connection (it may ignore Connection: close). */
+static int accepted(const char *buf, size_t got)
+{
+	int status = 0;
+	for (size_t i = 0; i + 3 < got; i++)
+		if (memcmp(buf + i, "\r\n\r\n", 4) == 0)
+			return shb_prom_status(buf, got, &status) == 1 &&
+			       status >= 200 && status <= 299;
+	return 0;
+}
+
+/* Reads the answer until the peer closes, the cap, the deadline, or a
+ * 2xx head; another status's body is read on for its reason. */
 static int read_answer(struct post *x, char *buf, size_t cap, size_t *got)
 {
 	*got = 0;
-	while (*got < cap) {
+	while (*got < cap && !accepted(buf, *got)) {
 		ssize_t k = recv(x->fd, buf + *got, cap - *got, 0);
 		if (k == 0)
 			return 0;
