@@ -3,11 +3,11 @@
 # system call not named fails with EPERM), applied for real: seccomp_exec
 # ALLOW installs exactly its list as a BPF filter and runs shb under it.
 # HTTP/1.1 by name and by address, open loop with every file reporter,
-# merge, a mixed run, templates, a comparison, TLS over HTTP/1.1 and
-# HTTP/2 and HTTP/3 (bun), and a run stopped by SIGINT must all work as
-# without the filter. Then a control: the same list without
-# io_uring_setup must stop shb with its one line about seccomp, so the
-# filter is known to bite.
+# the prom reporter's pushes, merge, a mixed run, templates, a comparison,
+# TLS over HTTP/1.1 and HTTP/2 and HTTP/3 (bun), and a run stopped by
+# SIGINT must all work as without the filter. Then a control: the same
+# list without io_uring_setup must stop shb with its one line about
+# seccomp, so the filter is known to bite.
 # shellcheck disable=SC2154 # srv_PORT etc.: set by start_testserver
 source "$(dirname "$0")/lib.sh"
 need SHB SHB_TESTSERVER SHB_JCHECK SHB_SECCOMP_EXEC
@@ -71,6 +71,21 @@ check open 'requests.ok>=150' 'requests.errors==0'
 for f in o.csv o.hgrm o.html; do
 	[[ -s "$E2E_TMP/$f" ]] || fail "open loop: no $f"
 done
+
+note "the prom reporter's pushes (a thread, sockets, poll, a name resolved)"
+python3 "$(dirname "$0")/prom_linger.py" "$E2E_TMP/linger.port" >"$E2E_TMP/linger.log" 2>&1 &
+E2E_PIDS+=("$!")
+for _ in $(seq 1 100); do
+	[[ -s "$E2E_TMP/linger.port" ]] && break
+	sleep 0.05
+done
+[[ -s "$E2E_TMP/linger.port" ]] || fail "prom_linger.py did not start"
+run_shb prom -z 1s -c 2 --interval 200ms --report "prom:$E2E_TMP/prom.out" \
+	--report-opt "prom.url=http://localhost:$(cat "$E2E_TMP/linger.port")/api/v1/write" \
+	"http://127.0.0.1:$p/"
+[[ $RC -eq 0 ]] || { show_run prom; fail "prom: exit $RC under the profile"; }
+grep -q "^prom: [1-9][0-9]* pushes taken, 0 failed, 0 dropped; the run's totals are in Prometheus$" \
+	"$E2E_TMP/prom.out" || { cat "$E2E_TMP/prom.out" >&2; show_run prom; fail "prom: pushes failed under the profile"; }
 RC=0
 "$SHB" merge --report "json:$E2E_TMP/merged.json" "$E2E_TMP/open.json" "$E2E_TMP/byname.json" \
 	>"$E2E_TMP/merge.out" 2>&1 || RC=$?
