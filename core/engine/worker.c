@@ -549,6 +549,11 @@ static void run_loop(struct worker *w)
 	w->next_check = w->now + check_every;
 	w->setup_until = w->now + cfg->connect_timeout_ns;
 	shb_setup_connect(w);
+	/* A datagram protocol without a handshake is ready as soon as its
+	 * socket is, inside shb_setup_connect, and nothing would wake the
+	 * ring for it: the load starts now, not at the first periodic
+	 * check (check_every, up to TICK_NS later). */
+	shb_setup_step(w);
 	service_dirty(w);
 	for (;;) {
 		if (!w->stopping &&

@@ -69,6 +69,17 @@ note "lossy server: $stats"
 dropped=$(awk '{print $4}' <<<"$stats")
 (( dropped >= 100 )) || fail "the server dropped only $dropped datagrams; the timer path was not exercised"
 
+# No handshake, no wait: the plugin can take requests as soon as its
+# socket is up, so the load starts at once. With 60 s timeouts the
+# worker's periodic check comes every 100 ms, which is what the first
+# request used to wait for (set-up 0.100 s).
+start_echo quick
+run_shb quick1 --proto "$UDPECHO_PLUGIN" -t 1 -c 1 -n 10 --timeout 60s \
+	--connect-timeout 60s "http://127.0.0.1:$quick_PORT/"
+[[ $RC -eq 0 ]] || { show_run quick1; fail "exit $RC"; }
+check quick1 'requests.ok==10' 'setupSeconds<0.05'
+stop_echo quick >/dev/null
+
 # Duration mode and a dead port: a refused UDP port is a connect error.
 # At the end of the run a UDP socket's receive, which no shutdown ends,
 # is cancelled: one per connection, after which nothing is left in
