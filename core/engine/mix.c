@@ -212,7 +212,7 @@ static int second_origin_ok(const struct shb_run *run, const char *what,
 			    char *err, size_t errlen)
 {
 	const char *why = run->proto->desc->transport != SHB_TRANSPORT_STREAM ?
-		"a datagram protocol (QUIC: one server name per run)" :
+		"a datagram protocol (one server name per run)" :
 		run->connect_req || run->proxy_absolute ? "a proxy" :
 		run->cfg->unix_socket ? "--unix-socket" : NULL;
 	if (!why)

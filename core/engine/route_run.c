@@ -37,9 +37,9 @@ static int unix_route(struct shb_run *run, const struct shb_config *cfg,
 	size_t n = strlen(cfg->unix_socket);
 
 	if (run->proto->desc->transport != SHB_TRANSPORT_STREAM) {
-		snprintf(err, errlen, "--unix-socket: protocol %s runs over UDP "
-			 "(QUIC), and a Unix socket is a stream: use h1 or h2",
-			 run->proto->desc->name);
+		snprintf(err, errlen, "--unix-socket: protocol %s runs over UDP, "
+			 "and a Unix socket is a stream: only a protocol over TCP "
+			 "can use one", run->proto->desc->name);
 		return -1;
 	}
 	if (unix_exists(cfg->unix_socket, err, errlen) < 0)
@@ -69,7 +69,7 @@ static int proxy_route(struct shb_run *run, const struct shb_config *cfg,
 	uint16_t port;
 
 	if (d->transport != SHB_TRANSPORT_STREAM) {
-		snprintf(err, errlen, "%s: protocol %s runs over UDP (QUIC), "
+		snprintf(err, errlen, "%s: protocol %s runs over UDP, "
 			 "which an HTTP proxy does not carry; use --noproxy '*' "
 			 "or --proxy \"\" to connect directly", px->source,
 			 d->name);

@@ -241,8 +241,9 @@ int shb_run_tls_options(const struct shb_config *cfg, const struct shb_url *url,
 			cfg->key ? cfg->key : cfg->cert, err, errlen) < 0)
 		return -1;
 	if (cfg->tls_resume && desc->transport == SHB_TRANSPORT_DGRAM) {
-		snprintf(err, errlen, "--tls-resume: %s sessions are not resumed "
-			 "(QUIC); h1 and h2 over TLS are", desc->name);
+		snprintf(err, errlen, "--tls-resume: protocol %s runs its own "
+			 "TLS over UDP, which is not resumed; the core's TLS over "
+			 "TCP is (h1, h2)", desc->name);
 		return -1;
 	}
 	return shb_tls_priority(cfg->ciphers, cfg->tls_version,

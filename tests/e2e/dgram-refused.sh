@@ -39,4 +39,11 @@ check refused 'requests.ok == 0' 'connectionsOpened == 10' 'errors.connect == 40
 [[ $ELAPSED_MS -lt 3000 ]] || fail "refused: the run took ${ELAPSED_MS} ms, expected an early stop"
 grep -qxF "shb: no connection to 127.0.0.1:$port ever succeeded: every connection failed 5 times in a row, the last with: recv: Connection refused (nothing listens on this UDP port: fxdgram runs over UDP, not TCP)" \
 	"$E2E_TMP/refused.stderr" || { show_run refused; fail "refused: no early-stop line"; }
+
+# A datagram protocol that is not QUIC is told so in its own words: the
+# transport is the descriptor's, and nothing says QUIC.
+refused_usage proxy "shb: --proxy: protocol fxdgram runs over UDP, which an HTTP proxy does not carry; use --noproxy '*' or --proxy \"\" to connect directly" \
+	--proto "$FX_PLUGIN_DIR/shb-proto-fxquery.so" -x http://127.0.0.1:1 -n 1 "http://127.0.0.1:$port/"
+refused_usage unix "shb: --unix-socket: protocol fxdgram runs over UDP, and a Unix socket is a stream: only a protocol over TCP can use one" \
+	--proto "$FX_PLUGIN_DIR/shb-proto-fxquery.so" --unix-socket /nonexistent.sock -n 1 "http://127.0.0.1:$port/"
 note "passed"

@@ -189,7 +189,7 @@ grep -q 'proxy CONNECT: timed out after 300ms' "$E2E_TMP/mute.json" ||
 stop_server "$mute_PID"
 
 # Bad input: one line, exit 2, before any traffic.
-refused_usage h3 "--proxy: protocol h3 runs over UDP (QUIC)" \
+refused_usage h3 "--proxy: protocol h3 runs over UDP, which an HTTP proxy does not carry" \
 	--proto h3 -x "$PROXY" "https://localhost:$TLS/"
 refused_usage badscheme '--proxy "socks5://127.0.0.1:1": scheme "socks5" is not supported' \
 	-x socks5://127.0.0.1:1 "http://127.0.0.1:$PLAIN/"

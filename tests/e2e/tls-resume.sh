@@ -57,7 +57,7 @@ note "--tls-resume over h2"
 resumed res-h2 TLSv1.3 19 --tls-resume --proto h2
 
 note "refused: HTTP/3, and a URL without TLS"
-refused_usage h3 '--tls-resume: h3 sessions are not resumed (QUIC); h1 and h2 over TLS are' \
+refused_usage h3 "--tls-resume: protocol h3 runs its own TLS over UDP, which is not resumed; the core's TLS over TCP is (h1, h2)" \
 	--tls-resume --proto h3 "$U"
 refused_usage plain '--tls-resume: the URL is http://, which does not run over TLS; use https://' \
 	--tls-resume "http://127.0.0.1:$TLS/"
