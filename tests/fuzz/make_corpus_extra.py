@@ -220,6 +220,40 @@ def prom_answer_seeds():
     return seeds
 
 
+# ---- dns_reply --------------------------------------------------------------------------
+
+def dns_seeds():
+    def header(rcode=0, tc=0, qd=1, an=0, ns=0, ar=0, qr=1):
+        return struct.pack('>HBBHHHH', 0x1234, qr << 7 | tc << 1 | 1,
+                           0x80 | rcode, qd, an, ns, ar)
+    q = b'\x07example\x03com\x00\x00\x01\x00\x01'
+    a = b'\xc0\x0c\x00\x01\x00\x01\x00\x00\x00\x3c\x00\x04\x7f\x00\x00\x01'
+    txt = b'\xc0\x0c\x00\x10\x00\x01\x00\x00\x00\x3c\x00\x06\x05hello'
+    opt = b'\x00\x00\x29\x04\xd0\x00\x00\x00\x00\x00\x00'
+    soa = (b'\xc0\x14\x00\x06\x00\x01\x00\x00\x00\x3c\x00\x18'
+           b'\x02ns\xc0\x14\x04host\xc0\x14' + b'\x00' * 8)
+    return [
+        header(an=1) + q + a,
+        header(an=2) + q + a + a,
+        header(an=1, ar=1) + q + txt + opt,
+        header(rcode=3, ns=1) + q + soa,
+        header(rcode=5) + q,
+        header(rcode=2) + q,
+        header(rcode=1, qd=0),
+        header() + q,
+        header(tc=1, an=3) + q + a[:7],
+        header(an=1) + q + b'\xc0\x1d' + a[2:],          # points at itself
+        header(an=1) + q + b'\xc0\x40' + a[2:],          # forward
+        header(an=1) + q[:8] + b'\xc0\x0c' + q[13:] + a,  # question loops
+        header(an=1) + q + a[:-1],
+        header(an=1) + q + a + b'\x00',
+        header(qd=2) + q + q,
+        header(an=1) + b'\x3f' + b'a' * 63 + b'\x00\x00\x01\x00\x01' + a,
+        header(qr=0) + q,
+        header()[:11],
+    ]
+
+
 mc.TARGETS = {
     'elf': lambda: [bytes(s) for s in elf_seeds()],
     'check_needed': check_needed_seeds,
@@ -229,6 +263,7 @@ mc.TARGETS = {
     'grpc_msg': grpc_seeds,
     'redis_resp': redis_seeds,
     'prom_answer': prom_answer_seeds,
+    'dns_reply': dns_seeds,
 }
 
 if __name__ == '__main__':
