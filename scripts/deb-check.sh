@@ -259,7 +259,8 @@ for f in /usr/share/doc/shb-dev/plugin-guide.md /usr/share/doc/shb-dev/plugin-te
 	/usr/share/doc/shb/reports.md /usr/share/doc/shb/measurements.md \
 	/usr/share/doc/shb-dev/examples/redis/meson.build \
 	/usr/share/doc/shb-dev/examples/websocket/meson.build \
-	/usr/share/doc/shb-dev/examples/grpc/meson.build; do
+	/usr/share/doc/shb-dev/examples/grpc/meson.build \
+	/usr/share/doc/shb-dev/examples/dns/meson.build; do
 	[[ -f $f ]] || fail "$f is not installed"
 done
 

@@ -61,6 +61,9 @@ for arg in "$@"; do
 		# sdk/examples/redis: its tests' server, and redis-cli to read
 		# the counts back (redis-tools comes with redis-server).
 		pkgs+=(redis-server redis-tools)
+		# sdk/examples/dns: its tests' server (the dnsmasq binary alone,
+		# without the system service of Debian's dnsmasq package).
+		pkgs+=(dnsmasq-base)
 		# bun (tests/h3/servers/bun.sh) comes from npm; npm from Debian
 		# unless some npm is already there (NodeSource's nodejs has one).
 		bun=1
@@ -72,7 +75,9 @@ for arg in "$@"; do
 		;;
 	--with-bench) pkgs+=(nginx-light wrk nghttp2-client apache2-utils time)
 		# bench/redis.sh: redis-server and redis-benchmark.
-		pkgs+=(redis-server redis-tools) ;;
+		pkgs+=(redis-server redis-tools)
+		# bench/dns.sh: dnsmasq and dnsperf.
+		pkgs+=(dnsmasq-base dnsperf) ;;
 	*) echo "setup.sh: unknown option $arg" >&2; exit 2 ;;
 	esac
 done
