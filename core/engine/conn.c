@@ -217,8 +217,14 @@ static void last_words(struct shb_conn *c, int bye)
 	if (c->st != C_READY || c->send_busy || !c->plugin_live)
 		return;
 	if (w->dgram) {
-		size_t seg = 0;
-		shb_ssize n = w->vt->write_dgrams(c->p, c->dg->buf, w->dgram_max, &seg, shb_conn_now(c));
+		size_t seg = 0, count = 0;
+		uint16_t size;
+		/* One datagram, whichever way the protocol writes them. */
+		shb_ssize n = w->vt->write_dgrams_v ?
+			w->vt->write_dgrams_v(c->p, c->dg->buf, w->dgram_max, &size, 1,
+					      &count, shb_conn_now(c)) :
+			w->vt->write_dgrams(c->p, c->dg->buf, w->dgram_max, &seg,
+					    shb_conn_now(c));
 		if (n > 0)
 			send_last(c, &(struct shb_vec){c->dg->buf, (size_t)n}, 1);
 		return;
@@ -532,7 +538,7 @@ int shb_conn_attach_plugin(struct shb_conn *c)
 	struct worker *w = c->w;
 	char msg[160];
 	int r;
-	memset(c->p, 0, w->desc->conn_size);
+	memset(c->p, 0, w->run->conn_size);
 	r = w->vt->conn_init(w->run->module, w->pworker, c->p, c, shb_conn_now(c));
 	if (r < 0) {
 		snprintf(msg, sizeof(msg), "protocol conn_init failed: %s",

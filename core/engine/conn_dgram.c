@@ -61,6 +61,7 @@ void shb_dgram_start(struct shb_conn *c)
 			return;
 		}
 	}
+	c->dg->vcount = c->dg->vnext = 0; /* a last socket's rest is not ours */
 	c->fd = socket(sa->sa_family, SOCK_DGRAM | SOCK_CLOEXEC, IPPROTO_UDP);
 	if (c->fd < 0) {
 		shb_conn_socket_failed(c, errno);
@@ -279,15 +280,15 @@ void shb_dgram_on_recv(struct shb_conn *c, struct io_uring_cqe *cqe)
 	}
 }
 
-static void submit_train(struct shb_conn *c, size_t len, size_t seg)
+static void submit_train(struct shb_conn *c, uint8_t *p, size_t len, size_t seg)
 {
 	if (len <= seg || !c->w->gso) {
-		shb_conn_send(c, c->dg->buf, len);
+		shb_conn_send(c, p, len);
 		return;
 	}
 	struct cmsghdr *cm;
 	memset(&c->msg, 0, sizeof(c->msg));
-	c->iov[0].iov_base = c->dg->buf;
+	c->iov[0].iov_base = p;
 	c->iov[0].iov_len = len;
 	c->msg.msg_iov = c->iov;
 	c->msg.msg_iovlen = 1;
@@ -307,11 +308,67 @@ static void submit_train(struct shb_conn *c, size_t len, size_t seg)
 	c->ops++;
 }
 
+/* The next run of a write_dgrams_v train: the datagrams of its first
+ * one's size, and a shorter one ending it (GSO segments). */
+static void send_run(struct shb_conn *c)
+{
+	struct shb_conn_dgram *d = c->dg;
+	size_t seg = d->vsize[d->vnext], len = 0;
+	while (d->vnext < d->vcount && d->vsize[d->vnext] <= seg) {
+		len += d->vsize[d->vnext];
+		if (d->vsize[d->vnext++] < seg || !c->w->gso)
+			break;
+	}
+	uint8_t *p = d->buf + d->voff;
+	d->voff += len;
+	submit_train(c, p, len, seg);
+}
+
+int shb_dgram_pending(const struct shb_conn *c)
+{
+	return c->dg && c->dg->vnext < c->dg->vcount;
+}
+
+/* 1.4: datagrams of any sizes, checked before any is sent. */
+static void flush_v(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	struct shb_conn_dgram *d = c->dg;
+	size_t count = 0, sum = 0;
+	size_t cap = (size_t)w->dgram_train * w->dgram_max;
+	if (shb_dgram_pending(c)) {
+		send_run(c);
+		return;
+	}
+	d->vcount = d->vnext = 0;
+	d->voff = 0;
+	shb_ssize n = w->vt->write_dgrams_v(c->p, d->buf, cap, d->vsize,
+					    w->dgram_train, &count, shb_conn_now(c));
+	if (n < 0) {
+		shb_conn_plugin_fail(c, (int)n, "protocol error");
+		return;
+	}
+	for (size_t i = 0; i < count && i < w->dgram_train; i++)
+		sum += d->vsize[i] && d->vsize[i] <= w->dgram_max ? d->vsize[i] : cap + 1;
+	if (n == 0 && count == 0)
+		return;
+	if (count == 0 || count > w->dgram_train || sum != (size_t)n || (size_t)n > cap) {
+		shb_conn_fail(c, SHB_ERRK_PROTOCOL, "protocol wrote an invalid datagram train");
+		return;
+	}
+	d->vcount = (uint32_t)count;
+	send_run(c);
+}
+
 void shb_dgram_flush(struct shb_conn *c)
 {
 	struct worker *w = c->w;
 	size_t seg = 0;
 	size_t cap = (size_t)w->dgram_train * w->dgram_max;
+	if (w->vt->write_dgrams_v) {
+		flush_v(c);
+		return;
+	}
 	shb_ssize n = w->vt->write_dgrams(c->p, c->dg->buf, cap, &seg, shb_conn_now(c));
 	if (n < 0) {
 		shb_conn_plugin_fail(c, (int)n, "protocol error");
@@ -323,5 +380,5 @@ void shb_dgram_flush(struct shb_conn *c)
 		shb_conn_fail(c, SHB_ERRK_PROTOCOL, "protocol wrote an invalid datagram train");
 		return;
 	}
-	submit_train(c, (size_t)n, seg);
+	submit_train(c, c->dg->buf, (size_t)n, seg);
 }

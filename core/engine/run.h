@@ -46,6 +46,9 @@ struct shb_run {
 	const struct shb_host *host;
 	struct shb_loader *loader; /* provenance: shb_loader_plugins */
 	void *module;   /* from module_create; read-only during the run */
+	/* Bytes of plugin memory per connection: the descriptor's conn_size,
+	 * or more when the module's conn_size_for (1.4) asks for more. */
+	size_t conn_size;
 	void *prepared; /* the request, compiled once */
 	/* Templates and --body-lines (template.h): NULL when nothing varies
 	 * per request; else one compiled template per target (ntmpls: 1

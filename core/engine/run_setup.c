@@ -14,6 +14,22 @@
 #include "engine/route_run.h"
 #include "engine/tls.h"
 
+/* Since 1.4 a module may size its connections once it has seen -p and
+ * its options (conn_size_for); never less than the descriptor says, and
+ * never so much that a few connections could exhaust the machine. */
+#define CONN_SIZE_MAX ((size_t)64 << 20)
+static int size_conns(struct shb_run *run, char *err, size_t errlen)
+{
+	const struct shb_proto_handle *p = run->proto;
+	size_t n = p->vt.conn_size_for ? p->vt.conn_size_for(run->module) : 0;
+	run->conn_size = n > p->desc->conn_size ? n : p->desc->conn_size;
+	if (run->conn_size <= CONN_SIZE_MAX)
+		return 0;
+	snprintf(err, errlen, "protocol %s: conn_size_for asks %zu bytes per "
+		 "connection, more than 64 MiB", p->desc->name, n);
+	return -1;
+}
+
 /* The protocol's module for this run and its request, encoded once. */
 /* A plugin's error line as the core quotes it after "protocol NAME: ":
  * many plugins start their lines with their own name already, which would
@@ -73,6 +89,8 @@ static int prepare(struct shb_run *run, char *err, size_t errlen)
 		run->module = NULL;
 		return -1;
 	}
+	if (size_conns(run, err, errlen) < 0)
+		return -1;
 	struct shb_kv *kv = calloc(run->header_count + 1, sizeof(*kv));
 	if (!kv) {
 		snprintf(err, errlen, "out of memory");

@@ -98,7 +98,8 @@ static void service(struct shb_conn *c)
 	if (!c->nused && c->established)
 		shb_conn_timer_grant(c);
 	uint32_t st = w->vt->state(c->p);
-	if ((st & SHB_CS_WANT_WRITE) && !c->send_busy) {
+	/* A write_dgrams_v train's rest is the core's to send. */
+	if (((st & SHB_CS_WANT_WRITE) || shb_dgram_pending(c)) && !c->send_busy) {
 		shb_conn_flush_protocol(c);
 		if (c->st != C_READY)
 			return;
@@ -396,7 +397,7 @@ static int recv_bufs_setup(struct worker *w)
 static int conns_setup(struct worker *w)
 {
 	size_t align = 64;
-	w->pstride = (w->desc->conn_size + align - 1) & ~(align - 1);
+	w->pstride = (w->run->conn_size + align - 1) & ~(align - 1);
 	w->conns = calloc(w->nconns, sizeof(*w->conns));
 	w->pmem = aligned_alloc(align, w->pstride * w->nconns);
 	w->dirty = calloc(w->nconns, sizeof(*w->dirty));

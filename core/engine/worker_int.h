@@ -29,6 +29,7 @@
 #include "engine/mix.h"
 #include "engine/rx_clock.h"
 #include "engine/run.h"
+#include "loader/proto_pick.h"
 #include "engine/timer_heap.h"
 #include "cli/schedule.h"
 #include "cli/source.h"
@@ -248,6 +249,12 @@ struct shb_conn_dgram {
 		char buf[CMSG_SPACE(sizeof(uint16_t))];
 		struct cmsghdr align;
 	} cmsg;
+	/* A train from write_dgrams_v (1.4): its datagrams' sizes, how many,
+	 * the first not yet sent and where it starts in buf. Each run of
+	 * equal sizes goes as one send; the rest waits for its completion. */
+	uint16_t vsize[SHB_TRAIN_DEFAULT];
+	uint32_t vcount, vnext;
+	size_t voff;
 	uint8_t buf[]; /* the send train: dgram_max * dgram_train bytes */
 };
 
@@ -587,6 +594,8 @@ void shb_dgram_start(struct shb_conn *c);
 void shb_dgram_deliver(struct shb_conn *c);
 void shb_dgram_on_recv(struct shb_conn *c, struct io_uring_cqe *cqe);
 void shb_dgram_flush(struct shb_conn *c);
+/* 1 while a write_dgrams_v train still has datagrams to send (conn_dgram.c). */
+int shb_dgram_pending(const struct shb_conn *c);
 
 /* --source: binds c's new socket to its slot's local address before it
  * connects (source.h: slot k of the run takes address k mod count).

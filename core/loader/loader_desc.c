@@ -113,7 +113,10 @@ static int proto_vt_check(const struct shb_proto_desc *d, uint32_t minor,
 		NEED(vt, sent, "protocol");
 	} else {
 		NEED(vt, recv_dgrams, "protocol");
-		NEED(vt, write_dgrams, "protocol");
+		/* Since 1.4 write_dgrams_v may stand in for it. */
+		if (!SHB_HAS(vt, struct shb_proto_vtable, write_dgrams_v) ||
+		    !vt->write_dgrams_v)
+			NEED(vt, write_dgrams, "protocol");
 	}
 	return 0;
 }
@@ -314,6 +317,8 @@ static void proto_fill(void *out, const void *desc,
 	COPY(shutdown);
 	COPY(error_detail);
 	COPY(issue_var);
+	COPY(conn_size_for);
+	COPY(write_dgrams_v);
 #undef COPY
 }
 

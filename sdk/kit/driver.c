@@ -19,10 +19,9 @@ enum {
 
 /* Most bytes one flush moves: a module that never runs dry is broken. */
 #define FLUSH_MAX (1u << 20)
-#define FLUSH_DGRAMS_MAX 4096
 #define TIMER_REPEAT_MAX 1000
 
-static shb_tstamp now_of(const struct shb_kit_conn *c)
+shb_tstamp shb_kit_now_of(const struct shb_kit_conn *c)
 {
 	return c->kh->clock.now;
 }
@@ -94,6 +93,20 @@ static void origin_fill(struct shb_kit_module *m,
 	o->sni = is_ip_literal(m->host_buf) ? NULL : m->host_buf;
 }
 
+/* What the core reserves per connection: conn_size, or since 1.4 what
+ * conn_size_for asks once the module is created, when that is more. */
+static void conn_size_of(struct shb_kit_module *m)
+{
+	size_t n = 0;
+
+	if (SHB_HAS(m->vt, struct shb_proto_vtable, conn_size_for) &&
+	    m->vt->conn_size_for)
+		n = m->vt->conn_size_for(m->module);
+	m->conn_size = n > m->desc->conn_size ? n : m->desc->conn_size;
+	if (!m->conn_size)
+		m->conn_size = 1;
+}
+
 int shb_kit_module_create(struct shb_kit_module *m, struct shb_kit_host *kh,
 			  const struct shb_proto_desc *desc,
 			  const struct shb_run_config *cfg)
@@ -126,7 +139,9 @@ int shb_kit_module_create(struct shb_kit_module *m, struct shb_kit_host *kh,
 		free(m->worker);
 		m->worker = NULL;
 		m->module = NULL;
+		return rc;
 	}
+	conn_size_of(m);
 	return rc;
 }
 
@@ -248,14 +263,7 @@ void shb_kit_conn_poll(struct shb_kit_conn *c)
 	}
 }
 
-/* Marks the call, runs `expr`, re-reads the state. */
-#define CALL(c, name, expr)                                                    \
-	do {                                                                   \
-		shb_kit_enter(c, name);                                        \
-		expr;                                                          \
-		shb_kit_leave(c);                                              \
-		shb_kit_conn_poll(c);                                          \
-	} while (0)
+#define CALL SHB_KIT_CALL
 
 int shb_kit_conn_init(struct shb_kit_conn *c, struct shb_kit_module *m)
 {
@@ -265,7 +273,7 @@ int shb_kit_conn_init(struct shb_kit_conn *c, struct shb_kit_module *m)
 	c->m = m;
 	c->kh = m->kh;
 	c->deadline = SHB_TSTAMP_NONE;
-	c->mem = calloc(1, m->desc->conn_size ? m->desc->conn_size : 1);
+	c->mem = calloc(1, m->conn_size ? m->conn_size : 1);
 	if (!c->mem)
 		return SHB_E_NOMEM;
 	c->handle = shb_kit_host_attach(c->kh, c);
@@ -276,7 +284,7 @@ int shb_kit_conn_init(struct shb_kit_conn *c, struct shb_kit_module *m)
 	}
 	shb_kit_enter(c, "conn_init");
 	rc = m->vt->conn_init(m->module, m->worker, c->mem, c->handle,
-			      now_of(c));
+			      shb_kit_now_of(c));
 	shb_kit_leave(c);
 	if (rc != SHB_OK) {
 		shb_kit_host_detach(c->kh, c->handle);
@@ -308,14 +316,14 @@ int shb_kit_conn_ready(struct shb_kit_conn *c,
 		.peer_len = sizeof peer,
 		.max_dgram = c->m->max_dgram,
 		.alpn = d->alpn ? d->alpn[0] : NULL,
-		.ts_connected = now_of(c),
-		.ts_handshake = now_of(c),
+		.ts_connected = shb_kit_now_of(c),
+		.ts_handshake = shb_kit_now_of(c),
 	};
 	int rc;
 
 	CALL(c, "on_transport_ready",
 	     rc = c->m->vt->on_transport_ready(c->mem, info ? info : &def,
-					       now_of(c)));
+					       shb_kit_now_of(c)));
 	return rc;
 }
 
@@ -330,7 +338,7 @@ int shb_kit_conn_issue(struct shb_kit_conn *c, const void *prepared,
 		return SHB_E_NOMEM;
 	CALL(c, "issue",
 	     rc = c->m->vt->issue(c->mem, prepared ? prepared : c->m->prepared,
-				  cookie, now_of(c)));
+				  cookie, shb_kit_now_of(c)));
 	if (rc != SHB_OK) {
 		/* Refused: forget it (a report of it was a violation). */
 		for (size_t i = 0; i < c->outstanding_count; i++) {
@@ -362,7 +370,7 @@ int shb_kit_conn_issue_var(struct shb_kit_conn *c, const void *prepared,
 		return SHB_E_NOMEM;
 	CALL(c, "issue_var",
 	     rc = vt->issue_var(c->mem, prepared ? prepared : c->m->prepared,
-				var, cookie, now_of(c)));
+				var, cookie, shb_kit_now_of(c)));
 	if (rc != SHB_OK) {
 		for (size_t i = 0; i < c->outstanding_count; i++) {
 			if (c->outstanding[i] == cookie) {
@@ -386,14 +394,14 @@ void shb_kit_conn_cancel(struct shb_kit_conn *c, uint64_t cookie)
 		return;
 	/* Retired first: the module must not report it, even from cancel. */
 	shb_kit_conn_retire(c, cookie, 1);
-	CALL(c, "cancel", c->m->vt->cancel(c->mem, cookie, now_of(c)));
+	CALL(c, "cancel", c->m->vt->cancel(c->mem, cookie, shb_kit_now_of(c)));
 }
 
 void shb_kit_conn_shutdown(struct shb_kit_conn *c, uint32_t mode)
 {
 	if (!c->m->vt->shutdown)
 		return;
-	CALL(c, "shutdown", c->m->vt->shutdown(c->mem, mode, now_of(c)));
+	CALL(c, "shutdown", c->m->vt->shutdown(c->mem, mode, shb_kit_now_of(c)));
 }
 
 /* ---- STREAM ------------------------------------------------------------------ */
@@ -408,7 +416,7 @@ shb_ssize shb_kit_conn_recv(struct shb_kit_conn *c, const void *data,
 		return SHB_E_NOMEM;
 	if (len)
 		memcpy(copy, data, len);
-	CALL(c, "recv", rc = c->m->vt->recv(c->mem, copy, len, now_of(c)));
+	CALL(c, "recv", rc = c->m->vt->recv(c->mem, copy, len, shb_kit_now_of(c)));
 	free(copy);
 	if (rc > (shb_ssize)len)
 		shb_kit_violation(c->kh, "recv returned %zd for %zu bytes",
@@ -420,7 +428,7 @@ int shb_kit_conn_recv_eof(struct shb_kit_conn *c)
 {
 	int rc;
 
-	CALL(c, "recv_eof", rc = c->m->vt->recv_eof(c->mem, now_of(c)));
+	CALL(c, "recv_eof", rc = c->m->vt->recv_eof(c->mem, shb_kit_now_of(c)));
 	return rc;
 }
 
@@ -431,7 +439,7 @@ shb_ssize shb_kit_conn_pull_send(struct shb_kit_conn *c, struct shb_vec *vecs,
 	size_t total = 0, n;
 
 	CALL(c, "pull_send",
-	     k = c->m->vt->pull_send(c->mem, vecs, max, now_of(c)));
+	     k = c->m->vt->pull_send(c->mem, vecs, max, shb_kit_now_of(c)));
 	if (k > (shb_ssize)max) {
 		shb_kit_violation(c->kh, "pull_send returned %zd vecs (max %zu)",
 				  (ssize_t)k, max);
@@ -480,10 +488,10 @@ static void check_pending(struct shb_kit_conn *c)
 void shb_kit_conn_sent(struct shb_kit_conn *c, size_t n)
 {
 	check_pending(c);
-	CALL(c, "sent", c->m->vt->sent(c->mem, n, now_of(c)));
+	CALL(c, "sent", c->m->vt->sent(c->mem, n, shb_kit_now_of(c)));
 }
 
-static int append_out(struct shb_kit_conn *c, const void *p, size_t n)
+int shb_kit_append_out(struct shb_kit_conn *c, const void *p, size_t n)
 {
 	if (shb_kit_grow(&c->out, &c->out_cap, c->out_len + n, 1))
 		return -1;
@@ -508,7 +516,7 @@ size_t shb_kit_conn_flush(struct shb_kit_conn *c, size_t chunk)
 
 			if (chunk && take > chunk - n)
 				take = chunk - n;
-			append_out(c, v[i].base, take);
+			shb_kit_append_out(c, v[i].base, take);
 			n += take;
 		}
 		if (n == 0) {
@@ -563,107 +571,6 @@ int shb_kit_conn_feed(struct shb_kit_conn *c, const void *data, size_t len)
 	return SHB_OK;
 }
 
-/* ---- DGRAM ------------------------------------------------------------------- */
-
-int shb_kit_conn_recv_dgrams(struct shb_kit_conn *c,
-			     const struct shb_vec *dgrams, size_t count)
-{
-	struct shb_vec *v = calloc(count ? count : 1, sizeof *v);
-	size_t total = 0, off = 0;
-	uint8_t *buf;
-	int rc;
-
-	for (size_t i = 0; i < count; i++)
-		total += dgrams[i].len;
-	buf = malloc(total ? total : 1);
-	if (!v || !buf) {
-		free(v);
-		free(buf);
-		return SHB_E_NOMEM;
-	}
-	/* Private, mutable copies: the module may decrypt in place. */
-	for (size_t i = 0; i < count; i++) {
-		memcpy(buf + off, dgrams[i].base, dgrams[i].len);
-		v[i].base = buf + off;
-		v[i].len = dgrams[i].len;
-		off += dgrams[i].len;
-	}
-	CALL(c, "recv_dgrams",
-	     rc = c->m->vt->recv_dgrams(c->mem, v, count, now_of(c)));
-	free(v);
-	free(buf);
-	return rc;
-}
-
-shb_ssize shb_kit_conn_write_dgrams(struct shb_kit_conn *c, uint8_t *buf,
-				    size_t cap, size_t *segment_size)
-{
-	shb_ssize rc;
-
-	*segment_size = 0;
-	CALL(c, "write_dgrams",
-	     rc = c->m->vt->write_dgrams(c->mem, buf, cap, segment_size,
-					 now_of(c)));
-	if (rc > (shb_ssize)cap) {
-		shb_kit_violation(c->kh, "write_dgrams wrote %zd bytes into %zu",
-				  (ssize_t)rc, cap);
-		return SHB_E_PROTO;
-	}
-	if (rc > 0 && *segment_size == 0) {
-		shb_kit_violation(c->kh, "write_dgrams wrote %zd bytes with "
-					 "segment_size 0", (ssize_t)rc);
-		return SHB_E_PROTO;
-	}
-	if (rc > 0 && *segment_size > c->m->max_dgram) {
-		shb_kit_violation(c->kh, "write_dgrams segment_size %zu above "
-					 "max_dgram %u",
-				  *segment_size, (unsigned)c->m->max_dgram);
-		return SHB_E_PROTO;
-	}
-	return rc;
-}
-
-static int append_dgram(struct shb_kit_conn *c, const uint8_t *p, size_t n)
-{
-	if (shb_kit_grow(&c->dgram_len, &c->dgram_cap, c->dgram_count + 1,
-			 sizeof *c->dgram_len) ||
-	    append_out(c, p, n))
-		return -1;
-	c->dgram_len[c->dgram_count++] = n;
-	return 0;
-}
-
-shb_ssize shb_kit_conn_flush_dgrams(struct shb_kit_conn *c)
-{
-	size_t cap = (size_t)c->m->max_dgram * c->m->max_train;
-	uint8_t *buf;
-	shb_ssize got = 0, rc = 0;
-
-	if (!c->m->vt->write_dgrams)
-		return 0;
-	buf = malloc(cap);
-	if (!buf)
-		return SHB_E_NOMEM;
-	while (got < FLUSH_DGRAMS_MAX) {
-		size_t seg;
-
-		rc = shb_kit_conn_write_dgrams(c, buf, cap, &seg);
-		if (rc <= 0)
-			break;
-		for (size_t off = 0; off < (size_t)rc; off += seg) {
-			size_t n = (size_t)rc - off < seg ? (size_t)rc - off : seg;
-
-			append_dgram(c, buf + off, n);
-			got++;
-		}
-	}
-	free(buf);
-	if (got >= FLUSH_DGRAMS_MAX)
-		shb_kit_violation(c->kh, "write_dgrams still has datagrams "
-					 "after %d", FLUSH_DGRAMS_MAX);
-	return rc < 0 ? rc : got;
-}
-
 /* ---- timers ------------------------------------------------------------------- */
 
 int shb_kit_conn_on_timer(struct shb_kit_conn *c)
@@ -672,7 +579,7 @@ int shb_kit_conn_on_timer(struct shb_kit_conn *c)
 
 	if (!c->m->vt->on_timer)
 		return SHB_OK;
-	CALL(c, "on_timer", rc = c->m->vt->on_timer(c->mem, now_of(c)));
+	CALL(c, "on_timer", rc = c->m->vt->on_timer(c->mem, shb_kit_now_of(c)));
 	if (rc == SHB_OK)
 		c->timers_fired++;
 	return rc;
@@ -683,17 +590,17 @@ int shb_kit_conn_run_timers(struct shb_kit_conn *c)
 	for (int i = 0; i < TIMER_REPEAT_MAX; i++) {
 		int rc;
 
-		if (c->deadline == SHB_TSTAMP_NONE || c->deadline > now_of(c))
+		if (c->deadline == SHB_TSTAMP_NONE || c->deadline > shb_kit_now_of(c))
 			return SHB_OK;
 		rc = shb_kit_conn_on_timer(c);
 		if (rc < 0)
 			return rc;
 		if (c->deadline != SHB_TSTAMP_NONE && c->deadline != 0 &&
-		    c->deadline < now_of(c)) {
+		    c->deadline < shb_kit_now_of(c)) {
 			shb_kit_violation(c->kh, "next_deadline %llu in the past "
 						 "(now %llu) after on_timer",
 					  (unsigned long long)c->deadline,
-					  (unsigned long long)now_of(c));
+					  (unsigned long long)shb_kit_now_of(c));
 			return SHB_OK;
 		}
 		if (c->deadline == 0)
@@ -701,7 +608,7 @@ int shb_kit_conn_run_timers(struct shb_kit_conn *c)
 	}
 	shb_kit_violation(c->kh, "next_deadline still at now (%llu) after "
 				 "%d on_timer calls",
-			  (unsigned long long)now_of(c), TIMER_REPEAT_MAX);
+			  (unsigned long long)shb_kit_now_of(c), TIMER_REPEAT_MAX);
 	return SHB_OK;
 }
 
@@ -711,7 +618,7 @@ int shb_kit_conn_advance_to_deadline(struct shb_kit_conn *c)
 
 	if (c->deadline == SHB_TSTAMP_NONE)
 		return 0;
-	if (c->deadline > now_of(c))
+	if (c->deadline > shb_kit_now_of(c))
 		c->kh->clock.now = c->deadline;
 	rc = shb_kit_conn_run_timers(c);
 	return rc < 0 ? rc : 1;

@@ -26,4 +26,19 @@ int shb_kit_conn_retire(struct shb_kit_conn *c, uint64_t cookie,
 /* -1: never retired; else its `cancelled` flag. */
 int shb_kit_conn_retired(const struct shb_kit_conn *c, uint64_t cookie);
 
+/* driver.c, for driver_dgram.c: the host clock's now; appending to what
+ * a connection sent (0, or -1 when out of memory). */
+shb_tstamp shb_kit_now_of(const struct shb_kit_conn *c);
+int shb_kit_append_out(struct shb_kit_conn *c, const void *p, size_t n);
+
+/* Marks the [conn] call `name` on c, runs `expr`, re-reads the state as
+ * the core does. */
+#define SHB_KIT_CALL(c, name, expr)                                            \
+	do {                                                                   \
+		shb_kit_enter(c, name);                                        \
+		expr;                                                          \
+		shb_kit_leave(c);                                              \
+		shb_kit_conn_poll(c);                                          \
+	} while (0)
+
 #endif

@@ -4,7 +4,8 @@
  * struct shb_proto_desc (request model, outcome names), struct
  * shb_run_info (request model, outcome names, success set, proxy, routes,
  * source, Unix socket) and struct shb_results (answered requests, error
- * reply latency, what a per-target result measures), and added struct
+ * reply latency, what a per-target result measures) and struct
+ * shb_proto_vtable (conn_size_for, write_dgrams_v), and added struct
  * shb_outcome_space and struct shb_outcome_code. A change here breaks
  * every plugin built against 1.4. Compiling this file is the test. */
 #include <stddef.h>
@@ -174,7 +175,7 @@ _Static_assert(offsetof(struct shb_conn_event, reserved0) == 12, "shb_conn_event
 _Static_assert(offsetof(struct shb_conn_event, err_code) == 16, "shb_conn_event.err_code");
 _Static_assert(offsetof(struct shb_conn_event, last_accepted) == 24, "shb_conn_event.last_accepted");
 _Static_assert(offsetof(struct shb_conn_event, detail) == 32, "shb_conn_event.detail");
-_Static_assert(sizeof(struct shb_proto_vtable) == 200, "shb_proto_vtable size");
+_Static_assert(sizeof(struct shb_proto_vtable) == 216, "shb_proto_vtable size");
 _Static_assert(offsetof(struct shb_proto_vtable, struct_size) == 0, "shb_proto_vtable.struct_size");
 _Static_assert(offsetof(struct shb_proto_vtable, module_create) == 8, "shb_proto_vtable.module_create");
 _Static_assert(offsetof(struct shb_proto_vtable, module_destroy) == 16, "shb_proto_vtable.module_destroy");
@@ -200,6 +201,8 @@ _Static_assert(offsetof(struct shb_proto_vtable, cancel) == 168, "shb_proto_vtab
 _Static_assert(offsetof(struct shb_proto_vtable, shutdown) == 176, "shb_proto_vtable.shutdown");
 _Static_assert(offsetof(struct shb_proto_vtable, error_detail) == 184, "shb_proto_vtable.error_detail");
 _Static_assert(offsetof(struct shb_proto_vtable, issue_var) == 192, "shb_proto_vtable.issue_var");
+_Static_assert(offsetof(struct shb_proto_vtable, conn_size_for) == 200, "shb_proto_vtable.conn_size_for");
+_Static_assert(offsetof(struct shb_proto_vtable, write_dgrams_v) == 208, "shb_proto_vtable.write_dgrams_v");
 _Static_assert(sizeof(struct shb_status_count) == 16, "shb_status_count size");
 _Static_assert(offsetof(struct shb_status_count, code) == 0, "shb_status_count.code");
 _Static_assert(offsetof(struct shb_status_count, reserved0) == 4, "shb_status_count.reserved0");

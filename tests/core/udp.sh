@@ -5,7 +5,7 @@
 # exercises the protocol timer path: every request must still complete.
 source "$(dirname "$0")/../e2e/lib.sh"
 source "$(dirname "$0")/../e2e/lib_r12.sh"
-need SHB SHB_JCHECK UDP_ECHO UDPECHO_PLUGIN
+need SHB SHB_JCHECK UDP_ECHO UDPECHO_PLUGIN UDPECHOV_PLUGIN
 
 start_echo() { # NAME [--drop-every N]
 	local name=$1 _
@@ -79,6 +79,20 @@ run_shb quick1 --proto "$UDPECHO_PLUGIN" -t 1 -c 1 -n 10 --timeout 60s \
 [[ $RC -eq 0 ]] || { show_run quick1; fail "exit $RC"; }
 check quick1 'requests.ok==10' 'setupSeconds<0.05'
 stop_echo quick >/dev/null
+
+# ABI 1.4: trains of datagrams of two sizes (write_dgrams_v: each run of
+# one size a GSO send, the rest when it completes), and -p 300 pending
+# requests per connection, more than the descriptor's conn_size holds
+# (conn_size_for; the plugin refuses memory closer than it needs). Every
+# request once, no resend: 10000 of 1200 bytes and 10000 of 600 each way.
+start_echo mixed
+run_shb mixed1 --proto "$UDPECHOV_PLUGIN" -t 1 -c 2 -p 300 -n 20000 "http://127.0.0.1:$mixed_PORT/"
+[[ $RC -eq 0 ]] || { show_run mixed1; fail "exit $RC"; }
+check mixed1 'requests.ok==20000' 'requests.errors==0' 'connectionsOpened==2' \
+	'bytesSent==18000000' 'bytesReceived==18000000' 'parallel==300'
+stats=$(stop_echo mixed)
+note "mixed sizes: $stats"
+[[ $(awk '{print $2}' <<<"$stats") == 20000 ]] || fail "mixed: the server saw $stats, expected 20000 datagrams"
 
 # Duration mode and a dead port: a refused UDP port is a connect error.
 # At the end of the run a UDP socket's receive, which no shutdown ends,

@@ -10,14 +10,27 @@
  * connection is its handshake (SHB_CEV_HANDSHAKE_DONE). For the path
  * "/app" each answer carries an application outcome in a private space:
  * code = answers before it on the connection % 4, and code 3 is a
- * failure, so that -c 1 -n 100 gives 25 of each and 25 errors. */
+ * failure, so that -c 1 -n 100 gives 25 of each and 25 errors.
+ *
+ * Built with UDPECHO_V (shb-proto-udpechov, ABI 1.4): a connection's
+ * requests alternate between 1200- and 600-byte datagrams, sent through
+ * write_dgrams_v (no write_dgrams), and its pending requests are sized
+ * by -p (up to 4096) through conn_size_for. conn_init refuses memory
+ * closer than that to the previous connection's, so that a core that
+ * reserved only conn_size is caught without a sanitizer. */
 #include <stdio.h>
 #include <string.h>
 #include <shb/shb.h>
 
 #define DGRAM 1200
+#ifdef UDPECHO_V
+#define SMALL 600
+#define MAXQ 4096
+#define RESEND_NS 5000000000ull /* a loaded machine must not resend */
+#else
 #define MAXQ 256
 #define RESEND_NS 200000000ull
+#endif
 
 static const struct shb_host *host;
 
@@ -29,6 +42,7 @@ struct pending {
 	uint64_t cookie;
 	shb_tstamp sent;
 	uint8_t used, queued;
+	uint16_t len; /* of its datagram */
 };
 
 /* The prepared requests: whether answers carry app outcomes. */
@@ -43,10 +57,14 @@ struct conn {
 	const struct module *m;
 	uint32_t cap;
 	uint32_t inflight;
-	struct pending p[MAXQ];
 	uint32_t nqueued;
 	uint8_t ready, closed, app, handshaken;
 	uint64_t issued, answered;
+#ifdef UDPECHO_V
+	struct pending p[]; /* -p of them: conn_size_for */
+#else
+	struct pending p[MAXQ];
+#endif
 };
 
 static int module_create(const struct shb_host *hh, const struct shb_run_config *cfg,
@@ -55,7 +73,7 @@ static int module_create(const struct shb_host *hh, const struct shb_run_config 
 	static struct module m;
 	(void)hh;
 	if (cfg->parallel > MAXQ) {
-		strncpy(err, "udpecho: -p must be at most 256", errlen - 1);
+		snprintf(err, errlen, "udpecho: -p must be at most %u", MAXQ);
 		return SHB_E_INVAL;
 	}
 	m.parallel = cfg->parallel ? cfg->parallel : 1;
@@ -83,6 +101,24 @@ static int conn_init(void *module, void *worker, void *conn, struct shb_conn *h,
 	c->h = h;
 	c->m = module;
 	c->cap = c->m->parallel;
+#ifdef UDPECHO_V
+	{
+		/* One worker's connections, in one block (-t 1): the gap to
+		 * the previous one is what the core reserved for it. */
+		static const char *last;
+		size_t need = sizeof(*c) + c->cap * sizeof(c->p[0]);
+		const char *at = conn;
+		size_t gap = !last || at == last ? need : at > last ? (size_t)(at - last) : (size_t)(last - at);
+		last = at;
+		if (gap < need) {
+			char line[128];
+			snprintf(line, sizeof(line), "connection memory %zu bytes apart, "
+				 "%zu needed", gap, need);
+			host->log(SHB_LOG_WARN, "udpecho", line);
+			return SHB_E_STATE;
+		}
+	}
+#endif
 	if (!SHB_HAS(host, struct shb_host, conn_origin) || !host->conn_origin)
 		return SHB_OK; /* a 1.1 core */
 	const struct shb_origin *o = host->conn_origin(h);
@@ -116,19 +152,23 @@ static int recv_dgrams(void *conn, struct shb_vec *d, size_t n, shb_tstamp now)
 	struct conn *c = conn;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t cookie;
+#ifdef UDPECHO_V
+		if (d[i].len != DGRAM && d[i].len != SMALL)
+#else
 		if (d[i].len != DGRAM)
+#endif
 			return SHB_E_PROTO;
 		memcpy(&cookie, d[i].base, sizeof(cookie));
 		for (uint32_t k = 0; k < c->cap; k++) {
 			struct pending *p = &c->p[k];
-			if (!p->used || p->cookie != cookie)
+			if (!p->used || p->cookie != cookie || (p->len && p->len != d[i].len))
 				continue;
 			struct shb_req_result r;
 			memset(&r, 0, sizeof(r));
 			r.struct_size = sizeof(r);
 			r.outcome = SHB_REQ_OK;
 			r.status = 200;
-			r.rx_body_bytes = DGRAM;
+			r.rx_body_bytes = d[i].len;
 			r.ts_first_byte = r.ts_done = now;
 			if (c->app) {
 				r.app_space = SHB_APPSPACE_PRIVATE;
@@ -158,6 +198,7 @@ static int recv_dgrams(void *conn, struct shb_vec *d, size_t n, shb_tstamp now)
 	return SHB_OK;
 }
 
+#ifndef UDPECHO_V
 static shb_ssize write_dgrams(void *conn, uint8_t *buf, size_t cap, size_t *seg,
 			      shb_tstamp now)
 {
@@ -177,6 +218,40 @@ static shb_ssize write_dgrams(void *conn, uint8_t *buf, size_t cap, size_t *seg,
 	*seg = DGRAM;
 	return (shb_ssize)off;
 }
+#endif
+
+#ifdef UDPECHO_V
+/* Any sizes: whatever is queued, in slot order. */
+static shb_ssize write_dgrams_v(void *conn, uint8_t *buf, size_t cap,
+				uint16_t *sizes, size_t max, size_t *count,
+				shb_tstamp now)
+{
+	struct conn *c = conn;
+	size_t off = 0, n = 0;
+	for (uint32_t k = 0; k < c->cap && n < max; k++) {
+		struct pending *p = &c->p[k];
+		if (!p->queued)
+			continue;
+		if (off + p->len > cap)
+			break;
+		memset(buf + off, 0xab, p->len);
+		memcpy(buf + off, &p->cookie, sizeof(p->cookie));
+		p->queued = 0;
+		p->sent = now;
+		c->nqueued--;
+		off += p->len;
+		sizes[n++] = p->len;
+	}
+	*count = n;
+	return (shb_ssize)off;
+}
+
+static size_t conn_size_for(const void *module)
+{
+	const struct module *m = module;
+	return sizeof(struct conn) + m->parallel * sizeof(struct pending);
+}
+#endif
 
 static shb_tstamp next_deadline(const void *conn)
 {
@@ -224,6 +299,11 @@ static int issue(void *conn, const void *prepared, uint64_t cookie, shb_tstamp n
 		p->used = 1;
 		p->queued = 1;
 		p->cookie = cookie;
+#ifdef UDPECHO_V
+		p->len = c->issued % 2 ? SMALL : DGRAM;
+#else
+		p->len = DGRAM;
+#endif
 		c->inflight++;
 		c->nqueued++;
 		c->issued++;
@@ -261,7 +341,12 @@ static const struct shb_proto_vtable vt = {
 	.on_transport_ready = on_ready,
 	.pull_send = pull_send,
 	.recv_dgrams = recv_dgrams,
+#ifdef UDPECHO_V
+	.conn_size_for = conn_size_for,
+	.write_dgrams_v = write_dgrams_v,
+#else
 	.write_dgrams = write_dgrams,
+#endif
 	.next_deadline = next_deadline,
 	.on_timer = on_timer,
 	.state = state,
@@ -277,7 +362,11 @@ static const struct shb_proto_desc desc = {
 	.struct_size = sizeof(struct shb_proto_desc),
 	.transport = SHB_TRANSPORT_DGRAM,
 	.flags = SHB_PROTO_MULTIPLEXED,
+#ifdef UDPECHO_V
+	.name = "udpechov",
+#else
 	.name = "udpecho",
+#endif
 	.display_name = "UDP echo (test)",
 	.summary = "test protocol: one datagram per request, answered by a UDP echo server",
 	.schemes = schemes,

@@ -127,11 +127,25 @@ static int fx_recv_dgrams(void *conn, struct shb_vec *dgrams, size_t count,
 	return SHB_OK;
 }
 
+FX_MAYBE_UNUSED
 static shb_ssize fx_write_dgrams(void *conn, uint8_t *buf, size_t cap,
 				 size_t *segment_size, shb_tstamp now)
 {
 	return 0;
 }
+
+/* 1.4: any sizes, and a connection's size from the module. */
+FX_MAYBE_UNUSED
+static shb_ssize fx_write_dgrams_v(void *conn, uint8_t *buf, size_t cap,
+				   uint16_t *sizes, size_t max_count,
+				   size_t *count, shb_tstamp now)
+{
+	*count = 0;
+	return 0;
+}
+
+FX_MAYBE_UNUSED
+static size_t fx_conn_size_for(const void *module) { return 64; }
 
 FX_MAYBE_UNUSED
 static shb_tstamp fx_next_deadline(const void *conn) { return SHB_TSTAMP_NONE; }
@@ -195,12 +209,14 @@ static const struct shb_proto_vtable fx_dgram_vt FX_MAYBE_UNUSED = {
 	.conn_fini = fx_conn_fini,
 	.on_transport_ready = fx_ready,
 	.recv_dgrams = fx_recv_dgrams,
-	.write_dgrams = fx_write_dgrams,
+	/* No write_dgrams: since 1.4 write_dgrams_v stands in for it. */
 	.next_deadline = fx_next_deadline,
 	.on_timer = fx_on_timer,
 	.state = fx_state,
 	.capacity = fx_capacity,
 	.issue = fx_issue,
+	.conn_size_for = fx_conn_size_for,
+	.write_dgrams_v = fx_write_dgrams_v,
 };
 
 static const char *const fx_schemes[] FX_MAYBE_UNUSED = { "http", NULL };

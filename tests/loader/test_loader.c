@@ -347,12 +347,18 @@ static void test_loader_proto_by_name(void)
 	CU_ASSERT_PTR_NULL(h.vt.recv_dgrams);
 
 	/* The second descriptor of the same file (through the link in misc),
-	 * a datagram protocol that needs no stream members. */
+	 * a datagram protocol that needs no stream members, and since 1.4
+	 * no write_dgrams when it has write_dgrams_v. */
 	CU_ASSERT_EQUAL_FATAL(
 		shb_loader_proto(&l, "good-dgram", &d, err, sizeof err), 0);
 	CU_ASSERT_EQUAL(d.desc->transport, SHB_TRANSPORT_DGRAM);
 	CU_ASSERT_PTR_NULL(d.vt.recv);
-	CU_ASSERT_PTR_NOT_NULL(d.vt.write_dgrams);
+	CU_ASSERT_PTR_NULL(d.vt.write_dgrams);
+	CU_ASSERT_PTR_EQUAL(d.vt.write_dgrams_v, d.desc->vt->write_dgrams_v);
+	CU_ASSERT_PTR_NOT_NULL(d.vt.write_dgrams_v);
+	CU_ASSERT_PTR_EQUAL(d.vt.conn_size_for, d.desc->vt->conn_size_for);
+	CU_ASSERT_PTR_NOT_NULL(d.vt.conn_size_for);
+	CU_ASSERT_PTR_NULL(h.vt.write_dgrams_v);
 	CU_ASSERT_PTR_EQUAL(d.file, h.file);
 	shb_loader_fini(&l);
 }

@@ -515,13 +515,39 @@ struct shb_proto_vtable {
 	int (*issue_var)(void *conn, const void *prepared,
 			 const struct shb_request_var *var, uint64_t cookie,
 			 shb_tstamp now);
+
+	/* since 1.4; the core reads them only when SHB_HAS() says so. */
+	/* [main] The bytes each connection of this run needs, known once
+	 * module_create has seen -p and the options: called once right after
+	 * module_create, before any worker starts. The core then reserves
+	 * the larger of that and the descriptor's conn_size per connection
+	 * (zeroed, core-owned, as for conn_size); 0 keeps conn_size, above
+	 * 64 MiB the run is refused with one line. `module` is borrowed for
+	 * the call. May be NULL: conn_size. */
+	size_t (*conn_size_for)(const void *module);
+	/* [conn] DGRAM: like write_dgrams, for datagrams of any sizes. Writes
+	 * up to max_count datagrams back to back into buf[cap], each 1 to
+	 * the transport's max_dgram bytes, and their sizes in order into
+	 * sizes[0 .. *count - 1] (core-owned, max_count entries, borrowed for
+	 * the call). Returns the bytes written, the sum of the sizes (0:
+	 * nothing to send), or a negative SHB_E_*; the bytes become
+	 * core-owned. A module with it is never called through write_dgrams
+	 * (which it may then leave NULL): the core sends each run of equal
+	 * sizes, and a shorter one ending it, as one UDP GSO send, the next
+	 * run once that send completed, and calls write_dgrams_v again only
+	 * when the whole train is out. May be NULL. */
+	shb_ssize (*write_dgrams_v)(void *conn, uint8_t *buf, size_t cap,
+				    uint16_t *sizes, size_t max_count,
+				    size_t *count, shb_tstamp now);
 };
 
 /* Optional members, by the minor the plugin's entry declares:
  *   always: release_request, worker_init, worker_fini, cancel, shutdown,
  *           error_detail; recv_dgrams and write_dgrams for STREAM;
  *   >= 1.2: next_deadline with on_timer (both or neither), issue_var;
- *           recv, recv_eof, pull_send and sent for DGRAM.
+ *           recv, recv_eof, pull_send and sent for DGRAM;
+ *   >= 1.4: conn_size_for, write_dgrams_v; write_dgrams for a DGRAM
+ *           module that has write_dgrams_v.
  * Every other member is mandatory (module_create, module_destroy,
  * prepare_request, conn_init, conn_fini, on_transport_ready, state,
  * capacity, issue, and the transport's own I/O members); the loader refuses

@@ -199,6 +199,9 @@ static int vt_check(struct chk *k, const char *check,
 	};
 	char left[512] = "";
 	int timers = 0;
+	/* Since 1.4 write_dgrams_v stands in for write_dgrams. */
+	int has_v = SHB_HAS(vt, struct shb_proto_vtable, write_dgrams_v) &&
+		    vt->write_dgrams_v != NULL;
 
 	if (vt->struct_size < END_OF(struct shb_proto_vtable, issue)) {
 		chk_line(k, "FAIL", check, "vtable too short (%u bytes)",
@@ -213,7 +216,8 @@ static int vt_check(struct chk *k, const char *check,
 				  !strcmp(m->name, "on_timer");
 			continue;
 		}
-		if (mandatory(m->name, d->transport, minor)) {
+		if (mandatory(m->name, d->transport, minor) &&
+		    !(has_v && !strcmp(m->name, "write_dgrams"))) {
 			chk_line(k, "FAIL", check, "lacks a mandatory member (%s)",
 				 m->name);
 			return 1;

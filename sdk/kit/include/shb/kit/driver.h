@@ -55,6 +55,10 @@ struct shb_kit_module {
 	uint32_t max_dgram; /* the descriptor's, 1200 when 0 */
 	uint32_t max_train; /* the descriptor's, 64 when 0 */
 	char err[256]; /* module_create's or prepare_request's line */
+	/* The bytes each connection gets: the descriptor's conn_size, or
+	 * (ABI 1.4) what conn_size_for asked after module_create when that is
+	 * more, as the core reserves. */
+	size_t conn_size;
 	/* Kit-owned copies behind `origin`. */
 	char scheme_buf[32], host_buf[256], authority_buf[272];
 };
@@ -95,7 +99,7 @@ struct shb_kit_retired {
 struct shb_kit_conn {
 	struct shb_kit_module *m;
 	struct shb_kit_host *kh;
-	void *mem;               /* conn_size bytes */
+	void *mem;               /* m->conn_size bytes */
 	struct shb_conn *handle; /* what the module sees; kit-chosen */
 	int inited;   /* conn_init returned SHB_OK */
 	int finished; /* conn_fini was called */
@@ -178,9 +182,16 @@ int shb_kit_conn_recv_dgrams(struct shb_kit_conn *c,
  * max_dgram. */
 shb_ssize shb_kit_conn_write_dgrams(struct shb_kit_conn *c, uint8_t *buf,
 				    size_t cap, size_t *segment_size);
-/* DGRAM: write_dgrams until it has nothing, appending each datagram to
- * c->out / c->dgram_len. Returns the datagrams collected, or the module's
- * negative code. At most 4096 datagrams per call. */
+/* DGRAM, raw (ABI 1.4): write_dgrams_v into buf[cap] with sizes[max_count],
+ * checked: at most max_count datagrams, each 1 to max_dgram bytes, adding
+ * up to what it returned. SHB_E_UNSUPPORTED when the module has none. */
+shb_ssize shb_kit_conn_write_dgrams_v(struct shb_kit_conn *c, uint8_t *buf,
+				      size_t cap, uint16_t *sizes,
+				      size_t max_count, size_t *count);
+/* DGRAM: write_dgrams (write_dgrams_v when the module has it, as the core
+ * prefers it) until it has nothing, appending each datagram to c->out /
+ * c->dgram_len. Returns the datagrams collected, or the module's negative
+ * code. At most 4096 datagrams per call. */
 shb_ssize shb_kit_conn_flush_dgrams(struct shb_kit_conn *c);
 
 /* Timers, raw: on_timer at now (SHB_OK when the module has no timers). */
