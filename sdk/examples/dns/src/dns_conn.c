@@ -6,36 +6,37 @@
  * without --timeout. A cancelled query frees its slot at once: its late
  * reply then matches nothing. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "dns_conn.h"
+
+/* The slots and the send queue follow the struct in the connection's
+ * memory, sized by -p (ABI 1.4: conn_size_for, read after
+ * module_create): nothing to allocate per connection. */
+size_t dns_conn_size(const struct dns_module *m)
+{
+	return sizeof(struct dns_conn) + m->slots * sizeof(struct dns_slot) +
+	       2u * m->slots * sizeof(uint16_t);
+}
 
 int dns_conn_init(void *module, void *worker, void *conn,
 		  struct shb_conn *handle, shb_tstamp now)
 {
 	struct dns_conn *c = conn;
-	uint32_t n;
 
 	(void)now;
 	c->m = module;
 	c->w = worker;
 	c->h = handle;
-	n = c->m->slots;
-	c->slot = calloc(n, sizeof *c->slot);
-	c->sendq = calloc(2u * n, sizeof *c->sendq);
-	if (!c->slot || !c->sendq)
-		return SHB_E_NOMEM; /* conn_fini frees what was had */
+	c->slot = (struct dns_slot *)(c + 1);
+	c->sendq = (uint16_t *)(c->slot + c->m->slots);
 	c->deadline = SHB_TSTAMP_NONE;
 	return SHB_OK;
 }
 
 void dns_conn_fini(void *conn)
 {
-	struct dns_conn *c = conn;
-
-	free(c->slot);
-	free(c->sendq);
+	(void)conn; /* all of it is the core's memory */
 }
 
 /* No handshake: queries may go as soon as the socket is ready. */
@@ -168,35 +169,30 @@ int dns_conn_recv_dgrams(void *conn, struct shb_vec *dgrams, size_t count,
 	return SHB_OK;
 }
 
-/* A train of queries of the first one's size (UDP GSO sends equal
- * segments), with at most one shorter query last. */
-shb_ssize dns_conn_write_dgrams(void *conn, uint8_t *buf, size_t cap,
-				size_t *segment_size, shb_tstamp now)
+/* The queries waiting, oldest first, whatever their sizes (ABI 1.4:
+ * write_dgrams_v; the core sends each run of one size as one GSO
+ * train). */
+shb_ssize dns_conn_write_dgrams_v(void *conn, uint8_t *buf, size_t cap,
+				  uint16_t *sizes, size_t max_count,
+				  size_t *count, shb_tstamp now)
 {
 	struct dns_conn *c = conn;
 	uint32_t n = c->m->slots * 2u, taken = 0;
-	size_t off = 0, seg = 0;
+	size_t off = 0;
 
 	(void)now;
-	while (taken < c->sq_count && taken < DNS_TRAIN_MAX) {
+	while (taken < c->sq_count && taken < max_count) {
 		const struct dns_slot *s = &c->slot[c->sendq[(c->sq_head + taken) % n]];
 
-		if (seg && (s->len > seg || off + s->len > cap))
+		if (off + s->len > cap)
 			break;
-		if (!seg) {
-			if (s->len > cap)
-				break;
-			seg = s->len;
-		}
 		memcpy(buf + off, s->wire, s->len);
 		off += s->len;
-		taken++;
-		if (s->len < seg)
-			break; /* a shorter one ends the train */
+		sizes[taken++] = s->len;
 	}
 	c->sq_head = (c->sq_head + taken) % n;
 	c->sq_count -= taken;
-	*segment_size = seg;
+	*count = taken;
 	return (shb_ssize)off;
 }
 

@@ -15,7 +15,7 @@
 #define DNS_PARALLEL_MAX 1024u /* -p at most: ids are 16 bits */
 #define DNS_RANGE_DEFAULT 1000000u
 #define DNS_WAIT_DEFAULT_MS 5000u
-/* Queries per write_dgrams train at most (the descriptor's max_train). */
+/* Queries per write_dgrams_v train at most (the descriptor's max_train). */
 #define DNS_TRAIN_MAX 64u
 
 /* [main] built by module_create, read-only after; read by every worker. */
@@ -50,13 +50,15 @@ struct dns_slot {
 	uint8_t wire[DNS_QUERY_MAX];
 };
 
-/* [conn] conn_size bytes. */
+/* [conn] dns_conn_size() bytes (conn_size_for): this struct, then the
+ * slots and the send queue. */
 struct dns_conn {
 	const struct dns_module *m;
 	struct dns_worker *w;
 	struct shb_conn *h;
-	struct dns_slot *slot;  /* m->slots of them */
-	uint16_t *sendq;        /* slot numbers to send, oldest at sq_head */
+	struct dns_slot *slot;  /* m->slots of them, after the struct */
+	uint16_t *sendq;        /* 2 x m->slots slot numbers to send, oldest
+				 * at sq_head, after the slots */
 	uint32_t sq_head, sq_count;
 	uint32_t inflight, issued;
 	uint32_t ready, closed;
@@ -66,6 +68,7 @@ struct dns_conn {
 	char err[160];
 };
 
+size_t dns_conn_size(const struct dns_module *m);
 int dns_conn_init(void *module, void *worker, void *conn,
 		  struct shb_conn *handle, shb_tstamp now);
 void dns_conn_fini(void *conn);
@@ -73,8 +76,9 @@ int dns_conn_ready(void *conn, const struct shb_transport_info *info,
 		   shb_tstamp now);
 int dns_conn_recv_dgrams(void *conn, struct shb_vec *dgrams, size_t count,
 			 shb_tstamp now);
-shb_ssize dns_conn_write_dgrams(void *conn, uint8_t *buf, size_t cap,
-				size_t *segment_size, shb_tstamp now);
+shb_ssize dns_conn_write_dgrams_v(void *conn, uint8_t *buf, size_t cap,
+				  uint16_t *sizes, size_t max_count,
+				  size_t *count, shb_tstamp now);
 shb_tstamp dns_conn_next_deadline(const void *conn);
 int dns_conn_on_timer(void *conn, shb_tstamp now);
 uint32_t dns_conn_state(const void *conn);

@@ -164,6 +164,11 @@ static int dns_worker_init(void *module, void *worker, uint32_t index)
 	return SHB_OK;
 }
 
+static size_t dns_conn_size_for(const void *module)
+{
+	return dns_conn_size(module);
+}
+
 static const struct shb_proto_vtable dns_vtable = {
 	.struct_size = sizeof(struct shb_proto_vtable),
 	.module_create = dns_module_create,
@@ -174,7 +179,8 @@ static const struct shb_proto_vtable dns_vtable = {
 	.conn_fini = dns_conn_fini,
 	.on_transport_ready = dns_conn_ready,
 	.recv_dgrams = dns_conn_recv_dgrams,
-	.write_dgrams = dns_conn_write_dgrams,
+	/* No write_dgrams: queries differ in size ({seq} grows a digit), and
+	 * write_dgrams_v takes any sizes (1.4). */
 	.next_deadline = dns_conn_next_deadline,
 	.on_timer = dns_conn_on_timer,
 	.state = dns_conn_state,
@@ -183,6 +189,8 @@ static const struct shb_proto_vtable dns_vtable = {
 	.cancel = dns_conn_cancel,
 	.shutdown = dns_conn_shutdown,
 	.error_detail = dns_conn_error_detail,
+	.conn_size_for = dns_conn_size_for,
+	.write_dgrams_v = dns_conn_write_dgrams_v,
 };
 
 static const char *const dns_schemes[] = {"dns", NULL};
