@@ -9,8 +9,8 @@ set -uo pipefail
 IOP_HOME=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$IOP_HOME/.." && pwd)
 
-all_servers="nginx caddy h2o nghttpd apache2 lighttpd haproxy varnish gtlsserver go node hypercorn trafficserver jetty websockets websocketd grpcio grpcgo"
-all_protos="h1 h1s h2c h2 h3 ws wss grpc grpcs"
+all_servers="nginx caddy h2o nghttpd apache2 lighttpd haproxy varnish gtlsserver go node hypercorn trafficserver jetty websockets websocketd grpcio grpcgo dnsmasq"
+all_protos="h1 h1s h2c h2 h3 ws wss grpc grpcs dns"
 all_endpoints="/ /1m /bigheaders /close /echo"
 # WebSocket (shb --proto ws, the SDK's example plugin): a 13-byte
 # message echoed, a 64 KiB one, the server closing (1000) every 5th
@@ -19,6 +19,9 @@ all_endpoints="/ /1m /bigheaders /close /echo"
 # 1 MiB message each way.
 ws_endpoints="ws:echo ws:64k ws:close"
 grpc_endpoints="grpc:echo grpc:fail grpc:1m"
+# DNS over UDP (--proto dns, the SDK's example): an A query answered from
+# a local record, and names the server does not have (NXDOMAIN).
+dns_endpoints="dns:a dns:nx"
 # The HTTP/2 cases that most often break clients, on servers that can be
 # configured for them (README.md): few concurrent streams, a small
 # initial window, GOAWAY every few requests.
@@ -38,9 +41,10 @@ Options:
   --protos LIST       protocols to test, from "$all_protos"
                       (h1s: HTTP/1.1 over TLS; h2c: cleartext HTTP/2 with
                       prior knowledge; h2: HTTP/2 over TLS with ALPN; ws,
-                      wss: WebSocket; grpc, grpcs: gRPC over h2c, h2; the
-                      last four through the plugins of sdk/examples/, built
-                      by run.sh against the SDK of the shb under test)
+                      wss: WebSocket; grpc, grpcs: gRPC over h2c, h2; dns:
+                      DNS over UDP; the last five through the plugins of
+                      sdk/examples/, built by run.sh against the SDK of the
+                      shb under test)
   --quick             GET / only (ws:echo and grpc:echo on ws and gRPC)
   -o, --output FILE   results file (default: interop/results/latest.md)
   --shb PATH          use this shb binary instead of building one into
@@ -135,6 +139,7 @@ proto_endpoints() {
 	case $1 in
 	ws | wss) echo "$ws_endpoints" ;;
 	grpc | grpcs) echo "$grpc_endpoints" ;;
+	dns) echo "$dns_endpoints" ;;
 	*) echo "$endpoints" ;;
 	esac
 }
@@ -144,6 +149,7 @@ shb_proto() {
 	case $1 in
 	ws | wss) echo ws ;;
 	grpc | grpcs) echo grpc ;;
+	dns) echo dns ;;
 	*) echo "${1:0:2}" ;;
 	esac
 }
@@ -352,7 +358,7 @@ uses_examples() {
 	local s p
 	for s in "${server_list[@]}"; do
 		for p in "${proto_list[@]}"; do
-			case $p in ws | wss | grpc | grpcs) server_speaks "$s" "$p" && return 0 ;; esac
+			case $p in ws | wss | grpc | grpcs | dns) server_speaks "$s" "$p" && return 0 ;; esac
 		done
 	done
 	return 1
@@ -363,7 +369,7 @@ server_speaks() { # server proto
 	[[ " ${!v} " == *" $2 "* ]]
 }
 
-# build_examples: sets ex_path, or ex_fail[ws|grpc] to why not.
+# build_examples: sets ex_path, or ex_fail[ws|grpc|dns] to why not.
 build_examples() {
 	local stage=$IOP_TMP/sdk pc pcdir name so log ex why
 	local -a pcenv=()
@@ -372,16 +378,17 @@ build_examples() {
 		if ! meson install -C "$bdir" --destdir "$stage" >"$log" 2>&1; then
 			ex_fail[ws]="the SDK of the shb build did not install: $(grep -v '^\s*$' "$log" | tail -n 1)"
 			ex_fail[grpc]=${ex_fail[ws]}
+			ex_fail[dns]=${ex_fail[ws]}
 			return 1
 		fi
 		pc=$(find "$stage" -name shb-plugin-1.pc -print -quit)
-		[[ -n $pc ]] || { ex_fail[ws]="the SDK of the shb build has no shb-plugin-1.pc"; ex_fail[grpc]=${ex_fail[ws]}; return 1; }
+		[[ -n $pc ]] || { ex_fail[ws]="the SDK of the shb build has no shb-plugin-1.pc"; ex_fail[grpc]=${ex_fail[ws]}; ex_fail[dns]=${ex_fail[ws]}; return 1; }
 		pcdir=$(dirname "$pc")
 		# prefix=/usr/local -> prefix=<stage>/usr/local
 		sed -i "s|^prefix=|prefix=$stage|" "$pcdir"/*.pc
 		pcenv=(env "PKG_CONFIG_LIBDIR=$pcdir" "PKG_CONFIG_PATH=$pcdir")
 	fi
-	for name in websocket grpc; do
+	for name in websocket grpc dns; do
 		ex=$IOP_TMP/examples/$name
 		so=shb-proto-${name/websocket/ws}.so
 		log=$IOP_TMP/examples/$name.log
@@ -399,7 +406,7 @@ build_examples() {
 }
 
 if ((!serve)) && uses_examples; then
-	iop_log "building the ws and grpc plugins of sdk/examples/ against shb's SDK"
+	iop_log "building the ws, grpc and dns plugins of sdk/examples/ against shb's SDK"
 	build_examples
 	# The protocol plugins, the examples' included.
 	plugins=$(SHB_PLUGIN_PATH="$plugin_path:$ex_path" "$shb" --list-plugins 2>/dev/null |
@@ -437,6 +444,30 @@ one_line() {
 	tr '\t\n' '  ' | sed 's/|/\\|/g; s/  *$//' | cut -c1-200
 }
 
+# dns_verdict (in run_one): every query answered with one outcome, named:
+# dns:a 200 noerror (exit 0), dns:nx 200 nxdomain, application errors
+# (exit 1); then the server's own count. Sets reason and rps.
+dns_verdict() {
+	local want='[{"space":"dns","code":0,"name":"noerror","ok":true,"count":200}]' want_rc=0
+	local -a checks=('requests.ok == 200' 'requests.errors == 0')
+	if [[ $ep == dns:nx ]]; then
+		want='[{"space":"dns","code":3,"name":"nxdomain","ok":false,"count":200}]'
+		want_rc=1
+		checks=('requests.answered == 200' 'errors.application == 200')
+	fi
+	# Answered, NXDOMAIN included.
+	rps=$("$jcheck" --get "$base.json" answeredPerSec | awk '{ printf "%.0f", $1 }')
+	if ((rc != want_rc)); then
+		reason="exit $rc (expected $want_rc): $(first_sample "$base.json")"
+	elif [[ $("$jcheck" --get "$base.json" appOutcomes) != "$want" ]]; then
+		reason="app outcomes $("$jcheck" --get "$base.json" appOutcomes)"
+	elif ! "$jcheck" "$base.json" "${checks[@]}" >"$base.check" 2>&1; then
+		reason="check failed: $(head -n 1 "$base.check")"
+	elif declare -F "${server}_check" >/dev/null; then
+		reason=$("${server}_check" "$proto" "$ep" "$base.json")
+	fi
+}
+
 # run_one SERVER PROTO ENDPOINT URL
 run_one() {
 	local server=$1 proto=$2 ep=$3 url=$4 base args rc=0 reason="" rps="" pp=$plugin_path
@@ -444,7 +475,7 @@ run_one() {
 	mkdir -p "$IOP_TMP/runs"
 	args=(--proto "$(shb_proto "$proto")" -c 10 -n 200)
 	case $proto in
-	h2c | h2 | h3 | grpc | grpcs) args+=(-p 16) ;;
+	h2c | h2 | h3 | grpc | grpcs | dns) args+=(-p 16) ;;
 	# In flight per connection: 4, unless the server can only answer
 	# one message at a time (IOP_PAR, websocketd).
 	ws | wss) args+=(-p "${IOP_PAR[$proto]:-4}") ;;
@@ -454,9 +485,11 @@ run_one() {
 	ws:echo | ws:close | grpc:echo | grpc:fail) args+=(-d "@$msg_file") ;;
 	ws:64k) args+=(-d "@$msg64k_file") ;;
 	grpc:1m) args+=(-d "@$IOP_DOCROOT/1m") ;;
+	dns:a) args+=(--proto-opt name=a.shb.test) ;;
+	dns:nx) args+=(--proto-opt 'name=n{seq}.shb.test') ;;
 	esac
 	# The examples' plugins are on the plugin path of their rows only.
-	case $proto in ws | wss | grpc | grpcs) pp+=":$ex_path" ;; esac
+	case $proto in ws | wss | grpc | grpcs | dns) pp+=":$ex_path" ;; esac
 	# A stuck request becomes a timeout error with a sample in the
 	# report (a healthy run takes a few seconds at most); the outer
 	# timeout only catches a hung shb. 30 s, not less: hypercorn's h2
@@ -475,6 +508,8 @@ run_one() {
 		[[ ! -s $base.err ]] || reason+=" ($(err_line "$base.err"))"
 	elif ! "$jcheck" --get "$base.json" requests.total >/dev/null 2>&1; then
 		reason="exit $rc: $(err_line "$base.err")"
+	elif [[ $proto == dns ]]; then
+		dns_verdict
 	elif [[ $ep == grpc:fail ]]; then
 		# Every call fails with the server's INVALID_ARGUMENT: exit 1,
 		# 200 errors of kind application, grpc-status 3 only.
@@ -691,6 +726,7 @@ report() {
 	echo "- each run: -c 10 -n 200, -p 16 on h2c/h2/h3; pass = exit 0, 200 ok, 0 errors, only status 200"
 	echo "- ws/wss ($ws_endpoints): -p 4 (1 on websocketd); pass = exit 0, 200 ok, 0 errors, only close code 1000"
 	echo "- grpc/grpcs ($grpc_endpoints): -p 16; pass = exit 0, 200 ok, 0 errors, only status 200 and grpc-status 0; grpc:fail: exit 1, 200 application errors, only grpc-status 3"
+	echo "- dns ($dns_endpoints): -p 16; pass = dns:a exit 0, 200 noerror; dns:nx exit 1, 200 nxdomain answered; each with 200 queries in the server's log"
 	echo
 	echo "## Matrix"
 	echo

@@ -61,8 +61,9 @@ for arg in "$@"; do
 		# sdk/examples/redis: its tests' server, and redis-cli to read
 		# the counts back (redis-tools comes with redis-server).
 		pkgs+=(redis-server redis-tools)
-		# sdk/examples/dns: its tests' server (the dnsmasq binary alone,
-		# without the system service of Debian's dnsmasq package).
+		# sdk/examples/dns and interop/dnsmasq: the DNS server (the
+		# dnsmasq binary alone, without the system service of Debian's
+		# dnsmasq package).
 		pkgs+=(dnsmasq-base)
 		# bun (tests/h3/servers/bun.sh) comes from npm; npm from Debian
 		# unless some npm is already there (NodeSource's nodejs has one).
