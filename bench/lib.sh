@@ -440,12 +440,13 @@ parse_wrk() {
 
 # shb's JSON: completed = requests.ok (complete responses, any status);
 # errors = every counted error kind plus 4xx/5xx responses, as for wrk.
+# A protocol without HTTP requests (request model NONE) has no statusCodes.
 parse_shb() {
 	[ -s "$1" ] || return 1
 	if command -v python3 >/dev/null 2>&1 && python3 - "$1" 2>/dev/null <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
-errs = sum(d["errors"].values()) + sum(n for s, n in d["statusCodes"].items() if int(s) >= 400)
+errs = sum(d["errors"].values()) + sum(n for s, n in d.get("statusCodes", {}).items() if int(s) >= 400)
 print(d["requests"]["ok"], errs, d["durationSeconds"])
 EOF
 	then
