@@ -8,7 +8,11 @@
  * Built with FX_QUERY (shb-proto-fxquery, for tests/e2e/connect-errors.sh)
  * it is a query protocol instead, FX_QUERIES requests at once: each is
  * one 5-byte datagram "query", and each datagram that comes back answers
- * the oldest (status 200). */
+ * the oldest (status 200).
+ *
+ * Built with FX_BADV (shb-proto-fxbadv, ABI 1.4) its request is written
+ * by write_dgrams_v as a train whose sizes (5 and 5) do not add up to
+ * what it returns (11): the core must refuse the train, not send it. */
 #include <stdio.h>
 #include <string.h>
 #include <shb/shb.h>
@@ -124,6 +128,23 @@ static shb_ssize write_dgrams(void *conn, uint8_t *buf, size_t cap,
 	return SHB_E_PROTO;
 }
 
+#ifdef FX_BADV
+static shb_ssize write_dgrams_v(void *conn, uint8_t *buf, size_t cap,
+				uint16_t *sizes, size_t max_count, size_t *count,
+				shb_tstamp now)
+{
+	struct conn *c = conn;
+
+	(void)cap, (void)max_count, (void)now;
+	if (!c->want)
+		return 0;
+	memset(buf, 'v', 11);
+	sizes[0] = sizes[1] = 5;
+	*count = 2;
+	return 11;
+}
+#endif
+
 static shb_tstamp next_deadline(const void *conn)
 {
 	(void)conn;
@@ -192,6 +213,9 @@ static const struct shb_proto_vtable vt = {
 	.capacity = capacity,
 	.issue = issue,
 	.error_detail = error_detail,
+#ifdef FX_BADV
+	.write_dgrams_v = write_dgrams_v,
+#endif
 };
 
 static const char *const schemes[] = {"http", "https", NULL};

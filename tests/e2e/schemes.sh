@@ -6,8 +6,9 @@
 # exact line with exit 2, and a run whose report shows the URL as typed.
 #
 # Environment (set by meson): FX_PLUGIN_DIR, the directory holding
-# shb-proto-fx.so and the datagram fixtures shb-proto-fxdgram.so and
-# shb-proto-fxbig.so (fxdgram_plugin.c), besides lib.sh's.
+# shb-proto-fx.so and the datagram fixtures shb-proto-fxdgram.so,
+# shb-proto-fxbig.so and shb-proto-fxbadv.so (fxdgram_plugin.c), besides
+# lib.sh's.
 # shellcheck disable=SC2154 # NAME_PORT, NAME_PID: set by start_testserver
 source "$(dirname "$0")/lib.sh"
 need SHB SHB_TESTSERVER SHB_JCHECK
@@ -122,4 +123,10 @@ note "fxdgram: $sample"
 	fail "fxdgram saw \"$sample\", expected max_dgram 1400 and a train of 4200 (GSO) or 1400 bytes"
 refused "$FX_PLUGIN_DIR/shb-proto-fxbig.so: protocol descriptor has max_dgram 65528 (at most 65527)" \
 	--proto "$FX_PLUGIN_DIR/shb-proto-fxbig.so" -n 1 http://127.0.0.1:9/
+# ABI 1.4: a write_dgrams_v train whose sizes (5 + 5) are not the bytes
+# it returned (11) is a protocol error of the connection; nothing is sent.
+run_shb badv --proto "$FX_PLUGIN_DIR/shb-proto-fxbadv.so" -c 1 -n 1 http://127.0.0.1:9/
+expect_rc badv 1
+check badv 'requests.errors==1' 'errors.protocol==1' 'bytesSent==0' \
+	'errorSamples.protocol=="protocol wrote an invalid datagram train"'
 note "schemes: all checks passed"
