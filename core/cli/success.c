@@ -105,6 +105,8 @@ int shb_success_parse(const char *list, struct shb_success *s, char *err,
 
 const char *shb_success_text(const struct shb_success *s)
 {
+	if (s->own)
+		return s->text[0] ? s->text : "the protocol's own (none named)";
 	return s->given ? s->text : SHB_SUCCESS_DEFAULT_TEXT;
 }
 

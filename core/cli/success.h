@@ -54,6 +54,9 @@ struct shb_success {
 	int any;      /* --success any: every status */
 	int statuses; /* status items given (bit[] holds them) */
 	int names;    /* outcome names given, to resolve (shb_success_resolve) */
+	/* Not given, and the protocol takes no HTTP request: its own outcomes
+	 * marked ok judge, and text names them (shb_success_resolve). */
+	int own;
 	uint8_t bit[(SHB_SUCCESS_MAX - SHB_SUCCESS_MIN) / 8 + 1];
 	/* LIST as given (cut to fit when it names no outcome), for messages */
 	char text[SHB_SUCCESS_TEXT_MAX];

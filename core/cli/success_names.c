@@ -28,8 +28,10 @@ static unsigned spaces_naming(const struct shb_outcome_space *spaces,
 
 /* Every name the protocol has, as --success takes it: "ok, err", or
  * "redis.ok" where two spaces share a name; cut with "..." to fit. */
-static void list_names(const struct shb_outcome_space *spaces, char *out,
-		       size_t outlen)
+/* The names of the spaces' codes (only the successes with ok_only),
+ * space-qualified where two spaces share one, separated by sep. */
+static void names_of(const struct shb_outcome_space *spaces, int ok_only,
+		     const char *sep, char *out, size_t outlen)
 {
 	size_t len = 0;
 
@@ -38,10 +40,12 @@ static void list_names(const struct shb_outcome_space *spaces, char *out,
 		for (const struct shb_outcome_code *c = sp->codes; c && c->name; c++) {
 			const struct shb_outcome_space *s1;
 			const struct shb_outcome_code *c1;
+			if (ok_only && !c->ok)
+				continue;
 			int shared = spaces_naming(spaces, c->name, strlen(c->name),
 						   &s1, &c1) > 1;
 			int w = snprintf(out + len, outlen - len, "%s%s%s%s",
-					 len ? ", " : "", shared ? sp->name : "",
+					 len ? sep : "", shared ? sp->name : "",
 					 shared ? "." : "", c->name);
 			if (w < 0 || (size_t)w >= outlen - len) {
 				snprintf(out + (outlen > 4 ? outlen - 4 : 0),
@@ -53,6 +57,12 @@ static void list_names(const struct shb_outcome_space *spaces, char *out,
 }
 
 /* The code named `name` in the space named `space` (both n bytes). */
+static void list_names(const struct shb_outcome_space *spaces, char *out,
+		       size_t outlen)
+{
+	names_of(spaces, 0, ", ", out, outlen);
+}
+
 static const struct shb_outcome_code *
 in_space(const struct shb_outcome_space *spaces, const char *space, size_t sn,
 	 const char *name, size_t n, const struct shb_outcome_space **sp_out)
@@ -120,6 +130,13 @@ int shb_success_resolve(struct shb_success *s,
 	char names[300];
 
 	s->outcome_count = 0;
+	if (!s->given && !http) {
+		/* Without --success a protocol's own outcomes judge (app_ok):
+		 * reports name that set, not the HTTP default. */
+		names_of(spaces, 1, ",", s->text, sizeof(s->text));
+		s->own = 1;
+		return 0;
+	}
 	if (!s->given || s->any || (!s->names && http))
 		return 0;
 	for (const char *p = s->text;;) {

@@ -156,6 +156,11 @@ static void test_request_model(void)
 	CU_ASSERT_PTR_EQUAL(r.outcome_spaces, two);
 	CU_ASSERT_EQUAL(r.outcome_space_count, 2);
 	CU_ASSERT_STRING_EQUAL(shb_run_method(&r, &cfg), "");
+	/* No --success: the protocol's own successes, not 1xx-3xx; "ok" is
+	 * in both spaces, so qualified; "nil" is not. */
+	CU_ASSERT_STRING_EQUAL(shb_success_text(&r.success),
+			       "redis.ok,nil,resp.ok");
+	CU_ASSERT_EQUAL(r.success.outcome_count, 0);
 
 	CU_ASSERT_EQUAL(shb_typed_note(&cfg.typed, "--header", "A: b"), 0);
 	CU_ASSERT_EQUAL(shb_typed_note(&cfg.typed, "-d", "x"), 0);
@@ -179,6 +184,7 @@ static void test_request_model(void)
 	CU_ASSERT_PTR_NULL(r.outcome_spaces);
 	CU_ASSERT_EQUAL(r.outcome_space_count, 0);
 	CU_ASSERT_STRING_EQUAL(shb_run_method(&r, &cfg), "PUT");
+	CU_ASSERT_STRING_EQUAL(shb_success_text(&r.success), "1xx-3xx");
 	shb_typed_free(&cfg.typed);
 }
 
