@@ -186,7 +186,7 @@ static int run_and_report(struct shb_run *run, struct shb_reporter *reps,
 		fprintf(stderr, "shb: out of memory\n");
 		return EXIT_RUN_FAILED;
 	}
-	struct shb_sample_ctx sc = {reps, nrep, 0, &run->hello};
+	struct shb_sample_ctx sc = {reps, nrep, 0, &run->hello, &run->conn_fps};
 	if (ts) {
 		ts->emit = shb_run_sample;
 		ts->ctx = &sc;

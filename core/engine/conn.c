@@ -487,6 +487,15 @@ void shb_worker_tls_client_hello(struct shb_conn *c, const uint8_t *msg,
 		shb_hello_keep(&c->w->run->hello, msg, len, 1);
 }
 
+/* host->conn_fingerprint: the first of each kind of the run is kept for
+ * the report. */
+void shb_worker_conn_fingerprint(struct shb_conn *c, uint32_t kind,
+				 const char *text)
+{
+	if (c)
+		shb_conn_fp_keep(&c->w->run->conn_fps, kind, text);
+}
+
 void shb_run_set_origin(struct shb_run *run)
 {
 	const struct shb_config *cfg = run->cfg;

@@ -114,6 +114,7 @@ static const struct shb_host host = {
 	.hist = &shb_histo_ops,
 	.conn_origin = shb_worker_conn_origin,
 	.tls_client_hello = shb_worker_tls_client_hello,
+	.conn_fingerprint = shb_worker_conn_fingerprint,
 };
 
 const struct shb_host *shb_core_host(void)

@@ -15,6 +15,7 @@
 #include "results/interval.h"
 #include "engine/tls.h"
 #include "engine/tls_fp.h"
+#include "engine/conn_fp.h"
 
 /* Where a connection goes (c->ro): its origin for host->conn_origin, its
  * addresses and its TLS. Read-only while the workers run. */
@@ -98,6 +99,9 @@ struct shb_run {
 	 * TLS, or a module through host->tls_client_hello), read on the main
 	 * thread. */
 	struct shb_hello hello;
+	/* The run's first connection fingerprint of each kind, handed by
+	 * the module (host->conn_fingerprint), read on the main thread. */
+	struct shb_conn_fps conn_fps;
 	uint32_t threads;
 	uint64_t start_ns;   /* the run starts: connections are set up */
 	/* The load starts (the warm-up first, if any) once every worker has
@@ -183,6 +187,8 @@ void shb_worker_conn_event(struct shb_conn *c, const struct shb_conn_event *ev);
 const struct shb_origin *shb_worker_conn_origin(struct shb_conn *c);
 void shb_worker_tls_client_hello(struct shb_conn *c, const uint8_t *msg,
 				 size_t len);
+void shb_worker_conn_fingerprint(struct shb_conn *c, uint32_t kind,
+				 const char *text);
 
 uint64_t shb_now_ns(void);
 

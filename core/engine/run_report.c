@@ -26,6 +26,7 @@ void shb_run_sample(void *ctx, const struct shb_results *r)
 	struct shb_sample_ctx *sc = ctx;
 	struct shb_results fr = *r;
 	shb_hello_fingerprints(sc->hello, &fr.tls_ja3, &fr.tls_ja4);
+	shb_conn_fp_results(sc->fps, &fr);
 	for (size_t i = 0; i < sc->n; i++)
 		if (sc->reps[i].samples && sc->reps[i].h.vt.sample(sc->reps[i].rep, &fr) < 0)
 			sc->failed = 1;
@@ -121,6 +122,7 @@ void shb_run_collect(struct shb_run *run, struct shb_worker_args *wa,
 	rb->r.setup_ns = (load ? load : end) - run->start_ns;
 	rb->r.requests_warmup = shb_ext_run_info.warmup_requests;
 	shb_hello_fingerprints(&run->hello, &rb->r.tls_ja3, &rb->r.tls_ja4);
+	shb_conn_fp_results(&run->conn_fps, &rb->r);
 	/* 1.3: the load start on the wall clock, through the monotonic
 	 * time since (a wall-clock step during the run moves it). */
 	rb->r.load_start_unix_ns = load ? wall_ns() - (shb_now_ns() - load) : 0;

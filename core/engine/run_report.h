@@ -21,6 +21,7 @@ struct shb_sample_ctx {
 	size_t n;
 	int failed;
 	struct shb_hello *hello; /* the run's, for tls_ja3/tls_ja4 */
+	struct shb_conn_fps *fps; /* the run's, for h2_fingerprint... */
 };
 void shb_run_sample(void *ctx, const struct shb_results *r);
 

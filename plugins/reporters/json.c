@@ -471,6 +471,15 @@ static void put_tls_fp(struct jb *b, json_t *doc, const struct shb_results *r)
 		jput(b, doc, "tlsJa3", jstr(r->tls_ja3));
 	if (r->tls_ja4)
 		jput(b, doc, "tlsJa4", jstr(r->tls_ja4));
+	/* 1.4: the protocol's own, when its module handed them */
+	if (!SHB_RPT_HAS(r, struct shb_results, h3_settings_fingerprint))
+		return;
+	if (r->h2_fingerprint)
+		jput(b, doc, "h2Fingerprint", jstr(r->h2_fingerprint));
+	if (r->quic_tp_fingerprint)
+		jput(b, doc, "quicTpFingerprint", jstr(r->quic_tp_fingerprint));
+	if (r->h3_settings_fingerprint)
+		jput(b, doc, "h3SettingsFingerprint", jstr(r->h3_settings_fingerprint));
 }
 
 static int dump_cb(const char *buf, size_t size, void *data)

@@ -87,6 +87,15 @@ static void print_tls_fp(struct shb_rpt_out *o, const struct shb_results *r)
 		line_str(o, "TLS JA3:", r->tls_ja3);
 	if (r->tls_ja4)
 		line_str(o, "TLS JA4:", r->tls_ja4);
+	/* 1.4: the protocol's own, when its module handed them */
+	if (!SHB_RPT_HAS(r, struct shb_results, h3_settings_fingerprint))
+		return;
+	if (r->h2_fingerprint)
+		line_str(o, "H2 Akamai:", r->h2_fingerprint);
+	if (r->quic_tp_fingerprint)
+		line_str(o, "QUIC params:", r->quic_tp_fingerprint);
+	if (r->h3_settings_fingerprint)
+		line_str(o, "H3 settings:", r->h3_settings_fingerprint);
 }
 
 /* A list of the run facts: a line each, the label on the first. */

@@ -428,6 +428,46 @@ static void host_tls_client_hello(struct shb_conn *handle, const uint8_t *msg,
 	kh->client_hello_len = len;
 }
 
+/* What the core keeps: printable ASCII, 1 to SHB_CONN_FP_MAX octets. */
+static int fp_text_ok(const char *text)
+{
+	size_t n = 0;
+
+	for (; text && text[n]; n++)
+		if (text[n] < 0x20 || text[n] > 0x7e)
+			return 0;
+	return n > 0 && n <= SHB_CONN_FP_MAX;
+}
+
+static void host_conn_fingerprint(struct shb_conn *handle, uint32_t kind,
+				  const char *text)
+{
+	struct shb_kit_host *kh = active;
+	struct shb_kit_slot *s;
+
+	if (!kh)
+		return;
+	s = slot_of(kh, handle);
+	if (!s || s->finished) {
+		shb_kit_violation(kh, "conn_fingerprint on %s connection handle",
+				  s ? "a finalised" : "an unknown");
+		return;
+	}
+	if (kh->cur != s->conn)
+		shb_kit_violation(kh, "conn_fingerprint outside a [conn] call "
+				      "on that connection");
+	if (kind < 1 || kind > SHB_KIT_FP_KINDS || !fp_text_ok(text)) {
+		/* the core would ignore it: a plugin bug */
+		shb_kit_violation(kh, "conn_fingerprint: kind %u with %s text",
+				  (unsigned)kind, !text ? "no" :
+				  "an empty, unprintable or too long");
+		return;
+	}
+	kh->fingerprint_calls[kind - 1]++;
+	if (!kh->fingerprints[kind - 1])
+		kh->fingerprints[kind - 1] = strdup(text);
+}
+
 /* ---- set-up ----------------------------------------------------------------- */
 
 int shb_kit_host_init(struct shb_kit_host *kh, uint32_t abi_minor)
@@ -435,7 +475,8 @@ int shb_kit_host_init(struct shb_kit_host *kh, uint32_t abi_minor)
 	if (abi_minor < 1 || abi_minor > SHB_ABI_MINOR)
 		return -1;
 	memset(kh, 0, sizeof *kh);
-	kh->host.struct_size = abi_minor >= 3   ? sizeof(struct shb_host)
+	kh->host.struct_size = abi_minor >= 4   ? sizeof(struct shb_host)
+			       : abi_minor == 3 ? END_OF(struct shb_host, tls_client_hello)
 			       : abi_minor == 2 ? END_OF(struct shb_host, conn_origin)
 						: END_OF(struct shb_host, hist);
 	kh->host.abi_major = SHB_ABI_MAJOR;
@@ -454,6 +495,8 @@ int shb_kit_host_init(struct shb_kit_host *kh, uint32_t abi_minor)
 		kh->host.conn_origin = host_conn_origin;
 	if (abi_minor >= 3)
 		kh->host.tls_client_hello = host_tls_client_hello;
+	if (abi_minor >= 4)
+		kh->host.conn_fingerprint = host_conn_fingerprint;
 	kh->clock.now = 1;
 	kh->log_level = SHB_LOG_WARN;
 	kh->main_thread = pthread_self();
@@ -473,6 +516,11 @@ void shb_kit_host_reset(struct shb_kit_host *kh)
 	kh->client_hello = NULL;
 	kh->client_hello_len = 0;
 	kh->client_hello_calls = 0;
+	for (size_t i = 0; i < SHB_KIT_FP_KINDS; i++) {
+		free(kh->fingerprints[i]);
+		kh->fingerprints[i] = NULL;
+		kh->fingerprint_calls[i] = 0;
+	}
 }
 
 void shb_kit_host_fini(struct shb_kit_host *kh)

@@ -284,7 +284,7 @@ _Static_assert(offsetof(struct shb_run_info, resolve) == 264, "shb_run_info.reso
 _Static_assert(offsetof(struct shb_run_info, resolve_count) == 272, "shb_run_info.resolve_count");
 _Static_assert(offsetof(struct shb_run_info, source) == 280, "shb_run_info.source");
 _Static_assert(offsetof(struct shb_run_info, unix_socket) == 288, "shb_run_info.unix_socket");
-_Static_assert(sizeof(struct shb_results) == 368, "shb_results size");
+_Static_assert(sizeof(struct shb_results) == 392, "shb_results size");
 _Static_assert(offsetof(struct shb_results, struct_size) == 0, "shb_results.struct_size");
 _Static_assert(offsetof(struct shb_results, kind) == 4, "shb_results.kind");
 _Static_assert(offsetof(struct shb_results, interrupted) == 8, "shb_results.interrupted");
@@ -335,6 +335,9 @@ _Static_assert(offsetof(struct shb_results, requests_answered) == 344, "shb_resu
 _Static_assert(offsetof(struct shb_results, latency_error_reply) == 352, "shb_results.latency_error_reply");
 _Static_assert(offsetof(struct shb_results, measured) == 360, "shb_results.measured");
 _Static_assert(offsetof(struct shb_results, reserved2) == 364, "shb_results.reserved2");
+_Static_assert(offsetof(struct shb_results, h2_fingerprint) == 368, "shb_results.h2_fingerprint");
+_Static_assert(offsetof(struct shb_results, quic_tp_fingerprint) == 376, "shb_results.quic_tp_fingerprint");
+_Static_assert(offsetof(struct shb_results, h3_settings_fingerprint) == 384, "shb_results.h3_settings_fingerprint");
 _Static_assert(sizeof(struct shb_ostream) == 24, "shb_ostream size");
 _Static_assert(offsetof(struct shb_ostream, struct_size) == 0, "shb_ostream.struct_size");
 _Static_assert(offsetof(struct shb_ostream, is_terminal) == 4, "shb_ostream.is_terminal");
@@ -354,7 +357,7 @@ _Static_assert(offsetof(struct shb_report_desc, name) == 8, "shb_report_desc.nam
 _Static_assert(offsetof(struct shb_report_desc, summary) == 16, "shb_report_desc.summary");
 _Static_assert(offsetof(struct shb_report_desc, vt) == 24, "shb_report_desc.vt");
 _Static_assert(offsetof(struct shb_report_desc, option_defs) == 32, "shb_report_desc.option_defs");
-_Static_assert(sizeof(struct shb_host) == 112, "shb_host size");
+_Static_assert(sizeof(struct shb_host) == 120, "shb_host size");
 _Static_assert(offsetof(struct shb_host, struct_size) == 0, "shb_host.struct_size");
 _Static_assert(offsetof(struct shb_host, abi_major) == 4, "shb_host.abi_major");
 _Static_assert(offsetof(struct shb_host, abi_minor) == 8, "shb_host.abi_minor");
@@ -371,6 +374,7 @@ _Static_assert(offsetof(struct shb_host, conn_event) == 80, "shb_host.conn_event
 _Static_assert(offsetof(struct shb_host, hist) == 88, "shb_host.hist");
 _Static_assert(offsetof(struct shb_host, conn_origin) == 96, "shb_host.conn_origin");
 _Static_assert(offsetof(struct shb_host, tls_client_hello) == 104, "shb_host.tls_client_hello");
+_Static_assert(offsetof(struct shb_host, conn_fingerprint) == 112, "shb_host.conn_fingerprint");
 #endif
 
 int shb_abi_layout_checked(void);

@@ -91,6 +91,15 @@ static void test_abi_1_3_sizes_hide_1_4_members(void)
 	CU_ASSERT_FALSE(SHB_HAS(&s, struct shb_results, requests_answered));
 	CU_ASSERT_TRUE(SHB_HAS(&i, struct shb_run_info, compare_count));
 	CU_ASSERT_FALSE(SHB_HAS(&i, struct shb_run_info, request_model));
+	/* a 1.3 host table (112 bytes) has no conn_fingerprint, a 1.3
+	 * results struct none of the connection fingerprints */
+	struct shb_host h = {.struct_size = 112};
+	CU_ASSERT_TRUE(SHB_HAS(&h, struct shb_host, tls_client_hello));
+	CU_ASSERT_FALSE(SHB_HAS(&h, struct shb_host, conn_fingerprint));
+	CU_ASSERT_FALSE(SHB_HAS(&s, struct shb_results, h2_fingerprint));
+	s.struct_size = 368; /* 1.4 before the fingerprints */
+	CU_ASSERT_TRUE(SHB_HAS(&s, struct shb_results, reserved2));
+	CU_ASSERT_FALSE(SHB_HAS(&s, struct shb_results, h2_fingerprint));
 }
 
 static void test_abi_version(void)

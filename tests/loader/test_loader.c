@@ -47,6 +47,12 @@ void shb_worker_tls_client_hello(struct shb_conn *c, const uint8_t *msg,
 	abort();
 }
 
+void shb_worker_conn_fingerprint(struct shb_conn *c, uint32_t kind,
+				 const char *text)
+{
+	abort();
+}
+
 uint64_t shb_now_ns(void)
 {
 	return 0;

@@ -83,7 +83,41 @@ struct shb_host {
 	 * module may call it on every connection. */
 	void (*tls_client_hello)(struct shb_conn *conn, const uint8_t *msg,
 				 size_t len);
+
+	/* since 1.4 */
+	/* [conn] A fingerprint of the connection `conn` opens, as the module
+	 * encodes it (enum shb_conn_fp_kind says which; the text's format is
+	 * there). Only from inside a [conn] call on `conn`; `text` is borrowed
+	 * for the call (printable ASCII, at most SHB_CONN_FP_MAX bytes before
+	 * its NUL; a longer or unprintable one is ignored). The core keeps the
+	 * first of each kind of the run, like tls_client_hello, and reports it
+	 * (shb_results.h2_fingerprint, quic_tp_fingerprint,
+	 * h3_settings_fingerprint); later calls are cheap no-ops. */
+	void (*conn_fingerprint)(struct shb_conn *conn, uint32_t kind,
+				 const char *text);
 };
+
+/* since 1.4: the kinds of host->conn_fingerprint. */
+enum shb_conn_fp_kind {
+	/* The Akamai HTTP/2 fingerprint (Shuster and Segal, Black Hat EU
+	 * 2017): "SETTINGS|WINDOW_UPDATE|PRIORITY|pseudo-headers", e.g.
+	 * "1:65536;2:0;4:6291456;6:262144|15663105|0|m,a,s,p": the SETTINGS
+	 * entries "id:value" in the order sent, joined by ';'; the increment
+	 * of the connection WINDOW_UPDATE sent with the preface, or 00 without
+	 * one; the PRIORITY frames sent before the first request as
+	 * "stream:exclusive:depends_on:weight" joined by ',', or 0; the
+	 * pseudo-headers of a request in order (m, a, s, p). */
+	SHB_FP_H2_AKAMAI = 1,
+	/* The QUIC transport parameter ids of the ClientHello's extension, in
+	 * the order sent, in decimal, joined by '-' (e.g. "1-4-5-6-7-8-9-15"). */
+	SHB_FP_QUIC_TP = 2,
+	/* The HTTP/3 SETTINGS the client sends on its control stream,
+	 * "id:value" in order, joined by ';' (ids in decimal). */
+	SHB_FP_H3_SETTINGS = 3,
+};
+
+/* since 1.4: the longest conn_fingerprint text the core keeps. */
+#define SHB_CONN_FP_MAX 511
 
 #ifdef __cplusplus
 }

@@ -278,6 +278,15 @@ struct shb_results {
 	 * report shows them as unknown. In a run's result: all bits. */
 	uint32_t measured;
 	uint32_t reserved2; /* 0 */
+	/* Fingerprints of shb's own connections, as the protocol module
+	 * handed them (host->conn_fingerprint, enum shb_conn_fp_kind gives
+	 * the formats): the first of the run of each kind, NULL when the
+	 * module handed none (another protocol, or a module built before
+	 * 1.4). Core-owned, valid for the call; the same in every result of a
+	 * run, interval results included. */
+	const char *h2_fingerprint;          /* SHB_FP_H2_AKAMAI */
+	const char *quic_tp_fingerprint;     /* SHB_FP_QUIC_TP */
+	const char *h3_settings_fingerprint; /* SHB_FP_H3_SETTINGS */
 };
 
 /* since 1.4: bits of shb_results.measured. */

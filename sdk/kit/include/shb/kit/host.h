@@ -98,6 +98,9 @@ struct shb_kit_extension_provider {
 };
 
 #define SHB_KIT_MAX_PROVIDERS 8
+/* The kinds of host->conn_fingerprint the kit records (enum
+ * shb_conn_fp_kind, 1 to 3). */
+#define SHB_KIT_FP_KINDS 3
 
 /* Per-connection bookkeeping of the host (slot `n` is the handle n + 1). */
 struct shb_kit_slot {
@@ -156,12 +159,19 @@ struct shb_kit_host {
 	uint8_t *client_hello;
 	size_t client_hello_len;
 	size_t client_hello_calls;
+
+	/* Since ABI 1.4 (a host of minor 4): the first text handed to
+	 * conn_fingerprint for each kind (index kind - 1, enum
+	 * shb_conn_fp_kind) since shb_kit_host_reset (kit-owned copies; NULL
+	 * before any) and how many calls there were of each. */
+	char *fingerprints[SHB_KIT_FP_KINDS];
+	size_t fingerprint_calls[SHB_KIT_FP_KINDS];
 };
 
 /* Fills the host table for ABI minor `abi_minor` (1 to SHB_ABI_MINOR: a
  * 1.1 host has no conn_origin and a 1.1 struct_size, a 1.2 host no
- * tls_client_hello, to test a plugin's fallbacks; 1.4 added no host
- * member),
+ * tls_client_hello and a 1.3 host no conn_fingerprint, to test a
+ * plugin's fallbacks),
  * sets the clock to 1 and makes `kh` the active host. 0, or -1 for an
  * unsupported minor. */
 int shb_kit_host_init(struct shb_kit_host *kh, uint32_t abi_minor);
