@@ -25,23 +25,35 @@ static void splice(const struct shb_http_tmpl *t, struct shb_buf *b,
 }
 
 /* The varied headers, ascending by index; SHB_E_INVAL for one the
- * template lacks or out of order. */
+ * template lacks or out of order. They are spliced in block order, which
+ * is index order unless a user header took a profile header's place
+ * (h2's --proto-opt profile): the next is the nearest after *from. */
 static int splice_headers(const struct shb_http_tmpl *t,
 			  const struct shb_request_var *v, struct shb_buf *b,
 			  size_t *from, uint64_t *delta)
 {
-	for (size_t i = 0; (v->flags & SHB_VAR_HEADERS) && i < v->header_count; i++) {
-		const struct shb_var_header *h = &v->headers[i];
+	size_t n = (v->flags & SHB_VAR_HEADERS) ? v->header_count : 0;
 
-		if (h->index >= t->header_count ||
-		    (i && h->index <= v->headers[i - 1].index))
+	for (size_t i = 0; i < n; i++)
+		if (v->headers[i].index >= t->header_count ||
+		    (i && v->headers[i].index <= v->headers[i - 1].index))
 			return SHB_E_INVAL;
-		if (t->at[h->index].len == 0)
-			continue; /* dropped (host, content-length) */
+	for (;;) {
+		const struct shb_var_header *h = NULL;
+
+		for (size_t i = 0; i < n; i++) {
+			const struct shb_http_fspan *a = &t->at[v->headers[i].index];
+
+			/* len 0: dropped (host, content-length) */
+			if (a->len && a->off >= *from &&
+			    (!h || a->off < t->at[h->index].off))
+				h = &v->headers[i];
+		}
+		if (!h)
+			return SHB_OK;
 		splice(t, b, from, h->index, h->value, h->value_len);
 		*delta += h->value_len - t->at[h->index].value_len;
 	}
-	return SHB_OK;
 }
 
 int shb_http_var_splice(const struct shb_http_tmpl *t,

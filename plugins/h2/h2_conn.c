@@ -165,16 +165,20 @@ int shb_h2_conn_init(void *module, void *worker, void *conn,
 	c->peer_max_frame = SHB_H2_MIN_FRAME_SIZE;
 	c->peer_initial_window = SHB_H2_DEFAULT_WINDOW;
 	c->enc_table_size = SHB_H2_DEFAULT_TABLE_SIZE;
-	shb_h2_dtable_init(&c->dtable, SHB_H2_DEFAULT_TABLE_SIZE);
-	if (m->observed) {
-		c->dtable_octets = malloc(SHB_H2_DTABLE_MAX);
-		if (!c->dtable_octets) {
-			free(c->streams);
-			c->streams = NULL;
-			return SHB_E_NOMEM;
-		}
-		shb_h2_dtable_keep_octets(&c->dtable, c->dtable_octets);
+	/* Our decoder's table is the size our SETTINGS announce (4096
+	 * unless a profile says more). */
+	if (shb_h2_dtable_init_big(&c->dtable, m->preface.table_size) < 0 ||
+	    (m->observed &&
+	     !(c->dtable_octets = malloc(shb_h2_dtable_ring(&c->dtable))))) {
+		shb_h2_dtable_free(&c->dtable);
+		free(c->streams);
+		c->streams = NULL;
+		return SHB_E_NOMEM;
 	}
+	if (m->observed)
+		shb_h2_dtable_keep_octets(&c->dtable, c->dtable_octets);
+	/* Past the idle streams a profile's PRIORITY frames name. */
+	c->next_k = m->preface.first_k;
 	c->send_window = SHB_H2_DEFAULT_WINDOW;
 	c->recv_window = SHB_H2_DEFAULT_WINDOW;
 	return SHB_OK;
@@ -194,6 +198,7 @@ void shb_h2_conn_fini(void *conn)
 	c->streams = NULL;
 	free(c->dtable_octets);
 	c->dtable_octets = NULL;
+	shb_h2_dtable_free(&c->dtable);
 	shb_h2_fields_free(&c->fields);
 	shb_h2_out_free(c);
 }
@@ -325,6 +330,23 @@ static struct shb_h2_stream *open_stream(struct shb_h2_conn *c)
 	return s;
 }
 
+/* The connection's Akamai fingerprint, once: the preface's part read back
+ * from its octets, then the order the request's block has its
+ * pseudo-headers in. A host before 1.4 (or a wrapping plugin's shorter
+ * table) has no conn_fingerprint: nothing then. */
+static void report_fp(struct shb_h2_conn *c, const struct shb_h2_request *r)
+{
+	const struct shb_host *h = c->mod->host;
+	char fp[SHB_H2_FP_HEAD_MAX + 16];
+
+	c->fp_done = 1;
+	if (!SHB_HAS(h, struct shb_host, conn_fingerprint) ||
+	    !h->conn_fingerprint || !c->mod->preface.fp[0])
+		return;
+	snprintf(fp, sizeof(fp), "%s|%s", c->mod->preface.fp, r->pseudo);
+	h->conn_fingerprint(c->handle, SHB_FP_H2_AKAMAI, fp);
+}
+
 /* Starts stream s (from open_stream, its body set) for r with the header
  * block[0..len): HEADERS now, DATA as the windows allow. */
 static int start(struct shb_h2_conn *c, const struct shb_h2_request *r,
@@ -338,6 +360,8 @@ static int start(struct shb_h2_conn *c, const struct shb_h2_request *r,
 	s->cookie = cookie;
 	s->req = r;
 	s->send_window = (int64_t)c->peer_initial_window;
+	if (!c->fp_done)
+		report_fp(c, r);
 	shb_h2_request_prio(r, var, &prio, &prio_len);
 	rc = shb_h2_send_priority_update(c, s, prio, prio_len);
 	if (rc == SHB_OK)

@@ -20,6 +20,7 @@
 #include "h2_frame.h"
 #include "h2_hpack.h"
 #include "h2_hscan.h"
+#include "h2_profile.h"
 #include "h2_request.h"
 
 #define SHB_H2_PLUGIN_ID "org.shb.proto.h2"
@@ -27,9 +28,9 @@
 /* Until the peer's first SETTINGS says otherwise (RFC 9113 leaves it
  * open; 100 is what servers commonly allow). */
 #define SHB_H2_ASSUMED_MAX_STREAMS 100u
-/* Our SETTINGS_INITIAL_WINDOW_SIZE, and the connection window we open. */
-#define SHB_H2_RECV_WINDOW SHB_H2_MAX_WINDOW
-/* Windows are topped up once this much of them was consumed. */
+/* The windows we grant are the profile's (h2_profile.h: shb's own are
+ * 2^31 - 1); they are topped up once this much of them was consumed, or
+ * half of a smaller one. */
 #define SHB_H2_WINDOW_REFILL (1u << 30)
 /* Request bodies are cut into DATA frames only while the filling output
  * buffer holds less than this; the rest follows after the next send. */
@@ -91,6 +92,10 @@ struct shb_h2_module {
 	struct shb_h2_observer obs; /* members of a shorter table are NULL */
 	/* --proto-opt priority-update=off: never send PRIORITY_UPDATE. */
 	uint32_t no_prio_update;
+	/* --proto-opt profile=NAME (h2_profile.h; shb's own by default) and
+	 * the preface it sends, written once at module_create. */
+	const struct shb_h2_profile *prof;
+	struct shb_h2_preface preface;
 };
 
 #define SHB_H2_PEER_ENDED 64
@@ -189,6 +194,7 @@ struct shb_h2_conn {
 	uint8_t settings_acked; /* the peer acknowledged our SETTINGS */
 	/* SETTINGS_NO_RFC7540_PRIORITIES of the peer's first SETTINGS. */
 	uint8_t peer_no_7540;
+	uint8_t fp_done; /* the connection's fingerprint went to the host */
 
 	/* input */
 	uint64_t frames_in; /* complete frames received */

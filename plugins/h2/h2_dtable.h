@@ -19,8 +19,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The largest table we accept: the HTTP/2 default, which we keep. */
+/* The largest table a connection holds inline: the HTTP/2 default, which
+ * shb announces unless a profile says otherwise. */
 #define SHB_H2_DTABLE_MAX 4096u
+/* The largest table at all: a profile may announce up to this (browsers
+ * send SETTINGS_HEADER_TABLE_SIZE 65536); such a connection allocates its
+ * slots (shb_h2_dtable_init_big). */
+#define SHB_H2_DTABLE_CAP 65536u
 /* RFC 7541 Section 4.1: an entry's size is name + value + 32. */
 #define SHB_H2_DTABLE_OVERHEAD 32u
 #define SHB_H2_DTABLE_SLOTS (SHB_H2_DTABLE_MAX / SHB_H2_DTABLE_OVERHEAD)
@@ -39,15 +44,22 @@ enum shb_h2_name_kind {
 };
 
 struct shb_h2_dtable_entry {
-	uint16_t size;     /* name + value + 32, decoded lengths */
+	uint32_t size;     /* name + value + 32, decoded lengths */
 	uint16_t name_len; /* decoded */
 	int16_t status;    /* 0: name is not :status; -1: malformed; else code */
 	uint8_t name_kind; /* enum shb_h2_name_kind */
-	uint16_t off;      /* its name + value in the octet ring, if kept */
+	uint16_t off;      /* its name + value in the octet ring, if kept
+			    * (the ring is at most 65536 octets) */
 };
 
 struct shb_h2_dtable {
 	struct shb_h2_dtable_entry e[SHB_H2_DTABLE_SLOTS];
+	/* A table above SHB_H2_DTABLE_MAX: its own slots (mask + 1 of them,
+	 * owned, shb_h2_dtable_free), used instead of e; NULL otherwise, so
+	 * that a small table can be copied by value. */
+	struct shb_h2_dtable_entry *big;
+	uint32_t mask;  /* slots - 1 */
+	uint32_t ring;  /* octets of the ring, with octets kept */
 	uint32_t newest; /* slot of index 1 when count > 0 */
 	uint32_t count;
 	uint32_t size;  /* sum of the entries' sizes */
@@ -60,6 +72,13 @@ struct shb_h2_dtable {
 
 /* An empty table whose maximum is `limit` (at most SHB_H2_DTABLE_MAX). */
 void shb_h2_dtable_init(struct shb_h2_dtable *t, uint32_t limit);
+/* The same for a limit up to SHB_H2_DTABLE_CAP, allocating the slots of
+ * one above SHB_H2_DTABLE_MAX; such a table's maximum starts at 4096, the
+ * peer encoder's until its size update. 0, or -1 out of memory (t is
+ * then a small table). */
+int shb_h2_dtable_init_big(struct shb_h2_dtable *t, uint32_t limit);
+/* Frees what shb_h2_dtable_init_big allocated. */
+void shb_h2_dtable_free(struct shb_h2_dtable *t);
 
 /* A dynamic table size update: evicts down to `max`. Returns 0, or -1
  * when max is above our limit (a compression error). */
@@ -71,9 +90,11 @@ int shb_h2_dtable_resize(struct shb_h2_dtable *t, uint64_t max);
 void shb_h2_dtable_insert(struct shb_h2_dtable *t, uint64_t size,
 			  uint32_t name_len, int status, uint8_t name_kind);
 
-/* Keeps every entry's octets from now on in ring[SHB_H2_DTABLE_MAX]
+/* Keeps every entry's octets from now on in ring[shb_h2_dtable_ring(t)]
  * (caller-owned, outlives the table). Call on an empty table. */
 void shb_h2_dtable_keep_octets(struct shb_h2_dtable *t, uint8_t *ring);
+/* The octets a ring for t needs: its limit, at least SHB_H2_DTABLE_MAX. */
+uint32_t shb_h2_dtable_ring(const struct shb_h2_dtable *t);
 
 /* With octets kept: stores the name + value octets nv[n] of the entry
  * shb_h2_dtable_insert just added (n == its size - 32). Nothing happens
@@ -93,7 +114,7 @@ shb_h2_dtable_get(const struct shb_h2_dtable *t, uint64_t i)
 {
 	if (i == 0 || i > t->count)
 		return NULL;
-	return &t->e[(t->newest - (uint32_t)(i - 1)) & (SHB_H2_DTABLE_SLOTS - 1u)];
+	return &(t->big ? t->big : t->e)[(t->newest - (uint32_t)(i - 1)) & t->mask];
 }
 
 #endif

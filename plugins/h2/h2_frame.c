@@ -78,6 +78,16 @@ size_t shb_h2_write_goaway(uint8_t *p, uint32_t last_stream_id,
 	return SHB_H2_GOAWAY_LEN;
 }
 
+size_t shb_h2_write_priority(uint8_t *p, uint32_t stream_id, int exclusive,
+			     uint32_t depends_on, uint32_t weight)
+{
+	shb_h2_frame_header_write(p, 5, SHB_H2_PRIORITY, 0, stream_id);
+	put32(p + SHB_H2_FRAME_HEADER_LEN,
+	      (depends_on & SHB_H2_MAX_STREAM_ID) | (exclusive ? 0x80000000u : 0));
+	p[SHB_H2_FRAME_HEADER_LEN + 4] = (uint8_t)(weight - 1);
+	return SHB_H2_PRIORITY_LEN;
+}
+
 size_t shb_h2_write_priority_update(uint8_t *p, uint32_t stream_id,
 				    const char *value, size_t len)
 {

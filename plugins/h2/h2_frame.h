@@ -81,6 +81,7 @@ struct shb_h2_frame_header {
 #define SHB_H2_RST_STREAM_LEN (SHB_H2_FRAME_HEADER_LEN + 4)
 #define SHB_H2_PING_LEN (SHB_H2_FRAME_HEADER_LEN + 8)
 #define SHB_H2_GOAWAY_LEN (SHB_H2_FRAME_HEADER_LEN + 8)
+#define SHB_H2_PRIORITY_LEN (SHB_H2_FRAME_HEADER_LEN + 5)
 
 /* p[9] -> h. Never fails: every bit pattern is a header. Inline: the
  * reader parses one per frame received. */
@@ -120,6 +121,12 @@ size_t shb_h2_write_ping(uint8_t *p, const uint8_t *data, int ack);
 /* GOAWAY without debug data: SHB_H2_GOAWAY_LEN octets. */
 size_t shb_h2_write_goaway(uint8_t *p, uint32_t last_stream_id,
 			   uint32_t error_code);
+
+/* PRIORITY (RFC 9113 6.3, deprecated but still sent by some browsers):
+ * stream_id depends on depends_on (exclusive non-zero: exclusively) with
+ * weight 1..256 (written as weight - 1): SHB_H2_PRIORITY_LEN octets. */
+size_t shb_h2_write_priority(uint8_t *p, uint32_t stream_id, int exclusive,
+			     uint32_t depends_on, uint32_t weight);
 
 /* PRIORITY_UPDATE (RFC 9218 Section 7.1) on stream 0 for request stream
  * `stream_id` with the Priority field value[len]:

@@ -25,21 +25,46 @@ static const struct shb_option_def h2_option_defs[] = {
 	 "auto (default): an RFC 9218 PRIORITY_UPDATE frame before the "
 	 "HEADERS of each request with a Priority field, unless the server's "
 	 "SETTINGS lack NO_RFC7540_PRIORITIES=1; off: the header alone"},
+	{"profile", "chrome|firefox|curl|shb",
+	 "what the connection looks like to a server: that client's "
+	 "SETTINGS, WINDOW_UPDATE, PRIORITY frames, pseudo-header order and "
+	 "default request headers (-H replaces one of the same name); shb "
+	 "(default): shb's own (docs/fingerprints.md)"},
 	{NULL, NULL, NULL},
 };
+
+/* --proto-opt profile=NAME: one line listing the profiles otherwise. */
+static int h2_parse_profile(const char *v, const struct shb_h2_profile **prof,
+			    char *err, size_t errlen)
+{
+	*prof = shb_h2_profile_find(v);
+	if (!*prof) {
+		snprintf(err, errlen, "h2: --proto-opt profile=%s: unknown "
+			 "profile (known: %s)", v ? v : "", shb_h2_profile_names());
+		return -1;
+	}
+	return 0;
+}
 
 /* --proto-opt: the core refused keys not in h2_option_defs already; a
  * host that does not check them gets the same line from here. */
 static int h2_parse_options(const struct shb_run_config *cfg,
-			    uint32_t *no_prio_update, char *err, size_t errlen)
+			    uint32_t *no_prio_update,
+			    const struct shb_h2_profile **prof, char *err,
+			    size_t errlen)
 {
 	for (uint32_t i = 0; i < cfg->option_count; i++) {
 		const char *k = cfg->options[i].key ? cfg->options[i].key : "";
 		const char *v = cfg->options[i].value;
 
+		if (strcmp(k, "profile") == 0) {
+			if (h2_parse_profile(v, prof, err, errlen) < 0)
+				return -1;
+			continue;
+		}
 		if (strcmp(k, "priority-update") != 0) {
 			snprintf(err, errlen, "h2: unknown option '%s' (known: "
-				 "priority-update)", k);
+				 "priority-update, profile)", k);
 			return -1;
 		}
 		if (!v || (strcmp(v, "auto") != 0 && strcmp(v, "off") != 0)) {
@@ -58,6 +83,7 @@ static int h2_module_create(const struct shb_host *host,
 {
 	struct shb_h2_module *m;
 	uint32_t no_prio_update = 0;
+	const struct shb_h2_profile *prof = shb_h2_profile_default();
 
 	/* The module uses the host it is given: the core's own (the one
 	 * init saw), or the table of a plugin that wraps h2 through
@@ -73,7 +99,7 @@ static int h2_module_create(const struct shb_host *host,
 		snprintf(err, errlen, "h2: missing host or run configuration");
 		return SHB_E_INVAL;
 	}
-	if (h2_parse_options(cfg, &no_prio_update, err, errlen) < 0)
+	if (h2_parse_options(cfg, &no_prio_update, &prof, err, errlen) < 0)
 		return SHB_E_INVAL;
 	m = calloc(1, sizeof(*m));
 	if (!m) {
@@ -82,6 +108,13 @@ static int h2_module_create(const struct shb_host *host,
 	}
 	m->host = host;
 	m->no_prio_update = no_prio_update;
+	m->prof = prof;
+	if (shb_h2_preface_build(prof, &m->preface) < 0) {
+		snprintf(err, errlen, "h2: profile %s holds a value HTTP/2 "
+			 "forbids", prof->name);
+		free(m);
+		return SHB_E_INVAL;
+	}
 	m->run_flags = cfg->flags;
 	m->parallel = cfg->parallel ? cfg->parallel : 1;
 	/* Asked once: tracing every frame is decided for the whole run. */
@@ -106,7 +139,8 @@ static int h2_prepare_request(void *module, const struct shb_request *req,
 		snprintf(err, errlen, "h2: missing request template");
 		return SHB_E_INVAL;
 	}
-	rc = shb_h2_request_encode(req, &r, err, errlen);
+	rc = shb_h2_request_encode_as(req, ((struct shb_h2_module *)module)->prof,
+				      &r, err, errlen);
 	if (rc == SHB_OK)
 		*prepared = r;
 	return rc;

@@ -4,9 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/buf.h"
 #include "h2_hpack.h"
+#include "h2_profile.h"
 #include "http_fields.h"
 #include "http_var.h"
 
@@ -64,29 +66,99 @@ static struct shb_http_fspan span_from(const struct shb_buf *b,
 #define AT_PATH(r) SHB_HTTP_AT_PATH(r)
 #define AT_CLEN(r) SHB_HTTP_AT_CLEN(r)
 
-static int build_block(const struct shb_request *req, struct shb_buf *b,
+/* The pseudo-headers in the profile's order; r->pseudo records it. */
+static void pseudo_fields(const struct shb_request *req, const char *order,
+			  struct shb_buf *b, struct shb_h2_request *r,
+			  struct shb_buf *pre)
+{
+	size_t at, n = 0;
+
+	for (const char *o = order; *o && n + 2 < sizeof(r->pseudo); o++) {
+		if (n)
+			r->pseudo[n++] = ',';
+		r->pseudo[n++] = *o;
+		if (*o == 'm')
+			field(b, ":method", req->method);
+		else if (*o == 's')
+			field(b, ":scheme", req->scheme);
+		else if (*o == 'a')
+			field(b, ":authority", req->authority);
+		else {
+			at = b->len;
+			field(b, ":path", req->path);
+			r->at[AT_PATH(r)] = span_from(b, at, strlen(req->path));
+			name_prefix(pre, &r->pre_at[AT_PATH(r)], ":path");
+		}
+	}
+	r->pseudo[n] = '\0';
+}
+
+static int usable(const struct shb_kv *kv)
+{
+	return kv->key && kv->value && !shb_http_field_dropped(kv->key);
+}
+
+/* The user's header i (template index i: at[i] and pre_at[i]). */
+static int user_at(const struct shb_request *req, size_t i, struct shb_buf *b,
+		   struct shb_h2_request *r, struct shb_buf *pre)
+{
+	size_t at = b->len;
+
+	if (user_field(b, &req->headers[i], pre, &r->pre_at[i]) < 0)
+		return -1;
+	r->at[i] = span_from(b, at, strlen(req->headers[i].value));
+	return 0;
+}
+
+/* The user's first usable header named `name` (any case), or count. */
+static size_t user_named(const struct shb_request *req, const char *name)
+{
+	for (size_t i = 0; i < req->header_count; i++)
+		if (usable(&req->headers[i]) &&
+		    strcasecmp(req->headers[i].key, name) == 0)
+			return i;
+	return req->header_count;
+}
+
+/* The profile's headers, a user one of the same name in its place, then
+ * the user's other headers. `used` marks what went out. */
+static int header_fields(const struct shb_request *req,
+			 const struct shb_h2_profile *prof, struct shb_buf *b,
+			 struct shb_h2_request *r, struct shb_buf *pre,
+			 unsigned char *used)
+{
+	for (size_t j = 0; j < prof->n_headers; j++) {
+		size_t i = user_named(req, prof->headers[j].key);
+		if (i == req->header_count)
+			field(b, prof->headers[j].key, prof->headers[j].value);
+		else if (!used[i] && user_at(req, i, b, r, pre) < 0)
+			return -1;
+		if (i < req->header_count)
+			used[i] = 1;
+	}
+	for (size_t i = 0; i < req->header_count; i++)
+		if (!used[i] && usable(&req->headers[i]) &&
+		    user_at(req, i, b, r, pre) < 0)
+			return -1;
+	return 0;
+}
+
+static int build_block(const struct shb_request *req,
+		       const struct shb_h2_profile *prof, struct shb_buf *b,
 		       struct shb_h2_request *r, struct shb_buf *pre)
 {
 	char len[24];
 	size_t at;
+	unsigned char *used = calloc(req->header_count + 1, 1);
 
-	field(b, ":method", req->method);
-	field(b, ":scheme", req->scheme);
-	field(b, ":authority", req->authority);
-	at = b->len;
-	field(b, ":path", req->path);
-	r->at[AT_PATH(r)] = span_from(b, at, strlen(req->path));
-	name_prefix(pre, &r->pre_at[AT_PATH(r)], ":path");
-	for (size_t i = 0; i < req->header_count; i++) {
-		const struct shb_kv *kv = &req->headers[i];
-
-		if (!kv->key || !kv->value || shb_http_field_dropped(kv->key))
-			continue;
-		at = b->len;
-		if (user_field(b, kv, pre, &r->pre_at[i]) < 0)
-			return -1;
-		r->at[i] = span_from(b, at, strlen(kv->value));
+	if (!used)
+		return -1;
+	pseudo_fields(req, prof->pseudo, b, r, pre);
+	if (header_fields(req, prof, b, r, pre, used) < 0) {
+		free(used);
+		return -1;
 	}
+	free(used);
 	at = b->len;
 	if (req->flags & SHB_REQUEST_HAS_BODY) {
 		snprintf(len, sizeof(len), "%zu", req->body_len);
@@ -100,6 +172,15 @@ static int build_block(const struct shb_request *req, struct shb_buf *b,
 int shb_h2_request_encode(const struct shb_request *req,
 			  struct shb_h2_request **out, char *err,
 			  size_t errlen)
+{
+	return shb_h2_request_encode_as(req, shb_h2_profile_default(), out, err,
+					errlen);
+}
+
+int shb_h2_request_encode_as(const struct shb_request *req,
+			     const struct shb_h2_profile *prof,
+			     struct shb_h2_request **out, char *err,
+			     size_t errlen)
 {
 	struct shb_buf b = SHB_BUF_INIT(256, SHB_H2_REQ_BLOCK_MAX);
 	struct shb_buf pre = SHB_BUF_INIT(64, SHB_H2_REQ_BLOCK_MAX);
@@ -123,7 +204,7 @@ int shb_h2_request_encode(const struct shb_request *req,
 	r->header_count = req->header_count;
 	r->at = calloc(req->header_count + 2, sizeof(*r->at));
 	r->pre_at = calloc(req->header_count + 2, sizeof(*r->pre_at));
-	if (!r->at || !r->pre_at || build_block(req, &b, r, &pre) < 0 ||
+	if (!r->at || !r->pre_at || build_block(req, prof, &b, r, &pre) < 0 ||
 	    shb_http_prio_keep(req->headers, req->header_count, &r->prio,
 			       &r->prio_len, &r->prio_at) < 0)
 		goto oom;

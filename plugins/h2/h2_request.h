@@ -38,6 +38,9 @@ struct shb_h2_request {
 	char *prio;
 	size_t prio_len;
 	size_t prio_at;
+	/* The pseudo-headers in the order the block has them, as the Akamai
+	 * fingerprint writes them ("m,s,a,p"). */
+	char pseudo[8];
 };
 
 /* Builds the block for `req`: pseudo-headers from static indices, user
@@ -49,6 +52,16 @@ struct shb_h2_request {
 int shb_h2_request_encode(const struct shb_request *req,
 			  struct shb_h2_request **out, char *err,
 			  size_t errlen);
+
+struct shb_h2_profile;
+/* The same as a profile's request (h2_profile.h): its pseudo-header
+ * order, and its default headers in its order, a user header of the same
+ * name (any case) taking the place of the profile's; the user's other
+ * headers follow in their order. */
+int shb_h2_request_encode_as(const struct shb_request *req,
+			     const struct shb_h2_profile *prof,
+			     struct shb_h2_request **out, char *err,
+			     size_t errlen);
 
 void shb_h2_request_free(struct shb_h2_request *r);
 

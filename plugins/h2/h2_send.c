@@ -103,38 +103,24 @@ static int oom(struct shb_h2_conn *c)
 
 int shb_h2_send_preface(struct shb_h2_conn *c)
 {
-	/* SETTINGS_HEADER_TABLE_SIZE stays at its default (4096), which our
-	 * decoder's table is sized for: a server may index responses from
-	 * the first block on, with no SETTINGS round trip to race. */
-	static const struct shb_h2_setting_kv ours[] = {
-		{SHB_H2_SET_ENABLE_PUSH, 0},
-		{SHB_H2_SET_INITIAL_WINDOW_SIZE, SHB_H2_RECV_WINDOW},
-	};
-	uint8_t head[SHB_H2_PREFACE_LEN + SHB_H2_FRAME_HEADER_LEN +
-		     sizeof(ours) / sizeof(ours[0]) * SHB_H2_SETTINGS_ENTRY_LEN +
-		     SHB_H2_WINDOW_UPDATE_LEN];
-	size_t n = SHB_H2_PREFACE_LEN;
+	/* The profile's, written once at module_create (h2_profile.h). shb's
+	 * own keeps SETTINGS_HEADER_TABLE_SIZE at its default (4096): a
+	 * profile that announces more has a decoder table that large. */
+	const struct shb_h2_preface *pf = &c->mod->preface;
+	size_t n = pf->len;
 	struct shb_buf *b = &c->out[c->fill];
 
-	memcpy(head, SHB_H2_PREFACE, SHB_H2_PREFACE_LEN);
-	n += shb_h2_write_settings(head + n, ours,
-				   sizeof(ours) / sizeof(ours[0]));
-	n += shb_h2_write_window_update(head + n, 0,
-					SHB_H2_RECV_WINDOW -
-						SHB_H2_DEFAULT_WINDOW);
 	if (!shb_h2_out_reserve(c, n))
 		return oom(c);
 	/* Nothing may precede the preface (a SETTINGS ACK for a server
 	 * that spoke first, say). */
 	memmove(b->p + n, b->p, b->len);
-	memcpy(b->p, head, n);
+	memcpy(b->p, pf->bytes, n);
 	b->len += n;
-	c->recv_window = SHB_H2_RECV_WINDOW;
+	c->recv_window = pf->conn_window;
 	if (c->mod->debug)
-		shb_h2_trace(c, "send preface, SETTINGS (push 0, "
-				"window %u), WINDOW_UPDATE 0 +%u",
-			     SHB_H2_RECV_WINDOW,
-			     SHB_H2_RECV_WINDOW - SHB_H2_DEFAULT_WINDOW);
+		shb_h2_trace(c, "send preface (profile %s): %s",
+			     c->mod->prof->name, pf->fp);
 	return SHB_OK;
 }
 

@@ -114,8 +114,8 @@ expect_completion "PATCH POST PUT" "-X P"
 # --proto-opt: the keys the chosen protocol declares (--list-plugins'
 # "option" lines), up to the '=' of those that take a value; h1 has none.
 expect_completion "initial-window= pacing= priority-update=" "--http3 --proto-opt "
-expect_completion "priority-update=" "--proto h2 -c 2 --proto-opt p"
-expect_completion "priority-update=" "--proto=h2 --proto-opt=p"
+expect_completion "priority-update= profile=" "--proto h2 -c 2 --proto-opt p"
+expect_completion "priority-update= profile=" "--proto=h2 --proto-opt=p"
 expect_completion "" "--proto-opt "
 # --report-opt: NAME.KEY for the reporters named, or for every one.
 expect_completion "csv.noheader json.compact" "--report json:o.json,csv --report-opt "

@@ -25,6 +25,7 @@ extern CU_TestInfo shb_h2_fields_tests[];
 extern CU_TestInfo shb_h2_observe_tests[];
 extern CU_TestInfo shb_h2_var_tests[];
 extern CU_TestInfo shb_h2_prio_tests[];
+extern CU_TestInfo shb_h2_profile_tests[];
 
 /* The plugin's entry, linked in from the static library. */
 extern const struct shb_plugin_entry shb_plugin_entry_v1;
@@ -125,7 +126,7 @@ enum shb_h2_tdec_rep {
 
 struct shb_h2_tdec_field {
 	char name[128];
-	char value[128];
+	char value[256]; /* Chrome's accept is 135 octets */
 	size_t name_len, value_len;
 	int rep;           /* enum shb_h2_tdec_rep */
 	uint64_t name_index; /* 0 for a literal name */
@@ -135,7 +136,7 @@ struct shb_h2_tdec_field {
 
 struct shb_h2_tdec_entry {
 	char name[128];
-	char value[128];
+	char value[256]; /* Chrome's accept is 135 octets */
 };
 
 struct shb_h2_tdec {

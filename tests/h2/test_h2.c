@@ -17,5 +17,6 @@ CU_SuiteInfo shb_test_suites[] = {
 	{"h2_observe", NULL, NULL, NULL, NULL, shb_h2_observe_tests},
 	{"h2_var", NULL, NULL, NULL, NULL, shb_h2_var_tests},
 	{"h2_prio", NULL, NULL, NULL, NULL, shb_h2_prio_tests},
+	{"h2_profile", NULL, NULL, NULL, NULL, shb_h2_profile_tests},
 	CU_SUITE_INFO_NULL,
 };

@@ -67,7 +67,7 @@ static void test_options_rejected(void)
 					     sizeof(err)),
 			SHB_E_INVAL);
 	CU_ASSERT_PTR_NULL(m);
-	CU_ASSERT_STRING_EQUAL(err, "h2: unknown option 'window' (known: priority-update)");
+	CU_ASSERT_STRING_EQUAL(err, "h2: unknown option 'window' (known: priority-update, profile)");
 	cfg.option_count = 0;
 	CU_ASSERT_EQUAL(d->vt->module_create(&shb_h2_kit.host, &cfg, &m, err,
 					     sizeof(err)),

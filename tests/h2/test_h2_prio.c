@@ -207,7 +207,8 @@ static void test_off(void)
 	d->vt->module_destroy(m);
 	CU_ASSERT_PTR_NOT_NULL(d->option_defs);
 	CU_ASSERT_STRING_EQUAL(d->option_defs[0].key, "priority-update");
-	CU_ASSERT_PTR_NULL(d->option_defs[1].key);
+	CU_ASSERT_STRING_EQUAL(d->option_defs[1].key, "profile");
+	CU_ASSERT_PTR_NULL(d->option_defs[2].key);
 
 	open_with(&f, prio_headers, 2, no7540, 1);
 	((struct shb_h2_module *)f.mod)->no_prio_update = 1;

@@ -7,7 +7,9 @@
  *    descriptor's conn_size is ours plus h2's, found in init(). Every
  *    vtable call is forwarded to h2's vtable on h2's part.
  *  - h2's module is created with a host table of ours (a copy of the
- *    core's with req_done, conn_event and conn_origin replaced) and each h2
+ *    core's with req_done, conn_event, conn_origin and, on a 1.4 core,
+ *    conn_fingerprint replaced: every member that names a connection)
+ *    and each h2
  *    connection is given our connection state as its handle: every call
  *    h2 makes then finds our state at once, and we forward host calls with
  *    the core's handle.
@@ -25,8 +27,9 @@
 #include <string.h>
 #include <strings.h>
 
-/* Built for ABI 1.2: it uses nothing a later minor added, so it loads on
- * every core from 1.2 on (the entry says abi_minor 2). */
+/* Built for ABI 1.2: it needs nothing a later minor added, so it loads on
+ * every core from 1.2 on (the entry says abi_minor 2); it forwards the
+ * 1.4 conn_fingerprint when the core has it (SHB_HAS). */
 #define SHB_TARGET_ABI_MINOR 2
 #include <shb/shb.h>
 #include <shb/define.h>
@@ -117,6 +120,16 @@ static const struct shb_origin *wrap_conn_origin(struct shb_conn *h)
 	struct grpc_conn *g = (struct grpc_conn *)h;
 
 	return g->mod->host->conn_origin(g->handle);
+}
+
+/* ABI 1.4, when the core has it: h2's fingerprint of the connection is
+ * the run's too. */
+static void wrap_conn_fingerprint(struct shb_conn *h, uint32_t kind,
+				  const char *text)
+{
+	struct grpc_conn *g = (struct grpc_conn *)h;
+
+	g->mod->host->conn_fingerprint(g->handle, kind, text);
 }
 
 /* ---- the observer ----------------------------------------------------------- */
@@ -383,6 +396,9 @@ static int grpc_module_create(const struct shb_host *host,
 	m->h2host.conn_event = wrap_conn_event;
 	if (SHB_HAS(host, struct shb_host, conn_origin) && host->conn_origin)
 		m->h2host.conn_origin = wrap_conn_origin;
+	if (SHB_HAS(host, struct shb_host, conn_fingerprint) &&
+	    host->conn_fingerprint)
+		m->h2host.conn_fingerprint = wrap_conn_fingerprint;
 	n = cfg->struct_size < sizeof(c2) ? cfg->struct_size : sizeof(c2);
 	memset(&c2, 0, sizeof(c2));
 	memcpy(&c2, cfg, n);
