@@ -5,6 +5,9 @@ the end-to-end test compares two implementations.
   tls_fp.py [--quic] FILE   FILE holds TLS records as captured off the wire
                             (or, with --quic, one ClientHello handshake
                             message); prints "JA3 JA4".
+  tls_fp.py --quic-tp FILE  FILE holds one ClientHello handshake message;
+                            prints the ids of its QUIC transport parameters
+                            in order, joined by '-'.
 """
 import hashlib
 import struct
@@ -70,7 +73,30 @@ def parse(msg):
                 h["alpn"] = d[3:3 + d[2]]
             elif t == 43:
                 h["versions"] = u16(d[1:1 + d[0]])
+            elif t == 57:
+                h["tp_ids"] = tp_ids(d)
     return h
+
+
+def varint(b, i):
+    n = 1 << (b[i] >> 6)
+    v = b[i] & 0x3F
+    for k in range(1, n):
+        v = (v << 8) | b[i + k]
+    return v, i + n
+
+
+def tp_ids(d):
+    """The ids of a quic_transport_parameters extension body, in order."""
+    ids, i = [], 0
+    while i < len(d):
+        pid, i = varint(d, i)
+        n, i = varint(d, i)
+        ids.append(pid)
+        i += n
+    if i != len(d):
+        raise ValueError("transport parameters cut short")
+    return ids
 
 
 def ja3(h):
@@ -108,6 +134,10 @@ def ja4(h, quic):
 
 
 def main():
+    if sys.argv[1] == "--quic-tp":
+        h = parse(open(sys.argv[2], "rb").read())
+        print("-".join(str(i) for i in h["tp_ids"]))
+        return
     quic = sys.argv[1] == "--quic"
     data = open(sys.argv[-1], "rb").read()
     msg = data if quic else hello_from_records(data)

@@ -1,6 +1,8 @@
 /* Our control, QPACK encoder and decoder streams: see h3_local.h. */
 #include "h3_local.h"
 
+#include <stdio.h>
+
 #include "h3_defs.h"
 #include "h3_frame.h"
 #include "h3_varint.h"
@@ -90,4 +92,49 @@ size_t shb_h3_local_priority_update(uint8_t *out, size_t cap,
 	for (size_t i = 0; i < len; i++)
 		out[at + idn + i] = (uint8_t)value[i];
 	return at + idn + len;
+}
+
+/* One whole varint at in[*at..n) into *v; 0, or -1 when cut short. */
+static int get(const uint8_t *in, size_t n, size_t *at, uint64_t *v)
+{
+	struct shb_h3_varint r;
+	int done = 0;
+
+	shb_h3_varint_reset(&r);
+	if (*at >= n)
+		return -1;
+	*at += shb_h3_varint_feed(&r, in + *at, n - *at, &done);
+	*v = r.value;
+	return done ? 0 : -1;
+}
+
+/* RFC 9114 7.2.4.1: reserved identifiers are 0x1f * N + 0x21. */
+static int reserved(uint64_t id)
+{
+	return id >= 0x21 && (id - 0x21) % 0x1f == 0;
+}
+
+size_t shb_h3_local_settings_text(const uint8_t *ctl, size_t n, char *out,
+				  size_t cap)
+{
+	uint64_t type, len, id, v;
+	size_t at = 1, o = 0, end;
+	int w;
+
+	if (cap == 0 || n < 1 || ctl[0] != SHB_H3_STREAM_CONTROL ||
+	    get(ctl, n, &at, &type) < 0 || type != SHB_H3_FRAME_SETTINGS ||
+	    get(ctl, n, &at, &len) < 0 || len > n - at)
+		return 0;
+	out[0] = '\0';
+	for (end = at + (size_t)len; at < end; o += (size_t)w) {
+		if (get(ctl, end, &at, &id) < 0 || get(ctl, end, &at, &v) < 0)
+			return 0;
+		w = reserved(id) ? snprintf(out + o, cap - o, "%sGREASE", o ? ";" : "")
+				 : snprintf(out + o, cap - o, "%s%llu:%llu", o ? ";" : "",
+					    (unsigned long long)id,
+					    (unsigned long long)v);
+		if (w < 0 || (size_t)w >= cap - o)
+			return 0;
+	}
+	return o;
 }

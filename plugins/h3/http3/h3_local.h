@@ -44,4 +44,13 @@ size_t shb_h3_local_priority_update(uint8_t *out, size_t cap,
 				    uint64_t stream_id, const char *value,
 				    size_t len);
 
+/* The fingerprint of a control stream opening ctl[n] as written by
+ * shb_h3_local_control: its SETTINGS "id:value" in order, ids and values
+ * in decimal, joined by ';', a reserved (GREASE) setting as "GREASE"
+ * (its identifier and value are random), into out[cap] with its NUL, e.g.
+ * "1:0;7:0;6:262144;GREASE". Returns the text's length, or 0 when ctl
+ * is not such an opening or the text does not fit. */
+size_t shb_h3_local_settings_text(const uint8_t *ctl, size_t n, char *out,
+				  size_t cap);
+
 #endif

@@ -9,6 +9,7 @@
 #include "h3_defs.h"
 #include "h3_local.h"
 #include "h3_request.h"
+#include "quic_tp.h"
 
 /* ---- helpers shared with h3_events.c --------------------------------------- */
 
@@ -163,11 +164,20 @@ void shb_h3_conn_fini(void *conn)
 }
 
 /* Inside transport_ready, a [conn] call: the core keeps the run's first
- * ClientHello for the report's JA3/JA4 (a cheap no-op after that). */
+ * ClientHello for the report's JA3/JA4, and (1.4) the transport parameter
+ * ids it carries, read back from the message as a server reads them
+ * (cheap no-ops after the first). */
 static void client_hello(void *user, const uint8_t *msg, size_t len)
 {
 	struct shb_h3_conn *c = user;
-	c->mod->host->tls_client_hello(c->handle, msg, len);
+	const struct shb_host *h = c->mod->host;
+	char ids[SHB_CONN_FP_MAX + 1];
+
+	if (h->tls_client_hello)
+		h->tls_client_hello(c->handle, msg, len);
+	if (SHB_HAS(h, struct shb_host, conn_fingerprint) && h->conn_fingerprint &&
+	    shb_quic_tp_hello_ids(msg, len, ids, sizeof(ids)))
+		h->conn_fingerprint(c->handle, SHB_FP_QUIC_TP, ids);
 }
 
 int shb_h3_conn_transport_ready(void *conn,

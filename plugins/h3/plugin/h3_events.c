@@ -257,6 +257,18 @@ static int open_local(struct shb_h3_conn *c, const uint8_t *bytes, size_t len,
 	return c->ops->uni_send(c->q, (uint64_t)id, bytes, len);
 }
 
+/* 1.4: the SETTINGS of our control stream, read back from its octets,
+ * for the report (the host keeps the run's first). */
+static void report_settings(struct shb_h3_conn *c, const uint8_t *ctl, size_t n)
+{
+	const struct shb_host *h = c->mod->host;
+	char text[SHB_CONN_FP_MAX + 1];
+
+	if (SHB_HAS(h, struct shb_host, conn_fingerprint) && h->conn_fingerprint &&
+	    shb_h3_local_settings_text(ctl, n, text, sizeof(text)))
+		h->conn_fingerprint(c->handle, SHB_FP_H3_SETTINGS, text);
+}
+
 static void on_handshake(struct shb_h3_conn *c)
 {
 	uint8_t ctl[SHB_H3_LOCAL_CONTROL_MAX];
@@ -270,6 +282,7 @@ static void on_handshake(struct shb_h3_conn *c)
 	if (c->mod->host->random_secure)
 		(void)c->mod->host->random_secure(&grease, sizeof(grease));
 	n = shb_h3_local_control(ctl, sizeof(ctl), grease);
+	report_settings(c, ctl, n);
 	uint64_t qpack_id;
 
 	if (n == 0 || open_local(c, ctl, n, &c->ctl_id) < 0 ||

@@ -1,5 +1,6 @@
 /* QUIC transport parameters (RFC 9000 Sections 7.3, 7.4, 18). */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "quic_frame.h"
@@ -293,4 +294,71 @@ int shb_quic_tp_check_server_cids(const struct shb_quic_tp *tp,
 	if (!cid_matches(&tp->retry_scid, retry_scid))
 		return tp_fail(why, "retry_source_connection_id mismatch");
 	return SHB_QUIC_OK;
+}
+
+/* ---- the fingerprint of the ClientHello's parameters ---------------------- */
+
+/* Skips a vector whose length is `lenlen` octets (1 or 2) ahead. */
+static int skip_vec(struct shb_quic_rd *r, int lenlen)
+{
+	const uint8_t *p;
+	uint8_t a, b = 0;
+
+	if (shb_quic_rd_u8(r, &a) < 0 || (lenlen == 2 && shb_quic_rd_u8(r, &b) < 0))
+		return -1;
+	return shb_quic_rd_bytes(r, lenlen == 2 ? (uint64_t)(a << 8 | b) : a, &p);
+}
+
+/* The quic_transport_parameters extension of a ClientHello message: its
+ * body in *ext, or -1 without one. */
+static int find_tp_ext(const uint8_t *hello, size_t len, struct shb_quic_rd *ext)
+{
+	struct shb_quic_rd r = {hello, len};
+	const uint8_t *p;
+	uint8_t t;
+
+	/* type, uint24 length, version, random */
+	if (shb_quic_rd_u8(&r, &t) < 0 || t != 1 || shb_quic_rd_bytes(&r, 3 + 2 + 32, &p) < 0 ||
+	    skip_vec(&r, 1) < 0 || skip_vec(&r, 2) < 0 || skip_vec(&r, 1) < 0 ||
+	    shb_quic_rd_bytes(&r, 2, &p) < 0)
+		return -1;
+	while (r.left >= 4) {
+		uint8_t h[4];
+		for (int i = 0; i < 4; i++)
+			(void)shb_quic_rd_u8(&r, &h[i]);
+		uint64_t n = (uint64_t)(h[2] << 8 | h[3]);
+		if (shb_quic_rd_bytes(&r, n, &p) < 0)
+			return -1;
+		if ((h[0] << 8 | h[1]) == SHB_QUIC_TP_EXTENSION) {
+			ext->p = p;
+			ext->left = (size_t)n;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+size_t shb_quic_tp_hello_ids(const uint8_t *hello, size_t len, char *out,
+			     size_t cap)
+{
+	struct shb_quic_rd r;
+	size_t at = 0;
+
+	if (cap == 0 || find_tp_ext(hello, len, &r) < 0)
+		return 0;
+	while (r.left) {
+		uint64_t id, n;
+		const uint8_t *v;
+		int w;
+
+		if (shb_quic_rd_varint(&r, &id) < 0 || shb_quic_rd_varint(&r, &n) < 0 ||
+		    shb_quic_rd_bytes(&r, n, &v) < 0)
+			return 0;
+		w = snprintf(out + at, cap - at, "%s%llu", at ? "-" : "",
+			     (unsigned long long)id);
+		if (w < 0 || (size_t)w >= cap - at)
+			return 0;
+		at += (size_t)w;
+	}
+	return at;
 }

@@ -134,4 +134,14 @@ int shb_quic_tp_check_server_cids(const struct shb_quic_tp *tp,
 				  const struct shb_quic_cid *retry_scid,
 				  const char **why);
 
+/* The fingerprint of the parameters a ClientHello carries, as a server
+ * reads them: the ids of its quic_transport_parameters extension in the
+ * order sent, in decimal, joined by '-' ("1-3-4-5-6-7-8-9-14-15"), into
+ * out[cap] with its NUL. `hello` is the handshake message from its type
+ * octet on (len octets, never read beyond). Returns the text's length, or
+ * 0 when the message has no such extension, is cut short, or the text
+ * does not fit. */
+size_t shb_quic_tp_hello_ids(const uint8_t *hello, size_t len, char *out,
+			     size_t cap);
+
 #endif

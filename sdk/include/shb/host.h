@@ -112,7 +112,8 @@ enum shb_conn_fp_kind {
 	 * the order sent, in decimal, joined by '-' (e.g. "1-4-5-6-7-8-9-15"). */
 	SHB_FP_QUIC_TP = 2,
 	/* The HTTP/3 SETTINGS the client sends on its control stream,
-	 * "id:value" in order, joined by ';' (ids in decimal). */
+	 * "id:value" in order, joined by ';' (ids and values in decimal), a
+	 * reserved (GREASE, RFC 9114 7.2.4.1) setting as "GREASE". */
 	SHB_FP_H3_SETTINGS = 3,
 };
 

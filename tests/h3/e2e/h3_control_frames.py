@@ -5,7 +5,11 @@ stream (stream 0x2) carried, rebuilt from the in-order stream data the
 server dumps in hex: one line per frame,
   CONN TYPE [ELEMENT_ID VALUE]
 with TYPE in hex and, for PRIORITY_UPDATE (0xf0700), the prioritized
-stream ID in decimal and the field value. A control stream that does
+stream ID in decimal and the field value. With --settings (before the
+log) it prints instead one line per SETTINGS frame,
+  CONN ID:VALUE;...
+ids and values in decimal, a reserved (GREASE) one as GREASE: the HTTP/3
+fingerprint a server reads. A control stream that does
 not start with type 0x00 or ends inside a frame makes it exit 1."""
 import re
 import sys
@@ -20,6 +24,23 @@ def varint(b, i):
     for k in range(1, n):
         v = (v << 8) | b[i + k]
     return v, i + n
+
+settings_only = sys.argv[1] == "--settings"
+if settings_only:
+    sys.argv.pop(1)
+
+
+def settings_text(p):
+    out, i = [], 0
+    while i < len(p):
+        sid, i = varint(p, i)
+        v, i = varint(p, i)
+        if sid is None or v is None:
+            return "truncated"
+        out.append("GREASE" if sid >= 0x21 and (sid - 0x21) % 0x1F == 0
+                   else "%d:%d" % (sid, v))
+    return ";".join(out)
+
 
 streams = {}
 order = []
@@ -62,7 +83,10 @@ for n, c in enumerate(order, 1):
             bad = 1
             break
         payload = b[j:j + ln]
-        if t == 0xF0700:
+        if settings_only:
+            if t == 4:
+                print("%d %s" % (n, settings_text(payload)))
+        elif t == 0xF0700:
             eid, k = varint(payload, 0)
             print("%d %x %d %s" % (n, t, eid, payload[k:].decode("ascii", "replace")))
         else:

@@ -405,6 +405,26 @@ static void test_local_streams(void)
 	CU_ASSERT_EQUAL(shb_h3_local_goaway(out, 2), 0);
 }
 
+/* The report's fingerprint of our control stream: its SETTINGS as sent,
+ * the reserved one as GREASE; anything else gives none. */
+static void test_local_settings_text(void)
+{
+	uint8_t out[SHB_H3_LOCAL_CONTROL_MAX];
+	char t[64];
+	size_t n = shb_h3_local_control(out, sizeof(out), 0);
+
+	CU_ASSERT_EQUAL(shb_h3_local_settings_text(out, n, t, sizeof(t)), 16);
+	CU_ASSERT_STRING_EQUAL(t, "1:0;7:0;6:262144");
+	n = shb_h3_local_control(out, sizeof(out), 4097);
+	CU_ASSERT_EQUAL(shb_h3_local_settings_text(out, n, t, sizeof(t)), 23);
+	CU_ASSERT_STRING_EQUAL(t, "1:0;7:0;6:262144;GREASE");
+	for (size_t cut = 0; cut < n; cut++)
+		CU_ASSERT_EQUAL(shb_h3_local_settings_text(out, cut, t, sizeof(t)), 0);
+	CU_ASSERT_EQUAL(shb_h3_local_settings_text(out, n, t, 23), 0);
+	out[0] = 0x02; /* not a control stream */
+	CU_ASSERT_EQUAL(shb_h3_local_settings_text(out, n, t, sizeof(t)), 0);
+}
+
 /* A whole connection's worth of peer streams, interleaved. */
 static void test_interleaved_streams(void)
 {
@@ -452,6 +472,7 @@ CU_TestInfo shb_h3t_peer_tests[] = {
 	{"QPACK encoder stream", test_encoder_stream},
 	{"QPACK decoder stream", test_decoder_stream},
 	{"our control and QPACK streams", test_local_streams},
+	{"our SETTINGS as the report shows them", test_local_settings_text},
 	{"interleaved peer streams", test_interleaved_streams},
 	CU_TEST_INFO_NULL,
 };

@@ -509,7 +509,46 @@ static void test_cid_helpers(void)
 	CU_ASSERT_FALSE(shb_quic_cid_eq(&c, srv_scid, 8));
 }
 
+/* The report's fingerprint: the ids of the parameters a ClientHello
+ * carries, in order, read from the message as a server reads it; a
+ * message without the extension, or cut short, gives none. */
+static void test_hello_ids(void)
+{
+	struct shb_quic_tp tp;
+	uint8_t tpb[SHB_QUIC_TP_CLIENT_MAX_LEN], m[256];
+	size_t n, at = 0;
+	char out[64];
+
+	client_params(&tp);
+	CU_ASSERT_EQUAL_FATAL(shb_quic_tp_encode_client(tpb, sizeof(tpb), &tp, &n),
+			      SHB_QUIC_OK);
+	/* type 1, uint24 length (filled below), version, random, empty
+	 * session id, one suite, one compression method, extensions: ALPN
+	 * "h3" then quic_transport_parameters */
+	m[at++] = 1;
+	at += 3;
+	m[at++] = 3, m[at++] = 3;
+	memset(m + at, 0xaa, 32), at += 32;
+	m[at++] = 0;
+	m[at++] = 0, m[at++] = 2, m[at++] = 0x13, m[at++] = 0x01;
+	m[at++] = 1, m[at++] = 0;
+	size_t ext_len = 4 + 5 + 4 + n;
+	m[at++] = (uint8_t)(ext_len >> 8), m[at++] = (uint8_t)ext_len;
+	memcpy(m + at, "\x00\x10\x00\x05\x00\x03\x02h3", 9), at += 9;
+	m[at++] = 0, m[at++] = 0x39, m[at++] = 0, m[at++] = (uint8_t)n;
+	memcpy(m + at, tpb, n), at += n;
+	m[1] = 0, m[2] = (uint8_t)((at - 4) >> 8), m[3] = (uint8_t)(at - 4);
+	CU_ASSERT_EQUAL(shb_quic_tp_hello_ids(m, at, out, sizeof(out)), 20);
+	CU_ASSERT_STRING_EQUAL(out, "1-3-4-5-7-9-11-12-15");
+	for (size_t cut = 0; cut < at; cut++)
+		CU_ASSERT_EQUAL(shb_quic_tp_hello_ids(m, cut, out, sizeof(out)), 0);
+	CU_ASSERT_EQUAL(shb_quic_tp_hello_ids(m, at, out, 20), 0); /* no room */
+	m[at - n - 3] = 0x3a; /* another extension: no parameters */
+	CU_ASSERT_EQUAL(shb_quic_tp_hello_ids(m, at, out, sizeof(out)), 0);
+}
+
 CU_TestInfo shb_wire_tp_tests[] = {
+	{"ClientHello parameter ids", test_hello_ids},
 	{"defaults", test_init_defaults},
 	{"client encoding byte-exact", test_encode_client_bytes},
 	{"client encoding of defaults", test_encode_client_minimal},
