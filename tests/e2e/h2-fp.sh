@@ -117,6 +117,28 @@ want="${NAMES[chrome]} x-run"
 [[ "$(names_of)" == "$want" ]] || fail "chrome -H: headers '$(names_of)', expected '$want'"
 grep -qx 'user-agent=shb-test' <<<"$HEADERS" || fail "chrome -H: user-agent not replaced"
 
+# TLS: the --ciphers strings of docs/fingerprints.md give the groups and
+# signature algorithms of the captures exactly, Firefox's suites as a set
+# and Chrome's with two more (what GnuTLS cannot leave out).
+tls_as() {
+	local prof=$1 ciphers
+	ciphers=$(sed -n "/^    # $prof:/,/^    --ciphers/s/^    --ciphers '\(.*\)'$/\1/p" \
+		"$HERE/../../docs/fingerprints.md")
+	[[ -n "$ciphers" ]] || fail "docs/fingerprints.md has no --ciphers string for $prof"
+	fp "$prof-tls" https "$prof" --ciphers "$ciphers"
+	[[ "$(seen "$TLS_OUT" groups) $(seen "$TLS_OUT" sigalgs)" == "$2 $3" ]] ||
+		fail "$prof-tls: groups and signature algorithms '$(seen "$TLS_OUT" groups) $(seen "$TLS_OUT" sigalgs)', the capture's '$2 $3'"
+	[[ $(seen "$TLS_OUT" ciphers | tr -d '[] ' | tr , '\n' | sort -n | tr '\n' ,) == "$4" ]] ||
+		fail "$prof-tls: suites $(seen "$TLS_OUT" ciphers), expected the set $4"
+}
+tls_as chrome '[29, 23, 24]' '[1027, 2052, 1025, 1283, 2053, 1281, 2054, 1537]' \
+	47,53,156,157,4865,4866,4867,49161,49162,49171,49172,49195,49196,49199,49200,52392,52393,
+tls_as firefox '[29, 23, 24, 25, 256, 257]' \
+	'[1027, 1283, 1539, 2052, 2053, 2054, 1025, 1281, 1537, 515, 513]' \
+	47,53,156,157,4865,4866,4867,49161,49162,49171,49172,49195,49196,49199,49200,52392,52393,
+[[ $(get firefox-tls tlsJa4) == t13i1711h2_5b57614c22b0_* ]] ||
+	fail "firefox-tls: JA4 $(get firefox-tls tlsJa4) lacks Firefox's cipher hash 5b57614c22b0"
+
 # The text report's line.
 : >"$H2C_OUT"
 out=$(timeout -k 5 "$E2E_RUN_LIMIT" "$SHB" -q -c 1 -n 1 --proto h2 \

@@ -17,7 +17,8 @@ of the first WINDOW_UPDATE on stream 0 before that HEADERS, or 00 |
 PRIORITY frames before it as stream:exclusive:dependency:weight joined by
 ',', or 0 | the pseudo-headers' first letters in order), "stream" (the
 first request's stream id), "headers" (the regular fields, [name, value]
-in order) and, over TLS, "ja3" and "ja4" of the ClientHello received.
+in order) and, over TLS, "ja3" and "ja4" of the ClientHello received and
+its "ciphers", "groups" and "sigalgs" (GREASE left out).
 Writes its port to PORT_FILE once listening; runs until killed.
 """
 import json
@@ -180,6 +181,8 @@ class Conn:
         if self.wire.tls:
             h = tls_fp.parse(tls_fp.hello_from_records(self.wire.hello))
             rec["ja3"], rec["ja4"] = tls_fp.ja3(h), tls_fp.ja4(h, False)
+            rec["ciphers"], rec["groups"], rec["sigalgs"] = \
+                h["ciphers"], h["groups"], h["sigalgs"]
         with out_lock, open(self.out, "a") as f:
             f.write(json.dumps(rec) + "\n")
 
