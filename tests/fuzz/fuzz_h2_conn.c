@@ -3,7 +3,8 @@
  * cancels, shutdowns and the end of stream, in an order the input
  * chooses. Input: a flags byte (bits 0-3: -p; bit 4: POST with a body;
  * bit 5: traces on; bit 6: an observer of org.shb.h2.proto/1 on the
- * module, see h2fz_observe), then operations, each an op byte (low 3 bits: what,
+ * module, see h2fz_observe; bit 7: profile=firefox, see h2fz_profile),
+ * then operations, each an op byte (low 3 bits: what,
  * high 5 bits: an argument) and for "receive" a length byte and that many
  * server bytes:
  *   0 receive   1 issue arg+1 requests   2 send output, arg*7 per send
@@ -24,6 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct h2fz z;
 
 	h2fz_observe(flags & 64);
+	h2fz_profile(flags & 128);
 	h2fz_open(&z, (flags & 15) + 1, flags & 16, flags & 32);
 	while (f.n && !z.broken) {
 		unsigned op = fz_u8(&f), arg = op >> 3;

@@ -53,6 +53,16 @@ static void fz_conn_event(struct shb_conn *conn,
 		FZ_CHECK(strlen(ev->detail) < 4096);
 }
 
+/* 1.4: the Akamai fingerprint, once per connection, printable and short. */
+static void fz_conn_fingerprint(struct shb_conn *conn, uint32_t kind,
+				const char *text)
+{
+	FZ_CHECK(!in_fini && kind == SHB_FP_H2_AKAMAI && text);
+	FZ_CHECK(strlen(text) > 0 && strlen(text) <= SHB_CONN_FP_MAX);
+	for (const char *c = text; *c; c++)
+		FZ_CHECK(*c >= 0x20 && *c <= 0x7e);
+}
+
 static const struct shb_host host = {
 	.struct_size = sizeof(struct shb_host),
 	.abi_major = SHB_ABI_MAJOR,
@@ -62,6 +72,7 @@ static const struct shb_host host = {
 	.log_enabled = fz_log_enabled,
 	.req_done = fz_req_done,
 	.conn_event = fz_conn_event,
+	.conn_fingerprint = fz_conn_fingerprint,
 };
 
 static const struct shb_proto_desc *desc(void)
@@ -145,10 +156,20 @@ void h2fz_observe(int on)
 	observe_on = !!on;
 }
 
+/* --proto-opt profile=firefox: a 65536-octet decoder table, small
+ * windows topped up at half, PRIORITY frames and streams from 15. */
+static int firefox_on;
+
+void h2fz_profile(int firefox)
+{
+	firefox_on = !!firefox;
+}
+
 /* Modules and prepared requests are immutable: made once per kind. */
 static void *module(uint32_t parallel, int debug)
 {
-	static void *mods[2][2][17];
+	static void *mods[2][2][2][17];
+	static const struct shb_kv firefox = {"profile", "firefox"};
 	const struct shb_proto_desc *d = desc();
 	struct shb_run_config cfg = {
 		.struct_size = sizeof(cfg),
@@ -160,10 +181,12 @@ static void *module(uint32_t parallel, int debug)
 		.scheme = "http",
 		.host = "example.com",
 		.authority = "example.com",
+		.options = firefox_on ? &firefox : NULL,
+		.option_count = firefox_on ? 1 : 0,
 	};
 	char err[128];
 
-	void **m = &mods[observe_on][debug][parallel];
+	void **m = &mods[firefox_on][observe_on][debug][parallel];
 
 	if (!*m) {
 		FZ_CHECK(d->vt->module_create(&host, &cfg, m, err,

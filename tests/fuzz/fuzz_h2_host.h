@@ -29,6 +29,9 @@ void h2fz_open(struct h2fz *z, uint32_t parallel, int post, int debug);
  * every octet it is shown, stops a request whose DATA starts with 'Z' or
  * whose field value does, and sets an app outcome. */
 void h2fz_observe(int on);
+/* Before h2fz_open: non-zero gives the next connections' module
+ * --proto-opt profile=firefox (h2_profile.h). */
+void h2fz_profile(int firefox);
 /* Drops the connection (conn_fini) and checks what it reported. */
 void h2fz_close(struct h2fz *z);
 

@@ -3,8 +3,10 @@
  * (HEADERS plus CONTINUATION payloads, cut anywhere), the table carried
  * over.
  * Input: a table limit byte (x 16 octets, capped at the HTTP/2 default;
- * an odd byte also decodes every field, with the table's octets, as for
- * an observer of org.shb.h2.proto/1), a split plan applied to every
+ * 0xfe and 0xff: 65536, the table a profile such as chrome announces,
+ * with its allocated slots; an odd byte also decodes every field, with
+ * the table's octets, as for an observer of org.shb.h2.proto/1), a split
+ * plan applied to every
  * block, then blocks as a two-byte length and that many octets.
  *
  * Checked besides memory safety: the table never exceeds its maximum,
@@ -29,7 +31,7 @@ struct run {
 	struct shb_h2_dtable table;
 	struct shb_h2_hscan s;
 	int collect;
-	uint8_t ring[SHB_H2_DTABLE_MAX];
+	uint8_t ring[SHB_H2_DTABLE_CAP]; /* shb_h2_dtable_ring() of the largest */
 	struct shb_h2_fields fields;
 	struct shb_h2_hmemo memo;
 	int use_memo;
@@ -87,7 +89,7 @@ static int block(struct run *u, const struct fz_plan *pl, const uint8_t *p,
 	r->table_count = u->table.count;
 	FZ_CHECK(u->table.size <= u->table.max);
 	FZ_CHECK(u->table.max <= u->table.limit);
-	FZ_CHECK(u->table.count <= SHB_H2_DTABLE_SLOTS);
+	FZ_CHECK(u->table.count <= u->table.mask + 1);
 	/* a scan error is a COMPRESSION_ERROR: the connection ends */
 	return r->feed_rc != SHB_H2_HSCAN_OK || r->end_rc != SHB_H2_HSCAN_OK;
 }
@@ -96,8 +98,9 @@ static void run(struct run *u, uint32_t limit, int collect,
 		const struct fz_plan *pl, struct fz f)
 {
 	shb_h2_fields_free(&u->fields);
+	shb_h2_dtable_free(&u->table);
 	memset(u, 0, sizeof(*u));
-	shb_h2_dtable_init(&u->table, limit);
+	FZ_CHECK(shb_h2_dtable_init_big(&u->table, limit) == 0);
 	u->collect = collect;
 	u->use_memo = pl == NULL;
 	if (collect)
@@ -123,7 +126,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t limit = first * 16u;
 	int collect = first & 1;
 
-	if (limit > SHB_H2_DTABLE_MAX)
+	if (first >= 0xfe)
+		limit = SHB_H2_DTABLE_CAP;
+	else if (limit > SHB_H2_DTABLE_MAX)
 		limit = SHB_H2_DTABLE_MAX;
 	fz_plan_read(&f, &pl);
 	run(&split, limit, collect, &pl, f);

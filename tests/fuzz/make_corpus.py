@@ -118,6 +118,8 @@ def hpack_seeds():
     for (ctx, mx), blocks in by_ctx.items():
         body = b''.join(struct.pack('<H', len(b)) + b for b in blocks)
         seeds.append(bytes([min(mx // 16, 255)]) + PLAN + body)
+    # 0xff: the 65536-octet table of a profile (chrome, firefox)
+    seeds.append(b'\xff' + seeds[-1][1:])
     return seeds
 
 
@@ -172,7 +174,9 @@ def h2_conn_seeds():
         recv(fr[4] + fr[5]) + recv(fr[7]) + b'\x1b' + b'\x02'
     closing = b'\x21' + b'\x01\x02' + recv(fr[0]) + b'\x21' + b'\x05' + \
         recv(fr[8]) + b'\x06'
-    return [get, post, closing]
+    # flags bit 7: profile=firefox (PRIORITY frames, streams from 15)
+    firefox = b'\x80' + get[1:]
+    return [get, post, closing, firefox]
 
 
 # ---- HTTP/3, QPACK ------------------------------------------------------------
