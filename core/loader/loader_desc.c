@@ -319,6 +319,7 @@ static void proto_fill(void *out, const void *desc,
 	COPY(issue_var);
 	COPY(conn_size_for);
 	COPY(write_dgrams_v);
+	COPY(issue_req);
 #undef COPY
 }
 

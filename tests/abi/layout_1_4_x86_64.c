@@ -6,8 +6,11 @@
  * source, Unix socket) and struct shb_results (answered requests, error
  * reply latency, what a per-target result measures) and struct
  * shb_proto_vtable (conn_size_for, write_dgrams_v), and added struct
- * shb_outcome_space and struct shb_outcome_code. A change here breaks
- * every plugin built against 1.4. Compiling this file is the test. */
+ * shb_outcome_space and struct shb_outcome_code; then issue_req to
+ * struct shb_proto_vtable, req_response to struct shb_host,
+ * response_body_max to struct shb_run_config, and struct shb_response.
+ * A change here breaks every plugin built against 1.4. Compiling this
+ * file is the test. */
 #include <stddef.h>
 #include <shb/shb.h>
 
@@ -87,7 +90,7 @@ _Static_assert(sizeof(struct shb_scheme) == 16, "shb_scheme size");
 _Static_assert(offsetof(struct shb_scheme, name) == 0, "shb_scheme.name");
 _Static_assert(offsetof(struct shb_scheme, default_port) == 8, "shb_scheme.default_port");
 _Static_assert(offsetof(struct shb_scheme, flags) == 12, "shb_scheme.flags");
-_Static_assert(sizeof(struct shb_run_config) == 120, "shb_run_config size");
+_Static_assert(sizeof(struct shb_run_config) == 128, "shb_run_config size");
 _Static_assert(offsetof(struct shb_run_config, struct_size) == 0, "shb_run_config.struct_size");
 _Static_assert(offsetof(struct shb_run_config, flags) == 4, "shb_run_config.flags");
 _Static_assert(offsetof(struct shb_run_config, connections) == 8, "shb_run_config.connections");
@@ -107,6 +110,7 @@ _Static_assert(offsetof(struct shb_run_config, cafile) == 88, "shb_run_config.ca
 _Static_assert(offsetof(struct shb_run_config, cert_file) == 96, "shb_run_config.cert_file");
 _Static_assert(offsetof(struct shb_run_config, key_file) == 104, "shb_run_config.key_file");
 _Static_assert(offsetof(struct shb_run_config, tls_priority) == 112, "shb_run_config.tls_priority");
+_Static_assert(offsetof(struct shb_run_config, response_body_max) == 120, "shb_run_config.response_body_max");
 _Static_assert(sizeof(struct shb_request) == 72, "shb_request size");
 _Static_assert(offsetof(struct shb_request, struct_size) == 0, "shb_request.struct_size");
 _Static_assert(offsetof(struct shb_request, flags) == 4, "shb_request.flags");
@@ -144,6 +148,15 @@ _Static_assert(offsetof(struct shb_origin, sni) == 40, "shb_origin.sni");
 _Static_assert(offsetof(struct shb_origin, prepared) == 48, "shb_origin.prepared");
 _Static_assert(offsetof(struct shb_origin, route_flags) == 56, "shb_origin.route_flags");
 _Static_assert(offsetof(struct shb_origin, reserved1) == 60, "shb_origin.reserved1");
+_Static_assert(sizeof(struct shb_response) == 48, "shb_response size");
+_Static_assert(offsetof(struct shb_response, struct_size) == 0, "shb_response.struct_size");
+_Static_assert(offsetof(struct shb_response, status) == 4, "shb_response.status");
+_Static_assert(offsetof(struct shb_response, flags) == 8, "shb_response.flags");
+_Static_assert(offsetof(struct shb_response, reserved0) == 12, "shb_response.reserved0");
+_Static_assert(offsetof(struct shb_response, headers) == 16, "shb_response.headers");
+_Static_assert(offsetof(struct shb_response, header_count) == 24, "shb_response.header_count");
+_Static_assert(offsetof(struct shb_response, body) == 32, "shb_response.body");
+_Static_assert(offsetof(struct shb_response, body_len) == 40, "shb_response.body_len");
 _Static_assert(sizeof(struct shb_req_result) == 80, "shb_req_result size");
 _Static_assert(offsetof(struct shb_req_result, struct_size) == 0, "shb_req_result.struct_size");
 _Static_assert(offsetof(struct shb_req_result, outcome) == 4, "shb_req_result.outcome");
@@ -175,7 +188,7 @@ _Static_assert(offsetof(struct shb_conn_event, reserved0) == 12, "shb_conn_event
 _Static_assert(offsetof(struct shb_conn_event, err_code) == 16, "shb_conn_event.err_code");
 _Static_assert(offsetof(struct shb_conn_event, last_accepted) == 24, "shb_conn_event.last_accepted");
 _Static_assert(offsetof(struct shb_conn_event, detail) == 32, "shb_conn_event.detail");
-_Static_assert(sizeof(struct shb_proto_vtable) == 216, "shb_proto_vtable size");
+_Static_assert(sizeof(struct shb_proto_vtable) == 224, "shb_proto_vtable size");
 _Static_assert(offsetof(struct shb_proto_vtable, struct_size) == 0, "shb_proto_vtable.struct_size");
 _Static_assert(offsetof(struct shb_proto_vtable, module_create) == 8, "shb_proto_vtable.module_create");
 _Static_assert(offsetof(struct shb_proto_vtable, module_destroy) == 16, "shb_proto_vtable.module_destroy");
@@ -203,6 +216,7 @@ _Static_assert(offsetof(struct shb_proto_vtable, error_detail) == 184, "shb_prot
 _Static_assert(offsetof(struct shb_proto_vtable, issue_var) == 192, "shb_proto_vtable.issue_var");
 _Static_assert(offsetof(struct shb_proto_vtable, conn_size_for) == 200, "shb_proto_vtable.conn_size_for");
 _Static_assert(offsetof(struct shb_proto_vtable, write_dgrams_v) == 208, "shb_proto_vtable.write_dgrams_v");
+_Static_assert(offsetof(struct shb_proto_vtable, issue_req) == 216, "shb_proto_vtable.issue_req");
 _Static_assert(sizeof(struct shb_status_count) == 16, "shb_status_count size");
 _Static_assert(offsetof(struct shb_status_count, code) == 0, "shb_status_count.code");
 _Static_assert(offsetof(struct shb_status_count, reserved0) == 4, "shb_status_count.reserved0");
@@ -357,7 +371,7 @@ _Static_assert(offsetof(struct shb_report_desc, name) == 8, "shb_report_desc.nam
 _Static_assert(offsetof(struct shb_report_desc, summary) == 16, "shb_report_desc.summary");
 _Static_assert(offsetof(struct shb_report_desc, vt) == 24, "shb_report_desc.vt");
 _Static_assert(offsetof(struct shb_report_desc, option_defs) == 32, "shb_report_desc.option_defs");
-_Static_assert(sizeof(struct shb_host) == 120, "shb_host size");
+_Static_assert(sizeof(struct shb_host) == 128, "shb_host size");
 _Static_assert(offsetof(struct shb_host, struct_size) == 0, "shb_host.struct_size");
 _Static_assert(offsetof(struct shb_host, abi_major) == 4, "shb_host.abi_major");
 _Static_assert(offsetof(struct shb_host, abi_minor) == 8, "shb_host.abi_minor");
@@ -375,6 +389,7 @@ _Static_assert(offsetof(struct shb_host, hist) == 88, "shb_host.hist");
 _Static_assert(offsetof(struct shb_host, conn_origin) == 96, "shb_host.conn_origin");
 _Static_assert(offsetof(struct shb_host, tls_client_hello) == 104, "shb_host.tls_client_hello");
 _Static_assert(offsetof(struct shb_host, conn_fingerprint) == 112, "shb_host.conn_fingerprint");
+_Static_assert(offsetof(struct shb_host, req_response) == 120, "shb_host.req_response");
 #endif
 
 int shb_abi_layout_checked(void);

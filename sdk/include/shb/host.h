@@ -95,6 +95,14 @@ struct shb_host {
 	 * h3_settings_fingerprint); later calls are cheap no-ops. */
 	void (*conn_fingerprint)(struct shb_conn *conn, uint32_t kind,
 				 const char *text);
+
+	/* [conn] Only in runs whose run_config.flags has SHB_RUN_WANT_RESPONSE: the
+	 * response to `cookie`, before req_done for it, from inside a [conn] call on
+	 * that connection, at most once per cookie. `resp` and everything it points to
+	 * are borrowed for the call. A module checks SHB_HAS() first: a 1.3
+	 * host has no such member (and never sets the flag). */
+	void (*req_response)(struct shb_conn *conn, uint64_t cookie,
+			     const struct shb_response *resp);
 };
 
 /* since 1.4: the kinds of host->conn_fingerprint. */

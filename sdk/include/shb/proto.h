@@ -144,6 +144,16 @@ enum shb_run_flags {
 	SHB_RUN_TLS = 1u << 0,               /* the scheme runs over TLS */
 	SHB_RUN_DISABLE_KEEPALIVE = 1u << 1, /* one request per connection */
 	SHB_RUN_DEBUG = 1u << 2,             /* SHB_DEBUG is set: trace */
+	/* since 1.4: the core wants each response's status and headers
+	 * through host->req_response (redirects, -L; a script's response()).
+	 * Without it a module keeps no header and no body: no copy, no
+	 * allocation. */
+	SHB_RUN_WANT_RESPONSE = 1u << 3,
+	/* since 1.4, only with SHB_RUN_WANT_RESPONSE: the body too, up to
+	 * run_config.response_body_max bytes; past that the rest is counted
+	 * (rx_body_bytes) but not kept, and the response has
+	 * SHB_RESP_BODY_TRUNCATED. */
+	SHB_RUN_WANT_BODY = 1u << 4,
 };
 
 /* [main] Given to module_create; borrowed for that call only. */
@@ -184,6 +194,10 @@ struct shb_run_config {
 	 * default. A QUIC module keeps its own TLS 1.3-only restriction on
 	 * top of it. */
 	const char *tls_priority;
+
+	/* since 1.4: with SHB_RUN_WANT_BODY, the most body bytes a module
+	 * keeps per response for host->req_response; 0 otherwise. */
+	uint64_t response_body_max;
 };
 
 enum shb_request_flags {
@@ -330,6 +344,33 @@ struct shb_req_result {
 	uint32_t app_space; /* enum shb_app_space */
 	uint32_t app_ok;    /* 1: the application says success */
 	uint64_t app_code;
+};
+
+/* since 1.4: a response as received, handed to host->req_response in
+ * runs with SHB_RUN_WANT_RESPONSE. Everything it points to is borrowed for
+ * that call: the core copies what it keeps. */
+enum shb_response_flags {
+	/* The body was longer than run_config.response_body_max: `body`
+	 * holds its first response_body_max bytes (none without
+	 * SHB_RUN_WANT_BODY). */
+	SHB_RESP_BODY_TRUNCATED = 1u << 0,
+};
+
+struct shb_response {
+	uint32_t struct_size;
+	uint32_t status;    /* the final status, 100..999 */
+	uint32_t flags;     /* enum shb_response_flags */
+	uint32_t reserved0; /* 0 */
+	/* The final head's fields as received, in order; names lower-case
+	 * for h2 and h3 (as their wire has them), as sent for HTTP/1.x;
+	 * values without leading or trailing whitespace. Pseudo-headers
+	 * (:status) are not among them. */
+	const struct shb_kv *headers;
+	size_t header_count;
+	/* The body's payload (dechunked), at most response_body_max bytes;
+	 * NULL and 0 without SHB_RUN_WANT_BODY. */
+	const uint8_t *body;
+	size_t body_len;
 };
 
 /* What the core reads of a result: outcome, status, err_space/err_code
@@ -539,6 +580,18 @@ struct shb_proto_vtable {
 	shb_ssize (*write_dgrams_v)(void *conn, uint8_t *buf, size_t cap,
 				    uint16_t *sizes, size_t max_count,
 				    size_t *count, shb_tstamp now);
+
+	/* since 1.4 */
+	/* [conn] Start a whole request given with this issue, not a template: a
+	 * script's request, a redirect's next hop. `req` is borrowed for the call
+	 * (the module copies or encodes what it keeps); method, path, headers and
+	 * body were validated by the core like a template's; `req->authority` may
+	 * differ from the connection's origin only where the protocol allows it.
+	 * Same contract as issue() otherwise (cookie reported exactly once,
+	 * SHB_E_BUSY when capacity() is 0). May be NULL: a run that needs it
+	 * (-s, -L) is refused before any traffic with one line naming the protocol. */
+	int (*issue_req)(void *conn, const struct shb_request *req,
+			 uint64_t cookie, shb_tstamp now);
 };
 
 /* Optional members, by the minor the plugin's entry declares:
@@ -547,7 +600,8 @@ struct shb_proto_vtable {
  *   >= 1.2: next_deadline with on_timer (both or neither), issue_var;
  *           recv, recv_eof, pull_send and sent for DGRAM;
  *   >= 1.4: conn_size_for, write_dgrams_v; write_dgrams for a DGRAM
- *           module that has write_dgrams_v.
+ *           module that has write_dgrams_v; issue_req (a run that
+ *           needs it is refused without it).
  * Every other member is mandatory (module_create, module_destroy,
  * prepare_request, conn_init, conn_fini, on_transport_ready, state,
  * capacity, issue, and the transport's own I/O members); the loader refuses
