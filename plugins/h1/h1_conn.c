@@ -1,5 +1,6 @@
 /* HTTP/1.1 connection: see h1_conn.h. */
 #include "h1_conn.h"
+#include "h1_resp.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -57,6 +58,18 @@ int shb_h1_conn_init(void *module, void *worker, void *conn,
 	c->mod = module;
 	c->handle = handle;
 	pick_form(c);
+	if (!(c->mod->run_flags & SHB_RUN_WANT_RESPONSE))
+		return SHB_OK;
+	c->keep = calloc(1, sizeof(*c->keep));
+	if (!c->keep)
+		return SHB_E_NOMEM;
+	/* The scanner fails a head past SHB_H1_MAX_SECTION first. */
+	shb_buf_init(&c->keep->head, 1024, SHB_H1_MAX_SECTION + 2);
+	shb_buf_init(&c->keep->body, 1024,
+		     c->mod->body_max ? (size_t)c->mod->body_max : 1);
+	c->keep->body_max = c->mod->body_max;
+	shb_buf_init(&c->kvs, 32 * sizeof(struct shb_kv),
+		     (SHB_H1_MAX_SECTION / 2) * sizeof(struct shb_kv));
 	return SHB_OK;
 }
 
@@ -69,6 +82,13 @@ void shb_h1_conn_fini(void *conn)
 	free(c->vbuf);
 	c->vbuf = NULL;
 	c->vcap = 0;
+	if (c->keep) {
+		shb_buf_free(&c->keep->head);
+		shb_buf_free(&c->keep->body);
+		free(c->keep);
+		c->keep = NULL;
+	}
+	shb_buf_free(&c->kvs);
 }
 
 int shb_h1_conn_transport_ready(void *conn,
@@ -128,6 +148,9 @@ static void complete(struct shb_h1_conn *c, shb_tstamp now)
 		c->closed = 1;
 	if (c->mod->debug)
 		trace_response(c, reuse);
+	if (c->keep)
+		shb_h1_resp_deliver(c->mod->host, c->handle, c->cookie,
+				    res.status, c->keep, &c->kvs);
 	c->mod->host->req_done(c->handle, c->cookie, &res);
 }
 
@@ -319,7 +342,7 @@ static void begin(struct shb_h1_conn *c, const struct shb_h1_request *r,
 	c->cookie = cookie;
 	c->awaiting = 1;
 	c->ts_first_byte = 0;
-	shb_h1_scan_begin(&c->scan, (int)c->req->is_head);
+	shb_h1_scan_begin_keep(&c->scan, (int)c->req->is_head, c->keep);
 }
 
 int shb_h1_conn_issue(void *conn, const void *prepared, uint64_t cookie,
@@ -361,6 +384,46 @@ int shb_h1_conn_issue_var(void *conn, const void *prepared,
 		c->vcap = plan.size;
 	}
 	shb_h1_request_var_write(r, var, &plan, c->vbuf, &c->vreq);
+	begin(c, &c->vreq, cookie);
+	return SHB_OK;
+}
+
+/* A whole request (a redirect's next hop, a script's): encoded like a
+ * template, then copied into the connection's buffer of varied
+ * requests, so the connection holds nothing of the caller's. */
+int shb_h1_conn_issue_req(void *conn, const struct shb_request *req,
+			  uint64_t cookie, shb_tstamp now)
+{
+	struct shb_h1_conn *c = conn;
+	struct shb_h1_request *r = NULL;
+	char err[128];
+
+	if (!shb_h1_conn_capacity(c))
+		return SHB_E_BUSY;
+	if (!req || !SHB_HAS(req, struct shb_request, body_len))
+		return SHB_E_INVAL;
+	int rc = shb_h1_request_encode(req, c->mod->run_flags, &r, err,
+				       sizeof(err));
+	if (rc < 0)
+		return rc;
+	if (r->total > c->vcap) {
+		uint8_t *p = realloc(c->vbuf, r->total);
+		if (!p) {
+			shb_h1_request_free(r);
+			return SHB_E_NOMEM;
+		}
+		c->vbuf = p;
+		c->vcap = r->total;
+	}
+	memcpy(c->vbuf, r->head, r->head_len);
+	if (r->body_len)
+		memcpy(c->vbuf + r->head_len, r->body, r->body_len);
+	c->vreq = *r;
+	c->vreq.head = c->vbuf;
+	c->vreq.body = r->body_len ? c->vbuf + r->head_len : NULL;
+	c->vreq.hv = NULL;
+	c->vreq.header_count = 0;
+	shb_h1_request_free(r);
 	begin(c, &c->vreq, cookie);
 	return SHB_OK;
 }

@@ -12,6 +12,7 @@
 #include <shb/host.h>
 #include <shb/proto.h>
 
+#include "common/buf.h"
 #include "h1_request.h"
 #include "h1_scan.h"
 
@@ -22,6 +23,8 @@ struct shb_h1_module {
 	const struct shb_host *host;
 	uint32_t run_flags; /* enum shb_run_flags */
 	uint32_t debug;     /* host->log_enabled(SHB_LOG_DEBUG) at create */
+	/* run_config.response_body_max with SHB_RUN_WANT_BODY, else 0. */
+	uint64_t body_max;
 };
 
 struct shb_h1_conn {
@@ -49,6 +52,10 @@ struct shb_h1_conn {
 	size_t vcap;
 	struct shb_h1_request vreq;
 	struct shb_h1_scan scan;
+	/* SHB_RUN_WANT_RESPONSE only (h1_resp.h): the response kept for
+	 * req_response and its fields; NULL and empty otherwise. */
+	struct shb_h1_keep *keep;
+	struct shb_buf kvs;
 };
 
 int shb_h1_conn_init(void *module, void *worker, void *conn,
@@ -72,6 +79,8 @@ int shb_h1_conn_issue(void *conn, const void *prepared, uint64_t cookie,
 int shb_h1_conn_issue_var(void *conn, const void *prepared,
 			  const struct shb_request_var *var, uint64_t cookie,
 			  shb_tstamp now);
+int shb_h1_conn_issue_req(void *conn, const struct shb_request *req,
+			  uint64_t cookie, shb_tstamp now);
 void shb_h1_conn_cancel(void *conn, uint64_t cookie, shb_tstamp now);
 void shb_h1_conn_shutdown(void *conn, uint32_t mode, shb_tstamp now);
 const char *shb_h1_conn_error_detail(const void *conn);

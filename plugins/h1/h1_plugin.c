@@ -39,6 +39,10 @@ static int h1_module_create(const struct shb_host *host,
 	}
 	m->host = host;
 	m->run_flags = cfg->flags;
+	/* A pre-1.4 core never sets SHB_RUN_WANT_RESPONSE. */
+	if ((cfg->flags & SHB_RUN_WANT_BODY) &&
+	    SHB_HAS(cfg, struct shb_run_config, response_body_max))
+		m->body_max = cfg->response_body_max;
 	/* Asked once: the log level is fixed for the run, and the hot path
 	 * should not pay an indirect call per response to stay quiet. */
 	m->debug = host->log_enabled && host->log &&
@@ -97,6 +101,7 @@ static const struct shb_proto_vtable h1_vtable = {
 	.capacity = shb_h1_conn_capacity,
 	.issue = shb_h1_conn_issue,
 	.issue_var = shb_h1_conn_issue_var,
+	.issue_req = shb_h1_conn_issue_req,
 	.cancel = shb_h1_conn_cancel,
 	.shutdown = shb_h1_conn_shutdown,
 	.error_detail = shb_h1_conn_error_detail,

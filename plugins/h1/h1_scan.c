@@ -93,6 +93,8 @@ static void fail(struct shb_h1_scan *s, const char *reason)
 
 static void start_head(struct shb_h1_scan *s)
 {
+	if (s->keep) /* after a 1xx: the final head is the one kept */
+		shb_buf_clear(&s->keep->head);
 	s->state = S_STATUS;
 	s->section_len = 0;
 	s->flags = 0;
@@ -103,7 +105,18 @@ static void start_head(struct shb_h1_scan *s)
 
 void shb_h1_scan_begin(struct shb_h1_scan *s, int head_request)
 {
+	shb_h1_scan_begin_keep(s, head_request, NULL);
+}
+
+void shb_h1_scan_begin_keep(struct shb_h1_scan *s, int head_request,
+			    struct shb_h1_keep *keep)
+{
 	memset(s, 0, sizeof(*s));
+	s->keep = keep;
+	if (keep) {
+		shb_buf_clear(&keep->body);
+		keep->truncated = 0;
+	}
 	s->head_req = head_request != 0;
 	start_head(s);
 }
@@ -601,6 +614,18 @@ static void line_end(struct shb_h1_scan *s)
 	s->sub = 0;
 }
 
+/* The body's payload p[n], kept up to body_max bytes. */
+static void keep_body(struct shb_h1_scan *s, const uint8_t *p, uint64_t n)
+{
+	struct shb_h1_keep *k = s->keep;
+	uint64_t room = k->body_max > k->body.len ? k->body_max - k->body.len : 0;
+
+	if (n > room)
+		k->truncated = 1;
+	if (room && shb_buf_put(&k->body, p, (size_t)(n < room ? n : room)) < 0)
+		k->truncated = 1; /* out of memory: what is kept is a prefix */
+}
+
 static const uint8_t *take_line(struct shb_h1_scan *s, const uint8_t *p,
 				const uint8_t *end)
 {
@@ -621,6 +646,10 @@ static const uint8_t *take_line(struct shb_h1_scan *s, const uint8_t *p,
 	}
 	if (s->line_len == 0 && n > 0)
 		s->line_first = p[0];
+	/* Within the cap just checked; an allocation failure shows as a
+	 * head cut short, which the connection reports as an error. */
+	if (s->keep && (s->state == S_STATUS || s->state == S_HEADER))
+		shb_buf_put(&s->keep->head, p, n + (lf != NULL));
 	line_segment(s, p, n);
 	s->line_len += n;
 	s->header_bytes += n + (lf != NULL);
@@ -636,6 +665,8 @@ static const uint8_t *take_body(struct shb_h1_scan *s, const uint8_t *p,
 	uint64_t avail = (uint64_t)(end - p);
 	uint64_t n = avail < s->remaining ? avail : s->remaining;
 
+	if (s->keep)
+		keep_body(s, p, n);
 	s->remaining -= n;
 	s->body_bytes += n;
 	if (s->remaining == 0)
@@ -667,6 +698,8 @@ int shb_h1_scan_feed(struct shb_h1_scan *s, const uint8_t *data, size_t len,
 			p = take_body(s, p, end);
 			break;
 		case S_BODY_EOF:
+			if (s->keep)
+				keep_body(s, p, (uint64_t)(end - p));
 			s->body_bytes += (uint64_t)(end - p);
 			p = end;
 			break;

@@ -59,6 +59,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/buf.h"
+
 #define SHB_H1_MAX_LINE ((uint64_t)1 << 20)
 /* A response's head (status line and fields) or its trailer section over
  * this many bytes is an error, so endless headers cannot keep a request
@@ -79,6 +81,20 @@ enum shb_h1_framing {
 	SHB_H1_FRAME_LENGTH = 2,  /* Content-Length */
 	SHB_H1_FRAME_CHUNKED = 3,
 	SHB_H1_FRAME_EOF = 4, /* close-delimited */
+};
+
+/* A response kept whole, for ABI 1.4's req_response (runs with
+ * SHB_RUN_WANT_RESPONSE): with one attached (shb_h1_scan_keep), the
+ * scanner appends the final head's bytes (status line, fields, the empty
+ * line) to `head`, capped with the head itself at SHB_H1_MAX_SECTION, and
+ * the body's payload (dechunked) to `body` up to body_max bytes; past
+ * them `truncated` is set and the rest is counted only. Without one the
+ * scanner copies nothing. Owned by the connection. */
+struct shb_h1_keep {
+	struct shb_buf head;
+	struct shb_buf body;
+	uint64_t body_max;
+	uint8_t truncated;
 };
 
 /* All members are private; use the functions below. */
@@ -108,11 +124,17 @@ struct shb_h1_scan {
 	uint64_t header_bytes;
 	uint64_t body_bytes;
 	const char *reason;
+	struct shb_h1_keep *keep; /* NULL: nothing kept */
 };
 
 /* Resets `s` for a new response. `head_request` non-zero: the request was
  * HEAD, so the response has no body whatever its headers say. */
 void shb_h1_scan_begin(struct shb_h1_scan *s, int head_request);
+
+/* The same, keeping the response's head and body in `keep` (emptied
+ * here); NULL keeps nothing, as shb_h1_scan_begin. */
+void shb_h1_scan_begin_keep(struct shb_h1_scan *s, int head_request,
+			    struct shb_h1_keep *keep);
 
 /* Scans `len` bytes of the response. Returns an enum shb_h1_scan_rc; sets
  * *used to the bytes that belong to this response (== len unless DONE).
