@@ -43,6 +43,9 @@
 #define SHB_MAX_BATCH 4096u
 #define SHB_MAX_LINGER_US 1000000u
 #define SHB_DEFAULT_REQUESTS 200u
+/* --max-redirs at most: a chain is one user's requests in a row. */
+#define SHB_MAX_REDIRS 1000u
+#define SHB_DEFAULT_MAX_REDIRS 50u
 #define SHB_DEFAULT_CONNECT_TIMEOUT_NS 5000000000ull
 
 enum opt_id {
@@ -56,7 +59,8 @@ enum opt_id {
 	O_PROTO_OPT, O_REPORT_OPT, O_PERCENTILES, O_SUCCESS, O_RATE, O_STAGES,
 	O_SHARD, O_START_AT, O_TLS_RESUME,
 	O_UNIX_SOCKET, O_PROXY, O_NOPROXY, O_PRIORITY, O_TUI,
-	O_BODY_LINES, O_URLS, O_MIX, O_SOURCE, O_DRY_RUN,
+	O_BODY_LINES, O_URLS, O_MIX, O_SOURCE, O_DRY_RUN, O_LOCATION,
+	O_MAX_REDIRS,
 };
 
 struct opt_def {
@@ -96,6 +100,8 @@ static const struct opt_def opts[] = {
 	{"connect-timeout", 0, 1, O_CONNECT_TIMEOUT},
 	{"timeout", 0, 1, O_TIMEOUT},
 	{"disable-keepalive", 0, 0, O_NO_KEEPALIVE},
+	{"location", 'L', 0, O_LOCATION},
+	{"max-redirs", 0, 1, O_MAX_REDIRS},
 	{"batch-size", 0, 1, O_BATCH_SIZE},
 	{"batch-linger", 0, 1, O_BATCH_LINGER},
 	{"plugin-dir", 0, 1, O_PLUGIN_DIR},
@@ -178,6 +184,7 @@ static int apply_flag(struct cli *c, enum opt_id id)
 	case O_HTTP3: cfg->proto_given = 1; return set_string(c, &cfg->proto, "h3");
 	case O_JSON: c->json = 1; return 0;
 	case O_NO_KEEPALIVE: cfg->disable_keepalive = 1; return 0;
+	case O_LOCATION: cfg->follow_redirects = 1; return 0;
 	case O_LIST_PLUGINS: cfg->list_plugins = 1; return 0;
 	case O_DRY_RUN: cfg->dry_run = 1; return 0;
 	case O_VERIFY: cfg->verify = 1; return 0;
@@ -248,6 +255,9 @@ static int apply_value(struct cli *c, enum opt_id id, const char *name,
 	case O_CONNECT_TIMEOUT:
 		return duration_opt(c, name, v, 0, &cfg->connect_timeout_ns);
 	case O_TIMEOUT: return duration_opt(c, name, v, 1, &cfg->timeout_ns);
+	case O_MAX_REDIRS:
+		c->max_redirs_given = 1;
+		return number_opt32(c, name, v, 0, SHB_MAX_REDIRS, &cfg->max_redirs);
 	case O_BATCH_SIZE:
 		return number_opt32(c, name, v, 0, SHB_MAX_BATCH,
 				    &cfg->batch_size);
@@ -496,6 +506,10 @@ static int fill_defaults(struct cli *c)
 
 	if (!cfg->proto && set_string(c, &cfg->proto, "h1") < 0)
 		return -1;
+	if (c->max_redirs_given && !cfg->follow_redirects)
+		return fail(c, "--max-redirs: redirects are followed only with "
+			       "-L/--location (without it a 3xx is a status like "
+			       "any other)");
 	if (cfg->body_lines && cfg->has_body)
 		return fail(c, "--body-lines and -d/--data-binary: give one "
 			       "of them");
@@ -529,6 +543,7 @@ static void set_defaults(struct shb_config *cfg)
 	cfg->connections = 50;
 	cfg->parallel = 1;
 	cfg->connect_timeout_ns = SHB_DEFAULT_CONNECT_TIMEOUT_NS;
+	cfg->max_redirs = SHB_DEFAULT_MAX_REDIRS;
 	cfg->batch_linger_us = 0; /* automatic (core/engine/batch.h) */
 	cfg->shard_count = 1;
 }

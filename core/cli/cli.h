@@ -22,6 +22,7 @@ struct cli {
 	int json;
 	int requests_given;
 	int duration_given;
+	int max_redirs_given;
 	/* -R as typed: the option's name, a constant rate or a ramp */
 	char rate_name[8];
 	char rate_text[48];

@@ -93,6 +93,11 @@ struct shb_config {
 	uint64_t connect_timeout_ns; /* default 5 s */
 	uint64_t timeout_ns;         /* --timeout, 0 = none */
 	int disable_keepalive;
+	/* -L: follow 301, 302, 303, 307 and 308 with issue_req (redirect.h),
+	 * at most max_redirs hops per chain (--max-redirs; default 50, as
+	 * curl's; 0: a redirect is an error). */
+	int follow_redirects;
+	uint32_t max_redirs;
 	uint32_t batch_size;         /* 0 = automatic, max 4096 */
 	uint32_t batch_linger_us;    /* 1..1000000; 0 = automatic (batch.h) */
 	char **plugin_dirs;          /* --plugin-dir, in order */

@@ -115,6 +115,7 @@ static const struct shb_host host = {
 	.conn_origin = shb_worker_conn_origin,
 	.tls_client_hello = shb_worker_tls_client_hello,
 	.conn_fingerprint = shb_worker_conn_fingerprint,
+	.req_response = shb_worker_req_response,
 };
 
 const struct shb_host *shb_core_host(void)

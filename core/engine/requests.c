@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "engine/redirect.h"
 #include "engine/timers.h"
 #include "engine/worker_int.h"
 
@@ -66,6 +67,7 @@ void shb_conn_fail_outstanding(struct shb_conn *c, unsigned kind, const char *ms
 		if (!r->used)
 			continue;
 		shb_conn_req_drop(c, i);
+		shb_redir_slot_end(w, r); /* the chain ends in this error */
 		if (shb_worker_warmup_req(w, r->t_start)) {
 			w->args->warmup_requests++;
 		} else {
@@ -75,13 +77,6 @@ void shb_conn_fail_outstanding(struct shb_conn *c, unsigned kind, const char *ms
 		}
 		shb_wait_again(w, c->idx);
 	}
-}
-
-/* The cookie names the slot, its use count and the connection's generation,
- * so a late or repeated report is recognised and ignored. */
-static uint64_t req_cookie(const struct shb_conn *c, uint32_t i)
-{
-	return (uint64_t)i | ((uint64_t)c->reqs[i].gen << 16) | ((uint64_t)c->gen << 32);
 }
 
 /* Open loop: the request due at `due` went out at w->now; how late it
@@ -199,7 +194,8 @@ int shb_conn_issue(struct shb_conn *c)
 	}
 	r->target = (uint8_t)t;
 	r->gen++;
-	uint64_t cookie = req_cookie(c, i);
+	r->chain = NULL; /* a new request starts no chain until redirected */
+	uint64_t cookie = shb_conn_cookie(c, i);
 	int resend = w->nretry > 0;
 	w->nretry -= (uint64_t)resend;
 	r->t_start = w->now;
@@ -250,6 +246,11 @@ void shb_conn_requeue_outstanding(struct shb_conn *c)
 		if (!c->reqs[i].used)
 			continue;
 		shb_conn_req_drop(c, i);
+		if (c->reqs[i].chain) { /* a hop: queued again (redirect.h) */
+			c->issued_here--;
+			shb_redir_requeue(w, &c->reqs[i]);
+			continue;
+		}
 		shb_mix_giveback(w, c->reqs[i].target);
 		c->issued_here--;
 		w->nretry++;
@@ -337,6 +338,20 @@ static void count_unsuccessful(struct worker *w, const struct req_slot *r,
 	shb_worker_debugf(w, "error: %s (%ld)", msg, (long)res->status);
 }
 
+/* -L: a redirect that cannot be followed (redirect.h): an error reply
+ * of kind application whose sample says why, its status counted. */
+static void count_failed_reply(struct worker *w, const struct req_slot *r,
+			       const struct shb_req_result *res, const char *why,
+			       uint64_t latency_ns)
+{
+	shb_stats_unsuccessful(w->stats, res, why, latency_ns);
+	shb_ival_error_reply(w->args->ival, latency_ns);
+	if (w->mixw)
+		shb_stats_unsuccessful(shb_mix_stats(w->mixw, r->target), res, why,
+				       latency_ns);
+	shb_worker_debugf(w, "error: %s (%ld)", why, (long)res->status);
+}
+
 /* Not processed by the server (above a GOAWAY, REFUSED_STREAM): resent,
  * wherever there is room, while refusals in a row stay under the cap.
  * Beyond it each refusal is an error that charges the budget, so a server
@@ -363,87 +378,125 @@ static void on_refused(struct shb_conn *c, struct req_slot *r,
 	shb_wait_again(w, c->idx);
 }
 
+/* A response (outcome OK) to slot r of c. With -L a redirect followed
+ * is counted like any response, but its chain goes on (redirect.h): its
+ * user is not free yet and -n not charged; one that cannot be followed
+ * is an error reply. */
+static void on_response(struct shb_conn *c, struct req_slot *r,
+			const struct shb_req_result *res)
+{
+	struct worker *w = c->w;
+	/* Timed by the core (ts_done is not read): at the kernel's stamp of
+	 * the receive that ended it where there is one (rx_clock.h), else at
+	 * w->now, the time every [conn] call carries. An application error
+	 * (app_ok 0) is still an answer. */
+	shb_tstamp done = w->rx_at ? w->rx_at : w->now;
+	if (done < r->t_start)
+		done = r->t_start;
+	shb_ival_status(w->args->ival, res->status);
+	/* What the batch may linger for follows the latency. */
+	w->lat_ns = shb_batch_lat_update(w->lat_ns, done - r->t_start);
+	uint64_t lat = done > r->t_intended ? done - r->t_intended : 0;
+	struct shb_req_result judged;
+	char why[SHB_SAMPLE_LEN];
+	res = judge_named(w, res, &judged, why, sizeof(why));
+	int hop = r->chain ? shb_redir_on_response(c, r, res, why) : 0;
+	if (hop < 0) {
+		count_failed_reply(w, r, res, why, lat);
+	} else if (!status_success(w, res)) {
+		count_unsuccessful(w, r, res, lat);
+	} else {
+		if (w->mixw)
+			shb_stats_response_at(shb_mix_stats(w->mixw, r->target),
+					      res, r->t_intended, r->t_start, done);
+		if (!shb_stats_response_at(w->stats, res, r->t_intended,
+					   r->t_start, done)) {
+			shb_ival_error_reply(w->args->ival, lat);
+			shb_worker_debugf(w, "error: application outcome %s%ld",
+					  "", (long)res->app_code);
+		} else {
+			shb_ival_latency(w->args->ival, lat);
+		}
+	}
+	if (hop <= 0) {
+		shb_worker_finished_one(w);
+		shb_wait_again(w, c->idx);
+	}
+	w->refuse_streak = 0;
+	shb_conn_succeeded(c);
+}
+
+/* A hop the server refused (redirect.h): sent again, first in line, while
+ * refusals in a row stay under the cap; beyond it the chain ends in an
+ * error. */
+static void on_hop_refused(struct shb_conn *c, struct req_slot *r,
+			   const struct shb_req_result *res)
+{
+	struct worker *w = c->w;
+	if (w->refuse_streak < w->refuse_cap) {
+		w->refuse_streak++;
+		w->stats->retried++;
+		c->issued_here--;
+		shb_redir_requeue(w, r);
+		return;
+	}
+	shb_redir_slot_end(w, r);
+	count_failed(w, r, res, SHB_ERRK_PROTOCOL,
+		     "redirect hop refused by the server (too many refusals in a "
+		     "row without a response; not resent)");
+	shb_worker_finished_one(w);
+	shb_wait_again(w, c->idx);
+}
+
 void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 			 const struct shb_req_result *res)
 {
 	struct worker *w = c->w;
-	uint32_t i = (uint32_t)(cookie & 0xffff);
-	uint16_t gen = (uint16_t)(cookie >> 16);
-
-	if (i >= w->parallel || (uint32_t)(cookie >> 32) != c->gen ||
-	    !c->reqs[i].used || c->reqs[i].gen != gen)
+	struct req_slot *r = shb_conn_slot_of(c, cookie);
+	if (!r)
 		return; /* unknown or already completed: ignore, never count twice */
-	struct req_slot *r = &c->reqs[i];
-	shb_conn_req_drop(c, i);
+	shb_conn_req_drop(c, (uint32_t)(r - c->reqs));
 	shb_conn_mark_dirty(c);
-	if (w->stopping || shb_worker_past_deadline(w))
+	if (w->stopping || shb_worker_past_deadline(w)) {
+		shb_redir_slot_end(w, r);
 		return; /* in flight at the end: not counted */
+	}
 	if (shb_worker_warmup_req(w, r->t_start)) {
-		/* Sent during --warmup: left out, and a refusal not resent. */
+		/* Sent during --warmup: left out, and a refusal not resent;
+		 * redirects are not followed then. */
+		shb_redir_slot_end(w, r);
 		w->args->warmup_requests += res->outcome != SHB_REQ_REFUSED;
 		if (res->outcome == SHB_REQ_OK)
 			shb_conn_succeeded(c);
 		shb_wait_again(w, c->idx);
 		return;
 	}
-	switch (res->outcome) {
-	case SHB_REQ_OK: {
-		/* Timed by the core (ts_done is not read): at the kernel's
-		 * stamp of the receive that ended it where there is one
-		 * (rx_clock.h), else at w->now, the time every [conn] call
-		 * carries. An application error (app_ok 0) is still an
-		 * answer. */
-		shb_tstamp done = w->rx_at ? w->rx_at : w->now;
-		if (done < r->t_start)
-			done = r->t_start;
-		shb_ival_status(w->args->ival, res->status);
-		/* What the batch may linger for follows the latency. */
-		w->lat_ns = shb_batch_lat_update(w->lat_ns, done - r->t_start);
-		uint64_t lat = done > r->t_intended ? done - r->t_intended : 0;
-		struct shb_req_result judged;
-		char why[SHB_SAMPLE_LEN];
-		res = judge_named(w, res, &judged, why, sizeof(why));
-		if (!status_success(w, res)) {
-			count_unsuccessful(w, r, res, lat);
-		} else {
-			if (w->mixw)
-				shb_stats_response_at(shb_mix_stats(w->mixw, r->target),
-						      res, r->t_intended, r->t_start, done);
-			if (!shb_stats_response_at(w->stats, res, r->t_intended,
-						   r->t_start, done)) {
-				shb_ival_error_reply(w->args->ival, lat);
-				shb_worker_debugf(w, "error: application outcome %s%ld",
-						  "", (long)res->app_code);
-			} else {
-				shb_ival_latency(w->args->ival, lat);
-			}
-		}
-		shb_worker_finished_one(w);
-		shb_wait_again(w, c->idx);
-		w->refuse_streak = 0;
-		shb_conn_succeeded(c);
+	if (res->outcome == SHB_REQ_OK) {
+		on_response(c, r, res);
 		return;
 	}
-	case SHB_REQ_REFUSED:
-		on_refused(c, r, res);
+	if (res->outcome == SHB_REQ_REFUSED) {
+		if (r->chain)
+			on_hop_refused(c, r, res);
+		else
+			on_refused(c, r, res);
 		return;
-	default: {
-		char msg[SHB_SAMPLE_LEN];
-		const char *d = SHB_HAS(res, struct shb_req_result, detail) ? res->detail : NULL;
-		if (!d) {
-			snprintf(msg, sizeof(msg), "request failed (outcome %u, code %llu)",
-				 res->outcome, (unsigned long long)res->err_code);
-			d = msg;
-		}
-		/* An error is no sign the server works: for the line that
-		 * stops a run nothing got through to. */
-		if (!c->answered)
-			shb_conn_note_failure(c, d);
-		count_failed(w, r, res, outcome_kind(res->outcome), d);
-		shb_worker_finished_one(w);
-		shb_wait_again(w, c->idx);
 	}
+	shb_redir_slot_end(w, r); /* the chain ends in this error */
+	char msg[SHB_SAMPLE_LEN];
+	const char *d = SHB_HAS(res, struct shb_req_result, detail) ? res->detail : NULL;
+	if (!d) {
+		snprintf(msg, sizeof(msg), "request failed (outcome %u, code %llu)",
+			 res->outcome, (unsigned long long)res->err_code);
+		d = msg;
 	}
+	/* An error is no sign the server works: for the line that stops a
+	 * run nothing got through to. */
+	if (!c->answered)
+		shb_conn_note_failure(c, d);
+	count_failed(w, r, res, outcome_kind(res->outcome), d);
+	shb_worker_finished_one(w);
+	shb_wait_again(w, c->idx);
 }
 
 /* The kind a connection-level error code is counted under in the
@@ -488,9 +541,10 @@ void shb_conn_expire_request(struct shb_conn *c, uint32_t k)
 		shb_conn_fail(c, SHB_ERRK_TIMEOUT, msg);
 		return;
 	}
-	uint64_t cookie = req_cookie(c, k);
+	uint64_t cookie = shb_conn_cookie(c, k);
 	int warmup = shb_worker_warmup_req(w, c->reqs[k].t_start);
 	shb_conn_req_drop(c, k);
+	shb_redir_slot_end(w, &c->reqs[k]);
 	c->answered = 1;
 	if (warmup) {
 		w->args->warmup_requests++;

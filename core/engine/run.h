@@ -189,6 +189,9 @@ void shb_worker_tls_client_hello(struct shb_conn *c, const uint8_t *msg,
 				 size_t len);
 void shb_worker_conn_fingerprint(struct shb_conn *c, uint32_t kind,
 				 const char *text);
+/* -L (redirect.h): keeps the Location of a redirect for its slot. */
+void shb_worker_req_response(struct shb_conn *c, uint64_t cookie,
+			     const struct shb_response *resp);
 
 uint64_t shb_now_ns(void);
 

@@ -51,11 +51,20 @@ static int prepare(struct shb_run *run, char *err, size_t errlen)
 	const struct shb_config *cfg = run->cfg;
 	const struct shb_proto_handle *p = run->proto;
 	struct shb_run_config rc;
+	/* -L sends each next hop with issue_req (ABI 1.4): refused before
+	 * any traffic by a protocol without it. */
+	if (cfg->follow_redirects && !p->vt.issue_req) {
+		snprintf(err, errlen, "-L/--location: protocol %s cannot send a "
+			 "redirect's next hop (it has no issue_req, ABI 1.4)",
+			 p->desc->name);
+		return -1;
+	}
 	memset(&rc, 0, sizeof(rc));
 	rc.struct_size = sizeof(rc);
 	rc.flags = (run->url->tls ? SHB_RUN_TLS : 0) |
 		   (cfg->disable_keepalive ? SHB_RUN_DISABLE_KEEPALIVE : 0) |
-		   (shb_debug_level() ? SHB_RUN_DEBUG : 0);
+		   (shb_debug_level() ? SHB_RUN_DEBUG : 0) |
+		   (cfg->follow_redirects ? SHB_RUN_WANT_RESPONSE : 0);
 	rc.connections = cfg->connections;
 	rc.parallel = cfg->parallel;
 	rc.threads = run->threads;

@@ -14,6 +14,7 @@
 #include "loader/proto_pick.h"
 #include "engine/setup_phase.h"
 #include "engine/sock_direct.h"
+#include "engine/redirect.h"
 #include "engine/timers.h"
 #include "engine/worker_int.h"
 
@@ -92,6 +93,8 @@ static void service(struct shb_conn *c)
 		shb_dgram_deliver(c);
 	if (c->st != C_READY)
 		return;
+	if (w->redir) /* -L: hops first, their chains are under way */
+		shb_redir_issue(c);
 	while (shb_worker_may_issue(w) && w->vt->capacity(c->p) > 0)
 		if (shb_conn_issue(c) < 0)
 			break;
@@ -481,6 +484,8 @@ static int worker_setup(struct worker *w)
 		return -1;
 	w->connect_ts.tv_sec = (long long)(cfg->connect_timeout_ns / 1000000000u);
 	w->connect_ts.tv_nsec = (long long)(cfg->connect_timeout_ns % 1000000000u);
+	if (shb_redir_setup(w) < 0)
+		return -1;
 	return shb_worker_tmpl_setup(w);
 }
 
@@ -504,6 +509,7 @@ static void worker_teardown(struct worker *w)
 		shb_buf_free(&c->backlog);
 		free(c->dg);
 	}
+	shb_redir_free(w);
 	free(w->tscratch);
 	free(w->thv);
 	shb_wait_free(w);

@@ -131,6 +131,9 @@ struct req_slot {
 	uint16_t gen;
 	uint8_t used;
 	uint8_t target; /* a mixed run: the target it was issued for */
+	/* -L (redirect.h): the chain this request is a hop of, once it
+	 * has one (a redirect came, or it is a next hop); NULL otherwise. */
+	struct shb_redir_chain *chain;
 };
 
 struct worker;
@@ -312,6 +315,8 @@ struct worker {
 	struct shb_var_header *thv;
 	struct shb_tmpl_rng trng;
 	uint32_t conn_base;
+	/* -L (redirect.h): chains and queued hops; NULL without it. */
+	struct shb_redir *redir;
 	/* Gauges for the reports: READY and established (nactive), and over
 	 * UDP READY but with the protocol's handshake not done yet
 	 * (nhandshaking, counted as connecting). */
@@ -511,6 +516,25 @@ static inline void shb_conn_req_add(struct shb_conn *c, uint32_t i)
 		c->free_from = i + 1;
 	if (c->nused++ == 0)
 		c->w->nbusy++;
+}
+
+/* The cookie names the slot, its use count and the connection's
+ * generation, so a late or repeated report is recognised and ignored. */
+static inline uint64_t shb_conn_cookie(const struct shb_conn *c, uint32_t i)
+{
+	return (uint64_t)i | ((uint64_t)c->reqs[i].gen << 16) |
+	       ((uint64_t)c->gen << 32);
+}
+
+/* The slot `cookie` names while its request is outstanding, else NULL. */
+static inline struct req_slot *shb_conn_slot_of(const struct shb_conn *c,
+						uint64_t cookie)
+{
+	uint32_t i = (uint32_t)(cookie & 0xffff);
+	if (i >= c->w->parallel || (uint32_t)(cookie >> 32) != c->gen ||
+	    !c->reqs[i].used || c->reqs[i].gen != (uint16_t)(cookie >> 16))
+		return NULL;
+	return &c->reqs[i];
 }
 
 static inline void shb_conn_req_drop(struct shb_conn *c, uint32_t i)

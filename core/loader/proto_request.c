@@ -44,6 +44,10 @@ static int refuse_http(const struct shb_config *cfg, const struct shb_url *url,
 	if (cfg->typed.http_opt[0])
 		return shb_errf(err, errlen, "%s is an HTTP option; " NO_HTTP,
 				cfg->typed.http_opt, proto);
+	/* A redirect is an HTTP status and header: nothing to follow. */
+	if (cfg->follow_redirects)
+		return shb_errf(err, errlen, "-L/--location is an HTTP option; "
+				NO_HTTP, proto);
 	for (size_t i = 0; i < cfg->target_count; i++) {
 		const struct shb_target_arg *t = &cfg->targets[i];
 		if (t->method || t->body_file)

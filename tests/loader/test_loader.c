@@ -53,6 +53,12 @@ void shb_worker_conn_fingerprint(struct shb_conn *c, uint32_t kind,
 	abort();
 }
 
+void shb_worker_req_response(struct shb_conn *c, uint64_t cookie,
+			     const struct shb_response *resp)
+{
+	abort();
+}
+
 uint64_t shb_now_ns(void)
 {
 	return 0;
