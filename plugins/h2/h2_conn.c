@@ -122,6 +122,8 @@ void shb_h2_stream_finish(struct shb_h2_conn *c, struct shb_h2_stream *s,
 		};
 		uint64_t cookie = s->cookie;
 
+		if (c->keep && outcome == SHB_REQ_OK)
+			shb_h2_keep_deliver(c, s);
 		memset(s, 0, sizeof(*s));
 		c->open--;
 		if (c->mod->obs.on_result)
@@ -167,15 +169,23 @@ int shb_h2_conn_init(void *module, void *worker, void *conn,
 	c->enc_table_size = SHB_H2_DEFAULT_TABLE_SIZE;
 	/* Our decoder's table is the size our SETTINGS announce (4096
 	 * unless a profile says more). */
-	if (shb_h2_dtable_init_big(&c->dtable, m->preface.table_size) < 0 ||
-	    (m->observed &&
+	if (shb_h2_dtable_init_big(&c->dtable, m->preface.table_size) < 0) {
+		free(c->streams);
+		c->streams = NULL;
+		return SHB_E_NOMEM;
+	}
+	/* Fields are decoded for an observer or a kept response only: the
+	 * dynamic table keeps its octets then. */
+	if ((m->want_response && shb_h2_keep_init(c) != SHB_OK) ||
+	    ((m->observed || m->want_response) &&
 	     !(c->dtable_octets = malloc(shb_h2_dtable_ring(&c->dtable))))) {
+		shb_h2_keep_free(c);
 		shb_h2_dtable_free(&c->dtable);
 		free(c->streams);
 		c->streams = NULL;
 		return SHB_E_NOMEM;
 	}
-	if (m->observed)
+	if (c->dtable_octets)
 		shb_h2_dtable_keep_octets(&c->dtable, c->dtable_octets);
 	/* Past the idle streams a profile's PRIORITY frames name. */
 	c->next_k = m->preface.first_k;
@@ -200,6 +210,8 @@ void shb_h2_conn_fini(void *conn)
 	c->dtable_octets = NULL;
 	shb_h2_dtable_free(&c->dtable);
 	shb_h2_fields_free(&c->fields);
+	shb_h2_keep_free(c);
+	shb_h2_own_free(c);
 	shb_h2_out_free(c);
 }
 
@@ -450,6 +462,38 @@ int shb_h2_conn_issue_var(void *conn, const void *prepared,
 		return rc;
 	}
 	return start(c, r, var, cookie, c->vblock.p, c->vblock.len, s);
+}
+
+/* A whole request (a redirect's next hop, a script's): encoded like a
+ * template into a request the stream's slot owns until its next one. */
+int shb_h2_conn_issue_req(void *conn, const struct shb_request *req,
+			  uint64_t cookie, shb_tstamp now)
+{
+	struct shb_h2_conn *c = conn;
+	struct shb_h2_request *r = NULL;
+	struct shb_h2_stream *s;
+	char err[128];
+	int rc;
+
+	c->now = now;
+	if (!shb_h2_conn_capacity(c))
+		return SHB_E_BUSY;
+	if (!req || !SHB_HAS(req, struct shb_request, body_len))
+		return SHB_E_INVAL;
+	rc = shb_h2_request_encode(req, &r, err, sizeof(err));
+	if (rc < 0)
+		return rc;
+	s = open_stream(c);
+	rc = shb_h2_own_request(c, (uint32_t)(s - c->streams), r);
+	if (rc < 0) {
+		shb_h2_request_free(r);
+		memset(s, 0, sizeof(*s));
+		c->open--;
+		return rc;
+	}
+	s->body = r->body;
+	s->body_len = r->body_len;
+	return start(c, r, NULL, cookie, r->block, r->block_len, s);
 }
 
 void shb_h2_conn_cancel(void *conn, uint64_t cookie, shb_tstamp now)

@@ -22,6 +22,7 @@
 #include "h2_hscan.h"
 #include "h2_profile.h"
 #include "h2_request.h"
+#include "h2_resp.h"
 
 #define SHB_H2_PLUGIN_ID "org.shb.proto.h2"
 
@@ -96,6 +97,11 @@ struct shb_h2_module {
 	 * the preface it sends, written once at module_create. */
 	const struct shb_h2_profile *prof;
 	struct shb_h2_preface preface;
+	/* SHB_RUN_WANT_RESPONSE (ABI 1.4): connections keep each response
+	 * for req_response (h2_resp.h), and its body up to body_max
+	 * (run_config.response_body_max with SHB_RUN_WANT_BODY, else 0). */
+	uint32_t want_response;
+	uint64_t body_max;
 };
 
 #define SHB_H2_PEER_ENDED 64
@@ -221,6 +227,11 @@ struct shb_h2_conn {
 	 * Freed by conn_fini. */
 	struct shb_buf vblock;
 	struct shb_buf *vbody;
+	/* ABI 1.4 (h2_resp.h): responses kept for req_response (NULL unless
+	 * the run wants them), and issue_req's requests by slot (NULL until
+	 * the first). */
+	struct shb_h2_keep *keep;
+	struct shb_h2_request **oreq;
 
 	const char *detail; /* last error, into detail_buf or static */
 	char detail_buf[200];
@@ -248,6 +259,8 @@ int shb_h2_conn_issue(void *conn, const void *prepared, uint64_t cookie,
 int shb_h2_conn_issue_var(void *conn, const void *prepared,
 			  const struct shb_request_var *var, uint64_t cookie,
 			  shb_tstamp now);
+int shb_h2_conn_issue_req(void *conn, const struct shb_request *req,
+			  uint64_t cookie, shb_tstamp now);
 void shb_h2_conn_cancel(void *conn, uint64_t cookie, shb_tstamp now);
 void shb_h2_conn_shutdown(void *conn, uint32_t mode, shb_tstamp now);
 const char *shb_h2_conn_error_detail(const void *conn);

@@ -116,6 +116,11 @@ static int h2_module_create(const struct shb_host *host,
 		return SHB_E_INVAL;
 	}
 	m->run_flags = cfg->flags;
+	/* A pre-1.4 core never sets SHB_RUN_WANT_RESPONSE. */
+	m->want_response = (cfg->flags & SHB_RUN_WANT_RESPONSE) != 0;
+	if ((cfg->flags & SHB_RUN_WANT_BODY) &&
+	    SHB_HAS(cfg, struct shb_run_config, response_body_max))
+		m->body_max = cfg->response_body_max;
 	m->parallel = cfg->parallel ? cfg->parallel : 1;
 	/* Asked once: tracing every frame is decided for the whole run. */
 	m->debug = host->log_enabled && host->log &&
@@ -176,6 +181,7 @@ static const struct shb_proto_vtable h2_vtable = {
 	.capacity = shb_h2_conn_capacity,
 	.issue = shb_h2_conn_issue,
 	.issue_var = shb_h2_conn_issue_var,
+	.issue_req = shb_h2_conn_issue_req,
 	.cancel = shb_h2_conn_cancel,
 	.shutdown = shb_h2_conn_shutdown,
 	.error_detail = shb_h2_conn_error_detail,

@@ -297,6 +297,8 @@ static int content(struct shb_h2_conn *c, const uint8_t *p, size_t n)
 			struct shb_h2_stream *s = c->rd.st;
 
 			s->rx_body_bytes += n;
+			if (c->keep && n)
+				shb_h2_keep_data(c, s, p, n);
 			if (c->mod->obs.on_data && n &&
 			    c->mod->obs.on_data(c->handle, s->cookie, p, n) < 0)
 				return shb_h2_observer_stop(c, s, 0);

@@ -38,7 +38,7 @@ int shb_h2_begin_headers(struct shb_h2_conn *c,
 	 * later blocks refer to. */
 	shb_h2_hscan_begin(&c->hscan, &c->dtable);
 	shb_h2_hscan_memo(&c->hscan, &c->hmemo);
-	if (c->mod->observed)
+	if (c->mod->observed || c->keep)
 		shb_h2_hscan_collect(&c->hscan, &c->fields);
 	c->hb_bytes = h->length;
 	c->hb_frames = 1;
@@ -165,6 +165,8 @@ static int block_done(struct shb_h2_conn *c, struct shb_h2_stream *s,
 	}
 	s->got_final = 1;
 	s->status = (uint16_t)status;
+	if (c->keep)
+		shb_h2_keep_head(c, s);
 	if (c->mod->observed &&
 	    observe_block(c, s, SHB_H2_FIELD_HEADER, end_stream, &rc))
 		return rc;
