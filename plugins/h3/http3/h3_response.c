@@ -22,6 +22,38 @@ void shb_h3_resp_init(struct shb_h3_resp *r)
 	memset(r, 0, sizeof(*r));
 }
 
+void shb_h3_resp_init_keep(struct shb_h3_resp *r, struct shb_h3_keep *keep)
+{
+	memset(r, 0, sizeof(*r));
+	r->keep = keep;
+	if (keep) {
+		shb_buf_clear(&keep->section);
+		shb_buf_clear(&keep->body);
+		keep->truncated = 0;
+	}
+}
+
+/* Payload in[n] of the current frame, kept when it is the head or the
+ * body (an allocation failure keeps a prefix, marked truncated for the
+ * body). */
+static void keep_payload(struct shb_h3_resp *r, const uint8_t *in, size_t n)
+{
+	struct shb_h3_keep *k = r->keep;
+
+	if (r->frame_type == SHB_H3_FRAME_HEADERS && r->phase == P_AWAIT_FINAL) {
+		shb_buf_put(&k->section, in, n);
+		return;
+	}
+	if (r->frame_type != SHB_H3_FRAME_DATA)
+		return;
+	uint64_t room = k->body_max > k->body.len ? k->body_max - k->body.len : 0;
+	if (n > room)
+		k->truncated = 1;
+	if (room && shb_buf_put(&k->body, in, n < room ? n : (size_t)room) !=
+			    SHB_BUF_OK)
+		k->truncated = 1;
+}
+
 static int stop(struct shb_h3_resp *r, int rc, uint64_t code,
 		const char *why)
 {
@@ -79,6 +111,8 @@ static int start_headers(struct shb_h3_resp *r, uint64_t length)
 		return conn_error(r, SHB_QPACK_DECOMPRESSION_FAILED,
 				  "empty HEADERS frame");
 	shb_qpack_dec_begin(&r->qd, length);
+	if (r->keep && r->phase == P_AWAIT_FINAL)
+		shb_buf_clear(&r->keep->section); /* an interim head's */
 	return SHB_H3_RESP_MORE;
 }
 
@@ -167,6 +201,8 @@ static int payload(struct shb_h3_resp *r, const uint8_t *in, size_t len,
 	size_t n = len < r->frame_left ? len : (size_t)r->frame_left;
 	int rc = SHB_H3_RESP_MORE;
 
+	if (r->keep)
+		keep_payload(r, in, n);
 	if (r->frame_type == SHB_H3_FRAME_DATA) {
 		r->body_bytes += n;
 	} else {

@@ -47,8 +47,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/buf.h"
 #include "h3_frame.h"
 #include "qpack_dec.h"
+
+/* A response kept whole, for ABI 1.4's req_response (runs with
+ * SHB_RUN_WANT_RESPONSE): with one given to shb_h3_resp_init_keep, the
+ * reader copies the payload of each HEADERS frame before the final
+ * status (the last is the final head's field section, at most
+ * SHB_H3_LOCAL_MAX_FIELD_SECTION_SIZE octets: longer ones are refused
+ * unread) into `section`, and up to body_max octets of DATA payload into
+ * `body` (`truncated` once more came). Owned by the connection. */
+struct shb_h3_keep {
+	struct shb_buf section;
+	struct shb_buf body;
+	uint64_t body_max;
+	uint8_t truncated;
+};
 
 enum shb_h3_resp_rc {
 	SHB_H3_RESP_MORE = 0,     /* everything consumed, no FIN yet */
@@ -72,10 +87,14 @@ struct shb_h3_resp {
 	uint8_t in_frame;
 	uint8_t phase;
 	int8_t result; /* terminal rc once DONE or an error was returned */
+	struct shb_h3_keep *keep; /* NULL: nothing kept */
 };
 
 /* Prepares `r` for a new response. */
 void shb_h3_resp_init(struct shb_h3_resp *r);
+/* The same, keeping the response in `keep` (emptied here; NULL keeps
+ * nothing). */
+void shb_h3_resp_init_keep(struct shb_h3_resp *r, struct shb_h3_keep *keep);
 
 /* Consumes data[len] (borrowed for the call), the next ordered bytes of
  * the stream; `fin` non-zero when they end the stream (len may be 0).

@@ -117,6 +117,15 @@ int shb_h3_conn_init(void *module, void *worker, void *conn,
 	shb_buf_init(&c->vsec, 64, SHB_H3_REQ_SECTION_MAX);
 	if (shb_h3_reqtab_init(&c->reqs, m->parallel) < 0)
 		return SHB_E_NOMEM;
+	if (m->want_response) {
+		shb_buf_init(&c->rstrs, 1024, 2 * SHB_QPACK_DEC_MAX_SECTION);
+		shb_buf_init(&c->rkvs, 32 * sizeof(struct shb_kv),
+			     SHB_QPACK_DEC_MAX_SECTION);
+		if (shb_h3_reqtab_keep(&c->reqs, m->body_max) < 0) {
+			shb_h3_reqtab_free(&c->reqs);
+			return SHB_E_NOMEM;
+		}
+	}
 	return SHB_OK;
 }
 
@@ -161,6 +170,8 @@ void shb_h3_conn_fini(void *conn)
 	c->q = NULL;
 	shb_h3_reqtab_free(&c->reqs);
 	shb_buf_free(&c->vsec);
+	shb_buf_free(&c->rstrs);
+	shb_buf_free(&c->rkvs);
 }
 
 /* Inside transport_ready, a [conn] call: the core keeps the run's first
@@ -417,7 +428,7 @@ static int64_t open_request(struct shb_h3_conn *c, uint64_t cookie,
 		return SHB_E_BUSY;
 	}
 	req->cookie = cookie;
-	shb_h3_resp_init(&req->resp);
+	shb_h3_resp_init_keep(&req->resp, req->keep);
 	*out = req;
 	return id;
 }
@@ -541,6 +552,45 @@ int shb_h3_conn_issue_var(void *conn, const void *prepared,
 	shb_h3_request_var_write(r, var, c->vsec.p, c->vsec.len, out);
 	send_prio_update(c, id, r, var);
 	return send_request(c, id, req, out, need);
+}
+
+/* A whole request (a redirect's next hop, a script's): encoded like a
+ * template, written into a buffer its QUIC stream owns. */
+int shb_h3_conn_issue_req(void *conn, const struct shb_request *req,
+			  uint64_t cookie, shb_tstamp now)
+{
+	struct shb_h3_conn *c = conn;
+	struct shb_h3_request *r = NULL;
+	struct shb_h3_req *hr;
+	char err[128];
+	int64_t id;
+	int rc;
+
+	c->now = now;
+	if (shb_h3_conn_capacity(c) == 0)
+		return SHB_E_BUSY;
+	if (!req || !SHB_HAS(req, struct shb_request, body_len))
+		return SHB_E_INVAL;
+	rc = shb_h3_request_encode(req, &r, err, sizeof(err));
+	if (rc < 0)
+		return rc;
+	if (c->peer.settings_received &&
+	    r->field_section_size > c->peer.max_field_section_size) {
+		rc = refuse_oversized(c, r->field_section_size, cookie);
+	} else if ((id = open_request(c, cookie, &hr)) < 0) {
+		rc = (int)id;
+	} else {
+		uint8_t *out = c->ops->bidi_buffer(c->q, (uint64_t)id, r->len);
+		if (!out) {
+			rc = drop_request(c, id, hr, SHB_E_NOMEM);
+		} else {
+			memcpy(out, r->bytes, r->len);
+			send_prio_update(c, id, r, NULL);
+			rc = send_request(c, id, hr, out, r->len);
+		}
+	}
+	shb_h3_request_free(r);
+	return rc;
 }
 
 void shb_h3_conn_cancel(void *conn, uint64_t cookie, shb_tstamp now)

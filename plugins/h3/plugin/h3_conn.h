@@ -67,6 +67,10 @@ struct shb_h3_module {
 	uint64_t initial_window;     /* --proto-opt initial-window; 0: RFC */
 	uint32_t no_pacing;          /* --proto-opt pacing=0 */
 	uint32_t no_prio_update;     /* --proto-opt priority-update=off */
+	/* SHB_RUN_WANT_RESPONSE (ABI 1.4): responses kept for req_response,
+	 * bodies up to body_max (response_body_max with SHB_RUN_WANT_BODY). */
+	uint32_t want_response;
+	uint64_t body_max;
 };
 
 /* Per worker thread (worker_size bytes of core memory). */
@@ -123,6 +127,9 @@ struct shb_h3_conn {
 	 * bytes then go into a buffer owned by its QUIC stream
 	 * (bidi_buffer). Freed by conn_fini. */
 	struct shb_buf vsec;
+	/* want_response: a kept head's fields as strings and struct shb_kv
+	 * (qpack_fields.h), rebuilt per response. */
+	struct shb_buf rstrs, rkvs;
 	char detail[256];  /* error_detail() */
 	char scratch[192]; /* request result details, valid for req_done */
 };
@@ -147,6 +154,8 @@ int shb_h3_conn_issue(void *conn, const void *prepared, uint64_t cookie,
 int shb_h3_conn_issue_var(void *conn, const void *prepared,
 			  const struct shb_request_var *var, uint64_t cookie,
 			  shb_tstamp now);
+int shb_h3_conn_issue_req(void *conn, const struct shb_request *req,
+			  uint64_t cookie, shb_tstamp now);
 void shb_h3_conn_cancel(void *conn, uint64_t cookie, shb_tstamp now);
 void shb_h3_conn_shutdown(void *conn, uint32_t mode, shb_tstamp now);
 const char *shb_h3_conn_error_detail(const void *conn);

@@ -9,6 +9,7 @@
 #include "h3_defs.h"
 #include "h3_errtext.h"
 #include "h3_local.h"
+#include "qpack_fields.h"
 
 /* Client bidirectional (requests), client and server unidirectional
  * stream IDs (RFC 9000 Section 2.1). */
@@ -16,6 +17,30 @@ static int is_request(uint64_t id) { return (id & 3) == 0; }
 static int is_ours_uni(uint64_t id) { return (id & 3) == 2; }
 
 /* ---- requests ---------------------------------------------------------- */
+
+/* ABI 1.4: the response kept for req (runs that want responses), handed
+ * to the core before req_done. A section the field decoder cannot read
+ * (it passed the streaming checks, so only a cap) goes without fields. */
+static void deliver(struct shb_h3_conn *c, const struct shb_h3_req *req)
+{
+	const struct shb_host *h = c->mod->host;
+	const struct shb_h3_keep *k = req->keep;
+
+	if (!SHB_HAS(h, struct shb_host, req_response) || !h->req_response)
+		return;
+	long n = shb_qpack_fields(k->section.p, k->section.len, &c->rstrs,
+				  &c->rkvs);
+	struct shb_response resp = {
+		.struct_size = sizeof(resp),
+		.status = req->resp.status,
+		.flags = k->truncated ? SHB_RESP_BODY_TRUNCATED : 0,
+		.headers = n > 0 ? (const struct shb_kv *)(void *)c->rkvs.p : NULL,
+		.header_count = n > 0 ? (size_t)n : 0,
+		.body = k->body.len ? k->body.p : NULL,
+		.body_len = k->body.len,
+	};
+	h->req_response(c->handle, req->cookie, &resp);
+}
 
 /* Reports `req` and forgets it; the stream is retired with `retire_code`
  * (used only for what is left of it: unsent request bytes, an unread
@@ -41,6 +66,8 @@ static void finish(struct shb_h3_conn *c, struct shb_h3_req *req,
 	res.ts_first_byte = req->ts_first_byte;
 	res.ts_done = c->now;
 	res.detail = detail;
+	if (outcome == SHB_REQ_OK && req->keep)
+		deliver(c, req);
 	shb_h3_reqtab_remove(&c->reqs, req);
 	c->ops->retire(c->q, id, retire_code);
 	c->mod->host->req_done(c->handle, cookie, &res);

@@ -170,6 +170,11 @@ static int h3_module_create(const struct shb_host *host,
 	h3_parse_options(cfg, m, err, errlen); /* checked above */
 	m->parallel = cfg->parallel ? cfg->parallel : 1;
 	m->run_flags = cfg->flags;
+	/* A pre-1.4 core never sets SHB_RUN_WANT_RESPONSE. */
+	m->want_response = (cfg->flags & SHB_RUN_WANT_RESPONSE) != 0;
+	if ((cfg->flags & SHB_RUN_WANT_BODY) &&
+	    SHB_HAS(cfg, struct shb_run_config, response_body_max))
+		m->body_max = cfg->response_body_max;
 	/* Asked once: tracing is decided for the whole run. */
 	m->debug = host->log_enabled && host->log &&
 		   host->log_enabled(SHB_LOG_DEBUG) != 0;
@@ -271,6 +276,7 @@ static const struct shb_proto_vtable h3_vtable = {
 	.capacity = shb_h3_conn_capacity,
 	.issue = shb_h3_conn_issue,
 	.issue_var = shb_h3_conn_issue_var,
+	.issue_req = shb_h3_conn_issue_req,
 	.cancel = shb_h3_conn_cancel,
 	.shutdown = shb_h3_conn_shutdown,
 	.error_detail = shb_h3_conn_error_detail,

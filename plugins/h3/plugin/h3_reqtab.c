@@ -26,8 +26,31 @@ int shb_h3_reqtab_init(struct shb_h3_reqtab *t, uint32_t limit)
 	return 0;
 }
 
+int shb_h3_reqtab_keep(struct shb_h3_reqtab *t, uint64_t body_max)
+{
+	t->keeps = calloc(t->limit, sizeof(*t->keeps));
+	t->kfree = calloc(t->limit, sizeof(*t->kfree));
+	if (!t->keeps || !t->kfree)
+		return -1;
+	for (uint32_t i = 0; i < t->limit; i++) {
+		struct shb_h3_keep *k = &t->keeps[i];
+		/* The reader refuses a longer section unread. */
+		shb_buf_init(&k->section, 256, SHB_QPACK_DEC_MAX_SECTION);
+		shb_buf_init(&k->body, 1024, body_max ? (size_t)body_max : 1);
+		k->body_max = body_max;
+		t->kfree[t->nkfree++] = k;
+	}
+	return 0;
+}
+
 void shb_h3_reqtab_free(struct shb_h3_reqtab *t)
 {
+	for (uint32_t i = 0; t->keeps && i < t->limit; i++) {
+		shb_buf_free(&t->keeps[i].section);
+		shb_buf_free(&t->keeps[i].body);
+	}
+	free(t->keeps);
+	free(t->kfree);
 	free(t->slot);
 	memset(t, 0, sizeof(*t));
 }
@@ -66,6 +89,8 @@ struct shb_h3_req *shb_h3_reqtab_add(struct shb_h3_reqtab *t, uint64_t id)
 	memset(&t->slot[i], 0, sizeof(t->slot[i]));
 	t->slot[i].used = 1;
 	t->slot[i].id = id;
+	if (t->nkfree)
+		t->slot[i].keep = t->kfree[--t->nkfree];
 	t->count++;
 	return &t->slot[i];
 }
@@ -80,6 +105,9 @@ void shb_h3_reqtab_remove(struct shb_h3_reqtab *t, struct shb_h3_req *r)
 {
 	uint32_t i = (uint32_t)(r - t->slot), j = i;
 
+	if (r->keep)
+		t->kfree[t->nkfree++] = r->keep;
+	r->keep = NULL;
 	t->slot[i].used = 0;
 	t->count--;
 	/* Backward shift: an entry further along the run whose home is not

@@ -23,6 +23,9 @@ struct shb_h3_req {
 	uint64_t cookie; /* the core's id for it */
 	shb_tstamp ts_first_byte; /* 0 until a response byte arrived */
 	struct shb_h3_resp resp;
+	/* ABI 1.4: where its response is kept (shb_h3_reqtab_keep), else
+	 * NULL; the table hands it out and takes it back. */
+	struct shb_h3_keep *keep;
 	uint8_t used;
 };
 
@@ -31,12 +34,22 @@ struct shb_h3_reqtab {
 	uint32_t mask;  /* slot count - 1 */
 	uint32_t count; /* slots in use */
 	uint32_t limit; /* most requests in flight (-p) */
+	/* shb_h3_reqtab_keep: one keep per request in flight, those not
+	 * lent out in kfree[0..nkfree). */
+	struct shb_h3_keep *keeps;
+	struct shb_h3_keep **kfree;
+	uint32_t nkfree;
 };
 
 /* Allocates room for `limit` requests (1..65536). Returns 0, or -1 when
  * out of memory (t is then empty). */
 int shb_h3_reqtab_init(struct shb_h3_reqtab *t, uint32_t limit);
 void shb_h3_reqtab_free(struct shb_h3_reqtab *t);
+
+/* Runs that want responses (ABI 1.4 req_response): every entry add()
+ * makes gets a keep of its own (bodies kept up to body_max octets) until
+ * remove(). Returns 0, or -1 when out of memory. */
+int shb_h3_reqtab_keep(struct shb_h3_reqtab *t, uint64_t body_max);
 
 /* The request on stream `id`, or NULL. */
 struct shb_h3_req *shb_h3_reqtab_find(struct shb_h3_reqtab *t, uint64_t id);
