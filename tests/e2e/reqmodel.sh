@@ -52,6 +52,7 @@ for opt in "-m POST" "-X POST" "--method POST" "-H X-A:1" "--header X-A:1" \
 	n=$((n + 1))
 	refused_exact "opt$n" "shb: $o is an HTTP option; $tail" "${L[@]}" -n 10 "$o" "$v" "$url"
 done
+refused_exact follow "shb: -L/--location is an HTTP option; $tail" "${L[@]}" -n 10 -L "$url"
 refused_exact tmpl "shb: template in the URL \"/{{seq}}\": templates make HTTP requests vary; $tail" \
 	"${L[@]}" -n 10 "line://127.0.0.1:$port/{{seq}}"
 printf 'line://127.0.0.1:%s/ 1 POST\n' "$port" >"$E2E_TMP/urls.txt"

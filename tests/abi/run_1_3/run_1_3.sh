@@ -4,7 +4,8 @@
 # takes it as minor 3, and a pipelined run through it against a line
 # server does exactly the requests asked for, its error replies counted as
 # application errors in its private outcome space (by number: a 1.3 build
-# names no outcomes).
+# names no outcomes). -L, which needs 1.4's issue_req, is refused with one
+# line before any traffic (the server's count stays 200).
 #
 # SHB_V13_PLUGIN_DIR (set by meson): the directory holding it.
 source "$(dirname "$0")/../../e2e/lib.sh"
@@ -42,6 +43,14 @@ check line 'requests.total == 200' 'requests.ok == 180' 'requests.errors == 20' 
 	'errors.application == 20' 'errors.connect == 0' 'errors.read == 0' \
 	'errors.protocol == 0' 'connectionsOpened == 2'
 [[ ! -s "$E2E_TMP/line.stderr" ]] || { show_run line; fail "shb wrote to stderr"; }
+
+note "-L needs ABI 1.4's issue_req: refused with one line, exit 2, nothing sent"
+run_shb follow --plugin-dir "$SHB_V13_PLUGIN_DIR" --proto line13 -L \
+	-n 10 "line://127.0.0.1:$port/"
+expect_rc follow 2
+want='shb: -L/--location: protocol line13 cannot send a redirect'"'"'s next hop (it has no issue_req, ABI 1.4)'
+[[ "$(cat "$E2E_TMP/follow.stderr")" == "$want" ]] ||
+	{ show_run follow; fail "follow: expected exactly: $want"; }
 kill -TERM "$srv"
 wait "$srv" || true
 grep -qx "answered 200" "$E2E_TMP/line.log" ||
