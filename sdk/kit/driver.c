@@ -388,6 +388,35 @@ int shb_kit_conn_issue_var(struct shb_kit_conn *c, const void *prepared,
 	return rc;
 }
 
+int shb_kit_conn_issue_req(struct shb_kit_conn *c,
+			   const struct shb_request *req, uint64_t cookie)
+{
+	const struct shb_proto_vtable *vt = c->m->vt;
+	uint32_t cap = c->capacity;
+	int rc;
+
+	if (!HAS_VT(vt, issue_req) || !vt->issue_req)
+		return SHB_E_UNSUPPORTED;
+	if (shb_kit_conn_add_outstanding(c, cookie))
+		return SHB_E_NOMEM;
+	CALL(c, "issue_req", rc = vt->issue_req(c->mem, req, cookie, shb_kit_now_of(c)));
+	if (rc != SHB_OK) {
+		for (size_t i = 0; i < c->outstanding_count; i++) {
+			if (c->outstanding[i] == cookie) {
+				c->outstanding[i] =
+					c->outstanding[--c->outstanding_count];
+				break;
+			}
+		}
+		return rc;
+	}
+	if (cap == 0)
+		shb_kit_violation(c->kh, "issue_req accepted cookie %llu with "
+					 "capacity 0",
+				  (unsigned long long)cookie);
+	return rc;
+}
+
 void shb_kit_conn_cancel(struct shb_kit_conn *c, uint64_t cookie)
 {
 	if (!c->m->vt->cancel)

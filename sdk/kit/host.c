@@ -243,6 +243,67 @@ static void host_req_done(struct shb_conn *handle, uint64_t cookie,
 				  (unsigned long long)cookie);
 }
 
+static int outstanding(const struct shb_kit_conn *c, uint64_t cookie)
+{
+	for (size_t i = 0; i < c->outstanding_count; i++)
+		if (c->outstanding[i] == cookie)
+			return 1;
+	return 0;
+}
+
+/* A req_response: recorded, and checked against the rules of host.h. */
+static void host_req_response(struct shb_conn *handle, uint64_t cookie,
+			      const struct shb_response *resp)
+{
+	struct shb_kit_host *kh = active;
+	struct shb_kit_response *r;
+	char tag[48];
+
+	if (!kh)
+		return;
+	snprintf(tag, sizeof tag, " (cookie %llu)", (unsigned long long)cookie);
+	if (!resp || resp->struct_size < END_OF(struct shb_response, body_len)) {
+		shb_kit_violation(kh, "req_response with a short or NULL response%s", tag);
+		return;
+	}
+	struct shb_kit_conn *c = callback_conn(kh, handle, "req_response", tag);
+	if (c && !outstanding(c, cookie))
+		shb_kit_violation(kh, "req_response for a cookie not outstanding%s", tag);
+	if (shb_kit_response_find(kh, cookie) && !shb_kit_done_find(kh, cookie))
+		shb_kit_violation(kh, "req_response twice%s", tag);
+	if (resp->status < 100 || resp->status > 999 ||
+	    (resp->header_count && !resp->headers) || (resp->body_len && !resp->body))
+		shb_kit_violation(kh, "req_response: malformed response%s", tag);
+	if (shb_kit_grow(&kh->responses, &kh->response_cap,
+			 kh->response_count + 1, sizeof *kh->responses))
+		return;
+	r = &kh->responses[kh->response_count++];
+	memset(r, 0, sizeof *r);
+	r->conn = handle;
+	r->cookie = cookie;
+	r->status = resp->status;
+	r->flags = resp->flags;
+	r->header_count = resp->header_count;
+	r->body_len = resp->body_len;
+	for (size_t i = 0; i < resp->header_count && i < SHB_KIT_RESP_HEADERS && resp->headers; i++)
+		snprintf(r->headers[i], sizeof r->headers[i], "%s: %s",
+			 resp->headers[i].key ? resp->headers[i].key : "(null)",
+			 resp->headers[i].value ? resp->headers[i].value : "(null)");
+	if (resp->body)
+		memcpy(r->body, resp->body, resp->body_len < sizeof r->body ?
+						    resp->body_len : sizeof r->body);
+	r->call = kh->cur_call;
+}
+
+const struct shb_kit_response *
+shb_kit_response_find(const struct shb_kit_host *kh, uint64_t cookie)
+{
+	for (size_t i = 0; i < kh->response_count; i++)
+		if (kh->responses[i].cookie == cookie)
+			return &kh->responses[i];
+	return NULL;
+}
+
 static void host_conn_event(struct shb_conn *handle,
 			    const struct shb_conn_event *ev)
 {
@@ -495,8 +556,10 @@ int shb_kit_host_init(struct shb_kit_host *kh, uint32_t abi_minor)
 		kh->host.conn_origin = host_conn_origin;
 	if (abi_minor >= 3)
 		kh->host.tls_client_hello = host_tls_client_hello;
-	if (abi_minor >= 4)
+	if (abi_minor >= 4) {
 		kh->host.conn_fingerprint = host_conn_fingerprint;
+		kh->host.req_response = host_req_response;
+	}
 	kh->clock.now = 1;
 	kh->log_level = SHB_LOG_WARN;
 	kh->main_thread = pthread_self();
@@ -509,6 +572,7 @@ void shb_kit_host_reset(struct shb_kit_host *kh)
 	for (size_t i = 0; i < kh->violation_count; i++)
 		free(kh->violations[i]);
 	kh->done_count = 0;
+	kh->response_count = 0;
 	kh->event_count = 0;
 	kh->log_count = 0;
 	kh->violation_count = 0;
@@ -527,6 +591,9 @@ void shb_kit_host_fini(struct shb_kit_host *kh)
 {
 	shb_kit_host_reset(kh);
 	free(kh->done);
+	free(kh->responses);
+	kh->responses = NULL;
+	kh->response_cap = 0;
 	free(kh->events);
 	free(kh->logs);
 	free(kh->violations);

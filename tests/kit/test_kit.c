@@ -577,12 +577,14 @@ static void test_host_table(void)
 	CU_ASSERT_EQUAL(shb_kit_host_init(&kh, 3), 0);
 	CU_ASSERT_TRUE(SHB_HAS(&kh.host, struct shb_host, tls_client_hello));
 	CU_ASSERT_FALSE(SHB_HAS(&kh.host, struct shb_host, conn_fingerprint));
+	CU_ASSERT_FALSE(SHB_HAS(&kh.host, struct shb_host, req_response));
 	shb_kit_host_fini(&kh);
 
 	CU_ASSERT_EQUAL(shb_kit_host_init(&kh, 4), 0);
 	CU_ASSERT_PTR_EQUAL(shb_kit_host_active(), &kh);
 	CU_ASSERT_EQUAL(kh.host.struct_size, sizeof(struct shb_host));
 	CU_ASSERT_PTR_NOT_NULL(kh.host.conn_fingerprint);
+	CU_ASSERT_PTR_NOT_NULL(kh.host.req_response);
 	CU_ASSERT_PTR_NOT_NULL(kh.host.conn_origin);
 	CU_ASSERT_PTR_NOT_NULL(kh.host.tls_client_hello);
 	CU_ASSERT_EQUAL(kh.host.now(), 1);

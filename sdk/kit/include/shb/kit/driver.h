@@ -149,6 +149,11 @@ int shb_kit_conn_issue(struct shb_kit_conn *c, const void *prepared,
 /* issue_var; SHB_E_UNSUPPORTED when the module has none. */
 int shb_kit_conn_issue_var(struct shb_kit_conn *c, const void *prepared,
 			   const struct shb_request_var *var, uint64_t cookie);
+/* issue_req (ABI 1.4): a whole request, borrowed for the call;
+ * SHB_E_UNSUPPORTED when the module has none. The cookie is outstanding
+ * as with shb_kit_conn_issue. */
+int shb_kit_conn_issue_req(struct shb_kit_conn *c,
+			   const struct shb_request *req, uint64_t cookie);
 /* cancel (the cookie is then retired: reporting it is a violation); with a
  * module without cancel, nothing. */
 void shb_kit_conn_cancel(struct shb_kit_conn *c, uint64_t cookie);

@@ -63,6 +63,23 @@ struct shb_kit_done {
 			   * NULL outside any call; static text */
 };
 
+/* Since ABI 1.4 (a host of minor 4): one req_response the plugin made,
+ * copied for the call: status, flags, the counts, the first
+ * SHB_KIT_RESP_HEADERS fields ("name: value", cut to fit) and the first
+ * SHB_KIT_DETAIL_MAX body bytes. */
+#define SHB_KIT_RESP_HEADERS 16
+struct shb_kit_response {
+	struct shb_conn *conn;
+	uint64_t cookie;
+	uint32_t status;
+	uint32_t flags; /* enum shb_response_flags */
+	size_t header_count;
+	size_t body_len;
+	char headers[SHB_KIT_RESP_HEADERS][SHB_KIT_DETAIL_MAX];
+	uint8_t body[SHB_KIT_DETAIL_MAX];
+	const char *call;
+};
+
 /* One conn_event, copied like a result. */
 struct shb_kit_event {
 	struct shb_conn *conn;
@@ -153,6 +170,13 @@ struct shb_kit_host {
 	size_t done_cap, event_cap, log_cap, violation_cap, slot_cap;
 	uint64_t rng;
 
+	/* Since ABI 1.4 (a host of minor 4): every req_response since
+	 * shb_kit_host_reset (kit-owned). The kit checks that each names a
+	 * cookie outstanding on that connection, comes before its req_done
+	 * and at most once, from inside a [conn] call on it. */
+	struct shb_kit_response *responses;
+	size_t response_count, response_cap;
+
 	/* Since ABI 1.3 (a host of minor 3): the first ClientHello handed to
 	 * tls_client_hello since shb_kit_host_reset (kit-owned copy, at most
 	 * 64 KiB; NULL before any) and how many calls there were. */
@@ -170,8 +194,8 @@ struct shb_kit_host {
 
 /* Fills the host table for ABI minor `abi_minor` (1 to SHB_ABI_MINOR: a
  * 1.1 host has no conn_origin and a 1.1 struct_size, a 1.2 host no
- * tls_client_hello and a 1.3 host no conn_fingerprint, to test a
- * plugin's fallbacks),
+ * tls_client_hello and a 1.3 host no conn_fingerprint nor req_response,
+ * to test a plugin's fallbacks),
  * sets the clock to 1 and makes `kh` the active host. 0, or -1 for an
  * unsupported minor. */
 int shb_kit_host_init(struct shb_kit_host *kh, uint32_t abi_minor);
@@ -216,6 +240,10 @@ int shb_kit_host_add_extension_provider(struct shb_kit_host *kh,
  * their count. For a test's failure message. */
 size_t shb_kit_host_dump_violations(const struct shb_kit_host *kh,
 				    const char *prefix);
+
+/* The first req_response for `cookie`, or NULL. */
+const struct shb_kit_response *
+shb_kit_response_find(const struct shb_kit_host *kh, uint64_t cookie);
 
 /* The records of one cookie: the first req_done for it, or NULL. */
 const struct shb_kit_done *shb_kit_done_find(const struct shb_kit_host *kh,
