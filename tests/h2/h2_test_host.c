@@ -44,7 +44,10 @@ void shb_h2_test_config(struct shb_run_config *cfg, uint32_t run_flags,
 	shb_kit_run_config_default(cfg, shb_h2_test_desc());
 	cfg->flags = run_flags;
 	cfg->parallel = parallel;
+	cfg->response_body_max = shb_h2_test_body_max;
 }
+
+uint64_t shb_h2_test_body_max;
 
 void *shb_h2_test_module(uint32_t run_flags, uint32_t parallel)
 {

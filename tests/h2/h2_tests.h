@@ -24,6 +24,7 @@ extern CU_TestInfo shb_h2_module_tests[];
 extern CU_TestInfo shb_h2_fields_tests[];
 extern CU_TestInfo shb_h2_observe_tests[];
 extern CU_TestInfo shb_h2_var_tests[];
+extern CU_TestInfo shb_h2_resp_tests[];
 extern CU_TestInfo shb_h2_prio_tests[];
 extern CU_TestInfo shb_h2_profile_tests[];
 
@@ -49,6 +50,8 @@ const struct shb_proto_desc *shb_h2_test_desc(void);
  * these flags and -p. */
 void shb_h2_test_config(struct shb_run_config *cfg, uint32_t run_flags,
 			uint32_t parallel);
+/* Its response_body_max (0 unless a test sets it, and resets it). */
+extern uint64_t shb_h2_test_body_max;
 
 /* A module for a run with these flags and -p (module_create with the
  * kit's host). */

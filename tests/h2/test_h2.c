@@ -16,6 +16,7 @@ CU_SuiteInfo shb_test_suites[] = {
 	{"h2_fields", NULL, NULL, NULL, NULL, shb_h2_fields_tests},
 	{"h2_observe", NULL, NULL, NULL, NULL, shb_h2_observe_tests},
 	{"h2_var", NULL, NULL, NULL, NULL, shb_h2_var_tests},
+	{"h2_resp", NULL, NULL, NULL, NULL, shb_h2_resp_tests},
 	{"h2_prio", NULL, NULL, NULL, NULL, shb_h2_prio_tests},
 	{"h2_profile", NULL, NULL, NULL, NULL, shb_h2_profile_tests},
 	CU_SUITE_INFO_NULL,

@@ -65,6 +65,8 @@ int h3p_logged(const char *text)
 
 /* ---- the fixture ------------------------------------------------------- */
 
+uint64_t h3p_body_max;
+
 void h3p_open(struct h3p_fx *f, uint32_t run_flags, uint32_t parallel,
 	      const char *body, int debug)
 {
@@ -80,6 +82,7 @@ void h3p_open(struct h3p_fx *f, uint32_t run_flags, uint32_t parallel,
 		.host = "example.com",
 		.authority = "example.com",
 		.connect_timeout_ns = 5000000000ull,
+		.response_body_max = h3p_body_max,
 	};
 	struct shb_request req = {
 		.struct_size = sizeof(req),

@@ -10,6 +10,7 @@ CU_SuiteInfo shb_test_suites[] = {
 	{"h3p_end", NULL, NULL, NULL, NULL, shb_h3p_end_tests},
 	{"h3p_live", NULL, NULL, NULL, NULL, shb_h3p_live_tests},
 	{"h3p_var", NULL, NULL, NULL, NULL, shb_h3p_var_tests},
+	{"h3p_resp", NULL, NULL, NULL, NULL, shb_h3p_resp_tests},
 	{"h3p_prio", NULL, NULL, NULL, NULL, shb_h3p_prio_tests},
 	CU_SUITE_INFO_NULL,
 };
