@@ -54,6 +54,12 @@ handshake() {
 
 HEAD_RE='head|header|line|too (long|large)|limit|exceed|cap'
 
+# -L: every chain ends in an application error on its first 3xx (a loop,
+# a Location past 8 KiB, a control byte in it), bounded like the rest.
+case_redirect_self() { bad redirect-self application '^redirect loop: http://127\.0\.0\.1:[0-9]+/ -> http://127\.0\.0\.1:[0-9]+/$' -L; }
+case_redirect_huge() { bad redirect-huge application 'over 8 KiB' -L; }
+case_redirect_bad() { bad redirect-bad application 'not a URL this run can request' -L; }
+
 case_garbage_status() { bad garbage-status protocol 'status|HTTP'; }
 case_binary() { bad binary protocol 'status|HTTP|malformed|invalid'; }
 case_bad_code() { bad bad-code protocol 'status'; }

@@ -262,6 +262,39 @@ static void m_h2_preface(struct shb_hscript *s)
 	shb_hscript_close(s);
 }
 
+/* Redirects for -L, on keep-alive: to the URL itself (a loop), with a
+ * Location of 64 KiB (over the 8 KiB a redirect may lead to), and with a
+ * control byte in it. */
+static void redirect_forever(struct shb_hscript *s, const char *answer)
+{
+	int top = shb_hscript_expect_request(s);
+
+	shb_hscript_send_str(s, answer);
+	shb_hscript_repeat(s, top, 0);
+}
+
+static void m_redirect_self(struct shb_hscript *s)
+{
+	redirect_forever(s, "HTTP/1.1 302 Found\r\nLocation: /\r\n"
+			 "Content-Length: 0\r\n\r\n");
+}
+
+static void m_redirect_huge(struct shb_hscript *s)
+{
+	int top = shb_hscript_expect_request(s);
+
+	shb_hscript_send_str(s, "HTTP/1.1 301 Moved\r\nLocation: /");
+	send_fill(s, 'a', 64 * 1024);
+	shb_hscript_send_str(s, "\r\nContent-Length: 0\r\n\r\n");
+	shb_hscript_repeat(s, top, 0);
+}
+
+static void m_redirect_bad(struct shb_hscript *s)
+{
+	redirect_forever(s, "HTTP/1.1 307 T\r\nLocation: /a\x01b\r\n"
+			 "Content-Length: 0\r\n\r\n");
+}
+
 static void m_hello(struct shb_hscript *s)
 {
 	int top = shb_hscript_expect_request(s);
@@ -275,6 +308,9 @@ static const struct {
 	build_fn build;
 } modes[] = {
 	{ "hello", m_hello },
+	{ "redirect-self", m_redirect_self },
+	{ "redirect-huge", m_redirect_huge },
+	{ "redirect-bad", m_redirect_bad },
 	{ "garbage-status", m_garbage_status },
 	{ "binary", m_binary },
 	{ "bad-code", m_bad_code },

@@ -108,7 +108,7 @@ consistent() {
 	total=$(get "$1" requests.total)
 	ok=$(get "$1" requests.ok)
 	errors=$(get "$1" requests.errors)
-	for kind in connect tls read write timeout protocol; do
+	for kind in connect tls read write timeout protocol application; do
 		sum=$((sum + $(get "$1" "errors.$kind")))
 	done
 	((total == ok + errors)) || { show_run "$1"; fail "$1: total $total != ok $ok + errors $errors"; }
