@@ -182,7 +182,7 @@ long shb_url_ref_resolve(const char *base, const char *ref, size_t ref_len,
 		ref_len--;
 	size_t blen = strlen(base);
 	if (cap == 0 || bad_char(ref, ref_len) || ref_len > SHB_URL_REF_MAX ||
-	    blen > SHB_URL_REF_MAX)
+	    blen > SHB_URL_REF_MAX || bad_char(base, blen))
 		return -1;
 	parse(base, blen, &b);
 	parse(ref, ref_len, &r);

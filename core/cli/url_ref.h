@@ -16,8 +16,8 @@
  * with a scheme is absolute), with dot segments removed (5.2.4), into
  * out[cap] (NUL-terminated). The reference's surrounding whitespace is
  * ignored; a fragment is kept as resolution gives it. Returns the length,
- * or -1 when base has no scheme, the reference holds a control character
- * or space, or the result does not fit. */
+ * or -1 when base has no scheme, either holds a control character or
+ * space, or the result does not fit. */
 long shb_url_ref_resolve(const char *base, const char *ref, size_t ref_len,
 			 char *out, size_t cap);
 

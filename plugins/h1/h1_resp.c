@@ -15,6 +15,10 @@ static void field_line(char *p, char *end, struct shb_buf *kvs)
 	char *colon = memchr(p, ':', (size_t)(end - p));
 	if (p == end || is_ows(*p) || !colon || colon == p)
 		return; /* obs-fold, or not a field */
+	/* A NUL cannot be in a NUL-terminated string: such a field (which
+	 * RFC 9110 does not allow) is left out rather than cut. */
+	if (memchr(p, '\0', (size_t)(end - p)))
+		return;
 	*colon = '\0';
 	char *v = colon + 1;
 	while (v < end && is_ows(*v))

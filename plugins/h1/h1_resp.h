@@ -13,7 +13,8 @@
 
 /* Splits keep->head ("HTTP/1.1 301 ...\r\nName: value\r\n...\r\n\r\n")
  * in place into fields (name as sent, value without surrounding
- * whitespace; obs-fold lines and lines without ':' are left out), with
+ * whitespace; obs-fold lines, lines without ':' and lines holding a NUL
+ * are left out), with
  * kvs (a buffer of struct shb_kv) holding them, and calls
  * host->req_response(handle, cookie, ...). Nothing when the host has no
  * req_response. */
