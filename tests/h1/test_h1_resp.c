@@ -87,21 +87,23 @@ static void test_issue_req(void)
 	rfx_close(&f);
 }
 
-/* After an interim 100, a 301 with folded and colon-less lines and a
- * chunked body of 6 bytes, kept up to 4: fed one byte at a time. */
+/* After an interim 100, a 301 with folded and colon-less lines, a name
+ * holding a NUL (left out, not cut) and a chunked body of 6 bytes, kept
+ * up to 4: fed one byte at a time. */
 static void test_response(void)
 {
 	struct rfx f;
 	static const char resp[] =
 		"HTTP/1.1 100 Continue\r\nX-Interim: 1\r\n\r\n"
 		"HTTP/1.1 301 Moved\r\nLocation: /b\r\nX-A:  v w \t\r\n"
-		" folded\r\nnocolon\r\nTransfer-Encoding: chunked\r\n\r\n"
+		" folded\r\nnocolon\r\nX-\0Nul: 1\r\n"
+		"Transfer-Encoding: chunked\r\n\r\n"
 		"3\r\nabc\r\n3\r\ndef\r\n0\r\n\r\n";
 
 	rfx_open(&f, SHB_RUN_WANT_RESPONSE | SHB_RUN_WANT_BODY, 4);
 	CU_ASSERT_EQUAL_FATAL(shb_kit_conn_issue(&f.c, NULL, 9), SHB_OK);
 	shb_kit_conn_flush(&f.c, 0);
-	for (size_t i = 0; i < strlen(resp); i++)
+	for (size_t i = 0; i < sizeof(resp) - 1; i++)
 		CU_ASSERT_EQUAL(shb_kit_conn_recv(&f.c, resp + i, 1), 1);
 	CU_ASSERT_EQUAL_FATAL(shb_h1_kit.response_count, 1);
 	const struct shb_kit_response *r = &shb_h1_kit.responses[0];

@@ -102,6 +102,9 @@ static void test_edges(void)
 					    sizeof(out)), -1);
 	CU_ASSERT_EQUAL(shb_url_ref_resolve("/no/scheme", "x", 1, out,
 					    sizeof(out)), -1);
+	/* The base is checked like the Location. */
+	CU_ASSERT_EQUAL(shb_url_ref_resolve("http://h/\x12", "x", 1, out,
+					    sizeof(out)), -1);
 	/* 10 bytes and the NUL need 11. */
 	CU_ASSERT_EQUAL(shb_url_ref_resolve("http://h/", "/c", 2, out, 10), -1);
 	CU_ASSERT_EQUAL(shb_url_ref_resolve("http://h/", "/c", 2, out, 11), 10);
