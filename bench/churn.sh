@@ -164,7 +164,6 @@ client_cmd() { # client conns url jsonfile -> sets cmd[]
 	esac
 }
 
-parse_base() { parse_shb "${1%.out}.json"; }
 
 # ab: complete requests; failed ones and non-2xx responses are errors.
 parse_ab() {

@@ -43,6 +43,9 @@ Options:
                          build-bench/ at the top of the repository
       --plugin-path P    SHB_PLUGIN_PATH for --shb (default: derived from the
                          build directory holding PATH)
+      --base PATH        a second shb binary, run as client "base" right after
+                         shb (e.g. the build before a change); its plugins are
+                         found next to it
   -h, --help             print this help and exit
 
 Missing packages (h2o, haproxy, nginx-light, nghttp2-client, openssl, time
@@ -63,10 +66,12 @@ clients="shb h2load floor"
 out=""
 shb=""
 plugin_path=""
+base_shb=""
 
 parse_options "-r|--rounds=rounds" "-d|--duration=duration" "-c|--connections=conns" \
 	"-p|--parallel=streams" "-t|--threads=threads" "-w|--workers=workers" "--servers=servers" \
-	"--modes=modes" "--clients=clients" "-o|--output=out" "--shb=shb" "--plugin-path=plugin_path" -- "$@"
+	"--modes=modes" "--clients=clients" "-o|--output=out" "--shb=shb" "--plugin-path=plugin_path" \
+	"--base=base_shb" -- "$@"
 
 check_int rounds "$rounds" 1 100
 check_int duration "$duration" 1 3600
@@ -83,6 +88,7 @@ read -r -a server_list <<<"$servers"
 read -r -a mode_list <<<"$modes"
 read -r -a client_list <<<"$clients"
 [ -z "$plugin_path" ] || [ -n "$shb" ] || die "--plugin-path goes with --shb"
+[ -z "$base_shb" ] || setup_base h2 reporters
 
 have() { in_list "$1" "${client_list[@]}"; }
 serving() { in_list "$1" "${server_list[@]}"; }
@@ -194,6 +200,8 @@ client_cmd() { # client conns url jsonfile -> sets cmd[]
 	case "$1" in
 	shb) cmd=(env "SHB_PLUGIN_PATH=$plugin_path" "$shb" --proto h2 -t "$threads" -c "$2" -p "$streams"
 		-z "${duration}s" -q --report "json:$4" "$3") ;;
+	base) cmd=(env "SHB_PLUGIN_PATH=$base_plugin_path" "$base_shb" --proto h2 -t "$threads" -c "$2"
+		-p "$streams" -z "${duration}s" -q --report "json:$4" "$3") ;;
 	h2load) cmd=(h2load -t "$threads" -c "$2" -m "$streams" -D "$duration" "$3") ;;
 	floor) cmd=("$floor" --h2c -t "$threads" -c "$2" -p "$streams" -d "$duration" "$3") ;;
 	esac
@@ -211,7 +219,7 @@ smoke_reason() { # client outfile rc
 		echo "warm-up did not finish within 30 s (2000 requests)"
 		return
 	fi
-	if [ "$1" = shb ]; then
+	if [ "$1" = shb ] || [ "$1" = base ]; then
 		why=$(sed -n '/^Errors:/{n;p;q}' "$2" | sed -E 's/^ +([a-z]+) +[0-9]+ +/\1: /')
 	else
 		why=$(grep -m 1 -iE 'error|fail' "$2" || true)
@@ -234,6 +242,8 @@ smoke() {
 				case "$cl" in
 				shb) cmd=(env "SHB_PLUGIN_PATH=$plugin_path" "$shb" --proto h2 -t 1 -c 1 -p 8 -n 2000
 					--timeout 5s -q "$url") ;;
+				base) cmd=(env "SHB_PLUGIN_PATH=$base_plugin_path" "$base_shb" --proto h2 -t 1 -c 1
+					-p 8 -n 2000 --timeout 5s -q "$url") ;;
 				h2load) cmd=(h2load -t 1 -c 1 -m 8 -n 2000 "$url") ;;
 				floor) cmd=("$floor" --h2c -t 1 -c 1 -p 8 -d 1 "$url") ;;
 				esac
@@ -241,7 +251,7 @@ smoke() {
 				rc=0
 				timeout -k 5 30 "${cmd[@]}" >"$f" 2>&1 || rc=$?
 				ok=0
-				if [ "$cl" = shb ]; then
+				if [ "$cl" = shb ] || [ "$cl" = base ]; then
 					ok=$(sed -nE 's/^Requests: .*\(([0-9]+) ok.*/\1/p' "$f")
 				elif [ "$cl" = floor ]; then
 					ok=$(sed -nE 's/^requests ([0-9]+) .*/\1/p' "$f")
@@ -382,6 +392,13 @@ report() {
 		echo "the least a client can do for these requests. It has no TLS, so TLS pairings have no floor."
 		echo "\"same, from client/server ratios\" divides shb's median client/server ratio by the floor's."
 	fi
+	if [ -n "$base_shb" ]; then
+		echo
+		echo "## shb against base (before and after)"
+		echo
+		mapfile -t labels < <(all_labels)
+		base_req_table "${labels[@]}"
+	fi
 	if [ "${#skip[@]}" -gt 0 ]; then
 		echo
 		echo "## Skipped"
@@ -395,12 +412,14 @@ report() {
 	for cl in "${client_list[@]}"; do
 		client_cmd "$cl" C URL REPORT.json
 		echo "/usr/bin/time -f '%U %S' ${cmd[*]}" | sed -e "s/ -c C / -c <conns> /" -e "s| URL$| <url>|" \
-			-e "s|SHB_PLUGIN_PATH=[^ ]*|SHB_PLUGIN_PATH=$plugin_path|" -e "s|$root/||g"
+			-e "s|SHB_PLUGIN_PATH=[^ ]*|SHB_PLUGIN_PATH=<plugins>|" -e "s|$root/||g" \
+			-e "s|${base_shb:-/nonexistent} |<base> |"
 	done
 	echo '```'
 	echo
 	echo "<url> is http://127.0.0.1:PORT/ (h2c) or https://127.0.0.1:PORT/ (TLS). Paths are relative to the top of"
-	echo "the repository; REPORT.json is a file in a temporary directory."
+	echo "the repository; <plugins> is the h2 and reporters plugin directories of that binary's build; <base> is"
+	echo "the binary given with --base; REPORT.json is a file in a temporary directory."
 	for s in "${server_list[@]}"; do
 		echo
 		echo "$s configuration (<tmp> is a fresh temporary directory):"

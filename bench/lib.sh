@@ -544,6 +544,46 @@ run_one() { # round label client server base
 	fi
 }
 
+# --base PATH: a second shb binary run as client "base" (the build before a
+# change), its plugins in the DIRS of its build (plugins/DIR each): sets
+# base_shb (absolute) and base_plugin_path, and puts base right after shb
+# in client_list so that the two alternate most closely.
+setup_base() { # dirs...
+	local b d
+	[ -x "$base_shb" ] || die "--base $base_shb is not an executable file"
+	base_shb=$(cd "$(dirname "$base_shb")" && pwd)/$(basename "$base_shb")
+	b=$(dirname "$(dirname "$base_shb")")
+	base_plugin_path=""
+	for d in "$@"; do base_plugin_path="${base_plugin_path:+$base_plugin_path:}$b/plugins/$d"; done
+	in_list shb "${client_list[@]}" || die "--base goes with client shb"
+	mapfile -t client_list < <(for cl in "${client_list[@]}"; do
+		echo "$cl"
+		[ "$cl" != shb ] || echo base
+	done)
+}
+
+# The base client's runs: its JSON report beside BASE.out, as shb's.
+parse_base() { parse_shb "${1%.out}.json"; }
+
+# shb against base per pairing, from the medians: client CPU per request
+# and its quotient, req/s, and the quotient of the client/server ratios
+# (which cancels CPU-speed drift between the runs).
+base_req_table() { # label...
+	local label a b
+	echo "| Pairing | shb µs/req | base µs/req | shb ÷ base | shb req/s | base req/s | client/server shb ÷ base |"
+	echo "|---|---:|---:|---:|---:|---:|---:|"
+	for label in "$@"; do
+		a=$(median_row "$label" shb | cut -f 2-)
+		b=$(median_row "$label" base | cut -f 2-)
+		awk -v label="$label" -v a="$a" -v b="$b" 'BEGIN {
+			split(a, s, "\t"); split(b, h, "\t")
+			if (s[1] == 0 || h[1] == 0) { printf "| %s | - | - | - | - | - | - |\n", label; exit }
+			printf "| %s | %.3f | %.3f | %.3f | %.0f | %.0f | %.3f |\n", label, s[3], h[3], s[3] / h[3],
+				s[2], h[2], (h[5] > 0) ? s[5] / h[5] : 0
+		}'
+	done
+}
+
 # --- the report --------------------------------------------------------------
 
 version_of() {
@@ -554,6 +594,7 @@ version_of() {
 	wrk) (wrk -v 2>&1 || true) | head -n 1 | awk '{ print $1, $2 }' ;;
 	h2load) h2load --version 2>&1 | head -n 1 ;;
 	shb) "$shb" --version 2>&1 | head -n 1 ;;
+	base) "$base_shb" --version 2>&1 | head -n 1 ;;
 	floor) echo "bench/http_floor of this repository (io_uring, no parsing; see bench/http_floor.c)" ;;
 	esac
 }

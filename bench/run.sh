@@ -40,6 +40,9 @@ Options:
                          build-bench/ at the top of the repository
       --plugin-path P    SHB_PLUGIN_PATH for --shb (default: derived from the
                          build directory holding PATH)
+      --base PATH        a second shb binary, run as client "base" right after
+                         shb (e.g. the build before a change); its plugins are
+                         found next to it
   -h, --help             print this help and exit
 
 Missing packages (nginx-light, wrk, nghttp2-client, time and, to build shb,
@@ -57,10 +60,11 @@ clients="shb wrk h2load floor"
 out=""
 shb=""
 plugin_path=""
+base_shb=""
 
 parse_options "-r|--rounds=rounds" "-d|--duration=duration" "-c|--connections=conns" \
 	"-t|--threads=threads" "-w|--workers=workers" "--clients=clients" "-o|--output=out" \
-	"--shb=shb" "--plugin-path=plugin_path" -- "$@"
+	"--shb=shb" "--plugin-path=plugin_path" "--base=base_shb" -- "$@"
 
 check_int rounds "$rounds" 1 100
 check_int duration "$duration" 1 3600
@@ -70,6 +74,7 @@ check_conn_list "$conns" "$threads" 10000 "wrk needs a connection per thread"
 check_words client "$clients" shb wrk h2load floor
 read -r -a client_list <<<"$clients"
 [ -z "$plugin_path" ] || [ -n "$shb" ] || die "--plugin-path goes with --shb"
+[ -z "$base_shb" ] || setup_base h1 reporters
 
 have() { in_list "$1" "${client_list[@]}"; }
 
@@ -121,6 +126,8 @@ client_cmd() { # client conns jsonfile -> sets cmd[]
 	case "$1" in
 	shb) cmd=(env "SHB_PLUGIN_PATH=$plugin_path" "$shb" -t "$threads" -c "$2" -z "${duration}s" -q
 		--report "json:$3" "$url") ;;
+	base) cmd=(env "SHB_PLUGIN_PATH=$base_plugin_path" "$base_shb" -t "$threads" -c "$2"
+		-z "${duration}s" -q --report "json:$3" "$url") ;;
 	wrk) cmd=(wrk -t "$threads" -c "$2" -d "${duration}s" "$url") ;;
 	h2load) cmd=(h2load --h1 -t "$threads" -c "$2" -D "$duration" "$url") ;;
 	floor) cmd=("$floor" -t "$threads" -c "$2" -d "$duration" "$url") ;;
@@ -133,6 +140,8 @@ smoke() {
 	for cl in "${client_list[@]}"; do
 		case "$cl" in
 		shb) cmd=(env "SHB_PLUGIN_PATH=$plugin_path" "$shb" -t 1 -c 1 -n 1000 -q
+			--report "json:$tmp/smoke.json" "$url") ;;
+		base) cmd=(env "SHB_PLUGIN_PATH=$base_plugin_path" "$base_shb" -t 1 -c 1 -n 1000 -q
 			--report "json:$tmp/smoke.json" "$url") ;;
 		wrk) cmd=(wrk -t 1 -c 1 -d 1s "$url") ;;
 		h2load) cmd=(h2load --h1 -t 1 -c 1 -n 1000 "$url") ;;
@@ -205,6 +214,12 @@ report() {
 		echo "can do for these requests. \"same, from client/server ratios\" divides shb's median client/server"
 		echo "ratio by the floor's: CPU-speed drift during the sitting cancels out of it."
 	fi
+	if [ -n "$base_shb" ]; then
+		echo
+		echo "## shb against base (before and after)"
+		echo
+		base_req_table "${labels[@]}"
+	fi
 	echo
 	echo "## Commands"
 	echo
@@ -212,11 +227,13 @@ report() {
 	for cl in "${client_list[@]}"; do
 		client_cmd "$cl" C REPORT.json
 		echo "/usr/bin/time -f '%U %S' ${cmd[*]}" | sed -e "s/ -c C / -c <conns> /" \
-			-e "s|SHB_PLUGIN_PATH=[^ ]*|SHB_PLUGIN_PATH=$plugin_path|" -e "s|$root/||g"
+			-e "s|SHB_PLUGIN_PATH=[^ ]*|SHB_PLUGIN_PATH=<plugins>|" -e "s|$root/||g" \
+			-e "s|${base_shb:-/nonexistent} |<base> |"
 	done
 	echo '```'
 	echo
-	echo "Paths are relative to the top of the repository; REPORT.json is a file in a temporary directory."
+	echo "Paths are relative to the top of the repository; <plugins> is the h1 and reporters plugin directories of"
+	echo "that binary's build; <base> is the binary given with --base; REPORT.json is a file in a temporary directory."
 	echo
 	echo "nginx configuration (<tmp> is a fresh temporary directory):"
 	echo

@@ -241,7 +241,6 @@ client_cmd() {
 
 parse_h2loadlog() { parse_h2load "$@"; }
 
-parse_base() { parse_shb "${1%.out}.json"; }
 
 # "p50 p99" in microseconds, from one run's files, or fails.
 latency_of() { # client base
