@@ -38,6 +38,7 @@ struct shb_redir_chain {
 
 struct shb_redir {
 	struct shb_redir_chain *free, *head, *tail;
+	uint32_t queued; /* hops in the queue head .. tail */
 	uint32_t max; /* --max-redirs */
 	/* The run's headers for a hop: all of them, and without the
 	 * Content-Type of a body a hop no longer has. */
@@ -360,6 +361,12 @@ static void enqueue(struct shb_redir *rd, struct shb_redir_chain *ch)
 	else
 		rd->head = ch;
 	rd->tail = ch;
+	rd->queued++;
+}
+
+uint32_t shb_redir_queued(const struct worker *w)
+{
+	return w->redir ? w->redir->queued : 0;
 }
 
 int shb_redir_on_response(struct shb_conn *c, struct req_slot *r,
@@ -469,6 +476,7 @@ void shb_redir_issue(struct shb_conn *c)
 		if (ch->oi == c->oi) {
 			if (issue_hop(c, ch) < 0)
 				return;
+			rd->queued--;
 			if (prev)
 				prev->next = next;
 			else
@@ -492,4 +500,5 @@ void shb_redir_requeue(struct worker *w, struct req_slot *r)
 	rd->head = ch;
 	if (!rd->tail)
 		rd->tail = ch;
+	rd->queued++;
 }

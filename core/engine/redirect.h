@@ -52,6 +52,11 @@ void shb_redir_slot_end(struct worker *w, struct req_slot *r);
  * reached the server): queued again, first in line, as it was due. */
 void shb_redir_requeue(struct worker *w, struct req_slot *r);
 
+/* Hops queued, waiting for a connection of their origin with room: work
+ * that idle connection slots are revived for, as for requests not issued
+ * yet (-n counts chains, so a hop is not among those). */
+uint32_t shb_redir_queued(const struct worker *w);
+
 /* From c's service: sends the hops queued for c's origin while c has
  * room. */
 void shb_redir_issue(struct shb_conn *c);

@@ -199,10 +199,12 @@ static void connect_all(struct worker *w)
 	/* Each slot of the set once: one that fails at once comes back to
 	 * the end of the set and waits for the next pass. */
 	uint32_t k = 0, visits = w->nidle;
+	/* Requests not issued yet, and -L's hops waiting for a connection. */
+	uint64_t work = shb_worker_unissued(w), hops = shb_redir_queued(w);
+	work = work > UINT64_MAX - hops ? UINT64_MAX : work + hops;
 	while (visits-- && k < w->nidle) {
 		struct shb_conn *c = &w->conns[w->idle[k]];
-		if (shb_worker_unissued(w) <= w->nconnecting ||
-		    w->nconnecting >= CONNECTS_MAX)
+		if (work <= w->nconnecting || w->nconnecting >= CONNECTS_MAX)
 			return;
 		if (c->retry_at > w->now) {
 			if (!w->revive_at || c->retry_at < w->revive_at)

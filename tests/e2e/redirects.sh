@@ -5,7 +5,8 @@
 # checks the report's exact counts and the requests nginx logged:
 #  - without -L a 301 is a status like any other;
 #  - a chain 301 (absolute-path) -> 302 (relative "c") -> 200 counts three
-#    requests, one of each status, and -n counts chains;
+#    requests, one of each status, and -n counts chains; with
+#    --disable-keepalive each hop waits for a new connection, and gets one;
 #  - an absolute Location;
 #  - a loop and a chain past --max-redirs: application errors on the 3xx,
 #    the chain in the sample;
@@ -153,6 +154,14 @@ for p in h1 h2 h3; do
 		'statusCodes.301 == 12' 'statusCodes.302 == 12' 'statusCodes.200 == 12'
 	logged 36
 	expect_lines "$p-chain" "12 GET /a 301 -" "12 GET /b 302 -" "12 GET /c 200 -"
+
+	note "$p: --disable-keepalive: each hop on a new connection, every chain ends"
+	go "$p-close" "$p" -L -n 6 --disable-keepalive "$U/a"
+	expect_rc "$p-close" 0
+	check "$p-close" 'requests.total == 18' 'requests.ok == 18' \
+		'statusCodes.301 == 6' 'statusCodes.302 == 6' 'statusCodes.200 == 6'
+	logged 18
+	expect_lines "$p-close" "6 GET /a 301 -" "6 GET /b 302 -" "6 GET /c 200 -"
 
 	note "$p: an absolute Location"
 	go "$p-abs" "$p" -L -n 5 "$U/abs"
