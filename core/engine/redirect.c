@@ -490,6 +490,34 @@ void shb_redir_issue(struct shb_conn *c)
 	}
 }
 
+int shb_redir_fail_one(struct shb_conn *c, unsigned kind, const char *msg)
+{
+	struct worker *w = c->w;
+	struct shb_redir *rd = w->redir;
+	struct shb_redir_chain *prev = NULL, *ch = rd->head;
+	while (ch && ch->oi != c->oi) {
+		prev = ch;
+		ch = ch->next;
+	}
+	if (!ch)
+		return 0;
+	if (prev)
+		prev->next = ch->next;
+	else
+		rd->head = ch->next;
+	if (rd->tail == ch)
+		rd->tail = prev;
+	rd->queued--;
+	shb_worker_count_error(w, kind, msg);
+	struct shb_stats *ts = shb_mix_stats(w->mixw, ch->target);
+	if (ts)
+		shb_stats_error(ts, kind, msg);
+	chain_put(rd, ch);
+	shb_worker_finished_one(w);
+	shb_wait_again(w, c->idx);
+	return 1;
+}
+
 void shb_redir_requeue(struct worker *w, struct req_slot *r)
 {
 	struct shb_redir_chain *ch = r->chain;

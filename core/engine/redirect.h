@@ -57,6 +57,12 @@ void shb_redir_requeue(struct worker *w, struct req_slot *r);
  * yet (-n counts chains, so a hop is not among those). */
 uint32_t shb_redir_queued(const struct worker *w);
 
+/* c failed before carrying any request: the first hop queued for its
+ * origin, if any, ends in that error (kind, msg), so that a chain whose
+ * origin cannot be reached ends like a request that cannot be sent.
+ * 1 when there was one. */
+int shb_redir_fail_one(struct shb_conn *c, unsigned kind, const char *msg);
+
 /* From c's service: sends the hops queued for c's origin while c has
  * room. */
 void shb_redir_issue(struct shb_conn *c);

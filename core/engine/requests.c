@@ -51,6 +51,10 @@ void shb_conn_fail_outstanding(struct shb_conn *c, unsigned kind, const char *ms
 		uint32_t t = 0;
 		if (c->issued_here)
 			return;
+		/* -L: a hop waiting for this origin ends in the error first
+		 * (its chain is a request of -n already). */
+		if (w->redir && shb_redir_fail_one(c, kind, msg))
+			return;
 		/* A mixed run charges the next target of c's origin. */
 		if (w->mixw && shb_mix_pick(w, c, &t) < 0)
 			return;

@@ -12,7 +12,8 @@
 #    the chain in the sample;
 #  - 303 after POST turns into GET without a body, 307 and 308 keep both;
 #  - a Location to an origin the run has no connection to: an error, the
-#    URL in the sample; one to another origin of --mix goes there.
+#    URL in the sample; one to another origin of --mix goes there, and
+#    ends in a connect error when that origin cannot be reached.
 # Fails without nginx, caddy or openssl (scripts/setup.sh
 # --with-test-servers installs them).
 source "$(dirname "$0")/lib.sh"
@@ -223,6 +224,14 @@ check mix 'requests.total == 15' 'requests.ok == 15' 'statusCodes.302 == 5' \
 	'statusCodes.200 == 10'
 logged 15
 expect_lines mix "5 GET /tob 302 -" "10 GET /c 200 -"
+
+note "h1: hops to a --mix origin that cannot be reached end in its connect errors"
+go dead h1 -L -n 10 --mix "http://127.0.0.1:$H1/away" "http://127.0.0.1:$DEAD/x"
+expect_rc dead 1 # a connection slot never opened
+check dead 'requests.total == 15' 'requests.ok == 5' 'statusCodes.302 == 5' \
+	'errors.connect == 10'
+logged 5
+expect_lines dead "5 GET /away 302 -"
 
 note "--max-redirs without -L is refused"
 run_shb lone --max-redirs 3 -n 1 "http://127.0.0.1:$H1/a"
