@@ -36,7 +36,7 @@ void shb_conn_finish_close(struct shb_conn *c)
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
-	c->ring_only = c->shut_pending = c->bye_pending = 0;
+	c->ring_only = c->shut_pending = c->bye_pending = c->finishing = 0;
 	shb_conn_timers_clear(c);
 	c->gen++;
 	c->issued_here = 0;
@@ -263,6 +263,33 @@ void shb_conn_say_goodbye(struct shb_conn *c)
 	}
 }
 
+/* The end of a run: the protocol's graceful shutdown, its last words, and
+ * the close. A stream protocol that then says DRAINING with nothing to
+ * send and not CLOSED waits on the server before it can close cleanly (a
+ * WebSocket upgrade whose 101 has not come yet: no close frame may go
+ * before it): c stays, its input still delivered, until the protocol has
+ * its last words or is CLOSED (shb_conn_finish_step), within the worker's
+ * drain. Closing it at once would end a connection the server has just
+ * accepted without the protocol's goodbye. */
+static void end_politely(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	if (!w->dgram && c->st == C_READY && !c->send_busy && c->plugin_live &&
+	    c->recv_armed && w->vt->shutdown) {
+		w->vt->shutdown(c->p, SHB_SHUT_GRACEFUL, shb_conn_now(c));
+		uint32_t st = w->vt->state(c->p);
+		if ((st & (SHB_CS_DRAINING | SHB_CS_WANT_WRITE | SHB_CS_CLOSED)) ==
+		    SHB_CS_DRAINING) {
+			c->finishing = 1;
+			return;
+		}
+		last_words(c, 1);
+	} else {
+		shb_conn_say_goodbye(c);
+	}
+	shb_conn_begin_close(c);
+}
+
 void shb_conn_close_politely(struct shb_conn *c)
 {
 	shb_conn_fin_done(c); /* the run is ending: no more waiting */
@@ -273,7 +300,22 @@ void shb_conn_close_politely(struct shb_conn *c)
 		c->bye_pending = 1;
 		return;
 	}
-	shb_conn_say_goodbye(c);
+	end_politely(c);
+}
+
+void shb_conn_finish_step(struct shb_conn *c)
+{
+	if (!c->finishing || c->st != C_READY)
+		return;
+	uint32_t st = c->w->vt->state(c->p);
+	if ((st & (SHB_CS_DRAINING | SHB_CS_WANT_WRITE | SHB_CS_CLOSED)) == SHB_CS_DRAINING)
+		return; /* still waiting on the server */
+	c->finishing = 0;
+	if (c->send_busy) {
+		c->bye_pending = 1; /* after that send: shb_conn_bye_after_send */
+		return;
+	}
+	last_words(c, 1);
 	shb_conn_begin_close(c);
 }
 
@@ -305,8 +347,7 @@ int shb_conn_bye_after_send(struct shb_conn *c)
 	if (c->st != C_READY || c->send_busy)
 		return 1;
 	c->bye_pending = 0;
-	shb_conn_say_goodbye(c);
-	shb_conn_begin_close(c);
+	end_politely(c);
 	return 1;
 }
 

@@ -350,6 +350,7 @@ static void deliver(struct shb_conn *c, const uint8_t *data, size_t len)
 		deliver_eof(c);
 	else if (!c->backlog.len && c->recv_paused && c->st == C_READY)
 		resume_recv(c);
+	shb_conn_finish_step(c);
 }
 
 static void deliver_eof(struct shb_conn *c)

@@ -209,6 +209,10 @@ struct shb_conn {
 	 * frame, GOAWAY, close_notify) follows that send's completion
 	 * instead of being skipped (shb_conn_close_politely). */
 	uint8_t bye_pending;
+	/* The run ended while its protocol waited on the server to close
+	 * cleanly (a handshake under way): its input is still delivered
+	 * until it has its last words (shb_conn_finish_step). */
+	uint8_t finishing;
 	/* The last `now` a plugin call on it carried (shb_conn_now). */
 	shb_tstamp t_handed;
 	shb_tstamp t_connect;   /* connect started (socket created) */
@@ -588,6 +592,9 @@ void shb_conn_shut_via_ring(struct shb_conn *c);
 void shb_conn_fail(struct shb_conn *c, unsigned kind, const char *msg);
 void shb_conn_plugin_fail(struct shb_conn *c, int code, const char *fallback);
 void shb_conn_close_politely(struct shb_conn *c);
+/* [worker] After input to a connection the run's end left finishing: its
+ * last words and close once the protocol has them, or is CLOSED. */
+void shb_conn_finish_step(struct shb_conn *c);
 /* [worker] Hands the kernel what the protocol has queued (datagrams,
  * plaintext through TLS, or plain bytes); only with no send in flight. */
 void shb_conn_flush_protocol(struct shb_conn *c);

@@ -13,6 +13,10 @@
  * upload=BYTES makes every request a POST with a body of that many 'x';
  * bye makes a graceful shutdown queue the line "BYE\r\n" after whatever
  * is unsent, so a server sees whether the goodbye reached it.
+ * hello makes every connection open with a handshake of its own: it sends
+ * "HELLO\r\n" and takes no request until the server's "OK\r\n"; a
+ * graceful shutdown before the OK says DRAINING alone and sends BYE once
+ * the OK came (tests/e2e/handshake-end.sh: the end of a run waits for it).
  * failworker=INDEX makes worker_init of that worker fail, and then every
  * worker_fini says which worker it ends on stderr ("fx: worker_fini N"),
  * for tests/e2e/plugin-fail.sh: fini only after a successful init. */
@@ -29,6 +33,7 @@ static const struct shb_host *host;
 struct module {
 	int failreq;
 	int bye;
+	int hello;
 	size_t upload;
 	int failworker;         /* failworker given: fini says so */
 	unsigned long failindex; /* ... and the worker whose init fails */
@@ -40,6 +45,8 @@ struct worker {
 };
 
 static const char bye_line[] = "BYE\r\n";
+static const char hello_line[] = "HELLO\r\n";
+static const char ok_line[] = "OK\r\n";
 
 struct prepared {
 	size_t len;
@@ -51,6 +58,9 @@ struct conn {
 	const struct module *m;
 	size_t bye_sent; /* bytes of bye_line out */
 	int bye;         /* a graceful shutdown queued bye_line */
+	size_t hello_sent; /* bytes of hello_line out */
+	size_t ok_got;     /* bytes of ok_line in; all: the handshake is done */
+	int bye_on_ok;     /* shut down before the OK: BYE once it comes */
 	const struct prepared *req; /* in flight, or NULL */
 	uint64_t cookie;
 	size_t sent;
@@ -92,6 +102,7 @@ static int module_create(const struct shb_host *h,
 		fail |= strcmp(cfg->options[i].key, "fail") == 0;
 		m->failreq |= strcmp(cfg->options[i].key, "failreq") == 0;
 		m->bye |= strcmp(cfg->options[i].key, "bye") == 0;
+		m->hello |= strcmp(cfg->options[i].key, "hello") == 0;
 		if (strcmp(cfg->options[i].key, "upload") == 0)
 			m->upload = strtoul(cfg->options[i].value, NULL, 10);
 		if (strcmp(cfg->options[i].key, "failworker") == 0) {
@@ -243,12 +254,39 @@ static int parse_head(struct conn *c)
 	return SHB_OK;
 }
 
+static int hello_done(const struct conn *c)
+{
+	return !c->m->hello || c->ok_got == sizeof(ok_line) - 1;
+}
+
+/* The server's "OK\r\n" to our HELLO, byte by byte; a shutdown that came
+ * before it queues BYE now. Returns the bytes taken, or SHB_E_PROTO. */
+static shb_ssize read_ok(struct conn *c, const uint8_t *data, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && !hello_done(c)) {
+		if (data[i++] != (uint8_t)ok_line[c->ok_got++])
+			return SHB_E_PROTO;
+	}
+	if (hello_done(c) && c->bye_on_ok)
+		c->bye = 1;
+	return (shb_ssize)i;
+}
+
 static shb_ssize recv_bytes(void *conn, const uint8_t *data, size_t len,
 			    shb_tstamp now)
 {
 	struct conn *c = conn;
 	size_t i = 0;
 
+	if (!hello_done(c)) {
+		shb_ssize n = read_ok(c, data, len);
+
+		if (n < 0)
+			return n;
+		i = (size_t)n;
+	}
 	while (i < len) {
 		if (!c->req)
 			return SHB_E_PROTO; /* bytes nobody asked for */
@@ -285,6 +323,11 @@ static int bye_left(const struct conn *c)
 	return c->bye && c->bye_sent < sizeof(bye_line) - 1;
 }
 
+static int hello_left(const struct conn *c)
+{
+	return c->m->hello && c->hello_sent < sizeof(hello_line) - 1;
+}
+
 static shb_ssize pull_send(void *conn, struct shb_vec *vecs, size_t max,
 			   shb_tstamp now)
 {
@@ -292,6 +335,10 @@ static shb_ssize pull_send(void *conn, struct shb_vec *vecs, size_t max,
 	size_t n = 0;
 
 	(void)now;
+	if (hello_left(c) && n < max) {
+		vecs[n].base = (void *)(hello_line + c->hello_sent);
+		vecs[n++].len = sizeof(hello_line) - 1 - c->hello_sent;
+	}
 	if (c->req && c->sent < c->req->len && n < max) {
 		vecs[n].base = (void *)(c->req->bytes + c->sent);
 		vecs[n++].len = c->req->len - c->sent;
@@ -306,10 +353,17 @@ static shb_ssize pull_send(void *conn, struct shb_vec *vecs, size_t max,
 static void sent(void *conn, size_t n, shb_tstamp now)
 {
 	struct conn *c = conn;
-	size_t left = c->req ? c->req->len - c->sent : 0;
-	size_t take = n < left ? n : left;
+	size_t hl = sizeof(hello_line) - 1 - c->hello_sent;
+	size_t left, take;
 
 	(void)now;
+	if (c->m->hello) {
+		take = n < hl ? n : hl;
+		c->hello_sent += take;
+		n -= take;
+	}
+	left = c->req ? c->req->len - c->sent : 0;
+	take = n < left ? n : left;
 	c->sent += take;
 	c->bye_sent += n - take;
 }
@@ -320,6 +374,15 @@ static void shutdown_conn(void *conn, uint32_t how, shb_tstamp now)
 	struct conn *c = conn;
 
 	(void)now;
+	if (c->m->hello && !hello_done(c)) {
+		/* The HELLO out: the server may answer it, and BYE may only
+		 * follow its OK. Not out: the server knows of no handshake. */
+		if (how == SHB_SHUT_GRACEFUL && !hello_left(c))
+			c->bye_on_ok = 1;
+		else
+			c->closed = 1;
+		return;
+	}
 	if (how == SHB_SHUT_GRACEFUL && c->m->bye)
 		c->bye = 1;
 }
@@ -330,14 +393,17 @@ static uint32_t state(const void *conn)
 
 	if (c->closed)
 		return SHB_CS_CLOSED;
-	return (c->req && c->sent < c->req->len) || bye_left(c) ? SHB_CS_WANT_WRITE : 0;
+	if (c->bye_on_ok && !hello_done(c))
+		return SHB_CS_DRAINING; /* waits for the OK before its BYE */
+	return (c->req && c->sent < c->req->len) || bye_left(c) || hello_left(c)
+		       ? SHB_CS_WANT_WRITE : 0;
 }
 
 static uint32_t capacity(const void *conn)
 {
 	const struct conn *c = conn;
 
-	return !c->closed && !c->req && !c->bye;
+	return !c->closed && !c->req && !c->bye && !c->bye_on_ok && hello_done(c);
 }
 
 static int issue(void *conn, const void *prepared, uint64_t cookie,
@@ -404,6 +470,7 @@ static const struct shb_option_def option_defs[] = {
 	{"failreq", NULL, "prepare_request fails, saying what it was given"},
 	{"upload", "BYTES", "every request a POST with this many bytes of body"},
 	{"bye", NULL, "a graceful shutdown sends the line BYE after the rest"},
+	{"hello", NULL, "each connection first sends HELLO and waits for OK"},
 	{"failworker", "INDEX", "worker_init of that worker fails"},
 	{NULL, NULL, NULL},
 };

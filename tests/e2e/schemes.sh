@@ -50,7 +50,7 @@ refused '--proto-opt "window=1": protocol h1 has no option "window" (it takes no
 	"${FX[@]}" --proto h1 --proto-opt window=1 -n 1 http://127.0.0.1/
 
 # Keys the plugin does not declare, flags with values, values missing.
-refused '--proto-opt "bogus=1": protocol fx has no option "bogus" (known: tag=TEXT, fail, failreq, upload=BYTES, bye, failworker=INDEX)' \
+refused '--proto-opt "bogus=1": protocol fx has no option "bogus" (known: tag=TEXT, fail, failreq, upload=BYTES, bye, hello, failworker=INDEX)' \
 	"${FX[@]}" --proto-opt tag=x --proto-opt bogus=1 -n 1 fx://127.0.0.1/
 refused '--proto-opt "fail=1": option "fail" of protocol fx takes no value (give it as fail alone)' \
 	"${FX[@]}" --proto-opt fail=1 -n 1 fx://127.0.0.1/

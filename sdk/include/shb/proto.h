@@ -537,7 +537,13 @@ struct shb_proto_vtable {
 	 * not report it. May be NULL: the core then closes the connection. */
 	void (*cancel)(void *conn, uint64_t cookie, shb_tstamp now);
 	/* [conn] Stop the connection: GRACEFUL queues a last frame (GOAWAY)
-	 * where the protocol has one, ABORT stops at once. */
+	 * where the protocol has one, ABORT stops at once. A stream protocol
+	 * that cannot say goodbye yet (a handshake under way whose answer
+	 * must come first, e.g. a WebSocket upgrade awaiting its 101) leaves
+	 * state() at DRAINING alone, nothing to send and not CLOSED: at the
+	 * end of a run the core then keeps delivering its input until it has
+	 * its last words to send or says CLOSED, within the run's drain (1 s
+	 * at most), and closes it after those words. */
 	void (*shutdown)(void *conn, uint32_t mode, shb_tstamp now);
 	/* [conn] Text for the last error; valid until the next call on this
 	 * connection. May return NULL. After any [conn] call returned a
