@@ -41,10 +41,11 @@ websockets_start() {
 # shb reconnect, so the server must have seen every connection shb opened
 # (connectionsOpened). On ws:close the server closes after 5 answers and
 # shb resends what was in flight on new connections: one of those may
-# still be in its TLS or upgrade handshake when the last request ends,
-# and shb then drops it without an upgrade the server could log. There
-# the server must have seen at least the 40 connections that 200 answers
-# take, and no more than shb opened.
+# still be in its TLS handshake when the last request ends, or not have
+# sent its upgrade yet, and shb then drops it without an upgrade the
+# server could log (one whose upgrade went out waits for the 101 and
+# closes with 1000). There the server must have seen at least the 40
+# connections that 200 answers take, and no more than shb opened.
 websockets_check() {
 	local opened got i codes least
 	# shellcheck disable=SC2154 # jcheck: run.sh's JSON checker

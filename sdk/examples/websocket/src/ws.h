@@ -85,6 +85,7 @@ struct ws_conn {
 	uint32_t ctl_len;
 	uint32_t close_queued;   /* our close frame is in the output */
 	uint32_t close_received; /* the server's close frame was read */
+	uint32_t close_on_open;  /* shut down during the upgrade: close after the 101 */
 	shb_tstamp now;        /* of the recv call being fed */
 
 	/* Requests in flight, a ring of mod->parallel slots. */

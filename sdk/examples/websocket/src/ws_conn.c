@@ -309,6 +309,12 @@ static shb_ssize read_head(struct ws_conn *c, const uint8_t *p, size_t len)
 		ev.kind = SHB_CEV_HANDSHAKE_DONE;
 		c->mod->host->conn_event(c->handle, &ev);
 	}
+	/* The run ended during the upgrade: the close the shutdown could not
+	 * send before the 101 goes now. */
+	if (c->close_on_open) {
+		queue_close(c, WS_CLOSE_NORMAL);
+		c->phase = WS_PHASE_CLOSING;
+	}
 	return (shb_ssize)take;
 }
 
@@ -447,7 +453,7 @@ uint32_t ws_conn_state(const void *conn)
 
 	if (c->pending.len || (!c->flight_handed && c->flight_off < c->flight.len))
 		st |= SHB_CS_WANT_WRITE;
-	if (c->phase >= WS_PHASE_CLOSING)
+	if (c->phase >= WS_PHASE_CLOSING || c->close_on_open)
 		st |= SHB_CS_DRAINING;
 	if (c->phase == WS_PHASE_CLOSED)
 		st |= SHB_CS_CLOSED;
@@ -491,6 +497,19 @@ void ws_conn_shutdown(void *conn, uint32_t mode, shb_tstamp now)
 	if (mode == SHB_SHUT_GRACEFUL && c->phase == WS_PHASE_OPEN) {
 		queue_close(c, WS_CLOSE_NORMAL);
 		c->phase = WS_PHASE_CLOSING;
+		return;
+	}
+	if (c->phase == WS_PHASE_HANDSHAKE && !c->flight.len && c->pending.len) {
+		/* The upgrade was never handed out: it is not sent now either,
+		 * and the server knows nothing of this connection. */
+		ws_buf_free(&c->pending);
+	} else if (mode == SHB_SHUT_GRACEFUL && c->phase == WS_PHASE_HANDSHAKE) {
+		/* The upgrade is out: the server may accept it, and a
+		 * connection it accepted deserves a close frame, which RFC
+		 * 6455 4.1 lets us send only after its 101. Until then the
+		 * state says DRAINING alone; a core that waits for the 101
+		 * (the end of a run) gets the close frame once it came. */
+		c->close_on_open = 1;
 		return;
 	}
 	c->phase = WS_PHASE_CLOSED;

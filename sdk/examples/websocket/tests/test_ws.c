@@ -807,6 +807,51 @@ static void test_conn_split_driver(void)
 	CHECK(violations() == 0);
 }
 
+/* The run ends during the upgrade. Once the upgrade is out, the server may
+ * accept it: no close frame may go before its 101 (RFC 6455 4.1), so the
+ * connection says DRAINING alone until the 101 comes, then sends close
+ * 1000 and ends. An upgrade never handed out is dropped, never sent. */
+static void test_conn_shutdown_in_upgrade(void)
+{
+	struct rig r;
+	struct shb_vec v[4];
+	uint32_t op;
+	char payload[128];
+
+	CHECK(rig_connect(&r, NULL, NULL, 1, NULL) == 0);
+	drain(&r);
+	r.out_len = 0;
+	shb_kit_conn_shutdown(&r.c, SHB_SHUT_GRACEFUL);
+	CHECK(r.c.state == SHB_CS_DRAINING && r.c.capacity == 0);
+	CHECK(shb_kit_conn_pull_send(&r.c, v, 4) == 0);
+	CHECK(shb_kit_conn_recv(&r.c, upgrade_answer, sizeof upgrade_answer - 1) ==
+	      (shb_ssize)(sizeof upgrade_answer - 1));
+	CHECK(handshakes() == 1);
+	CHECK(r.c.state == (SHB_CS_WANT_WRITE | SHB_CS_DRAINING) && r.c.capacity == 0);
+	drain(&r);
+	CHECK(r.out_len == 8 && client_frame(r.out, 0, &op, payload) == 8);
+	CHECK(op == WS_OP_CLOSE && (uint8_t)payload[0] == 0x03 &&
+	      (uint8_t)payload[1] == 0xe8);
+	CHECK(r.c.state == (SHB_CS_DRAINING | SHB_CS_CLOSED));
+	CHECK(kh.done_count == 0);
+	CHECK(rig_close(&r) == 0);
+
+	/* The upgrade still queued: nothing goes out, the connection ends. */
+	CHECK(rig_connect(&r, NULL, NULL, 1, NULL) == 0);
+	CHECK(r.c.state == SHB_CS_WANT_WRITE);
+	shb_kit_conn_shutdown(&r.c, SHB_SHUT_GRACEFUL);
+	CHECK(r.c.state == (SHB_CS_DRAINING | SHB_CS_CLOSED));
+	CHECK(shb_kit_conn_pull_send(&r.c, v, 4) == 0);
+	CHECK(rig_close(&r) == 0);
+
+	/* An abort in the upgrade ends it at once, whatever was sent. */
+	CHECK(rig_connect(&r, NULL, NULL, 1, NULL) == 0);
+	drain(&r);
+	shb_kit_conn_shutdown(&r.c, SHB_SHUT_ABORT);
+	CHECK(r.c.state == (SHB_CS_DRAINING | SHB_CS_CLOSED));
+	CHECK(rig_close(&r) == 0);
+}
+
 /* A message with a body is sent as binary; a close 1011 ends what is in
  * flight as an application error, 1001 as refused (never answered: shb
  * resends it). */
@@ -1000,6 +1045,7 @@ int main(void)
 		test_conn_pipelined_every_split();
 		test_conn_split_driver();
 		test_conn_close_codes();
+		test_conn_shutdown_in_upgrade();
 		test_conn_oversized();
 		test_conn_random_input();
 		shb_kit_plugin_close(&plugin);
