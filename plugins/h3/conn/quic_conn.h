@@ -221,6 +221,11 @@ struct shb_quic_close_info {
 	 * SHB_QUIC_CONN_REASON_MAX and with control bytes replaced by '?',
 	 * or our own); owned by the connection, valid until free. */
 	const char *reason;
+	/* SHB_QUIC_CLOSE_PEER: 1 when it came in an Initial or Handshake
+	 * packet, so the server had not completed its handshake, whatever
+	 * ours says (ngtcp2's servers report their handshake timeout so, as
+	 * PROTOCOL_VIOLATION, when our Finished never reached them). */
+	uint32_t in_handshake;
 };
 
 /* One event. Members other than `kind` are meaningful as the kind says;

@@ -314,6 +314,8 @@ static void on_frame(struct shb_quic_conn *c, int space,
 		break;
 	case SHB_QUIC_FT_CONNECTION_CLOSE:
 	case SHB_QUIC_FT_CONNECTION_CLOSE_APP:
+		if (!qc_ended(c))
+			c->close.in_handshake = space != QC_APP;
 		qc_terminate(c, SHB_QUIC_CLOSE_PEER,
 			     f->type == SHB_QUIC_FT_CONNECTION_CLOSE_APP,
 			     f->u.close.error_code, f->u.close.frame_type,

@@ -139,6 +139,7 @@ static int describe_peer(const struct shb_quic_close_info *ci,
 			 size_t cap)
 {
 	char code[64], why[SHB_QUIC_CONN_REASON_MAX + 4];
+	const char *when = "";
 
 	if (is_alert(ci))
 		return describe_alert(ci, ctx, 1, out, cap);
@@ -147,9 +148,14 @@ static int describe_peer(const struct shb_quic_close_info *ci,
 	else
 		transport_text(ci->code, code, sizeof(code));
 	reason_suffix(ci, why, sizeof(why));
-	snprintf(out, cap, "peer closed%s: %s%s",
-		 ctx->handshake_done ? "" : " during the QUIC handshake", code,
-		 why);
+	/* Ours done but not the server's: a server that timed out waiting
+	 * for our Finished (lost in its overflowing receive queue) is not
+	 * told apart from one our frames offended by the code alone. */
+	if (!ctx->handshake_done)
+		when = " during the QUIC handshake";
+	else if (ci->in_handshake)
+		when = " before completing its QUIC handshake";
+	snprintf(out, cap, "peer closed%s: %s%s", when, code, why);
 	return SHB_E_CLOSED;
 }
 

@@ -108,6 +108,62 @@ static void test_server_transport_close(void)
 	CU_ASSERT_EQUAL(h.close.origin, SHB_QUIC_CLOSE_PEER);
 	CU_ASSERT_EQUAL(h.close.app, 0);
 	CU_ASSERT_EQUAL(h.close.code, 0x0a);
+	CU_ASSERT_EQUAL(h.close.in_handshake, 0); /* a 1-RTT packet */
+	h_fini(&h);
+}
+
+/* A Handshake packet from the server carrying CONNECTION_CLOSE with
+ * transport `code`, sealed with the client's Handshake receive keys (the
+ * server's send keys) into p[cap]; returns its length, 0 on failure. */
+static size_t server_hs_close(struct harness *h, uint64_t code, uint8_t *p,
+			      size_t cap)
+{
+	struct shb_quic_frame f = {.type = SHB_QUIC_FT_CONNECTION_CLOSE};
+	struct shb_quic_hdr_layout lay;
+	uint64_t pn = shb_quic_recovery_largest_received(&h->c->rec, QC_HANDSHAKE) + 1;
+	struct shb_quic_hdr_spec sp = {
+		.type = SHB_QUIC_PT_HANDSHAKE,
+		.dcid = h->c->scid.id, .dcid_len = h->c->scid.len,
+		.scid = h->c->server_scid.id, .scid_len = h->c->server_scid.len,
+		.pn = pn, .pn_len = 2, .length_size = 2,
+	};
+
+	f.u.close.error_code = code;
+	if (shb_quic_hdr_build(p, cap, &sp, &lay) != 0)
+		return 0;
+	size_t n = shb_quic_frame_encode(p + lay.len, cap - lay.len - 16, &f);
+
+	if (n < shb_quic_hp_min_payload(lay.pn_len)) {
+		memset(p + lay.len + n, 0, shb_quic_hp_min_payload(lay.pn_len) - n);
+		n = shb_quic_hp_min_payload(lay.pn_len);
+	}
+	shb_quic_hdr_set_length(p, &lay, lay.len + n + 16);
+	return shb_quic_protect(&h->c->sp[QC_HANDSHAKE].rx, pn, p, lay.pn_offset,
+				n, lay.len + n + 16) < 0 ? 0 : lay.len + n + 16;
+}
+
+/* The server closes in a Handshake packet after our handshake completed:
+ * its own had not (our Finished never reached it; ngtcp2 servers report
+ * their handshake timeout that way, as PROTOCOL_VIOLATION). The close
+ * says so, and the plugin's text with it. */
+static void test_server_close_in_handshake(void)
+{
+	struct harness h;
+	uint8_t d[256];
+	size_t n;
+
+	CU_ASSERT_FATAL(h_init(&h, NULL, NULL, 37) == 0);
+	CU_ASSERT_TRUE_FATAL(h_run(&h, h_cond_handshake, 5000 * H_MS));
+	/* Not confirmed yet: the client still reads Handshake packets. */
+	CU_ASSERT_FATAL(!h.c->sp[QC_HANDSHAKE].discarded);
+	n = server_hs_close(&h, 0x0a, d, sizeof(d));
+	CU_ASSERT_FATAL(n > 0);
+	h_inject(&h, d, n);
+	CU_ASSERT_EQUAL(h.closed, 1);
+	CU_ASSERT_EQUAL(h.close.origin, SHB_QUIC_CLOSE_PEER);
+	CU_ASSERT_EQUAL(h.close.app, 0);
+	CU_ASSERT_EQUAL(h.close.code, 0x0a);
+	CU_ASSERT_EQUAL(h.close.in_handshake, 1);
 	h_fini(&h);
 }
 
@@ -502,6 +558,7 @@ CU_TestInfo shb_test_conn_misc[] = {
 	{"close before anything was sent", test_close_before_start},
 	{"server application close", test_server_close},
 	{"server transport close", test_server_transport_close},
+	{"server close in a Handshake packet", test_server_close_in_handshake},
 	{"idle timeout", test_idle_timeout},
 	{"idle timeout, dead path", test_idle_dead_path},
 	{"idle timeout, dead path, 3 PTO", test_idle_dead_path_slow},

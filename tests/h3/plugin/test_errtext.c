@@ -25,11 +25,12 @@ static void test_names(void)
 }
 
 static int with_cert; /* ctx.has_cert of the next expect() */
+static int in_hs;     /* ci.in_handshake of the next expect() */
 
 static void expect(uint32_t origin, uint32_t app, uint64_t code, uint64_t frame,
 		   const char *reason, int hs, int want_rc, const char *want)
 {
-	struct shb_quic_close_info ci = {origin, app, code, frame, reason};
+	struct shb_quic_close_info ci = {origin, app, code, frame, reason, in_hs};
 	struct shb_h3_close_ctx ctx = {5000000000ull, 30000000000ull, hs, with_cert};
 	char out[200];
 
@@ -47,6 +48,15 @@ static void test_describe(void)
 	       "peer closed: H3_INTERNAL_ERROR (0x102): boom");
 	expect(SHB_QUIC_CLOSE_PEER, 0, 0x0a, 0, NULL, 0, SHB_E_CLOSED,
 	       "peer closed during the QUIC handshake: PROTOCOL_VIOLATION (0xa)");
+	expect(SHB_QUIC_CLOSE_PEER, 0, 0x0a, 0, NULL, 1, SHB_E_CLOSED,
+	       "peer closed: PROTOCOL_VIOLATION (0xa)");
+	/* In a Handshake packet after ours completed: the server's was not. */
+	in_hs = 1;
+	expect(SHB_QUIC_CLOSE_PEER, 0, 0x0a, 0, NULL, 1, SHB_E_CLOSED,
+	       "peer closed before completing its QUIC handshake: PROTOCOL_VIOLATION (0xa)");
+	expect(SHB_QUIC_CLOSE_PEER, 0, 0x0a, 0, NULL, 0, SHB_E_CLOSED,
+	       "peer closed during the QUIC handshake: PROTOCOL_VIOLATION (0xa)");
+	in_hs = 0;
 	expect(SHB_QUIC_CLOSE_ERROR, 0, 0x08, 0, "bad cid", 0, SHB_E_PROTO,
 	       "QUIC handshake failed: TRANSPORT_PARAMETER_ERROR (0x8): bad cid");
 	expect(SHB_QUIC_CLOSE_ERROR, 0, 0x07, 0x08, "", 1, SHB_E_PROTO,
