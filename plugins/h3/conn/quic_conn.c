@@ -158,6 +158,8 @@ static void on_lost(void *ctx, enum shb_quic_pns space,
 	struct shb_quic_conn *c = ctx;
 
 	c->stats.packets_lost++;
+	if (space == SHB_QUIC_PNS_APP && qc_probe_lost(c, pkt, refs))
+		return;
 	for (uint16_t i = 0; i < pkt->nrefs; i++)
 		qc_ref_lost(c, (int)space, &refs[i]);
 }

@@ -74,7 +74,9 @@
  *    from the decrypted packet whenever it arrives in order;
  *  - ACKs on the next packet of a space after an ack-eliciting packet;
  *    RFC 9002 loss detection, PTO (probes counted, at most two datagrams
- *    while one is owed), NewReno-like congestion control with RFC 9002's
+ *    while one is owed; in 1-RTT they carry new data if any, else the
+ *    frames of the oldest unacknowledged packets again, else a PING),
+ *    NewReno-like congestion control with RFC 9002's
  *    initial window (12000 bytes), no growth while application-limited,
  *    and pacing at 5/4 (2 in slow start) of cwnd per smoothed RTT with
  *    bursts of 10 datagrams (1 ms at the pacing rate on fast paths, up to

@@ -15,6 +15,7 @@
  *   quic_conn_uni.c     our unidirectional streams and their buffers
  *   quic_conn_refs.c    frames we sent, acknowledged or lost
  *   quic_conn_timer.c   timers: idle, keep-alive, handshake, recovery
+ *   quic_conn_probe.c   what a PTO probe carries in the 1-RTT space
  *   quic_conn_layout.c  the connection's one mapping, planned and carved
  *   quic_crecv.c        CRYPTO reassembly
  */
@@ -84,6 +85,11 @@
 #define QC_ACK_DELAY (UINT64_C(1) * SHB_QUIC_MS)
 #define QC_MAX_ACK_DELAY_MS 2u
 #define QC_NONE UINT64_MAX
+/* Application packets whose frames a PTO queued again, remembered so
+ * that their loss does not queue them once more (quic_conn_probe.c):
+ * two probes per PTO, the last two PTOs. One forgotten costs at most a
+ * duplicate resend. */
+#define QC_PROBED 4u
 
 /* Spaces are indexed by enum shb_quic_pns; levels map onto them. */
 #define QC_INITIAL SHB_QUIC_PNS_INITIAL
@@ -276,6 +282,8 @@ struct shb_quic_conn {
 	uint32_t avail_was_zero;
 	uint32_t bidi_awaiting; /* streams with `awaiting` set */
 	uint8_t sweep;          /* a retired stream may be freeable */
+	uint8_t probed_next;    /* next slot of probed[] to reuse */
+	uint64_t probed[QC_PROBED]; /* packet numbers + 1; 0: free */
 	uint64_t uni_next;     /* our next uni index */
 	uint64_t peer_max_uni; /* the server's MAX_STREAMS (uni) */
 	uint64_t peer_uni_next;  /* the server's next uni index */
@@ -467,6 +475,19 @@ void qc_on_max_stream_data(struct shb_quic_conn *c, uint64_t id,
 			   uint64_t limit);
 void qc_on_max_data(struct shb_quic_conn *c, uint64_t limit);
 void qc_on_max_streams(struct shb_quic_conn *c, int bidi, uint64_t limit);
+/* ---- quic_conn_probe.c --------------------------------------------------- */
+
+/* A PTO owes `probes` packets in the application space: unless something
+ * new waits to be sent, the frames of the oldest `probes` outstanding
+ * packets that carried any go back in the send queues (RFC 9002 6.2.4); a
+ * request stream's only while it awaits its response. */
+void qc_probe_fill(struct shb_quic_conn *c, uint32_t probes);
+/* An application packet was declared lost: true when a PTO had queued
+ * its frames again (their copy is tracked on its own; only the streams'
+ * in-flight counts settle here), false to treat it as usual. */
+bool qc_probe_lost(struct shb_quic_conn *c, const struct shb_quic_sent *pkt,
+		   const struct shb_quic_frame_ref *refs);
+
 /* Reorder blocks free now. */
 uint32_t qc_ro_free(const struct shb_quic_conn *c);
 /* Reorder blocks a STREAM frame would take: 0 unless its data lies ahead

@@ -105,6 +105,8 @@ static void on_recovery_timeout(struct shb_quic_conn *c, uint64_t now)
 		struct qc_csend *cs = &c->sp[t.space].cs;
 
 		cs->next = cs->acked;
+	} else {
+		qc_probe_fill(c, t.probes);
 	}
 }
 

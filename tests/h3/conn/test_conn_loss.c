@@ -5,6 +5,7 @@
 
 #include "conn_harness.h"
 #include "conn_tests.h"
+#include "quic_pn.h"
 
 static const uint8_t req[] = "GET /1m";
 
@@ -327,6 +328,149 @@ static void test_probes_through_an_outage_on_a_slow_path(void)
 	h_fini(&h);
 }
 
+/* The STREAM frame on `id` in one of our 1-RTT datagrams still on the
+ * link, read with the client's own 1-RTT keys (a copy is opened): 1 with
+ * its offset, length and FIN, 0 when the packet carries none, -1 when it
+ * does not open. */
+static int sent_stream_frame(struct harness *h, const struct h_dgram *d,
+			     uint64_t id, struct shb_quic_frame_stream *out)
+{
+	static uint8_t p[1500];
+	struct shb_quic_hdr hd;
+	const struct shb_quic_keys *k = &h->c->sp[QC_APP].tx;
+	uint64_t trunc;
+
+	memcpy(p, d->data, d->len);
+	if (shb_quic_hdr_parse(p, d->len, h->c->dcid.len, &hd) != 0 ||
+	    hd.type != SHB_QUIC_PT_1RTT)
+		return -1;
+	int pnl = shb_quic_hp_remove(k, p, hd.packet_len, hd.pn_offset, &trunc);
+
+	if (pnl < 0)
+		return -1;
+	uint64_t pn = shb_quic_pn_decode(
+		shb_quic_recovery_next_pn(&h->c->rec, QC_APP) - 1, trunc,
+		(unsigned)pnl);
+	size_t hl = hd.pn_offset + (size_t)pnl;
+	int n = shb_quic_open(k, pn, p, hl, hd.packet_len);
+
+	for (size_t off = 0; n > 0 && off < (size_t)n;) {
+		struct shb_quic_frame f;
+
+		if (shb_quic_frame_decode(p + hl + off, (size_t)n - off,
+					  hd.type, &f) != 0)
+			return -1;
+		if (f.type == SHB_QUIC_FT_STREAM && f.u.stream.stream_id == id) {
+			*out = f.u.stream;
+			return 1;
+		}
+		off += f.wire_len;
+	}
+	return n > 0 ? 0 : -1;
+}
+
+/* A request whose only packet is lost (RFC 9002 6.2.4): the first PTO's
+ * probe carries its STREAM frame again, so the response comes one PTO
+ * and one round trip after the request. With a PING for a probe, the
+ * request went out only once that PING's ACK had the packet declared
+ * lost, a round trip and a loss timer later. */
+static void test_probe_carries_lost_request(void)
+{
+	struct harness h;
+	struct shb_quic_conn_stats st;
+	struct shb_quic_frame_stream sf = {0};
+	static const uint8_t get[] = "GET /";
+	uint64_t t0, pto, rtt;
+
+	CU_ASSERT_FATAL(h_init(&h, NULL, NULL, 18) == 0);
+	CU_ASSERT_TRUE_FATAL(h_run(&h, h_cond_handshake, 5000 * H_MS));
+	CU_ASSERT_TRUE(h_run(&h, h_cond_quiet, 1000 * H_MS));
+	h.up.drop_list[0] = h.up.sent + 1; /* the request's datagram */
+	t0 = h.now;
+	pto = shb_quic_recovery_pto_period(&h.c->rec, QC_APP);
+	rtt = 2 * h.up.delay;
+	CU_ASSERT_EQUAL(h_request(&h, get, 5), 0);
+	CU_ASSERT_TRUE_FATAL(h_run(&h, probe_sent, 5000 * H_MS));
+	CU_ASSERT_EQUAL(h.up.sent, h.up.drop_list[0] + 2);
+	/* Two probes on the link; the first carries the request. */
+	CU_ASSERT_EQUAL_FATAL(h.up.n, 2);
+	CU_ASSERT_EQUAL(sent_stream_frame(&h, &h.up.q[0], 0, &sf), 1);
+	CU_ASSERT_EQUAL(sf.offset, 0);
+	CU_ASSERT_EQUAL(sf.len, 5);
+	CU_ASSERT_EQUAL(sf.fin, 1);
+	CU_ASSERT(sf.len == 5 && sf.data && memcmp(sf.data, get, 5) == 0);
+	/* Merged into one range: the second is a PING, no second copy. */
+	CU_ASSERT_EQUAL(sent_stream_frame(&h, &h.up.q[1], 0, &sf), 0);
+	CU_ASSERT_TRUE(h_run(&h, got_fin0, 5000 * H_MS));
+	CU_ASSERT_EQUAL(h_stream(&h, 0)->len, 13);
+	CU_ASSERT_TRUE(h.now - t0 <= pto + rtt + 2 * H_MS);
+	shb_quic_conn_stats(h.c, &st);
+	CU_ASSERT_EQUAL(st.pto_count, 1);
+	/* The original is declared lost once the probe's ACK comes; its
+	 * bytes, already queued again for the probe, are not sent a third
+	 * time. */
+	CU_ASSERT_EQUAL(st.packets_lost, 1);
+	CU_ASSERT_EQUAL(st.stream_bytes_resent, 5);
+	CU_ASSERT_EQUAL(h.closed, 0);
+	/* The original and the probe each held one reference: both settle. */
+	CU_ASSERT_TRUE(h_run(&h, h_cond_quiet, 2000 * H_MS));
+	CU_ASSERT_EQUAL(shb_quic_conn_stream_retire(h.c, 0, 0), 0);
+	CU_ASSERT_TRUE(h_run(&h, h_cond_quiet, 2000 * H_MS));
+	CU_ASSERT_EQUAL(h.c->bidi_live, 0);
+	h_fini(&h);
+}
+
+static uint64_t want_sent; /* sent_enough(): datagrams offered */
+
+static bool sent_enough(struct harness *h)
+{
+	return h->up.sent >= want_sent;
+}
+
+/* New data goes first (RFC 9002 6.2.4): a PTO requeues the oldest
+ * packet's frames only when nothing new waits. With the request's only
+ * packet lost and nothing else to send, its bytes go back in the queue
+ * (in-flight count kept, the packet remembered); with a frame pending
+ * (MAX_DATA here), the probe carries that and nothing is requeued. */
+static void test_probe_prefers_new_data(void)
+{
+	static const uint8_t get[] = "GET /";
+
+	for (int pending = 0; pending < 2; pending++) {
+		struct harness h;
+		struct qc_stream *s;
+		uint64_t probed = 0;
+
+		CU_ASSERT_FATAL(h_init(&h, NULL, NULL, 19) == 0);
+		CU_ASSERT_TRUE_FATAL(h_run(&h, h_cond_handshake, 5000 * H_MS));
+		CU_ASSERT_TRUE(h_run(&h, h_cond_quiet, 1000 * H_MS));
+		h.up.drop_list[0] = h.up.sent + 1; /* the request's datagram */
+		want_sent = h.up.sent + 1;
+		CU_ASSERT_EQUAL(h_request(&h, get, 5), 0);
+		CU_ASSERT_TRUE_FATAL(h_run(&h, sent_enough, 1000 * H_MS));
+		s = qc_stream_find(h.c, 0);
+		CU_ASSERT_FATAL(s != NULL);
+		CU_ASSERT_EQUAL(s->nrtx, 0);
+		CU_ASSERT_EQUAL(s->inflight, 1);
+		h.c->md_pending = (uint8_t)pending;
+		qc_probe_fill(h.c, 2);
+		for (unsigned i = 0; i < QC_PROBED; i++)
+			probed += h.c->probed[i] != 0;
+		CU_ASSERT_EQUAL(s->inflight, 1);
+		if (pending) {
+			CU_ASSERT_EQUAL(s->nrtx, 0);
+			CU_ASSERT_EQUAL(probed, 0);
+		} else {
+			CU_ASSERT_EQUAL_FATAL(s->nrtx, 1);
+			CU_ASSERT_EQUAL(s->rtx[0].off, 0);
+			CU_ASSERT_EQUAL(s->rtx[0].len, 5);
+			CU_ASSERT_EQUAL(s->fin_rtx, 1);
+			CU_ASSERT_EQUAL(probed, 1);
+		}
+		h_fini(&h);
+	}
+}
+
 CU_TestInfo shb_test_conn_loss[] = {
 	{"client's first Initial lost", test_first_initial_lost},
 	{"server's first datagram lost", test_server_initial_lost},
@@ -341,6 +485,9 @@ CU_TestInfo shb_test_conn_loss[] = {
 	{"1 MB with 10% loss", test_loss},
 	{"1 MB with loss, reordering and duplication", test_everything},
 	{"probes through a 26 s outage", test_probes_through_a_long_outage},
+	{"a PTO probe carries the lost request",
+	 test_probe_carries_lost_request},
+	{"a PTO probe prefers new data", test_probe_prefers_new_data},
 	{"probes through it on a slow path",
 	 test_probes_through_an_outage_on_a_slow_path},
 	CU_TEST_INFO_NULL,
