@@ -49,7 +49,9 @@ static void collect(struct shb_kit_split *s, struct shb_kit_conn *c,
 
 	out->results = calloc(n ? n : 1, sizeof *out->results);
 	if (out->results) {
-		memcpy(out->results, kh->done + first, n * sizeof *out->results);
+		/* kh->done is NULL until the first completion. */
+		if (n)
+			memcpy(out->results, kh->done + first, n * sizeof *out->results);
 		out->result_count = n;
 	}
 	out->closed = c->state & SHB_CS_CLOSED;
