@@ -9,6 +9,7 @@
 
 #include "cli/plugin_opts.h"
 #include "cli/template.h"
+#include "common/quote.h"
 #include "engine/host.h"
 #include "engine/mix.h"
 #include "engine/route_run.h"
@@ -28,6 +29,36 @@ static int size_conns(struct shb_run *run, char *err, size_t errlen)
 	snprintf(err, errlen, "protocol %s: conn_size_for asks %zu bytes per "
 		 "connection, more than 64 MiB", p->desc->name, n);
 	return -1;
+}
+
+/* Since 1.4 a protocol whose TLS is the core's may name the priority
+ * string that TLS uses (a browser profile's suites, groups, signature
+ * algorithms), checked here before any traffic. --ciphers and
+ * --tls-version are the user's word and win: the string built from them
+ * alone stays. */
+static int module_tls_priority(struct shb_run *run, char *err, size_t errlen)
+{
+	const struct shb_proto_handle *p = run->proto;
+	if (!(p->desc->flags & SHB_PROTO_CORE_TLS) || !p->vt.tls_priority)
+		return 0;
+	const char *prio = p->vt.tls_priority(run->module);
+	if (!prio)
+		return 0;
+	char e[256];
+	if (shb_tls_priority_check(prio, e, sizeof(e)) < 0) {
+		snprintf(err, errlen, "protocol %s: its TLS priority \"%s\" %s",
+			 p->desc->name, shb_quote(prio).s, e);
+		return -1;
+	}
+	if (run->cfg->ciphers || run->cfg->tls_version)
+		return 0;
+	free(run->tls_priority);
+	run->tls_priority = strdup(prio);
+	if (!run->tls_priority) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
 }
 
 /* The protocol's module for this run and its request, encoded once. */
@@ -98,7 +129,8 @@ static int prepare(struct shb_run *run, char *err, size_t errlen)
 		run->module = NULL;
 		return -1;
 	}
-	if (size_conns(run, err, errlen) < 0)
+	if (size_conns(run, err, errlen) < 0 ||
+	    module_tls_priority(run, err, errlen) < 0)
 		return -1;
 	struct shb_kv *kv = calloc(run->header_count + 1, sizeof(*kv));
 	if (!kv) {

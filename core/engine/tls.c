@@ -223,6 +223,24 @@ static int has_tls13_suite(gnutls_priority_t p)
 	return 0;
 }
 
+int shb_tls_priority_check(const char *prio, char *err, size_t errlen)
+{
+	gnutls_priority_t p;
+	const char *pos = NULL;
+	int r = gnutls_priority_init(&p, prio, &pos);
+	if (r >= 0) {
+		gnutls_priority_deinit(p);
+		return 0;
+	}
+	/* GnuTLS points at the part it rejected, when it can: up to ':'. */
+	size_t at = pos && pos >= prio && pos < prio + strlen(prio) ?
+		    (size_t)(pos - prio) : 0;
+	snprintf(err, errlen, "is refused by GnuTLS at \"%s\" (%s)",
+		 shb_quote_n(prio + at, strcspn(prio + at, ":")).s,
+		 gnutls_strerror(r));
+	return -1;
+}
+
 int shb_tls_priority(const char *ciphers, uint32_t version, int quic,
 		     char **out, char *err, size_t errlen)
 {

@@ -84,6 +84,10 @@ int shb_tls_check_client_cert(const char *cert_file, const char *key_file,
  * rejected). */
 int shb_tls_priority(const char *ciphers, uint32_t version, int quic,
 		     char **out, char *err, size_t errlen);
+/* [main] A priority string from elsewhere (a protocol's tls_priority),
+ * checked with gnutls_priority_init. Returns 0, or -1 with err saying
+ * where GnuTLS rejects it: `is refused by GnuTLS at "PART" (why)`. */
+int shb_tls_priority_check(const char *prio, char *err, size_t errlen);
 
 struct shb_tls {
 	gnutls_session_t s;

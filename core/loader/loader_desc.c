@@ -320,6 +320,7 @@ static void proto_fill(void *out, const void *desc,
 	COPY(conn_size_for);
 	COPY(write_dgrams_v);
 	COPY(issue_req);
+	COPY(tls_priority);
 #undef COPY
 }
 

@@ -8,7 +8,8 @@
  * shb_proto_vtable (conn_size_for, write_dgrams_v), and added struct
  * shb_outcome_space and struct shb_outcome_code; then issue_req to
  * struct shb_proto_vtable, req_response to struct shb_host,
- * response_body_max to struct shb_run_config, and struct shb_response.
+ * response_body_max to struct shb_run_config, and struct shb_response;
+ * then tls_priority to struct shb_proto_vtable.
  * A change here breaks every plugin built against 1.4. Compiling this
  * file is the test. */
 #include <stddef.h>
@@ -188,7 +189,7 @@ _Static_assert(offsetof(struct shb_conn_event, reserved0) == 12, "shb_conn_event
 _Static_assert(offsetof(struct shb_conn_event, err_code) == 16, "shb_conn_event.err_code");
 _Static_assert(offsetof(struct shb_conn_event, last_accepted) == 24, "shb_conn_event.last_accepted");
 _Static_assert(offsetof(struct shb_conn_event, detail) == 32, "shb_conn_event.detail");
-_Static_assert(sizeof(struct shb_proto_vtable) == 224, "shb_proto_vtable size");
+_Static_assert(sizeof(struct shb_proto_vtable) == 232, "shb_proto_vtable size");
 _Static_assert(offsetof(struct shb_proto_vtable, struct_size) == 0, "shb_proto_vtable.struct_size");
 _Static_assert(offsetof(struct shb_proto_vtable, module_create) == 8, "shb_proto_vtable.module_create");
 _Static_assert(offsetof(struct shb_proto_vtable, module_destroy) == 16, "shb_proto_vtable.module_destroy");
@@ -217,6 +218,7 @@ _Static_assert(offsetof(struct shb_proto_vtable, issue_var) == 192, "shb_proto_v
 _Static_assert(offsetof(struct shb_proto_vtable, conn_size_for) == 200, "shb_proto_vtable.conn_size_for");
 _Static_assert(offsetof(struct shb_proto_vtable, write_dgrams_v) == 208, "shb_proto_vtable.write_dgrams_v");
 _Static_assert(offsetof(struct shb_proto_vtable, issue_req) == 216, "shb_proto_vtable.issue_req");
+_Static_assert(offsetof(struct shb_proto_vtable, tls_priority) == 224, "shb_proto_vtable.tls_priority");
 _Static_assert(sizeof(struct shb_status_count) == 16, "shb_status_count size");
 _Static_assert(offsetof(struct shb_status_count, code) == 0, "shb_status_count.code");
 _Static_assert(offsetof(struct shb_status_count, reserved0) == 4, "shb_status_count.reserved0");

@@ -19,7 +19,9 @@
  * the OK came (tests/e2e/handshake-end.sh: the end of a run waits for it).
  * failworker=INDEX makes worker_init of that worker fail, and then every
  * worker_fini says which worker it ends on stderr ("fx: worker_fini N"),
- * for tests/e2e/plugin-fail.sh: fini only after a successful init. */
+ * for tests/e2e/plugin-fail.sh: fini only after a successful init.
+ * tlsprio=STRING is what tls_priority (ABI 1.4) returns, for
+ * tests/e2e/schemes.sh: the core checks it before any traffic. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +39,7 @@ struct module {
 	size_t upload;
 	int failworker;         /* failworker given: fini says so */
 	unsigned long failindex; /* ... and the worker whose init fails */
+	char *tlsprio;           /* tlsprio=STRING, or NULL */
 };
 
 struct worker {
@@ -105,6 +108,8 @@ static int module_create(const struct shb_host *h,
 		m->hello |= strcmp(cfg->options[i].key, "hello") == 0;
 		if (strcmp(cfg->options[i].key, "upload") == 0)
 			m->upload = strtoul(cfg->options[i].value, NULL, 10);
+		if (strcmp(cfg->options[i].key, "tlsprio") == 0 && !m->tlsprio)
+			m->tlsprio = strdup(cfg->options[i].value);
 		if (strcmp(cfg->options[i].key, "failworker") == 0) {
 			m->failworker = 1;
 			m->failindex = strtoul(cfg->options[i].value, NULL, 10);
@@ -116,6 +121,7 @@ static int module_create(const struct shb_host *h,
 			 "authority %s", opts, cfg->scheme,
 			 (unsigned)(cfg->flags & SHB_RUN_TLS), (unsigned)cfg->port,
 			 cfg->authority);
+		free(m->tlsprio);
 		free(m);
 		return SHB_E_INVAL;
 	}
@@ -125,7 +131,13 @@ static int module_create(const struct shb_host *h,
 
 static void module_destroy(void *module)
 {
+	free(((struct module *)module)->tlsprio);
 	free(module);
+}
+
+static const char *tls_priority(void *module)
+{
+	return ((const struct module *)module)->tlsprio;
 }
 
 static int prepare_request(void *module, const struct shb_request *req,
@@ -453,6 +465,7 @@ static const struct shb_proto_vtable vt = {
 	.state = state,
 	.capacity = capacity,
 	.issue = issue,
+	.tls_priority = tls_priority,
 };
 
 static const char *const schemes[] = {"fx", "fxs", NULL};
@@ -472,6 +485,7 @@ static const struct shb_option_def option_defs[] = {
 	{"bye", NULL, "a graceful shutdown sends the line BYE after the rest"},
 	{"hello", NULL, "each connection first sends HELLO and waits for OK"},
 	{"failworker", "INDEX", "worker_init of that worker fails"},
+	{"tlsprio", "STRING", "the TLS priority string tls_priority returns"},
 	{NULL, NULL, NULL},
 };
 

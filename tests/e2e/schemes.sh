@@ -45,12 +45,20 @@ refused "protocol fx: options [fail=] scheme fx tls 0 port 7443 authority 127.0.
 	"${FX[@]}" --proto-opt fail -n 1 fx://127.0.0.1:7443/
 refused "protocol fx: request scheme fx authority 127.0.0.1:8 path /x?y" \
 	"${FX[@]}" --proto-opt failreq -n 1 'fx://127.0.0.1:8/x?y#f'
+# A TLS priority string from the protocol (ABI 1.4 tls_priority) is
+# checked before any traffic, over TLS or not, even where --ciphers wins.
+refused 'protocol fx: its TLS priority "NORMAL:+BOGUS:-CIPHER-ALL" is refused by GnuTLS at "+BOGUS" (The request is invalid.)' \
+	"${FX[@]}" --proto-opt tlsprio=NORMAL:+BOGUS:-CIPHER-ALL -n 1 fxs://127.0.0.1:9/
+refused 'protocol fx: its TLS priority "NORMAL:+BOGUS:-CIPHER-ALL" is refused by GnuTLS at "+BOGUS" (The request is invalid.)' \
+	"${FX[@]}" --proto-opt tlsprio=NORMAL:+BOGUS:-CIPHER-ALL --ciphers NORMAL -n 1 fxs://127.0.0.1:9/
+refused 'protocol fx: its TLS priority "NORMAL:+BOGUS:-CIPHER-ALL" is refused by GnuTLS at "+BOGUS" (The request is invalid.)' \
+	"${FX[@]}" --proto-opt tlsprio=NORMAL:+BOGUS:-CIPHER-ALL -n 1 fx://127.0.0.1:9/
 # A protocol without options (an empty table): the core names the key.
 refused '--proto-opt "window=1": protocol h1 has no option "window" (it takes none)' \
 	"${FX[@]}" --proto h1 --proto-opt window=1 -n 1 http://127.0.0.1/
 
 # Keys the plugin does not declare, flags with values, values missing.
-refused '--proto-opt "bogus=1": protocol fx has no option "bogus" (known: tag=TEXT, fail, failreq, upload=BYTES, bye, hello, failworker=INDEX)' \
+refused '--proto-opt "bogus=1": protocol fx has no option "bogus" (known: tag=TEXT, fail, failreq, upload=BYTES, bye, hello, failworker=INDEX, tlsprio=STRING)' \
 	"${FX[@]}" --proto-opt tag=x --proto-opt bogus=1 -n 1 fx://127.0.0.1/
 refused '--proto-opt "fail=1": option "fail" of protocol fx takes no value (give it as fail alone)' \
 	"${FX[@]}" --proto-opt fail=1 -n 1 fx://127.0.0.1/

@@ -598,6 +598,18 @@ struct shb_proto_vtable {
 	 * (-s, -L) is refused before any traffic with one line naming the protocol. */
 	int (*issue_req)(void *conn, const struct shb_request *req,
 			 uint64_t cookie, shb_tstamp now);
+
+	/* since 1.4 */
+	/* [main] SHB_PROTO_CORE_TLS protocols: the GnuTLS priority string the
+	 * core's TLS uses in place of its default (a client profile's suites,
+	 * groups and signature algorithms), or NULL for the default. Called
+	 * once right after module_create, before any worker starts; `module`
+	 * is borrowed for the call. The string is module-owned and stays
+	 * valid until module_destroy. The core checks it with
+	 * gnutls_priority_init before any traffic (a bad one refuses the run
+	 * with one line naming the protocol) and ignores it when the user
+	 * gave --ciphers or --tls-version. May be NULL: the default. */
+	const char *(*tls_priority)(void *module);
 };
 
 /* Optional members, by the minor the plugin's entry declares:
@@ -607,7 +619,7 @@ struct shb_proto_vtable {
  *           recv, recv_eof, pull_send and sent for DGRAM;
  *   >= 1.4: conn_size_for, write_dgrams_v; write_dgrams for a DGRAM
  *           module that has write_dgrams_v; issue_req (a run that
- *           needs it is refused without it).
+ *           needs it is refused without it); tls_priority.
  * Every other member is mandatory (module_create, module_destroy,
  * prepare_request, conn_init, conn_fini, on_transport_ready, state,
  * capacity, issue, and the transport's own I/O members); the loader refuses

@@ -177,7 +177,7 @@ static int mandatory(const char *name, uint32_t transport, uint32_t minor)
 		if (!strcmp(name, stream[i]))
 			return transport == SHB_TRANSPORT_STREAM || minor < 2;
 	return 0; /* release_request, worker_*, cancel, shutdown,
-		   * error_detail, issue_var, issue_req */
+		   * error_detail, issue_var, issue_req, tls_priority */
 }
 
 static int vt_check(struct chk *k, const char *check,
@@ -196,7 +196,7 @@ static int vt_check(struct chk *k, const char *check,
 		MEMBER(vt, state), MEMBER(vt, capacity), MEMBER(vt, issue),
 		MEMBER(vt, cancel), MEMBER(vt, shutdown),
 		MEMBER(vt, error_detail), MEMBER(vt, issue_var),
-		MEMBER(vt, issue_req),
+		MEMBER(vt, issue_req), MEMBER(vt, tls_priority),
 	};
 	char left[512] = "";
 	int timers = 0;
