@@ -27,9 +27,11 @@ static const struct shb_option_def h2_option_defs[] = {
 	 "SETTINGS lack NO_RFC7540_PRIORITIES=1; off: the header alone"},
 	{"profile", "chrome|firefox|curl|shb",
 	 "what the connection looks like to a server: that client's "
-	 "SETTINGS, WINDOW_UPDATE, PRIORITY frames, pseudo-header order and "
-	 "default request headers (-H replaces one of the same name); shb "
-	 "(default): shb's own (docs/fingerprints.md)"},
+	 "SETTINGS, WINDOW_UPDATE, PRIORITY frames, pseudo-header order, "
+	 "default request headers (-H replaces one of the same name) and, "
+	 "for chrome and firefox, TLS suites, groups and signature "
+	 "algorithms (--ciphers or --tls-version win); shb (default): shb's "
+	 "own (docs/fingerprints.md)"},
 	{NULL, NULL, NULL},
 };
 
@@ -129,6 +131,13 @@ static int h2_module_create(const struct shb_host *host,
 	return SHB_OK;
 }
 
+/* The profile's TLS side (h2_profile.h): browsers' suites, groups and
+ * signature algorithms; NULL keeps the core's default. */
+static const char *h2_tls_priority(void *module)
+{
+	return ((const struct shb_h2_module *)module)->prof->tls_priority;
+}
+
 static void h2_module_destroy(void *module)
 {
 	free(module);
@@ -185,6 +194,7 @@ static const struct shb_proto_vtable h2_vtable = {
 	.cancel = shb_h2_conn_cancel,
 	.shutdown = shb_h2_conn_shutdown,
 	.error_detail = shb_h2_conn_error_detail,
+	.tls_priority = h2_tls_priority,
 };
 
 static const char *const h2_schemes[] = {"http", "https", NULL};

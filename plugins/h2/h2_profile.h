@@ -2,7 +2,8 @@
  * connection of shb looks like to a server, as data. A profile gives the
  * SETTINGS entries in order, the connection WINDOW_UPDATE, any PRIORITY
  * frames sent before the first request, the order of the pseudo-headers
- * and the default request headers in order; one table per profile in
+ * the default request headers in order, and the TLS priority string the
+ * core's GnuTLS writes the ClientHello with; one table per profile in
  * h2_profile.c, each citing the published capture it copies. "shb" is
  * shb's own behaviour and the default.
  *
@@ -47,6 +48,10 @@ struct shb_h2_profile {
 	 * user header (-H) of the same name replaces one in its place. */
 	size_t n_headers;
 	struct shb_kv headers[SHB_H2_PROFILE_MAX_HEADERS];
+	/* The GnuTLS priority string of the client's ClientHello as near as
+	 * GnuTLS writes it (suites, groups, signature algorithms), handed to
+	 * the core through tls_priority; NULL: the core's default. */
+	const char *tls_priority;
 };
 
 /* The profile named `name`, or NULL. */

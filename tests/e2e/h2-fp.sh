@@ -6,7 +6,9 @@
 # server computed, and that string is the published one the profile
 # copies (curl-impersonate's captures of Chrome 120 and Firefox 120,
 # curl 7.88.1); over TLS the report's JA3/JA4 equal the server's, from the
-# ClientHello records it received. The request headers the server decoded
+# ClientHello records it received; the chrome and firefox profiles set the
+# ClientHello's suites, groups and signature algorithms, unless --ciphers
+# or --tls-version say otherwise. The request headers the server decoded
 # are the profile's, in order, with -H in place; an unknown profile is one
 # line, exit 2. Where Debian 12's curl 7.88.1 is installed, its own
 # connection gives the curl profile's string.
@@ -117,27 +119,62 @@ want="${NAMES[chrome]} x-run"
 [[ "$(names_of)" == "$want" ]] || fail "chrome -H: headers '$(names_of)', expected '$want'"
 grep -qx 'user-agent=shb-test' <<<"$HEADERS" || fail "chrome -H: user-agent not replaced"
 
-# TLS: the --ciphers strings of docs/fingerprints.md give the groups and
-# signature algorithms of the captures exactly, Firefox's suites as a set
-# and Chrome's with two more (what GnuTLS cannot leave out).
+# TLS: the chrome and firefox profiles hand the core the priority strings
+# of docs/fingerprints.md (ABI 1.4 tls_priority). The profile alone, and
+# the same string given as --ciphers, give the groups and signature
+# algorithms of the captures exactly, Firefox's suites as a set and
+# Chrome's with two more (what GnuTLS cannot leave out), and one JA3.
+doc_ciphers() {
+	sed -n "/^    # $1:/,/^    --ciphers/s/^    --ciphers '\(.*\)'$/\1/p" \
+		"$HERE/../../docs/fingerprints.md"
+}
+# hello NAME GROUPS SIGALGS SUITES: what the server saw of run NAME.
+hello() {
+	[[ "$(seen "$TLS_OUT" groups) $(seen "$TLS_OUT" sigalgs)" == "$2 $3" ]] ||
+		fail "$1: groups and signature algorithms '$(seen "$TLS_OUT" groups) $(seen "$TLS_OUT" sigalgs)', the capture's '$2 $3'"
+	[[ $(seen "$TLS_OUT" ciphers | tr -d '[] ' | tr , '\n' | sort -n | tr '\n' ,) == "$4" ]] ||
+		fail "$1: suites $(seen "$TLS_OUT" ciphers), expected the set $4"
+}
 tls_as() {
 	local prof=$1 ciphers
-	ciphers=$(sed -n "/^    # $prof:/,/^    --ciphers/s/^    --ciphers '\(.*\)'$/\1/p" \
-		"$HERE/../../docs/fingerprints.md")
+	ciphers=$(doc_ciphers "$prof")
 	[[ -n "$ciphers" ]] || fail "docs/fingerprints.md has no --ciphers string for $prof"
+	fp "$prof-tlsp" https "$prof"
+	hello "$prof-tlsp" "$2" "$3" "$4"
 	fp "$prof-tls" https "$prof" --ciphers "$ciphers"
-	[[ "$(seen "$TLS_OUT" groups) $(seen "$TLS_OUT" sigalgs)" == "$2 $3" ]] ||
-		fail "$prof-tls: groups and signature algorithms '$(seen "$TLS_OUT" groups) $(seen "$TLS_OUT" sigalgs)', the capture's '$2 $3'"
-	[[ $(seen "$TLS_OUT" ciphers | tr -d '[] ' | tr , '\n' | sort -n | tr '\n' ,) == "$4" ]] ||
-		fail "$prof-tls: suites $(seen "$TLS_OUT" ciphers), expected the set $4"
+	hello "$prof-tls" "$2" "$3" "$4"
+	[[ $(get "$prof-tlsp" tlsJa3) == "$(get "$prof-tls" tlsJa3)" ]] ||
+		fail "$prof: JA3 of the profile alone $(get "$prof-tlsp" tlsJa3), with its --ciphers $(get "$prof-tls" tlsJa3)"
 }
 tls_as chrome '[29, 23, 24]' '[1027, 2052, 1025, 1283, 2053, 1281, 2054, 1537]' \
 	47,53,156,157,4865,4866,4867,49161,49162,49171,49172,49195,49196,49199,49200,52392,52393,
 tls_as firefox '[29, 23, 24, 25, 256, 257]' \
 	'[1027, 1283, 1539, 2052, 2053, 2054, 1025, 1281, 1537, 515, 513]' \
 	47,53,156,157,4865,4866,4867,49161,49162,49171,49172,49195,49196,49199,49200,52392,52393,
-[[ $(get firefox-tls tlsJa4) == t13i1711h2_5b57614c22b0_* ]] ||
-	fail "firefox-tls: JA4 $(get firefox-tls tlsJa4) lacks Firefox's cipher hash 5b57614c22b0"
+for name in firefox-tlsp firefox-tls; do
+	[[ $(get $name tlsJa4) == t13i1711h2_5b57614c22b0_* ]] ||
+		fail "$name: JA4 $(get $name tlsJa4) lacks Firefox's cipher hash 5b57614c22b0"
+done
+
+# curl and shb leave the core's default; --ciphers and --tls-version are
+# the user's word: with either, the profile's string is not used, and
+# the ClientHello is the one that option gives any profile.
+fp shb-tlsp https shb
+[[ $(seen "$TLS_OUT" groups) != '[29, 23, 24]' ]] || fail "shb: Chrome's groups without a profile"
+fp curl-tlsp https curl
+[[ $(get curl-tlsp tlsJa3) == "$(get shb-tlsp tlsJa3)" ]] ||
+	fail "curl: JA3 $(get curl-tlsp tlsJa3), not the default's $(get shb-tlsp tlsJa3)"
+fp chrome-ffc https chrome --ciphers "$(doc_ciphers firefox)"
+hello chrome-ffc '[29, 23, 24, 25, 256, 257]' \
+	'[1027, 1283, 1539, 2052, 2053, 2054, 1025, 1281, 1537, 515, 513]' \
+	47,53,156,157,4865,4866,4867,49161,49162,49171,49172,49195,49196,49199,49200,52392,52393,
+[[ $(get chrome-ffc tlsJa3) == "$(get firefox-tls tlsJa3)" ]] ||
+	fail "chrome --ciphers firefox's: JA3 $(get chrome-ffc tlsJa3), firefox's $(get firefox-tls tlsJa3)"
+fp shb-v13 https shb --tls-version 1.3
+fp chrome-v13 https chrome --tls-version 1.3
+[[ $(get chrome-v13 tlsJa3) == "$(get shb-v13 tlsJa3)" ]] ||
+	fail "chrome --tls-version 1.3: JA3 $(get chrome-v13 tlsJa3), the default's $(get shb-v13 tlsJa3)"
+[[ $(seen "$TLS_OUT" groups) != '[29, 23, 24]' ]] || fail "chrome --tls-version 1.3: Chrome's groups"
 
 # The text report's line.
 : >"$H2C_OUT"

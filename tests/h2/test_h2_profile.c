@@ -196,6 +196,52 @@ static void test_connection_reports_once(void)
 	shb_h2_fx_close(&f);
 }
 
+/* ABI 1.4 tls_priority: a module of each profile hands the core its
+ * table's string, chrome's and firefox's naming the browser's groups
+ * (tests/e2e/h2-fp.sh checks what a server receives); curl and shb keep
+ * the core's default. */
+static void test_tls_priority(void)
+{
+	static const struct {
+		const char *name, *groups;
+	} want[] = {
+		{"chrome", ":-GROUP-ALL:+GROUP-X25519:+GROUP-SECP256R1:"
+			   "+GROUP-SECP384R1:-SIGN-ALL:"},
+		{"firefox", ":-GROUP-ALL:+GROUP-X25519:+GROUP-SECP256R1:"
+			    "+GROUP-SECP384R1:+GROUP-SECP521R1:+GROUP-FFDHE2048:"
+			    "+GROUP-FFDHE3072:-SIGN-ALL:"},
+		{"curl", NULL},
+		{"shb", NULL},
+	};
+	const struct shb_proto_desc *d = shb_h2_test_desc();
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d->vt->tls_priority);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct shb_kv opt[] = {{"profile", want[i].name}};
+		struct shb_run_config cfg;
+		struct shb_kit_module km;
+
+		shb_h2_test_reset(0);
+		shb_h2_test_config(&cfg, 0, 4);
+		cfg.options = opt;
+		cfg.option_count = 1;
+		CU_ASSERT_EQUAL_FATAL(shb_kit_module_create(&km, &shb_h2_kit, d, &cfg), SHB_OK);
+		const char *prio = d->vt->tls_priority(km.module);
+		if (!want[i].groups) {
+			CU_ASSERT_PTR_NULL(prio);
+		} else {
+			CU_ASSERT_PTR_NOT_NULL_FATAL(prio);
+			CU_ASSERT_PTR_EQUAL(prio, shb_h2_profile_find(want[i].name)->tls_priority);
+			static const char head[] = "NORMAL:-VERS-ALL:+VERS-TLS1.3:"
+						   "+VERS-TLS1.2:-CIPHER-ALL:";
+			CU_ASSERT_EQUAL(strncmp(prio, head, sizeof(head) - 1), 0);
+			CU_ASSERT_PTR_NOT_NULL(strstr(prio, want[i].groups));
+		}
+		shb_kit_module_destroy(&km);
+	}
+	shb_h2_test_reset(0);
+}
+
 /* The decoder's table is as large as the SETTINGS announce: 65536 starts
  * at the encoder's 4096 (entries past it evicted as the encoder does),
  * takes a size update to 65536 and then keeps entries past 4096 octets;
@@ -235,5 +281,6 @@ CU_TestInfo shb_h2_profile_tests[] = {
 	{"chrome block, -H in place, varied", test_chrome_block},
 	{"connection reports once", test_connection_reports_once},
 	{"decoder table of 65536", test_big_table},
+	{"tls_priority of each profile", test_tls_priority},
 	CU_TEST_INFO_NULL,
 };
