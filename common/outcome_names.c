@@ -8,6 +8,7 @@
 
 const char *const shb_err_kind_names[SHB_ERRK_EX_COUNT] = {
 	"connect", "tls", "read", "write", "timeout", "protocol", "application",
+	"script",
 };
 
 /* Indexed by enum shb_errspace. */

@@ -709,6 +709,16 @@ int shb_loader_report(struct shb_loader *l, const char *name_or_path,
 	return 0;
 }
 
+int shb_loader_script(struct shb_loader *l, const char *name_or_path,
+		      struct shb_script_handle *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	if (find(l, &shb_loader_script_kind, name_or_path, out, err, errlen))
+		return -1;
+	used_add(l, out->file, "script", out->desc->name);
+	return 0;
+}
+
 /* ---- extensions ---------------------------------------------------------------- */
 
 static const void *ask(struct shb_loader *l, struct shb_plugin_file *f,

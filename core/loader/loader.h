@@ -93,6 +93,13 @@ struct shb_proto_handle {
 	const struct shb_plugin_file *file;
 };
 
+/* since 1.4: a script engine (shb/script.h) for -s. */
+struct shb_script_handle {
+	const struct shb_script_desc *desc;
+	struct shb_script_vtable vt;
+	const struct shb_plugin_file *file;
+};
+
 struct shb_report_handle {
 	const struct shb_report_desc *desc;
 	struct shb_report_vtable vt;
@@ -114,6 +121,10 @@ int shb_loader_proto(struct shb_loader *l, const char *name_or_path,
 		     struct shb_proto_handle *out, char *err, size_t errlen);
 int shb_loader_report(struct shb_loader *l, const char *name_or_path,
 		      struct shb_report_handle *out, char *err, size_t errlen);
+/* A script engine by language name ("lua": shb-script-lua.so) or path;
+ * without one installed the error names the Debian package. */
+int shb_loader_script(struct shb_loader *l, const char *name_or_path,
+		      struct shb_script_handle *out, char *err, size_t errlen);
 
 /* --list-plugins: every *.so in the search path (each directory sorted by
  * name), one line per file:

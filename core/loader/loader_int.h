@@ -36,6 +36,7 @@ struct shb_loader_kind {
 
 extern const struct shb_loader_kind shb_loader_proto_kind;
 extern const struct shb_loader_kind shb_loader_report_kind;
+extern const struct shb_loader_kind shb_loader_script_kind; /* loader_script.c */
 
 /* snprintf into buf[n]; nothing when buf is NULL or n is 0. */
 void shb_loader_fmt(char *buf, size_t n, const char *f, ...)

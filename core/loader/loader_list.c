@@ -98,6 +98,17 @@ static void report_details(const void *desc, FILE *out)
 		list_options(d->option_defs, out);
 }
 
+/* A script engine's file extensions ("    extension lua"). */
+static void script_details(const void *desc, FILE *out)
+{
+	const struct shb_script_desc *d = desc;
+	char ext[32];
+
+	for (size_t i = 0; d->extensions[i]; i++)
+		fprintf(out, "    extension %s\n",
+			shb_loader_clean(d->extensions[i], ext, sizeof ext));
+}
+
 /* Prints one line per descriptor of kind k; returns 1 if any is refused. */
 static int list_descs(const struct shb_loader_kind *k, const struct shb_plugin_file *f,
 		      FILE *out, int *provided,
@@ -165,8 +176,11 @@ static int list_child(struct shb_loader *l, void *arg, FILE *out)
 			  proto_details);
 	bad |= list_descs(&shb_loader_report_kind, f, out, &provided,
 			  report_details);
+	bad |= list_descs(&shb_loader_script_kind, f, out, &provided,
+			  script_details);
 	if (!bad && !provided) {
-		fprintf(out, "  REFUSED: provides no protocol and no reporter\n");
+		fprintf(out, "  REFUSED: provides no protocol, no reporter and "
+			"no script engine\n");
 		bad = 1;
 	}
 	return bad;

@@ -23,6 +23,8 @@ static const struct shipped {
 	{ "h3", "HTTP/3", "shb-plugin-h3" },
 }, shipped_reports[] = {
 	{ "tui", "tui reporter (--tui)", "shb-plugin-tui" },
+}, shipped_scripts[] = {
+	{ "lua", "Lua script engine (-s)", "shb-plugin-lua" },
 };
 
 static const struct shipped *shipped(const struct shb_loader_kind *k, const char *name)
@@ -37,6 +39,11 @@ static const struct shipped *shipped(const struct shb_loader_kind *k, const char
 		     i++)
 			if (!strcmp(shipped_reports[i].name, name))
 				return &shipped_reports[i];
+	} else if (k == &shb_loader_script_kind) {
+		for (size_t i = 0; i < sizeof shipped_scripts / sizeof *shipped_scripts;
+		     i++)
+			if (!strcmp(shipped_scripts[i].name, name))
+				return &shipped_scripts[i];
 	}
 	return NULL;
 }

@@ -10,6 +10,7 @@
  * struct shb_proto_vtable, req_response to struct shb_host,
  * response_body_max to struct shb_run_config, and struct shb_response;
  * then tls_priority to struct shb_proto_vtable.
+ * Script engines (shb/script.h) came with 1.4 too.
  * A change here breaks every plugin built against 1.4. Compiling this
  * file is the test. */
 #include <stddef.h>
@@ -392,6 +393,61 @@ _Static_assert(offsetof(struct shb_host, conn_origin) == 96, "shb_host.conn_orig
 _Static_assert(offsetof(struct shb_host, tls_client_hello) == 104, "shb_host.tls_client_hello");
 _Static_assert(offsetof(struct shb_host, conn_fingerprint) == 112, "shb_host.conn_fingerprint");
 _Static_assert(offsetof(struct shb_host, req_response) == 120, "shb_host.req_response");
+/* since 1.4: script engines (shb/script.h) */
+_Static_assert(sizeof(struct shb_script_config) == 104, "shb_script_config size");
+_Static_assert(offsetof(struct shb_script_config, struct_size) == 0, "shb_script_config.struct_size");
+_Static_assert(offsetof(struct shb_script_config, threads) == 4, "shb_script_config.threads");
+_Static_assert(offsetof(struct shb_script_config, file) == 8, "shb_script_config.file");
+_Static_assert(offsetof(struct shb_script_config, args) == 16, "shb_script_config.args");
+_Static_assert(offsetof(struct shb_script_config, arg_count) == 24, "shb_script_config.arg_count");
+_Static_assert(offsetof(struct shb_script_config, scheme) == 32, "shb_script_config.scheme");
+_Static_assert(offsetof(struct shb_script_config, host) == 40, "shb_script_config.host");
+_Static_assert(offsetof(struct shb_script_config, port) == 48, "shb_script_config.port");
+_Static_assert(offsetof(struct shb_script_config, port_given) == 52, "shb_script_config.port_given");
+_Static_assert(offsetof(struct shb_script_config, method) == 56, "shb_script_config.method");
+_Static_assert(offsetof(struct shb_script_config, path) == 64, "shb_script_config.path");
+_Static_assert(offsetof(struct shb_script_config, headers) == 72, "shb_script_config.headers");
+_Static_assert(offsetof(struct shb_script_config, header_count) == 80, "shb_script_config.header_count");
+_Static_assert(offsetof(struct shb_script_config, body) == 88, "shb_script_config.body");
+_Static_assert(offsetof(struct shb_script_config, body_len) == 96, "shb_script_config.body_len");
+_Static_assert(sizeof(struct shb_script_summary) == 88, "shb_script_summary size");
+_Static_assert(offsetof(struct shb_script_summary, struct_size) == 0, "shb_script_summary.struct_size");
+_Static_assert(offsetof(struct shb_script_summary, reserved0) == 4, "shb_script_summary.reserved0");
+_Static_assert(offsetof(struct shb_script_summary, duration_us) == 8, "shb_script_summary.duration_us");
+_Static_assert(offsetof(struct shb_script_summary, requests) == 16, "shb_script_summary.requests");
+_Static_assert(offsetof(struct shb_script_summary, bytes) == 24, "shb_script_summary.bytes");
+_Static_assert(offsetof(struct shb_script_summary, errors_connect) == 32, "shb_script_summary.errors_connect");
+_Static_assert(offsetof(struct shb_script_summary, errors_read) == 40, "shb_script_summary.errors_read");
+_Static_assert(offsetof(struct shb_script_summary, errors_write) == 48, "shb_script_summary.errors_write");
+_Static_assert(offsetof(struct shb_script_summary, errors_status) == 56, "shb_script_summary.errors_status");
+_Static_assert(offsetof(struct shb_script_summary, errors_timeout) == 64, "shb_script_summary.errors_timeout");
+_Static_assert(offsetof(struct shb_script_summary, latency) == 72, "shb_script_summary.latency");
+_Static_assert(offsetof(struct shb_script_summary, rates) == 80, "shb_script_summary.rates");
+_Static_assert(sizeof(struct shb_script_vtable) == 96, "shb_script_vtable size");
+_Static_assert(offsetof(struct shb_script_vtable, struct_size) == 0, "shb_script_vtable.struct_size");
+_Static_assert(offsetof(struct shb_script_vtable, reserved0) == 4, "shb_script_vtable.reserved0");
+_Static_assert(offsetof(struct shb_script_vtable, create) == 8, "shb_script_vtable.create");
+_Static_assert(offsetof(struct shb_script_vtable, thread_create) == 16, "shb_script_vtable.thread_create");
+_Static_assert(offsetof(struct shb_script_vtable, thread_addr) == 24, "shb_script_vtable.thread_addr");
+_Static_assert(offsetof(struct shb_script_vtable, thread_init) == 32, "shb_script_vtable.thread_init");
+_Static_assert(offsetof(struct shb_script_vtable, thread_hooks) == 40, "shb_script_vtable.thread_hooks");
+_Static_assert(offsetof(struct shb_script_vtable, request) == 48, "shb_script_vtable.request");
+_Static_assert(offsetof(struct shb_script_vtable, delay) == 56, "shb_script_vtable.delay");
+_Static_assert(offsetof(struct shb_script_vtable, response) == 64, "shb_script_vtable.response");
+_Static_assert(offsetof(struct shb_script_vtable, done) == 72, "shb_script_vtable.done");
+_Static_assert(offsetof(struct shb_script_vtable, thread_destroy) == 80, "shb_script_vtable.thread_destroy");
+_Static_assert(offsetof(struct shb_script_vtable, destroy) == 88, "shb_script_vtable.destroy");
+_Static_assert(sizeof(struct shb_script_desc) == 40, "shb_script_desc size");
+_Static_assert(offsetof(struct shb_script_desc, struct_size) == 0, "shb_script_desc.struct_size");
+_Static_assert(offsetof(struct shb_script_desc, reserved0) == 4, "shb_script_desc.reserved0");
+_Static_assert(offsetof(struct shb_script_desc, name) == 8, "shb_script_desc.name");
+_Static_assert(offsetof(struct shb_script_desc, summary) == 16, "shb_script_desc.summary");
+_Static_assert(offsetof(struct shb_script_desc, extensions) == 24, "shb_script_desc.extensions");
+_Static_assert(offsetof(struct shb_script_desc, vt) == 32, "shb_script_desc.vt");
+_Static_assert(sizeof(struct shb_script_factory) == 16, "shb_script_factory size");
+_Static_assert(offsetof(struct shb_script_factory, struct_size) == 0, "shb_script_factory.struct_size");
+_Static_assert(offsetof(struct shb_script_factory, count) == 4, "shb_script_factory.count");
+_Static_assert(offsetof(struct shb_script_factory, get) == 8, "shb_script_factory.get");
 #endif
 
 int shb_abi_layout_checked(void);

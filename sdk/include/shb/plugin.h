@@ -30,6 +30,8 @@ struct shb_host;
 /* Factory ids understood by get_factory(). */
 #define SHB_FACTORY_PROTOCOL "shb.protocol/1" /* struct shb_proto_factory */
 #define SHB_FACTORY_REPORTER "shb.reporter/1" /* struct shb_report_factory */
+/* since 1.4: SHB_FACTORY_SCRIPT, "shb.script/1", struct
+ * shb_script_factory (script.h): script engines for -s. */
 
 #define SHB_PLUGIN_ENTRY_SYMBOL "shb_plugin_entry_v1"
 

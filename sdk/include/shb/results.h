@@ -26,7 +26,12 @@ enum shb_err_kind {
 	/* since 1.2; only in `errors_ex`, so that a reporter built against 1.1
 	 * never meets a kind it does not know */
 	SHB_ERRK_APPLICATION = 6, /* a response whose app outcome is failure */
-	SHB_ERRK_EX_COUNT = 7,    /* the kinds of `errors_ex` */
+	/* since 1.4: a script (-s, script.h) failed to make a request or to
+	 * take its response; the sample is the script's line. A reporter
+	 * built against 1.2 or 1.3 meets it in `errors_ex` as a kind it does
+	 * not know (it must count such kinds, as "other"). */
+	SHB_ERRK_SCRIPT = 7,
+	SHB_ERRK_EX_COUNT = 8,    /* the kinds of `errors_ex` (7 before 1.4) */
 };
 
 enum shb_tls_verify {

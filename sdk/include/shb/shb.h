@@ -1,4 +1,5 @@
-/* shb plugin SDK: everything a protocol or reporter plugin needs. */
+/* shb plugin SDK: everything a protocol, reporter or script engine plugin
+ * needs. */
 #ifndef SHB_SHB_H
 #define SHB_SHB_H
 
@@ -9,6 +10,7 @@
 #include <shb/proto.h>
 #include <shb/results.h>
 #include <shb/report.h>
+#include <shb/script.h>
 #include <shb/host.h>
 #include <shb/define.h>
 
