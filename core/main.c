@@ -18,6 +18,7 @@
 #include "engine/run.h"
 #include "engine/run_report.h"
 #include "engine/run_setup.h"
+#include "engine/script_run.h"
 #include "engine/rx_clock.h"
 #include "engine/tseries.h"
 #include "engine/uring_shim.h"
@@ -211,6 +212,12 @@ static int run_and_report(struct shb_run *run, struct shb_reporter *reps,
 		e.failed = 1;
 	}
 	int rc = finish_report(run, reps, nrep, pinfo, wa, &e, &rb);
+	/* -s: the script's done() after the reports, as wrk calls it. */
+	char serr[512];
+	if (ran && shb_script_run_done(run, &rb.r, serr, sizeof(serr)) < 0) {
+		fprintf(stderr, "shb: %s\n", serr);
+		rc = rc ? rc : EXIT_RUN_FAILED;
+	}
 	shb_worker_args_free(wa, run->threads, ts);
 	return rc;
 }

@@ -25,6 +25,7 @@
 #include "cli/cli_report.h"
 #include "cli/cli_request.h"
 #include "cli/cli_scheme.h"
+#include "cli/cli_script.h"
 #include "cli/compare.h"
 #include "cli/parse_num.h"
 #include "cli/shard.h"
@@ -60,7 +61,7 @@ enum opt_id {
 	O_SHARD, O_START_AT, O_TLS_RESUME,
 	O_UNIX_SOCKET, O_PROXY, O_NOPROXY, O_PRIORITY, O_TUI,
 	O_BODY_LINES, O_URLS, O_MIX, O_SOURCE, O_DRY_RUN, O_LOCATION,
-	O_MAX_REDIRS,
+	O_MAX_REDIRS, O_SCRIPT,
 };
 
 struct opt_def {
@@ -96,6 +97,7 @@ static const struct opt_def opts[] = {
 	{"data-binary", 0, 1, O_DATA_BINARY},
 	{"body-lines", 0, 1, O_BODY_LINES},
 	{"urls", 0, 1, O_URLS},
+	{"script", 's', 1, O_SCRIPT},
 	{"mix", 0, 0, O_MIX},
 	{"connect-timeout", 0, 1, O_CONNECT_TIMEOUT},
 	{"timeout", 0, 1, O_TIMEOUT},
@@ -252,6 +254,7 @@ static int apply_value(struct cli *c, enum opt_id id, const char *name,
 	case O_DATA_BINARY: return shb_cli_data_opt(c, name, v, 0);
 	case O_BODY_LINES: return set_string(c, &cfg->body_lines, v);
 	case O_URLS: return set_string(c, &cfg->urls_file, v);
+	case O_SCRIPT: return set_string(c, &cfg->script, v);
 	case O_CONNECT_TIMEOUT:
 		return duration_opt(c, name, v, 0, &cfg->connect_timeout_ns);
 	case O_TIMEOUT: return duration_opt(c, name, v, 1, &cfg->timeout_ns);
@@ -471,6 +474,8 @@ static int scan(struct cli *c, int argc, char **argv)
 		int rc;
 		if (options_done || arg[0] != '-' || arg[1] == '\0')
 			rc = positional(c, arg);
+		else if (strcmp(arg, "--") == 0 && c->cfg->script)
+			return shb_cli_script_args(c, argc - i - 1, argv + i + 1);
 		else if (strcmp(arg, "--") == 0)
 			rc = 0, options_done = 1;
 		else if (arg[1] == '-')
@@ -574,7 +579,7 @@ static int cli_parse(int argc, char **argv, struct shb_config *cfg, char *err,
 			return 0;
 		return fail(&c, "missing URL (usage: shb [options] URL)");
 	}
-	if (shb_cli_check_targets(&c) < 0)
+	if (shb_cli_check_targets(&c) < 0 || shb_cli_check_script(&c) < 0)
 		return -1;
 	if (set_string(&c, &cfg->url_text, c.url) < 0)
 		return -1;

@@ -65,5 +65,9 @@ void shb_config_free(struct shb_config *cfg)
 	free(cfg->slos);
 	free(cfg->stages);
 	shb_typed_free(&cfg->typed);
+	free(cfg->script);
+	for (size_t i = 0; i < cfg->script_arg_count; i++)
+		free(cfg->script_args[i]);
+	free(cfg->script_args);
 	memset(cfg, 0, sizeof(*cfg));
 }

@@ -170,6 +170,12 @@ struct shb_config {
 	/* Options as typed (typed.h): the first HTTP request option,
 	 * --connect-to, --resolve and --source, for refusals and reports. */
 	struct shb_typed typed;
+	/* -s FILE (cli_script.h): the script a script engine runs (its
+	 * extension names the engine), and the arguments after "--" for its
+	 * init(); NULL and 0 without. */
+	char *script;
+	char **script_args;
+	size_t script_arg_count;
 	int help;
 	int version;
 };

@@ -9,7 +9,7 @@
  * of an HTTP request. */
 static const char *const http_opts[] = {
 	"-m", "-X", "--method", "-H", "--header", "-d", "--data",
-	"--data-binary", "--body-lines", "--priority", NULL,
+	"--data-binary", "--body-lines", "--priority", "-s", "--script", NULL,
 };
 
 int shb_typed_is_http(const char *name)

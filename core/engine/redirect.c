@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "cli/url_ref.h"
+#include "engine/script_run.h"
 #include "engine/timers.h"
 #include "engine/worker_int.h"
 
@@ -208,6 +209,11 @@ void shb_worker_req_response(struct shb_conn *c, uint64_t cookie,
 	struct worker *w = c->w;
 	struct req_slot *r = shb_conn_slot_of(c, cookie);
 	const char *loc = NULL;
+	if (w->script) { /* -s (script_run.h); never with -L */
+		if (r && resp)
+			shb_script_response(c, cookie, resp);
+		return;
+	}
 	if (!r || !w->redir || !resp || !is_redirect(resp->status))
 		return;
 	for (size_t i = 0; i < resp->header_count && !loc; i++)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "engine/redirect.h"
+#include "engine/script_run.h"
 #include "engine/timers.h"
 #include "engine/worker_int.h"
 
@@ -173,6 +174,26 @@ static int issue_templated(struct shb_conn *c, const void *prep, uint32_t t,
 	return w->vt->issue_var(c->p, prep, &var, cookie, shb_conn_now(c));
 }
 
+/* -s: the script failed to make request i of c (script_run.h). It counts
+ * as one request of the run, an error of kind script: charged to -n, due
+ * again at once, and in the open loop its time slot is used up. */
+static void script_failed(struct shb_conn *c, uint32_t i, int resend,
+			  shb_tstamp intended)
+{
+	struct worker *w = c->w;
+	shb_conn_req_drop(c, i);
+	c->issued_here--;
+	if (shb_worker_warmup_req(w, w->now))
+		w->args->warmup_requests++;
+	else {
+		shb_worker_count_error(w, SHB_ERRK_SCRIPT, w->script->err);
+		shb_worker_finished_one(w);
+	}
+	shb_wait_again(w, c->idx);
+	if (w->open && !resend)
+		sched_advance(w, intended);
+}
+
 int shb_conn_issue(struct shb_conn *c)
 {
 	struct worker *w = c->w;
@@ -183,6 +204,9 @@ int shb_conn_issue(struct shb_conn *c)
 		if (!c->reqs[i].used)
 			break;
 	if (i == w->parallel)
+		return -1;
+	/* -s: the script's delay() before its next request. */
+	if (w->script && shb_script_hold(c))
 		return -1;
 	/* -z over several origins: c's origin waits while it is ahead. */
 	if (w->mixw && shb_mix_hold(w, c))
@@ -216,8 +240,13 @@ int shb_conn_issue(struct shb_conn *c)
 	c->issued_here++;
 	w->issued++;
 	/* One predictable branch: plain runs call issue() as before. */
-	int rc = w->tmpls ? issue_templated(c, prep, t, cookie) :
+	int rc = w->script ? shb_script_issue(c, cookie) :
+		 w->tmpls ? issue_templated(c, prep, t, cookie) :
 		 w->vt->issue(c->p, prep, cookie, shb_conn_now(c));
+	if (rc == SHB_SCRIPT_FAILED) {
+		script_failed(c, i, resend, r->t_intended);
+		return -1;
+	}
 	if (rc < 0) {
 		shb_mix_giveback(w, t);
 		shb_conn_req_drop(c, i);
@@ -473,6 +502,15 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 		if (res->outcome == SHB_REQ_OK)
 			shb_conn_succeeded(c);
 		shb_wait_again(w, c->idx);
+		return;
+	}
+	const char *script_msg;
+	if (res->outcome == SHB_REQ_OK && w->script &&
+	    shb_script_response_failed(w, cookie, &script_msg)) {
+		count_failed(w, r, res, SHB_ERRK_SCRIPT, script_msg);
+		shb_worker_finished_one(w);
+		shb_wait_again(w, c->idx);
+		shb_conn_succeeded(c);
 		return;
 	}
 	if (res->outcome == SHB_REQ_OK) {

@@ -30,6 +30,7 @@ struct shb_run_origin {
 
 struct shb_mix;
 struct shb_mix_worker;
+struct shb_script_run;
 
 struct shb_run {
 	const struct shb_config *cfg;   /* as parsed: read-only */
@@ -130,6 +131,8 @@ struct shb_run {
 	const struct shb_run_origin *ro;
 	uint32_t norigins;
 	struct shb_mix *mix; /* a mixed run (mix.h), else NULL */
+	/* -s: the script and its threads (script_run.h), else NULL. */
+	struct shb_script_run *script;
 	/* Set by a worker that hit a local fatal condition (its args->err
 	 * says which): every worker stops as if the run had ended. */
 	atomic_int abort_run;

@@ -13,6 +13,7 @@
 #include "engine/host.h"
 #include "engine/mix.h"
 #include "engine/route_run.h"
+#include "engine/script_run.h"
 #include "engine/tls.h"
 
 /* Since 1.4 a module may size its connections once it has seen -p and
@@ -114,6 +115,12 @@ static int prepare(struct shb_run *run, char *err, size_t errlen)
 	rc.cert_file = cfg->cert;
 	rc.key_file = cfg->cert ? (cfg->key ? cfg->key : cfg->cert) : NULL;
 	rc.tls_priority = run->tls_priority;
+	/* -s: what the script's response() reads (script_run.h). */
+	if (run->script) {
+		rc.flags |= run->script->run_flags;
+		if (rc.flags & SHB_RUN_WANT_BODY)
+			rc.response_body_max = SHB_SCRIPT_BODY_MAX;
+	}
 	struct shb_kv *opts;
 	if (shb_proto_opts(cfg, p->desc, &opts, err, errlen) < 0)
 		return -1;
@@ -312,6 +319,7 @@ int shb_run_tls_options(const struct shb_config *cfg, const struct shb_url *url,
 
 void shb_run_release(struct shb_run *run)
 {
+	shb_script_run_free(run);
 	shb_run_route_unheaders(run);
 	for (uint32_t t = 0; run->tmpls && t < run->ntmpls; t++)
 		shb_tmpl_free(run->tmpls[t]);
@@ -376,9 +384,15 @@ int shb_run_setup(struct shb_run *run, const struct shb_plan *plan, size_t k,
 	}
 	if (shb_run_tls_options(run->cfg, run->url, run->proto->desc,
 				&run->tls_priority, err, errlen) < 0 ||
+	    shb_script_run_setup(run, err, errlen) < 0 ||
 	    prepare(run, err, errlen) < 0 ||
 	    compile_templates(run, err, errlen) < 0)
 		return -1;
+	if (run->script && run->tmpls) {
+		snprintf(err, errlen, "-s and a template ({{...}}) in -H or -d: "
+			 "the script makes the requests; give one of them");
+		return -1;
+	}
 	shb_run_set_origin(run);
 	if (core_tls(run, err, errlen) < 0)
 		return -1;

@@ -38,6 +38,7 @@ void shb_conn_timers_clear(struct shb_conn *c)
 {
 	for (unsigned k = 0; k < TK_N; k++)
 		shb_conn_timer_del(c, k);
+	c->script_at = 0;
 }
 
 void shb_conn_timer_request(struct shb_conn *c, uint64_t t_due)
@@ -158,6 +159,9 @@ static void fire(struct worker *w, uint32_t id)
 		break;
 	case TK_LINGER:
 		shb_conn_fin_done(c);
+		break;
+	case TK_DELAY: /* its service sends the request that waited */
+		shb_conn_mark_dirty(c);
 		break;
 	}
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "loader/proto_pick.h"
+#include "engine/script_run.h"
 #include "engine/setup_phase.h"
 #include "engine/sock_direct.h"
 #include "engine/redirect.h"
@@ -486,9 +487,9 @@ static int worker_setup(struct worker *w)
 		return -1;
 	w->connect_ts.tv_sec = (long long)(cfg->connect_timeout_ns / 1000000000u);
 	w->connect_ts.tv_nsec = (long long)(cfg->connect_timeout_ns % 1000000000u);
-	if (shb_redir_setup(w) < 0)
+	if (shb_redir_setup(w) < 0 || shb_worker_tmpl_setup(w) < 0)
 		return -1;
-	return shb_worker_tmpl_setup(w);
+	return shb_script_worker_setup(w);
 }
 
 static void worker_teardown(struct worker *w)
@@ -568,7 +569,8 @@ static void run_loop(struct worker *w)
 		if (!w->stopping &&
 		    (w->deadline_hit || atomic_load_explicit(&shb_interrupted, memory_order_relaxed) ||
 		     atomic_load_explicit(&w->run->abort_run, memory_order_relaxed) ||
-		     (shb_worker_count_mode(w) && w->done >= w->budget))) {
+		     (shb_worker_count_mode(w) && w->done >= w->budget) ||
+		     (w->script_stop && !w->nbusy))) {
 			stop_all(w);
 			drain_until = w->now + (w->loading ? 1000000000ull : SETUP_DRAIN_NS);
 		}
@@ -619,6 +621,8 @@ static void run_loop(struct worker *w)
 		service_dirty(w);
 		if (w->nretry)
 			place_retries(w);
+		if (w->script)
+			shb_script_tick(w);
 		if (w->open && w->next_due <= w->now)
 			place_due(w);
 		shb_buf_ring_publish(&w->br);

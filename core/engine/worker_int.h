@@ -215,6 +215,9 @@ struct shb_conn {
 	uint8_t finishing;
 	/* The last `now` a plugin call on it carried (shb_conn_now). */
 	shb_tstamp t_handed;
+	/* -s: the script's delay() holds its next request until then
+	 * (script_run.h; TK_DELAY), 0 when it does not wait. */
+	shb_tstamp script_at;
 	shb_tstamp t_connect;   /* connect started (socket created) */
 	shb_tstamp t_connected; /* TCP connected / UDP socket ready */
 	/* plain send: vecs from pull_send, stable until the CQE */
@@ -304,6 +307,11 @@ struct worker {
 	uint32_t last_fail_ai;          /* ... its address */
 	const struct shb_run_origin *last_fail_ro; /* ... of this origin */
 	struct shb_mix_worker *mixw;    /* args->mixw */
+	/* -s: this worker's script thread (script_run.h), else NULL;
+	 * script_stop: the script stopped it (thread:stop()), so it sends
+	 * nothing more and ends once nothing is in flight. */
+	struct shb_script_worker *script;
+	int script_stop;
 	/* Connections with a request outstanding (nused > 0), and a moving
 	 * average of the latency: the completion batch follows both
 	 * (batch.h). */
@@ -490,7 +498,7 @@ static inline int shb_worker_count_mode(const struct worker *w)
 
 static inline int shb_worker_may_issue(const struct worker *w)
 {
-	if (w->stopping || !w->loading)
+	if (w->stopping || !w->loading || w->script_stop)
 		return 0;
 	/* Past the -z deadline a request would count nowhere (see
 	 * shb_worker_past_deadline): the server is not sent it either. */

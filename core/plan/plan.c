@@ -7,6 +7,7 @@
 
 #include "plan/plan_int.h"
 #include "plan/plan_reports.h"
+#include "plan/plan_script.h"
 
 /* Every run's URL and protocol: a comparison's targets are all checked
  * before any traffic, each error naming its target. */
@@ -53,7 +54,8 @@ int shb_plan_make(struct shb_plan *plan, const struct shb_config *cfg,
 	    shb_plan_workers(plan, err, errlen) < 0)
 		return -1;
 	plan->nreports = cfg->report_count;
-	if (shb_plan_reports(cfg, l, &plan->reports, err, errlen) < 0)
+	if (shb_plan_reports(cfg, l, &plan->reports, err, errlen) < 0 ||
+	    shb_plan_script(plan, l, err, errlen) < 0)
 		return -1;
 	plan->interval_ns = shb_plan_interval(cfg, plan->reports, plan->nreports);
 	return 0;

@@ -89,6 +89,10 @@ struct shb_plan {
 	struct shb_plan_mix mix;           /* when mixed */
 	struct shb_plan_report *reports;   /* cfg->report_count of them */
 	size_t nreports;
+	/* -s: the script engine (plan_script.h), loaded; has_script 0
+	 * without. */
+	struct shb_script_handle script;
+	int has_script;
 };
 
 /* Computes the plan of cfg: picks each run's protocol (loading it), settles
