@@ -22,6 +22,16 @@ int shb_cli_script_args(struct cli *c, int argc, char **argv)
 	return 0;
 }
 
+const char *shb_script_lang(const char *file)
+{
+	const char *dot = strrchr(file, '.');
+	const char *slash = strrchr(file, '/');
+
+	if (!dot || (slash && dot < slash) || !dot[1])
+		return NULL;
+	return dot + 1;
+}
+
 int shb_cli_check_script(struct cli *c)
 {
 	const struct shb_config *cfg = c->cfg;
@@ -30,6 +40,12 @@ int shb_cli_check_script(struct cli *c)
 		return 0;
 	if (!cfg->script[0])
 		return fail(c, "-s: expected a script file, got \"\"");
+	/* The extension names the language (its engine): checked here, so
+	 * that "-json" (-j -s on) is answered before any plugin loads. */
+	if (!shb_script_lang(cfg->script))
+		return fail(c, "-s %s: the file name has no extension naming "
+			       "the script's language (FILE.lua)",
+			    shb_quote(cfg->script).s);
 	/* A script makes every request itself, for one target, as wrk's do. */
 	if (cfg->target_count > 1 || cfg->mix || cfg->urls_file)
 		return fail(c, "-s: a script runs against one URL (not with "

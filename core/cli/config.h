@@ -192,6 +192,10 @@ struct shb_config {
  * (plan/plan.h). */
 int shb_cli_parse(int argc, char **argv, struct shb_config *cfg, char *err,
 		  size_t errlen);
+/* -s: the language a script file asks for, its extension without the dot
+ * ("lua" for "auth.lua"; cli_script.c), or NULL when it has none.
+ * Borrowed from file. */
+const char *shb_script_lang(const char *file);
 void shb_config_free(struct shb_config *cfg);
 
 #endif

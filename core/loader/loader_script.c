@@ -165,13 +165,3 @@ const struct shb_loader_kind shb_loader_script_kind = {
 	"script", "shb-script-", script_count, script_get,
 	script_check, script_name, script_summary, script_fill,
 };
-
-const char *shb_script_engine_for(const char *file)
-{
-	const char *dot = strrchr(file, '.');
-	const char *slash = strrchr(file, '/');
-
-	if (!dot || (slash && dot < slash) || !dot[1])
-		return NULL;
-	return dot + 1;
-}

@@ -1,12 +1,10 @@
-/* Script engines (since 1.4, shb/script.h): their loader kind and the
- * engine a script file asks for. Main thread only, like the loader. */
+/* Script engines (since 1.4, shb/script.h): the loader kind that finds and
+ * checks them, shb_loader_script_kind, declared with the other kinds in
+ * loader_int.h; the rest of the core calls shb_loader_script (loader.h).
+ * Main thread only, like the loader. */
 #ifndef SHB_CORE_LOADER_SCRIPT_H
 #define SHB_CORE_LOADER_SCRIPT_H
 
-#include "loader/loader.h"
-
-/* The engine name a script file asks for: its extension without the dot
- * ("lua" for "auth.lua"), or NULL when it has none. Borrowed from file. */
-const char *shb_script_engine_for(const char *file);
+#include "loader/loader_int.h"
 
 #endif

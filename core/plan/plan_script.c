@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "common/quote.h"
-#include "loader/loader_script.h"
 #include "plan/plan.h"
 #include "plan/plan_script.h"
 
@@ -16,7 +15,7 @@ int shb_plan_script(struct shb_plan *plan, struct shb_loader *l, char *err,
 
 	if (!cfg->script)
 		return 0;
-	lang = shb_script_engine_for(cfg->script);
+	lang = shb_script_lang(cfg->script);
 	if (!lang) {
 		snprintf(err, errlen, "-s %s: the file name has no extension "
 			 "naming the script's language (FILE.lua)",

@@ -1,4 +1,4 @@
-/* -s FILE: the script engine the run uses (loader/loader_script.h),
+/* -s FILE: the script engine the run uses (shb_loader_script),
  * picked by the file's extension and loaded with the plan, and what the
  * run's protocol must offer for it. [main]. */
 #ifndef SHB_CORE_PLAN_SCRIPT_H

@@ -1384,7 +1384,7 @@ static const char *const v12_open_top_keys[] = {
 };
 static const char *const v12_error_keys[] = {
 	"connect", "tls", "read", "write", "timeout", "protocol",
-	"application", NULL,
+	"application", "script", NULL,
 };
 
 static void test_json_v12basic(void)
