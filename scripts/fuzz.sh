@@ -24,7 +24,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 targets_all=(h1_scan h2_frame h2_conn h2_hpack huffman qpack h3_response
 	h3_peer quic_header quic_frame quic_tp quic_ack url cli)
-targets_all+=(hdrv2 report urls template values)
+targets_all+=(hdrv2 report urls template values script_req)
 targets_all+=(elf proxy_connect h1_proxy ws_frame grpc_msg redis_resp)
 targets_all+=(check_needed prom_answer dns_reply)
 targets_all+=(url_ref qpack_fields h1_resp)
