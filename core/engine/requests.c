@@ -192,6 +192,10 @@ static void script_failed(struct shb_conn *c, uint32_t i, int resend,
 	shb_wait_again(w, c->idx);
 	if (w->open && !resend)
 		sched_advance(w, intended);
+	/* The next try comes with the next pass (its service may not mark
+	 * itself again): a script that fails every time costs errors at the
+	 * pace of the loop, and -n or -z still ends the run. */
+	shb_conn_timer_set(c, TK_DELAY, w->now);
 }
 
 int shb_conn_issue(struct shb_conn *c)

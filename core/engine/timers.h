@@ -22,7 +22,8 @@ enum shb_timer_kind {
 		     * grants no request (shb_conn_check_grant) */
 	TK_CONNECT, /* proxy CONNECT and TLS handshake: the connect timeout */
 	TK_LINGER,  /* waiting for the server's FIN (FIN_WAIT_NS) */
-	TK_DELAY,   /* -s: the script's delay() is over (script_run.h) */
+	TK_DELAY,   /* -s: the script's delay() is over, or its request
+		     * failed and the next is due (script_run.h) */
 	TK_N
 };
 

@@ -1,0 +1,3 @@
+function request()
+   return "GET /a HTTP/1.1\r\nHost: x\r\n"
+end

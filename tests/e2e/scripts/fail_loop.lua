@@ -1,0 +1,3 @@
+function request()
+   while true do end
+end

@@ -1,0 +1,3 @@
+function setup(thread)
+   thread:set("f", function() end)
+end

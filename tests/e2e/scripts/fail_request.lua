@@ -1,0 +1,3 @@
+function request()
+   error("no request today")
+end

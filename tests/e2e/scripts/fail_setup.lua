@@ -1,0 +1,4 @@
+function setup(thread)
+   local t = nil
+   thread:set("x", t.field)
+end
