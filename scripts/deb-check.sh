@@ -81,8 +81,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ours=(shb shb-plugin-h2 shb-plugin-h3 shb-plugin-tui shb-dev shb-dbgsym
-      shb-plugin-h2-dbgsym shb-plugin-h3-dbgsym shb-plugin-tui-dbgsym shb-dev-dbgsym)
+ours=(shb shb-plugin-h2 shb-plugin-h3 shb-plugin-tui shb-plugin-lua shb-dev shb-dbgsym
+      shb-plugin-h2-dbgsym shb-plugin-h3-dbgsym shb-plugin-tui-dbgsym
+      shb-plugin-lua-dbgsym shb-dev-dbgsym)
 for p in "${ours[@]}"; do
 	if present "$p"; then
 		fail "$p is already installed: remove it first (this check restores the machine to how it found it)"
@@ -148,7 +149,7 @@ abi_minor=$(sed -n 's/^#define SHB_ABI_MINOR \([0-9]*\)$/\1/p' "$root/sdk/includ
 abi=$abi_major.$abi_minor
 [[ $(deb_field shb Provides) == "shb-plugin-abi-$abi_major (= $abi)" ]] ||
 	fail "shb Provides '$(deb_field shb Provides)', expected shb-plugin-abi-$abi_major (= $abi)"
-for p in shb-plugin-h2 shb-plugin-h3 shb-plugin-tui; do
+for p in shb-plugin-h2 shb-plugin-h3 shb-plugin-tui shb-plugin-lua; do
 	deb_field "$p" Depends | grep -qF "shb-plugin-abi-$abi_major (>= $abi)" ||
 		fail "$p does not depend on shb-plugin-abi-$abi_major (>= $abi): $(deb_field "$p" Depends)"
 	! deb_field "$p" Depends | grep -qE '(^|, )shb( |,|$)' ||
@@ -159,6 +160,13 @@ deb_field shb-plugin-tui Depends | grep -q 'libncurses' ||
 	fail "shb-plugin-tui does not depend on libncurses: $(deb_field shb-plugin-tui Depends)"
 ! deb_field shb Depends | grep -qE 'libncurses|libtinfo' ||
 	fail "shb depends on ncurses: $(deb_field shb Depends)"
+# LuaJIT is the script engine's alone.
+deb_field shb-plugin-lua Depends | grep -q 'libluajit' ||
+	fail "shb-plugin-lua does not depend on libluajit: $(deb_field shb-plugin-lua Depends)"
+for p in shb shb-plugin-h2 shb-plugin-h3 shb-plugin-tui; do
+	! deb_field "$p" Depends | grep -q 'libluajit' ||
+		fail "$p depends on LuaJIT: $(deb_field "$p" Depends)"
+done
 
 # ---- install ----------------------------------------------------------------
 dpkg-query -W -f='${Package}\n' | sort >"$tmp/before"
@@ -200,7 +208,7 @@ check_counts() { # check_counts NAME N: N requests, all ok, all 200, no error
 [[ $("$shb" --version) == "shb $version (build debian-$version, plugin ABI $abi)" ]] ||
 	fail "shb --version says '$("$shb" --version)', expected 'shb $version (build debian-$version, plugin ABI $abi)'"
 env -u SHB_PLUGIN_PATH -u SHB_PLUGIN_SYSTEM_PATH "$shb" --list-plugins >"$tmp/list"
-for f in shb-proto-h1 shb-proto-h2 shb-proto-h3 shb-report-csv shb-report-hgrm shb-report-html shb-report-json shb-report-prom shb-report-text; do
+for f in shb-proto-h1 shb-proto-h2 shb-proto-h3 shb-report-csv shb-report-hgrm shb-report-html shb-report-json shb-report-prom shb-report-text shb-script-lua; do
 	grep -q "^$plugindir/$f.so: " "$tmp/list" || { cat "$tmp/list" >&2; fail "--list-plugins lacks $plugindir/$f.so"; }
 done
 ! grep -q REFUSED "$tmp/list" || { cat "$tmp/list" >&2; fail "--list-plugins refused an installed plugin"; }
@@ -253,6 +261,11 @@ run h1 -c 4 -n 500 "http://127.0.0.1:$port/"
 check_counts h1 500
 # HELLO: 78 bytes a response (see tests/e2e/hello.sh).
 check h1 'bytesReceived == 39000' 'protocol == "HTTP/1.1"'
+# A wrk script through the installed Lua engine (shb-plugin-lua).
+printf '%s\n' 'n = 0' 'request = function() n = n + 1; return wrk.format(nil, "/" .. n) end' \
+	>"$tmp/counter.lua"
+run lua -c 2 -n 100 -s "$tmp/counter.lua" "http://127.0.0.1:$port/"
+check_counts lua 100
 
 # The documents the manual pages and the README point to, where they say.
 for f in /usr/share/doc/shb-dev/plugin-guide.md /usr/share/doc/shb-dev/plugin-testing.md \
@@ -284,8 +297,8 @@ note "shb-plugin-check: $(grep -c '^PASS ' "$tmp/check.out") checks passed on th
 run example --proto "$tmp/example/shb-proto-h1.so" -c 2 -n 100 "http://127.0.0.1:$port/"
 check_counts example 100
 stop_last
-"$jcheck" "$tmp/ts.stats" 'requests == 600' 'protocolErrors == 0' ||
-	fail "shb-testserver did not see 600 requests"
+"$jcheck" "$tmp/ts.stats" 'requests == 700' 'protocolErrors == 0' ||
+	fail "shb-testserver did not see 700 requests"
 
 # ---- traffic: h2c ----------------------------------------------------------------
 mkdir "$tmp/docroot"

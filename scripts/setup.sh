@@ -11,7 +11,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 pkgs=(gcc g++ meson ninja-build pkgconf liburing-dev libgnutls28-dev libjansson-dev
-      libcunit1-dev libevent-dev bash-completion libncurses-dev)
+      libcunit1-dev libevent-dev bash-completion libncurses-dev libluajit-5.1-dev)
 bun=0
 hdrjs=0
 for arg in "$@"; do
