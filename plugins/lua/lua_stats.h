@@ -10,9 +10,8 @@
 
 #include <shb/shb.h>
 
-/* Pushes summary, latency and requests onto L. `div` scales: latency is
- * kept in nanoseconds and shown in microseconds (1000), rates as they
- * are (1). */
+/* Pushes summary, latency and requests onto L: latency is kept in
+ * nanoseconds and shown in microseconds, as wrk's; rates as they are. */
 void shb_lua_push_done_args(lua_State *L, const struct shb_host *host,
 			    const struct shb_script_summary *sum);
 /* Makes the objects pushed for the done() call that just ended unusable. */
