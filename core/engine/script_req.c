@@ -32,12 +32,14 @@ static int tchar(unsigned char c)
 
 /* The next line: *line and *n (its CR LF or LF cut off and a NUL written
  * over the line's end), or -1 when the string ends without an end of
- * line. */
+ * line, -2 when the line holds a NUL byte (the pieces are C strings). */
 static int next_line(struct sp *s, char **line, size_t *n)
 {
 	char *lf = memchr(s->p, '\n', (size_t)(s->end - s->p));
 	if (!lf)
 		return -1;
+	if (memchr(s->p, '\0', (size_t)(lf - s->p)))
+		return -2;
 	*line = s->p;
 	*n = (size_t)(lf - s->p);
 	if (*n && lf[-1] == '\r')
@@ -52,7 +54,10 @@ static int request_line(struct sp *s, struct shb_request *r)
 	char *line, *sp1, *sp2;
 	size_t n;
 
-	if (next_line(s, &line, &n) < 0)
+	int rc = next_line(s, &line, &n);
+	if (rc == -2)
+		return bad(s, "a NUL byte in the request line");
+	if (rc < 0)
 		return bad(s, "the request line does not end (no CR LF)");
 	sp1 = memchr(line, ' ', n);
 	sp2 = sp1 ? memchr(sp1 + 1, ' ', n - (size_t)(sp1 + 1 - line)) : NULL;
@@ -183,7 +188,10 @@ static int one_request(struct sp *s, struct shb_sreq_set *set,
 	if (request_line(s, r) < 0)
 		return -1;
 	for (;;) {
-		if (next_line(s, &line, &n) < 0)
+		int rc = next_line(s, &line, &n);
+		if (rc == -2)
+			return bad(s, "a NUL byte in a header line");
+		if (rc < 0)
 			return bad(s, "the header fields do not end with an "
 				   "empty line");
 		if (n == 0)

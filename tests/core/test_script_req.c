@@ -129,6 +129,19 @@ static void test_errors(void)
 	    "Content-Length");
 	BAD("GET / HTTP/1.1\r\nHost: a b\r\n\r\n", "malformed request #1 from "
 	    "the script: the Host value is empty or has a space");
+	/* A NUL in the head would cut a name or value short. */
+	CU_ASSERT_EQUAL(shb_sreq_parse(&set, (const uint8_t *)"GET / HTTP/1.1\r\n\0A: 1\r\n\r\n",
+				       25, "http", err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "malformed request #1 from the script: a NUL "
+			       "byte in a header line");
+	CU_ASSERT_EQUAL(shb_sreq_parse(&set, (const uint8_t *)"GET /\0 HTTP/1.1\r\n\r\n",
+				       19, "http", err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "malformed request #1 from the script: a NUL "
+			       "byte in the request line");
+	/* ... but not in a body. */
+	CU_ASSERT_EQUAL(shb_sreq_parse(&set, (const uint8_t *)"PUT / HTTP/1.1\r\nContent-Length: 3\r\n\r\na\0b",
+				       40, "http", err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(set.reqs[0].body_len, 3);
 	/* The second of a pipeline is named. */
 	BAD("GET / HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\n", "malformed request #2 "
 	    "from the script: the header fields do not end with an empty line");
