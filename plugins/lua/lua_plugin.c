@@ -117,7 +117,7 @@ static int lua_create(const struct shb_host *host,
 		return SHB_E_NOMEM;
 	}
 	sc->host = host;
-	sc->f_setup = sc->f_done = LUA_NOREF;
+	sc->f_setup = LUA_NOREF;
 	sc->threads = calloc(cfg->threads ? cfg->threads : 1, sizeof(*sc->threads));
 	if (!sc->threads ||
 	    open_state(&sc->main, &sc->cfg, &init_ref, err, errlen) < 0) {

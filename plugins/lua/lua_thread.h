@@ -30,7 +30,7 @@ struct shb_lua_script {
 	char *file;
 	struct shb_lua_thread **threads;
 	uint32_t nthreads;
-	int f_setup, f_done; /* registry references in main, or LUA_NOREF */
+	int f_setup; /* setup() in main (a registry reference), or LUA_NOREF */
 };
 
 struct shb_lua_thread {
