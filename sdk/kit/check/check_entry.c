@@ -329,6 +329,19 @@ static int reports(struct chk *k, FILE *out, uint32_t *count)
 	return names_check(k, "reporter", names, f->count);
 }
 
+/* Script engines (shb/script.h, since 1.4): counted only, so that a
+ * plugin that is an engine alone provides something; the core's loader
+ * checks their descriptors (core/loader/loader_script.c). */
+static uint32_t scripts(struct chk *k)
+{
+	const struct shb_plugin_entry *e = k->p.entry;
+	const struct shb_script_factory *f = e->get_factory(SHB_FACTORY_SCRIPT);
+
+	if (!f || f->struct_size < END_OF(struct shb_script_factory, get) || !f->get)
+		return 0;
+	return f->count;
+}
+
 int chk_group_init(struct chk *k, int fd)
 {
 	const struct shb_plugin_entry *e;
@@ -348,9 +361,14 @@ int chk_group_init(struct chk *k, int fd)
 			 "unknown id");
 	bad = protos(k, out, &np) || reports(k, out, &nr);
 	fflush(out);
-	if (!bad && np + nr == 0)
-		chk_line(k, "FAIL", "factories", "provides no protocol and no "
-			 "reporter");
+	uint32_t ns = scripts(k);
+	if (!bad && np + nr + ns == 0)
+		chk_line(k, "FAIL", "factories", "provides no protocol, no "
+			 "reporter and no script engine");
+	else if (!bad && ns)
+		chk_line(k, "PASS", "factories", "%u script engine%s (ABI 1.4; "
+			 "the checker does not drive script engines)",
+			 (unsigned)ns, ns == 1 ? "" : "s");
 	else if (!bad)
 		chk_line(k, "PASS", "factories", "%u protocol%s, %u reporter%s, "
 			 "stable", (unsigned)np, np == 1 ? "" : "s",
