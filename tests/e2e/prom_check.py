@@ -29,7 +29,7 @@ LE_NS = [m * 10 ** e for e in range(3, 10) for m in (1, 1.5, 2, 3, 5, 7)]
 LE_NS = [int(v) for v in LE_NS] + [10 ** 10, 15 * 10 ** 9, 2 * 10 ** 10,
                                    3 * 10 ** 10, 6 * 10 ** 10]
 KINDS = ['connect', 'tls', 'read', 'write', 'timeout', 'protocol',
-         'application']
+         'application', 'script']
 COUNTERS = ['shb_requests_total', 'shb_requests_retried_total',
             'shb_requests_answered_total', 'shb_errors_total',
             'shb_responses_total', 'shb_sent_bytes_total',

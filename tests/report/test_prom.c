@@ -374,9 +374,10 @@ static void test_take(void)
 	struct shb_buf pb = SHB_BUF_INIT(1024, 1 << 20);
 	struct shb_prom_ids ids = {"r1", "http://x/", "h1", "0"};
 	CU_ASSERT_EQUAL(shb_prom_encode(&s, &ids, 1000, &pb), SHB_BUF_OK);
-	/* 3 request counters, answered, 7 kinds, 2 statuses, 3 byte and
-	 * connection counters, 2 gauges, elapsed, finished, 48 buckets, sum
-	 * and count: 70 timeseries entries, each starting with key 0x0a */
+	/* 3 request counters, answered, 8 kinds (script since 1.4), 2
+	 * statuses, 3 byte and connection counters, 2 gauges, elapsed,
+	 * finished, 48 buckets, sum and count: 71 timeseries entries, each
+	 * starting with key 0x0a */
 	size_t n = 0;
 	for (size_t at = 0; at < pb.len; n++) {
 		uint64_t len = 0;
@@ -388,7 +389,7 @@ static void test_take(void)
 		at += len;
 		CU_ASSERT_TRUE_FATAL(at <= pb.len);
 	}
-	CU_ASSERT_EQUAL(n, 70);
+	CU_ASSERT_EQUAL(n, 71);
 	shb_buf_free(&pb);
 	fake_free(&f);
 }
