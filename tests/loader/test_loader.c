@@ -166,6 +166,7 @@ static char probe[D];  /* --list-plugins: crashes, extra symbol, tables */
 static char ext[D];    /* extension provider and consumer */
 static char extc[D];   /* the consumer alone */
 static char extp[D];   /* the provider alone */
+static char scripts[D]; /* script engines (ABI 1.4): shb-script-*.so */
 
 /* Paths are built into P-byte buffers; a longer one is a broken setup. */
 static void pjoin(char *buf, size_t n, const char *dir, const char *name)
@@ -303,6 +304,12 @@ static int suite_init(void)
 	rc |= link_fx(ext, "shb-proto-provider.so", "provider");
 	rc |= link_fx(extc, "shb-proto-consumer.so", "consumer");
 	rc |= link_fx(extp, "shb-proto-provider.so", "provider");
+	rc |= make_dir(scripts, "scripts");
+	rc |= link_fx(scripts, "shb-script-good.so", "sgood");
+	rc |= link_fx(scripts, "shb-script-minor3.so", "sminor3");
+	rc |= link_fx(scripts, "shb-script-noext.so", "snoext");
+	rc |= link_fx(scripts, "shb-script-dotext.so", "sdotext");
+	rc |= link_fx(scripts, "shb-script-nodone.so", "snodone");
 	rc |= setenv("SHB_PLUGIN_SYSTEM_PATH", sysdir, 1);
 	rc |= unsetenv("SHB_PLUGIN_PATH");
 	if (rc)
@@ -1343,7 +1350,74 @@ static void test_loader_provenance(void)
 	shb_loader_fini(&l);
 }
 
+/* ---- script engines (ABI 1.4) ------------------------------------------------ */
+
+static void test_loader_scripts(void)
+{
+	const char *dirs[] = { scripts };
+	const char *none[] = { empty };
+	char err[P], want[P];
+	struct shb_loader l;
+	struct shb_script_handle s;
+	static const struct { const char *name, *why; } bad[] = {
+		{ "minor3", "script engines are ABI 1.4; the plugin says it needs only 1.3" },
+		{ "noext", "script descriptor lists no file extension" },
+		{ "dotext", "script descriptor has a bad file extension (#1: 1..16 bytes, no dot)" },
+		{ "nodone", "script descriptor lacks a mandatory member (done)" },
+	};
+
+	open_loader(&l, dirs, 1);
+	CU_ASSERT_EQUAL_FATAL(shb_loader_script(&l, "good", &s, err, P), 0);
+	CU_ASSERT_STRING_EQUAL(s.desc->name, "good");
+	CU_ASSERT_STRING_EQUAL(s.desc->extensions[1], "fxs");
+	CU_ASSERT_EQUAL(s.vt.struct_size, sizeof(struct shb_script_vtable));
+	CU_ASSERT_PTR_NOT_NULL(s.vt.done);
+	CU_ASSERT_PTR_NOT_NULL(s.vt.destroy);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		CU_ASSERT_EQUAL(shb_loader_script(&l, bad[i].name, &s, err, P), -1);
+		snprintf(want, sizeof want, "%s/shb-script-%s.so: %s", scripts,
+			 bad[i].name, bad[i].why);
+		CU_ASSERT_STRING_EQUAL(err, want);
+	}
+	shb_loader_fini(&l);
+	/* --list-plugins: the engine with its extensions, the refusals. */
+	int refused = -1;
+	char *text = list_output(dirs, 1, &refused);
+	snprintf(want, sizeof want,
+		 "%s/shb-script-dotext.so: org.shb.test.sdotext 1.2.3, ABI %d.%d\n"
+		 "  script   dotext       REFUSED: %s\n"
+		 "%s/shb-script-good.so: org.shb.test.sgood 1.2.3, ABI %d.%d\n"
+		 "  script   good         fixture script engine org.shb.test.sgood\n"
+		 "    extension fx\n"
+		 "    extension fxs\n"
+		 "%s/shb-script-minor3.so: org.shb.test.sminor3 1.2.3, ABI %d.3\n"
+		 "  script   minor3       REFUSED: %s\n"
+		 "%s/shb-script-nodone.so: org.shb.test.snodone 1.2.3, ABI %d.%d\n"
+		 "  script   nodone       REFUSED: %s\n"
+		 "%s/shb-script-noext.so: org.shb.test.snoext 1.2.3, ABI %d.%d\n"
+		 "  script   noext        REFUSED: %s\n",
+		 scripts, SHB_ABI_MAJOR, SHB_ABI_MINOR, bad[2].why,
+		 scripts, SHB_ABI_MAJOR, SHB_ABI_MINOR,
+		 scripts, SHB_ABI_MAJOR, bad[0].why,
+		 scripts, SHB_ABI_MAJOR, SHB_ABI_MINOR, bad[3].why,
+		 scripts, SHB_ABI_MAJOR, SHB_ABI_MINOR, bad[1].why);
+	CU_ASSERT_STRING_EQUAL(text, want);
+	if (strcmp(text, want))
+		fprintf(stderr, "\n  got:\n%s\n  want:\n%s\n", text, want);
+	CU_ASSERT_EQUAL(refused, 4);
+	free(text);
+	/* Not installed: the package to install. */
+	open_loader(&l, none, 1);
+	CU_ASSERT_EQUAL(shb_loader_script(&l, "lua", &s, err, P), -1);
+	snprintf(want, sizeof want, "the Lua script engine (-s) plugin is not "
+		 "installed (Debian package shb-plugin-lua): no "
+		 "shb-script-lua.so in %s, %s", empty, sysdir);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	shb_loader_fini(&l);
+}
+
 static CU_TestInfo loader_tests[] = {
+	{ "scripts", test_loader_scripts },
 	{ "proto_by_name", test_loader_proto_by_name },
 	{ "by_path", test_loader_by_path },
 	{ "report_by_name", test_loader_report_by_name },
