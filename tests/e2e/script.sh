@@ -13,6 +13,7 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_nginx.sh"
 need SHB SHB_TESTSERVER SHB_JCHECK
 [[ -n "${SHB_H1_ONLY_PATH:-}" ]] || fail "SHB_H1_ONLY_PATH is not set (meson sets it)"
+[[ -f "${SHB_V13_PLUGIN_DIR:-}/shb-proto-line13.so" ]] || fail "no 1.3 protocol in SHB_V13_PLUGIN_DIR (meson sets it)"
 
 nginx_need
 CADDY=$(command -v caddy || true)
@@ -220,6 +221,9 @@ refused_usage no-ext "the file name has no extension" -n 5 -s "$S/api" "$u/"
 refused_usage delay-open "defines delay(), and -R/--stages send on a schedule" \
 	-R 10 -z 1s -s "$W/delay.lua" "$u/"
 refused_usage with-L "-s and -L" -L -n 5 -s "$W/counter.lua" "$u/"
+# A protocol built against ABI 1.3 has no issue_req: refused, naming it.
+refused_usage v13 'shb: -s: protocol "line13" cannot send a script'"'"'s requests (it has no issue_req, ABI 1.4)' \
+	--plugin-dir "$SHB_V13_PLUGIN_DIR" --proto line13 -n 5 -s "$W/counter.lua" "line://127.0.0.1:1/"
 # Without the engine: the package to install.
 SHB_PLUGIN_PATH=$SHB_H1_ONLY_PATH refused_usage no-engine "Debian package shb-plugin-lua" -n 5 -s "$W/counter.lua" "$u/"
 sleep 0.2
