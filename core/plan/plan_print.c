@@ -55,6 +55,11 @@ static void print_runs(const struct shb_plan *plan, FILE *out)
 			r->proto.file ? r->proto.file->path : "built in");
 		fprintf(out, "streams per connection: %" PRIu32 "\n", r->streams);
 	}
+	/* -s: the script and the engine that runs it (not run by a dry run). */
+	if (plan->has_script)
+		fprintf(out, "script: %s, engine %s (%s)\n", plan->cfg->script,
+			plan->script.desc->name, plan->script.file ?
+			plan->script.file->path : "built in");
 }
 
 /* A mixed run: each target's weight, origin and requests, and each

@@ -210,6 +210,13 @@ done
 # ---- failures, on h1 ------------------------------------------------------------
 u=${URL[h1]}
 
+# --dry-run names the script and its engine, runs nothing.
+RC=0
+"$SHB" --dry-run -s "$S/fail_setup.lua" "$u/" >"$E2E_TMP/dry.out" 2>&1 || RC=$?
+[[ $RC -eq 0 ]] || { cat "$E2E_TMP/dry.out" >&2; fail "dry run: exit $RC"; }
+grep -qE "^script: $S/fail_setup.lua, engine lua \(.*/shb-script-lua.so\)$" "$E2E_TMP/dry.out" ||
+	{ cat "$E2E_TMP/dry.out" >&2; fail "dry run: no script line"; }
+
 # Set-up: one line naming file:line, exit 2, nothing sent.
 : >"$LOG"
 refused_usage syntax "fail_syntax.lua:3:" -n 5 -s "$S/fail_syntax.lua" "$u/"
