@@ -211,7 +211,7 @@ struct shb_h2_conn {
 	uint8_t hb_end_stream;
 	struct shb_h2_stream *hb_stream; /* NULL: block of an ignored stream */
 	struct shb_h2_hscan hscan;
-	struct shb_h2_hmemo hmemo; /* repeated Huffman values, for hscan */
+	struct shb_h2_hmemo hmemo; /* repeated Huffman values and blocks, for hscan */
 	struct shb_h2_dtable dtable; /* our decoder's, for the whole connection */
 	/* Observed modules only: the table's octets and the decoded fields
 	 * of the current block (h2_fields.h has their bounds). */

@@ -70,6 +70,7 @@ int shb_h2_dtable_resize(struct shb_h2_dtable *t, uint64_t max)
 {
 	if (max > t->limit)
 		return -1;
+	t->gen++;
 	t->max = (uint32_t)max;
 	evict_to(t, t->max);
 	return 0;
@@ -80,6 +81,7 @@ void shb_h2_dtable_insert(struct shb_h2_dtable *t, uint64_t size,
 {
 	struct shb_h2_dtable_entry *e;
 
+	t->gen++;
 	if (size > t->max) {
 		evict_to(t, 0);
 		t->stored = 1; /* nothing for shb_h2_dtable_store to do */

@@ -68,6 +68,7 @@ struct shb_h2_dtable {
 	uint8_t *octets; /* ring of SHB_H2_DTABLE_MAX octets, or NULL */
 	uint32_t end;    /* where the next entry's octets go in the ring */
 	uint8_t stored;  /* the last insert needs no shb_h2_dtable_store */
+	uint64_t gen;    /* counts inserts and resizes: equal, same table */
 };
 
 /* An empty table whose maximum is `limit` (at most SHB_H2_DTABLE_MAX). */

@@ -185,6 +185,21 @@ static int field_done(struct shb_h2_hscan *s)
 						    : SHB_H2_HSCAN_OK;
 }
 
+/* Notes a table insert for the block memo (struct shb_h2_hmemo). */
+static void log_insert(struct shb_h2_hscan *s, uint64_t size, int code)
+{
+	if (s->n_ins < SHB_H2_BMEMO_INSERTS) {
+		struct shb_h2_hins *in = &s->ins[s->n_ins];
+
+		in->size = size;
+		in->name_len = s->name_len;
+		in->status = (int16_t)code;
+		in->name_kind = s->name_kind;
+	}
+	if (s->n_ins != UINT8_MAX)
+		s->n_ins++;
+}
+
 /* A whole name or value string has gone by. */
 static int string_done(struct shb_h2_hscan *s)
 {
@@ -223,10 +238,12 @@ static int string_done(struct shb_h2_hscan *s)
 	}
 	/* The entry exists from the next representation on (Section 3.2). */
 	if (s->indexing) {
-		shb_h2_dtable_insert(s->table,
-				     s->oversize ? UINT64_MAX
-						 : s->ent_len + SHB_H2_DTABLE_OVERHEAD,
-				     s->name_len, code, s->name_kind);
+		uint64_t size = s->oversize ? UINT64_MAX
+					    : s->ent_len + SHB_H2_DTABLE_OVERHEAD;
+
+		log_insert(s, size, code);
+		shb_h2_dtable_insert(s->table, size, s->name_len, code,
+				     s->name_kind);
 		if (s->out)
 			shb_h2_dtable_store(s->table,
 					    s->out->b.p + s->out->rec +
@@ -255,6 +272,7 @@ static int name_ref(struct shb_h2_hscan *s, uint64_t v)
 		if (s->out)
 			rc = collect_text(s, se->name, se->name_len);
 	} else {
+		s->dyn_read = 1;
 		e = shb_h2_dtable_get(s->table, v - SHB_HPACK_STATIC_COUNT);
 		if (!e)
 			return SHB_H2_HSCAN_E_INDEX;
@@ -297,6 +315,7 @@ static int indexed_field(struct shb_h2_hscan *s, uint64_t v)
 				return SHB_H2_HSCAN_E_NOMEM;
 		}
 	} else {
+		s->dyn_read = 1;
 		e = shb_h2_dtable_get(s->table, v - SHB_HPACK_STATIC_COUNT);
 		if (!e)
 			return SHB_H2_HSCAN_E_INDEX;
@@ -352,6 +371,7 @@ static int int_done(struct shb_h2_hscan *s)
 		/* Updates belong at the start of a block (Section 4.2). */
 		if (s->fields)
 			return SHB_H2_HSCAN_E_SIZE_LATE;
+		s->resized = 1;
 		if (shb_h2_dtable_resize(s->table, v) < 0)
 			return SHB_H2_HSCAN_E_SIZE_UPDATE;
 		s->state = ST_FIELD;
@@ -458,6 +478,7 @@ static size_t indexed_run(struct shb_h2_hscan *s, const uint8_t *p, size_t n,
 			const struct shb_h2_dtable_entry *e = shb_h2_dtable_get(
 				s->table, v - SHB_HPACK_STATIC_COUNT);
 
+			s->dyn_read = 1;
 			if (!e) {
 				*rc = SHB_H2_HSCAN_E_INDEX;
 				return i;
@@ -575,7 +596,46 @@ static size_t literal_field(struct shb_h2_hscan *s, const uint8_t *p, size_t n,
 	return k + (size_t)len;
 }
 
-int shb_h2_hscan_feed(struct shb_h2_hscan *s, const uint8_t *p, size_t n)
+/* A first piece equal to the memo's, on a table where it leaves the same
+ * state (struct shb_h2_hmemo): takes that state and makes its inserts.
+ * Returns 1, or 0 (and nothing changed) for any other piece. */
+static int block_hit(struct shb_h2_hscan *s, const uint8_t *p, size_t n)
+{
+	struct shb_h2_hmemo *m = s->memo;
+	struct shb_h2_dtable *t = s->table;
+	const struct shb_h2_hscan *a = &m->after;
+
+	if (n != m->blen || m->bmax != t->max ||
+	    (a->dyn_read && m->bgen != t->gen) || memcmp(p, m->block, n) != 0)
+		return 0;
+	*s = *a;
+	s->table = t;
+	s->memo = m;
+	for (unsigned k = 0; k < a->n_ins; k++)
+		shb_h2_dtable_insert(t, a->ins[k].size, a->ins[k].name_len,
+				     a->ins[k].status, a->ins[k].name_kind);
+	m->bhits++;
+	return 1;
+}
+
+/* After a first piece fed from the block's start: keeps it when another
+ * equal piece may take its state (struct shb_h2_hmemo says which). */
+static void block_put(struct shb_h2_hscan *s, const uint8_t *p, size_t n,
+		      uint64_t gen0, uint32_t max0)
+{
+	struct shb_h2_hmemo *m = s->memo;
+
+	if (s->state != ST_FIELD || s->resized || n > SHB_H2_BMEMO_MAX ||
+	    s->n_ins > SHB_H2_BMEMO_INSERTS || s->table->octets)
+		return;
+	m->blen = (uint32_t)n;
+	m->bgen = gen0;
+	m->bmax = max0;
+	memcpy(m->block, p, n);
+	m->after = *s;
+}
+
+static int feed_all(struct shb_h2_hscan *s, const uint8_t *p, size_t n)
 {
 	size_t i = 0, used;
 	int rc = SHB_H2_HSCAN_OK;
@@ -614,6 +674,23 @@ int shb_h2_hscan_feed(struct shb_h2_hscan *s, const uint8_t *p, size_t n)
 			break;
 		}
 	}
+	return rc;
+}
+
+int shb_h2_hscan_feed(struct shb_h2_hscan *s, const uint8_t *p, size_t n)
+{
+	/* The block memo takes a first piece, never one collected. */
+	int first = !s->fed && s->memo && !s->out && n;
+	uint64_t gen0 = s->table->gen;
+	uint32_t max0 = s->table->max;
+	int rc;
+
+	s->fed = 1;
+	if (first && block_hit(s, p, n))
+		return SHB_H2_HSCAN_OK;
+	rc = feed_all(s, p, n);
+	if (first && rc == SHB_H2_HSCAN_OK)
+		block_put(s, p, n, gen0, max0);
 	return rc;
 }
 

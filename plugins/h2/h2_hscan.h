@@ -23,7 +23,9 @@
  * piece and nothing is collected: the same checks without a round of
  * the octet-by-octet state machine per part, which takes the rest. A
  * Huffman value equal to one of the last few valid ones (struct
- * shb_h2_hmemo) takes the length measured then. */
+ * shb_h2_hmemo) takes the length measured then, and a block equal to
+ * the last one kept there, on a table where it reads the same, takes the
+ * scanner's state after it and makes its table inserts again. */
 #ifndef SHB_H2_HSCAN_H
 #define SHB_H2_HSCAN_H
 
@@ -35,18 +37,18 @@
 #include "http_huffman.h"
 #include "http_prefint.h"
 
-/* For the scanner, if the connection lends it one (shb_h2_hscan_memo):
- * the last few Huffman-coded values it measured in one piece, valid ones
- * only, with their decoded lengths. Zero-initialise it. Servers repeat most of theirs (server,
- * content-type, the date for a second), and an equal string has the same
- * length and validity: it needs no second walk through its codes. */
 #define SHB_H2_HMEMO_SLOTS 4u
 #define SHB_H2_HMEMO_MAX 32u /* longest string kept, on the wire */
-struct shb_h2_hmemo {
-	uint8_t len[SHB_H2_HMEMO_SLOTS]; /* octets on the wire; 0: empty */
-	uint8_t dec[SHB_H2_HMEMO_SLOTS]; /* decoded: at most 32 * 8 / 5 */
-	uint8_t next;                    /* the slot the next one takes */
-	uint8_t octets[SHB_H2_HMEMO_SLOTS][SHB_H2_HMEMO_MAX];
+#define SHB_H2_BMEMO_MAX 64u     /* longest block piece kept, octets */
+#define SHB_H2_BMEMO_INSERTS 4u  /* most table inserts of a kept piece */
+struct shb_h2_hmemo;
+
+/* A table insert of the block, as the scanner made it. */
+struct shb_h2_hins {
+	uint64_t size;
+	uint32_t name_len;
+	int16_t status;
+	uint8_t name_kind;
 };
 
 enum shb_h2_hscan_result {
@@ -107,6 +109,47 @@ struct shb_h2_hscan {
 	int status;    /* 0 none yet, -1 malformed, else 100..999 */
 	struct shb_h2_fields *out; /* decoded fields go here, or NULL */
 	struct shb_h2_hmemo *memo; /* the connection's, or NULL */
+	/* For the block memo (struct shb_h2_hmemo): what the block did to
+	 * and read from the table. */
+	uint8_t fed;      /* a piece was fed */
+	uint8_t dyn_read; /* an entry of the dynamic table was read */
+	uint8_t resized;  /* a size update */
+	uint8_t n_ins;    /* inserts (saturating; logged up to the cap) */
+	struct shb_h2_hins ins[SHB_H2_BMEMO_INSERTS];
+};
+
+/* For the scanner, if the connection lends it one (shb_h2_hscan_memo).
+ * Zero-initialise it; it stays with the connection.
+ *
+ * The last few Huffman-coded values it measured in one piece, valid ones
+ * only, with their decoded lengths. Servers repeat most of theirs
+ * (server, content-type, the date for a second), and an equal string has
+ * the same length and validity: it needs no second walk through its
+ * codes.
+ *
+ * And the last block whose first piece was scanned from the block's
+ * start without error, ending between fields (most blocks: one HEADERS
+ * frame): its octets and the scanner after it. Servers send the same
+ * head block for response after response (h2o: indexed fields only;
+ * HAProxy: the same literals with indexing). The scanner's state after a
+ * piece depends on its octets and on the table only through the table's
+ * maximum and, if the piece referred to a dynamic entry, the entries: so
+ * an equal piece, with the same maximum and, when it read the table, the
+ * same table (its generation), leaves the same state, and the table the
+ * same after its inserts are made again. A piece that resized the table,
+ * made more than SHB_H2_BMEMO_INSERTS inserts, or was collected for an
+ * observer is not kept. */
+struct shb_h2_hmemo {
+	uint8_t len[SHB_H2_HMEMO_SLOTS]; /* octets on the wire; 0: empty */
+	uint8_t dec[SHB_H2_HMEMO_SLOTS]; /* decoded: at most 32 * 8 / 5 */
+	uint8_t next;                    /* the slot the next one takes */
+	uint8_t octets[SHB_H2_HMEMO_SLOTS][SHB_H2_HMEMO_MAX];
+	uint32_t blen;     /* the kept piece's octets; 0: none */
+	uint64_t bgen;     /* the table's generation before it */
+	uint32_t bmax;     /* the table's maximum then */
+	uint64_t bhits;    /* pieces taken from it (for tests) */
+	uint8_t block[SHB_H2_BMEMO_MAX];
+	struct shb_h2_hscan after; /* the scanner after it */
 };
 
 /* Starts a new block that reads and updates `table`. */

@@ -11,8 +11,8 @@
  *
  * Checked besides memory safety: the table never exceeds its maximum,
  * and the split run gives exactly the results (and decoded fields) of
- * the unsplit run, which alone remembers repeated Huffman values
- * (shb_h2_hscan_memo) as a connection does. */
+ * the unsplit run, which alone remembers repeated Huffman values and
+ * blocks (shb_h2_hscan_memo) as a connection does. */
 #include <string.h>
 
 #include "fuzz_input.h"

@@ -1,8 +1,10 @@
-/* The scanner's memo of repeated Huffman values (struct shb_h2_hmemo):
- * a connection's blocks scanned with it leave exactly the tables, list
- * sizes and errors of the same blocks scanned without it, whether a
- * value repeats, only shares its wire length with one remembered, is
- * invalid, or was pushed out by newer ones. */
+/* The scanner's memo (struct shb_h2_hmemo) of repeated Huffman values
+ * and of the last block: a connection's blocks scanned with it leave
+ * exactly the tables, list sizes, statuses and errors of the same blocks
+ * scanned without it, whether a value repeats, only shares its wire
+ * length with one remembered, is invalid, or was pushed out by newer
+ * ones; whether a block repeats on the same table, on a table changed
+ * under an index it reads, or on one of another maximum. */
 #include <string.h>
 
 #include "h2_hscan.h"
@@ -31,6 +33,7 @@ struct side {
 	struct shb_h2_dtable t;
 	struct shb_h2_hmemo memo;
 	uint64_t list_size;
+	int status;
 };
 
 static int scan(struct side *d, int memo, const uint8_t *blk, size_t n)
@@ -45,6 +48,7 @@ static int scan(struct side *d, int memo, const uint8_t *blk, size_t n)
 	if (rc == SHB_H2_HSCAN_OK)
 		rc = shb_h2_hscan_end(&s);
 	d->list_size = s.list_size;
+	d->status = rc == SHB_H2_HSCAN_OK ? shb_h2_hscan_status(&s) : 0;
 	return rc;
 }
 
@@ -58,6 +62,7 @@ static int both(struct side *with, struct side *without, const uint8_t *blk,
 	CU_ASSERT_EQUAL(a, b);
 	CU_ASSERT_EQUAL(memcmp(&with->t, &without->t, sizeof(with->t)), 0);
 	CU_ASSERT_EQUAL(with->list_size, without->list_size);
+	CU_ASSERT_EQUAL(with->status, without->status);
 	return a;
 }
 
@@ -137,9 +142,95 @@ static void test_slots_reused(void)
 			shb_huff_encoded_len((const uint8_t *)"bytes", 5));
 }
 
+/* :status with incremental indexing (static name 8), value v. */
+static const uint8_t status_404[] = {0x48, 3, '4', '0', '4'};
+/* A size update (to 4096, no change), then :status 503 with indexing:
+ * not kept by the memo, which keeps the block before. */
+static const uint8_t status_503[] = {0x3f, 0xe1, 0x1f, 0x48, 3, '5', '0', '3'};
+static const uint8_t newest[] = {0xbe}; /* index 62: the newest entry */
+
+/* h2o's way: an indexed block repeats. It is taken from the memo while
+ * the table stays; once a block the memo does not keep inserts what is
+ * now index 62, it is scanned again and reads the new entry (503, not
+ * the kept 404). */
+static void test_block_repeats_until_table_changes(void)
+{
+	static struct side with, without;
+
+	start(&with, &without);
+	CU_ASSERT_EQUAL(both(&with, &without, status_404, 5), SHB_H2_HSCAN_OK);
+	CU_ASSERT_EQUAL(both(&with, &without, newest, 1), SHB_H2_HSCAN_OK);
+	CU_ASSERT_EQUAL(with.status, 404);
+	CU_ASSERT_EQUAL(with.memo.bhits, 0);
+	CU_ASSERT_EQUAL(both(&with, &without, newest, 1), SHB_H2_HSCAN_OK);
+	CU_ASSERT_EQUAL(with.status, 404);
+	CU_ASSERT_EQUAL(with.list_size, 7 + 3 + 32);
+	CU_ASSERT_EQUAL(with.memo.bhits, 1);
+	CU_ASSERT_EQUAL(both(&with, &without, status_503, sizeof(status_503)),
+			SHB_H2_HSCAN_OK);
+	CU_ASSERT_EQUAL(both(&with, &without, newest, 1), SHB_H2_HSCAN_OK);
+	CU_ASSERT_EQUAL(with.status, 503);
+	CU_ASSERT_EQUAL(with.memo.bhits, 1);
+	CU_ASSERT_EQUAL(both(&with, &without, newest, 1), SHB_H2_HSCAN_OK);
+	CU_ASSERT_EQUAL(with.status, 503);
+	CU_ASSERT_EQUAL(with.memo.bhits, 2);
+}
+
+/* HAProxy's way: the same two literals with indexing in every block,
+ * never reading the table. Each repeat is taken from the memo and its
+ * inserts made again, evictions and all: 200 blocks leave the table the
+ * scan without the memo leaves (both() compares it after each). */
+static void test_block_inserts_replayed(void)
+{
+	static const uint8_t blk[] = {
+		0x88, 0x5c, 0x02, '1', '3', 0x5f, 0x0a,
+		't', 'e', 'x', 't', '/', 'p', 'l', 'a', 'i', 'n',
+	};
+	static struct side with, without;
+
+	start(&with, &without);
+	for (int i = 0; i < 200; i++) {
+		CU_ASSERT_EQUAL(both(&with, &without, blk, sizeof(blk)),
+				SHB_H2_HSCAN_OK);
+		CU_ASSERT_EQUAL(with.status, 200);
+	}
+	CU_ASSERT_EQUAL(with.memo.bhits, 199);
+	/* 4096 / (48 + 54) entries of the two: 80 fit, 40 of each. */
+	CU_ASSERT_EQUAL(with.t.count, 80);
+	CU_ASSERT_EQUAL(with.t.size, 40 * (48 + 54));
+}
+
+/* A block with a size update is never kept; one kept under another
+ * maximum is scanned again (with a maximum of 40, the 42-octet :status
+ * entry no longer fits and empties the table). */
+static void test_block_resize_and_max(void)
+{
+	static const uint8_t resize_40[] = {0x3f, 0x09};   /* max 40 */
+	static const uint8_t resize_4096[] = {0x3f, 0xe1, 0x1f};
+	static struct side with, without;
+
+	start(&with, &without);
+	for (int i = 0; i < 3; i++)
+		CU_ASSERT_EQUAL(both(&with, &without, resize_4096, 3),
+				SHB_H2_HSCAN_OK);
+	CU_ASSERT_EQUAL(with.memo.bhits, 0);
+	CU_ASSERT_EQUAL(both(&with, &without, status_404, 5), SHB_H2_HSCAN_OK);
+	CU_ASSERT_EQUAL(both(&with, &without, status_404, 5), SHB_H2_HSCAN_OK);
+	CU_ASSERT_EQUAL(with.memo.bhits, 1);
+	CU_ASSERT_EQUAL(with.t.count, 2);
+	CU_ASSERT_EQUAL(both(&with, &without, resize_40, 2), SHB_H2_HSCAN_OK);
+	CU_ASSERT_EQUAL(both(&with, &without, status_404, 5), SHB_H2_HSCAN_OK);
+	CU_ASSERT_EQUAL(with.memo.bhits, 1);
+	CU_ASSERT_EQUAL(with.t.count, 0);
+	CU_ASSERT_EQUAL(with.status, 404);
+}
+
 CU_TestInfo shb_h2_hmemo_tests[] = {
 	{"repeated values, equal wire lengths", test_repeats_and_equal_wire_length},
 	{"invalid strings are never kept", test_invalid_never_kept},
 	{"slots reused oldest first", test_slots_reused},
+	{"a block repeats until the table changes", test_block_repeats_until_table_changes},
+	{"a repeated block's inserts are made again", test_block_inserts_replayed},
+	{"size updates and another maximum", test_block_resize_and_max},
 	CU_TEST_INFO_NULL,
 };
