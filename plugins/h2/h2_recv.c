@@ -460,6 +460,45 @@ static size_t read_prefix(struct shb_h2_conn *c, const uint8_t *p, size_t n,
 	return take;
 }
 
+/* A whole frame in p[n], between frames (after the first, whose first
+ * octets may be an HTTP/1 answer), without padding or priority: header,
+ * content and end in one step, the steps the loop below would take one
+ * a turn, leaving the reader as they would. Returns the octets taken, 0
+ * (nothing done) for any other frame. */
+static size_t whole_frame(struct shb_h2_conn *c, const uint8_t *p, size_t n,
+			  int *rc)
+{
+	struct shb_h2_reader *r = &c->rd;
+	uint32_t len;
+
+	if (n < SHB_H2_FRAME_HEADER_LEN || c->frames_in == 0)
+		return 0;
+	len = (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+	if (len > n - SHB_H2_FRAME_HEADER_LEN ||
+	    ((p[3] == SHB_H2_DATA || p[3] == SHB_H2_HEADERS) &&
+	     (p[4] & (SHB_H2_FLAG_PADDED | SHB_H2_FLAG_PRIORITY))))
+		return 0;
+	shb_h2_frame_header_parse(p, &r->fh);
+	*rc = begin_frame(c);
+	if (*rc != SHB_OK)
+		return SHB_H2_FRAME_HEADER_LEN;
+	r->prefix_need = 0;
+	r->prefix_have = 0;
+	r->pad_left = 0;
+	r->payload_left = 0;
+	r->phase = SHB_H2_R_PAYLOAD;
+	if (c->closed)
+		return SHB_H2_FRAME_HEADER_LEN;
+	if (len) {
+		*rc = content(c, p + SHB_H2_FRAME_HEADER_LEN, len);
+		if (*rc != SHB_OK || c->closed)
+			return SHB_H2_FRAME_HEADER_LEN + len;
+	}
+	r->phase = SHB_H2_R_HEADER;
+	*rc = end_frame(c);
+	return SHB_H2_FRAME_HEADER_LEN + len;
+}
+
 shb_ssize shb_h2_read(struct shb_h2_conn *c, const uint8_t *data, size_t len)
 {
 	struct shb_h2_reader *r = &c->rd;
@@ -486,7 +525,9 @@ shb_ssize shb_h2_read(struct shb_h2_conn *c, const uint8_t *data, size_t len)
 			break;
 		switch (r->phase) {
 		case SHB_H2_R_HEADER:
-			off += read_header(c, data + off, left, &rc);
+			take = r->hdr_have ? 0
+					   : whole_frame(c, data + off, left, &rc);
+			off += take ? take : read_header(c, data + off, left, &rc);
 			break;
 		case SHB_H2_R_PREFIX:
 			off += read_prefix(c, data + off, left, &rc);
