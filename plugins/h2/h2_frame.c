@@ -11,18 +11,6 @@ static void put32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
-size_t shb_h2_frame_header_write(uint8_t *p, uint32_t length, uint8_t type,
-				 uint8_t flags, uint32_t stream_id)
-{
-	p[0] = (uint8_t)(length >> 16);
-	p[1] = (uint8_t)(length >> 8);
-	p[2] = (uint8_t)length;
-	p[3] = type;
-	p[4] = flags;
-	put32(p + 5, stream_id & SHB_H2_MAX_STREAM_ID);
-	return SHB_H2_FRAME_HEADER_LEN;
-}
-
 size_t shb_h2_write_settings(uint8_t *p, const struct shb_h2_setting_kv *kv,
 			     size_t n)
 {

@@ -95,9 +95,24 @@ static inline void shb_h2_frame_header_parse(const uint8_t *p,
 			(uint32_t)p[7] << 8 | p[8]) & SHB_H2_MAX_STREAM_ID;
 }
 
-/* Writes a 9-octet header; length must be < 2^24. */
-size_t shb_h2_frame_header_write(uint8_t *p, uint32_t length, uint8_t type,
-				 uint8_t flags, uint32_t stream_id);
+/* Writes a 9-octet header; length must be < 2^24. Inline: the sender
+ * writes one per request. */
+static inline size_t shb_h2_frame_header_write(uint8_t *p, uint32_t length,
+					       uint8_t type, uint8_t flags,
+					       uint32_t stream_id)
+{
+	stream_id &= SHB_H2_MAX_STREAM_ID;
+	p[0] = (uint8_t)(length >> 16);
+	p[1] = (uint8_t)(length >> 8);
+	p[2] = (uint8_t)length;
+	p[3] = type;
+	p[4] = flags;
+	p[5] = (uint8_t)(stream_id >> 24);
+	p[6] = (uint8_t)(stream_id >> 16);
+	p[7] = (uint8_t)(stream_id >> 8);
+	p[8] = (uint8_t)stream_id;
+	return SHB_H2_FRAME_HEADER_LEN;
+}
 
 /* One SETTINGS entry as id and value. */
 struct shb_h2_setting_kv {

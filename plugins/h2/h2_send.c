@@ -234,6 +234,21 @@ int shb_h2_send_headers(struct shb_h2_conn *c, struct shb_h2_stream *s,
 	uint8_t end_stream = s->body_len ? 0 : SHB_H2_FLAG_END_STREAM;
 	uint8_t *p;
 
+	/* Most blocks: one frame, no size update to put first. */
+	if (!c->size_update && block_len <= fsz) {
+		p = shb_h2_out_reserve(c, SHB_H2_FRAME_HEADER_LEN + block_len);
+		if (!p)
+			return oom(c);
+		shb_h2_out_commit(c, SHB_H2_FRAME_HEADER_LEN + block_len);
+		p += shb_h2_frame_header_write(p, (uint32_t)block_len,
+					       SHB_H2_HEADERS,
+					       end_stream | SHB_H2_FLAG_END_HEADERS,
+					       s->id);
+		memcpy(p, block, block_len);
+		trace_out(c, SHB_H2_HEADERS, end_stream | SHB_H2_FLAG_END_HEADERS,
+			  s->id, block_len);
+		return SHB_OK;
+	}
 	/* A lowered peer table is acknowledged at the start of the next
 	 * block, once (RFC 7541 Section 4.2). */
 	if (c->size_update)
