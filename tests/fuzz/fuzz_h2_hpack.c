@@ -10,7 +10,8 @@
  * block, then blocks as a two-byte length and that many octets.
  *
  * Checked besides memory safety: the table never exceeds its maximum,
- * and the split run gives exactly the results (and decoded fields) of
+ * and the split run gives exactly the results (status, why malformed,
+ * list size, table size and count, and decoded fields) of
  * the unsplit run, which alone remembers repeated Huffman values and
  * blocks (shb_h2_hscan_memo) as a connection does. */
 #include <string.h>
@@ -22,6 +23,8 @@
 
 struct result {
 	int feed_rc, end_rc, status;
+	const char *malformed;
+	uint64_t list_size;
 	uint32_t table_size, table_count;
 	uint32_t fields;     /* decoded fields, when collecting */
 	uint64_t field_hash; /* FNV-1a of their records */
@@ -66,8 +69,11 @@ static int block(struct run *u, const struct fz_plan *pl, const uint8_t *p,
 	r->feed_rc = u->rc;
 	if (u->rc == SHB_H2_HSCAN_OK) {
 		r->end_rc = shb_h2_hscan_end(&u->s);
-		if (r->end_rc == SHB_H2_HSCAN_OK)
+		if (r->end_rc == SHB_H2_HSCAN_OK) {
 			r->status = shb_h2_hscan_status(&u->s);
+			r->malformed = shb_h2_hscan_malformed(&u->s);
+			r->list_size = u->s.list_size;
+		}
 	}
 	if (u->collect && r->feed_rc == SHB_H2_HSCAN_OK &&
 	    r->end_rc == SHB_H2_HSCAN_OK) {

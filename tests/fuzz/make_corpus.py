@@ -120,7 +120,28 @@ def hpack_seeds():
         seeds.append(bytes([min(mx // 16, 255)]) + PLAN + body)
     # 0xff: the 65536-octet table of a profile (chrome, firefox)
     seeds.append(b'\xff' + seeds[-1][1:])
+    # Response heads repeated as servers send them, for the block memo
+    # (an even first byte: nothing collected, so the memo is used).
+    for first, heads in ((0x80, REPEATED_H2O), (0xfe, REPEATED_HAPROXY),
+                         (0x80, REPEATED_CHANGED)):
+        blocks = [bytes.fromhex(h) for h in heads]
+        seeds.append(bytes([first]) + PLAN + b''.join(
+            struct.pack('<H', len(b)) + b for b in blocks))
     return seeds
+
+
+# h2o 2.2.5's first head (fields indexed as they go), then its repeats:
+# indexed fields and a content-length literal.
+_H2O_FIRST = ('8876879c47604b8976ff6196dd6d5f4a01c52f948a080271403d71b66e32053168'
+              'df5f87497ca58ae819aa6c96dd6d5f4a01c52f948a080271403d71b05c680a62d1'
+              'bf628afe5c8c2d882502d27f3f52848fd24a8f0f0d023133')
+REPEATED_H2O = [_H2O_FIRST] + ['88c3c2c1c0bfbe0f0d023133'] * 4
+# HAProxy 2.6: the same two literals with incremental indexing each time.
+REPEATED_HAPROXY = ['885c0231335f0a746578742f706c61696e'] * 5
+# An indexed head whose entry a size update + insert changes between
+# repeats (:status 404, then 503, at index 62; the update is to 2048,
+# the seed's limit).
+REPEATED_CHANGED = ['4803343034', 'be', 'be', '3fe10f4803353033', 'be', 'be']
 
 
 def huffman_seeds():
