@@ -1,4 +1,4 @@
-/* A gRPC unary protocol for shb (--proto grpc), built on the HTTP/2
+/* A gRPC protocol for shb (--proto grpc), built on the HTTP/2
  * plugin through its extension org.shb.h2.proto/1 (shb/ext/h2.h): h2 does
  * the framing, HPACK, flow control and streams; this plugin adds what is
  * gRPC's own (grpc_wire.h).
@@ -17,9 +17,14 @@
  *    as length-prefixed messages, grpc-status and grpc-message give the
  *    request's application outcome (SHB_APPSPACE_GRPC; status 0 is ok).
  *
- * Requests: POST to the URL's path, which must be /package.Service/Method,
- * with content-type application/grpc and te: trailers; the body is one
- * uncompressed message, from -d or --proto-opt message-hex=HEX. */
+ * One request is one call, from its HEADERS to the trailers, whatever its
+ * kind (grpc_request.h): POST to the URL's path, which must be
+ * /package.Service/Method, with content-type application/grpc and te:
+ * trailers; the body is the call's uncompressed request messages, all
+ * queued when the call is issued (as a client that sends without waiting
+ * for the answers), and the response's messages are read as they arrive.
+ * A unary or client-stream call must answer exactly one message, a
+ * server-stream or bidi call any number. */
 #include <stdalign.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -35,12 +40,10 @@
 #include <shb/define.h>
 #include <shb/ext/h2.h>
 
+#include "grpc_request.h"
 #include "grpc_wire.h"
 
 #define GRPC_ID "org.shb.example.grpc"
-/* The longest message -d or message-hex may give (a request is built once,
- * at start: this only bounds a typo). */
-#define GRPC_MAX_REQUEST (64u * 1024u * 1024u)
 
 /* Found by init() through the host; valid until our deinit. */
 static const struct shb_h2_proto_ext *g_h2;
@@ -50,12 +53,9 @@ struct grpc_module {
 	struct shb_host h2host;      /* what h2 gets: forwards to `host` */
 	const struct shb_proto_vtable *h2vt;
 	void *h2mod;
-	uint32_t parallel;    /* call slots per connection (-p) */
-	uint32_t max_message; /* --proto-opt max-message */
-	uint32_t tls;         /* the run's scheme runs over TLS */
-	uint8_t *message;     /* --proto-opt message-hex, or NULL */
-	size_t message_len;
-	int has_message;
+	uint32_t parallel; /* call slots per connection (-p) */
+	uint32_t tls;      /* the run's scheme runs over TLS */
+	struct grpc_opts opts;
 };
 
 /* One request in flight on a connection. */
@@ -219,6 +219,7 @@ static void proto_error(struct grpc_conn *g, struct shb_req_result *res,
 static void grpc_outcome(struct grpc_conn *g, struct grpc_call *c,
 			 struct shb_req_result *res)
 {
+	int unary = g->mod->opts.kind == GRPC_CALL_UNARY;
 	const char *name;
 
 	if (!c->have_status) {
@@ -244,10 +245,14 @@ static void grpc_outcome(struct grpc_conn *g, struct grpc_call *c,
 			why = "content-type is not application/grpc";
 		else if (grpc_reader_partial(&c->rd))
 			why = "the body ends inside a message";
+		else if (grpc_kind_streams_back(g->mod->opts.kind))
+			why = NULL; /* a stream: any number of messages */
 		else if (c->rd.messages == 0)
-			why = "a unary response without a message";
+			why = unary ? "a unary response without a message"
+				    : "a client-stream response without a message";
 		else if (c->rd.messages > 1)
-			why = "a unary response with more than one message";
+			why = unary ? "a unary response with more than one message"
+				    : "a client-stream response with more than one message";
 		if (why) {
 			proto_error(g, res, why, 0);
 			return;
@@ -288,74 +293,13 @@ static const struct shb_h2_observer grpc_observer = {
 
 /* ---- module ------------------------------------------------------------------- */
 
-static int hexdigit(char c)
-{
-	static const char digits[] = "0123456789abcdef";
-	const char *p = c ? strchr(digits, c | 0x20) : NULL;
-
-	return p ? (int)(p - digits) : -1;
-}
-
-static int unhex(const char *hex, struct grpc_module *m)
-{
-	size_t n = strlen(hex);
-
-	if (n % 2 || n / 2 > GRPC_MAX_REQUEST)
-		return -1;
-	m->message = malloc(n / 2 + 1);
-	if (!m->message)
-		return -1;
-	for (size_t i = 0; i < n / 2; i++) {
-		int hi = hexdigit(hex[2 * i]), lo = hexdigit(hex[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -1;
-		m->message[i] = (uint8_t)(hi << 4 | lo);
-	}
-	m->message_len = n / 2;
-	m->has_message = 1;
-	return 0;
-}
-
-static int parse_options(struct grpc_module *m, const struct shb_run_config *cfg,
-			 char *err, size_t errlen)
-{
-	for (size_t i = 0; i < cfg->option_count; i++) {
-		const char *k = cfg->options[i].key, *v = cfg->options[i].value;
-		char *end;
-
-		if (k && strcmp(k, "max-message") == 0) {
-			unsigned long long x = v ? strtoull(v, &end, 10) : 0;
-
-			if (!v || !*v || *end || x == 0 || x > UINT32_MAX) {
-				snprintf(err, errlen, "grpc: max-message must be a byte count from 1 to 4294967295, not '%s'",
-					 v ? v : "");
-				return SHB_E_INVAL;
-			}
-			m->max_message = (uint32_t)x;
-		} else if (k && strcmp(k, "message-hex") == 0) {
-			free(m->message);
-			m->message = NULL;
-			if (!v || unhex(v, m) < 0) {
-				snprintf(err, errlen, "grpc: message-hex must be an even number of hex digits");
-				return SHB_E_INVAL;
-			}
-		} else {
-			snprintf(err, errlen, "grpc: unknown option '%s' (known: max-message, message-hex)",
-				 k ? k : "");
-			return SHB_E_INVAL;
-		}
-	}
-	return SHB_OK;
-}
-
 static void grpc_module_destroy(void *module)
 {
 	struct grpc_module *m = module;
 
 	if (m->h2mod)
 		m->h2vt->module_destroy(m->h2mod);
-	free(m->message);
+	grpc_opts_fini(&m->opts);
 	free(m);
 }
 
@@ -381,9 +325,9 @@ static int grpc_module_create(const struct shb_host *host,
 	m->host = host;
 	m->h2vt = g_h2->desc->vt;
 	m->parallel = cfg->parallel ? cfg->parallel : 1;
-	m->max_message = GRPC_DEFAULT_MAX_MESSAGE;
 	m->tls = (cfg->flags & SHB_RUN_TLS) != 0;
-	rc = parse_options(m, cfg, err, errlen);
+	rc = grpc_opts_parse(&m->opts, cfg->options, cfg->option_count, err,
+			     errlen);
 	if (rc < 0)
 		goto fail;
 	/* h2 gets the core's host with the members that name a connection
@@ -432,8 +376,7 @@ static int grpc_prepare_request(void *module, const struct shb_request *req,
 				void **prepared, char *err, size_t errlen)
 {
 	const struct grpc_module *m = module;
-	const uint8_t *msg = m->message;
-	size_t len = m->message_len, nh = 0;
+	size_t len = 0, nh = 0;
 	struct shb_request r;
 	struct shb_kv *hdr;
 	uint8_t *body;
@@ -448,29 +391,21 @@ static int grpc_prepare_request(void *module, const struct shb_request *req,
 			 req->path);
 		return SHB_E_INVAL;
 	}
-	if (req->body_len || (req->flags & SHB_REQUEST_HAS_BODY)) {
-		if (m->has_message) {
-			snprintf(err, errlen, "grpc: give the message with -d or message-hex, not both");
-			return SHB_E_INVAL;
-		}
-		msg = req->body;
-		len = req->body_len;
-	}
-	if (len > GRPC_MAX_REQUEST) {
-		snprintf(err, errlen, "grpc: a request message above %u bytes", GRPC_MAX_REQUEST);
+	if ((req->body_len || (req->flags & SHB_REQUEST_HAS_BODY)) &&
+	    m->opts.has_message) {
+		snprintf(err, errlen, "grpc: give the message with one of -d, message-hex and message-bytes");
 		return SHB_E_INVAL;
 	}
-	body = malloc(GRPC_PREFIX_LEN + len);
+	rc = grpc_body_build(&m->opts, req->body, req->body_len, &body, &len,
+			     err, errlen);
+	if (rc < 0)
+		return rc;
 	hdr = calloc(req->header_count + 2, sizeof(*hdr));
-	if (!body || !hdr) {
+	if (!hdr) {
 		free(body);
-		free(hdr);
 		snprintf(err, errlen, "grpc: out of memory");
 		return SHB_E_NOMEM;
 	}
-	grpc_prefix(body, (uint32_t)len);
-	if (len)
-		memcpy(body + GRPC_PREFIX_LEN, msg, len);
 	/* Ours replace the user's (and the core's form Content-Type). */
 	for (size_t i = 0; i < req->header_count; i++)
 		if (strcasecmp(req->headers[i].key, "content-type") != 0 &&
@@ -483,7 +418,7 @@ static int grpc_prepare_request(void *module, const struct shb_request *req,
 	r.scheme = m->tls ? "https" : "http"; /* :scheme, whatever the URL */
 	r.flags |= SHB_REQUEST_HAS_BODY;
 	r.body = body;
-	r.body_len = GRPC_PREFIX_LEN + len;
+	r.body_len = len;
 	r.headers = hdr;
 	r.header_count = nh;
 	/* h2 copies what it keeps: its prepared request is ours. */
@@ -615,7 +550,7 @@ static int grpc_issue(void *conn, const void *prepared, uint64_t cookie,
 	memset(c, 0, sizeof(*c));
 	c->used = 1;
 	c->cookie = cookie;
-	grpc_reader_init(&c->rd, g->mod->max_message);
+	grpc_reader_init(&c->rd, g->mod->opts.max_message);
 	rc = VT(conn)->issue(h2c(conn), prepared, cookie, now);
 	if (rc < 0)
 		c->used = 0;
@@ -685,8 +620,11 @@ static const struct shb_scheme grpc_schemes[] = {
 };
 
 static const struct shb_option_def grpc_options[] = {
-	{"max-message", "BYTES", "largest response message accepted (default 4194304)"},
+	{"call", "KIND", "unary (default), server-stream, client-stream or bidi"},
+	{"messages", "N", "request messages per call, client-stream and bidi (default 1)"},
+	{"message-bytes", "BYTES", "the request message: BYTES octets 'x'"},
 	{"message-hex", "HEX", "the request message as hex digits (default: -d, else empty)"},
+	{"max-message", "BYTES", "largest response message accepted (default 4194304)"},
 	{NULL, NULL, NULL},
 };
 
@@ -699,7 +637,7 @@ static struct shb_proto_desc grpc_desc = {
 		 SHB_PROTO_ALPN_REQUIRED,
 	.name = "grpc",
 	.display_name = "gRPC",
-	.summary = "gRPC unary calls over HTTP/2 (needs the h2 plugin); "
+	.summary = "gRPC unary and streaming calls over HTTP/2 (needs the h2 plugin); "
 		   "URL grpc://host[:port]/package.Service/Method",
 	.schemes = grpc_scheme_names,
 	.alpn = grpc_alpn,

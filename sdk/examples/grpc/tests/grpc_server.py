@@ -1,8 +1,15 @@
-"""A gRPC server for the example's tests: service shb.test.Echo with two
-unary methods on raw bytes (no protoc, no generated code):
+"""A gRPC server for the example's tests: service shb.test.Echo with
+methods of every kind on raw bytes (no protoc, no generated code):
 
-  /shb.test.Echo/Echo  returns the request message unchanged (status OK)
-  /shb.test.Echo/Fail  returns INVALID_ARGUMENT (3), message "fail on purpose"
+  /shb.test.Echo/Echo     unary: the request message unchanged (status OK)
+  /shb.test.Echo/Fail     unary: INVALID_ARGUMENT (3), "fail on purpose"
+  /shb.test.Echo/Stream   server-streaming: the request message 3 times
+  /shb.test.Echo/Collect  client-streaming: one message, the request
+                          messages joined
+  /shb.test.Echo/Chat     bidirectional: each request message back as it
+                          arrives
+  /shb.test.Echo/Forever  server-streaming: the request message every
+                          10 ms until the client goes away
 
 Listens on 127.0.0.1 (an ephemeral port unless one is given), writes the
 port to the file named by --port-file once it listens, and serves until
@@ -11,6 +18,7 @@ import argparse
 import os
 import signal
 import sys
+import time
 from concurrent import futures
 
 import grpc
@@ -24,6 +32,26 @@ def fail(request, context):
     context.abort(grpc.StatusCode.INVALID_ARGUMENT, "fail on purpose")
 
 
+def stream(request, context):
+    for _ in range(3):
+        yield request
+
+
+def collect(requests, context):
+    return b"".join(requests)
+
+
+def chat(requests, context):
+    for m in requests:
+        yield m
+
+
+def forever(request, context):
+    while context.is_active():
+        yield request
+        time.sleep(0.01)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, default=0)
@@ -35,8 +63,12 @@ def main():
     handlers = {
         "Echo": grpc.unary_unary_rpc_method_handler(echo),
         "Fail": grpc.unary_unary_rpc_method_handler(fail),
+        "Stream": grpc.unary_stream_rpc_method_handler(stream),
+        "Collect": grpc.stream_unary_rpc_method_handler(collect),
+        "Chat": grpc.stream_stream_rpc_method_handler(chat),
+        "Forever": grpc.unary_stream_rpc_method_handler(forever),
     }
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=32))
     server.add_generic_rpc_handlers(
         (grpc.method_handlers_generic_handler("shb.test.Echo", handlers),))
     port = server.add_insecure_port("127.0.0.1:%d" % args.port)
