@@ -16,9 +16,10 @@ all_endpoints="/ /1m /bigheaders /close /echo"
 # message echoed, a 64 KiB one, the server closing (1000) every 5th
 # message. gRPC (--proto grpc, the SDK's example on the h2 plugin):
 # unary echo of 13 bytes, a method that fails with INVALID_ARGUMENT, a
-# 1 MiB message each way.
+# 1 MiB message each way; a server stream of 10 messages, a client
+# stream of 10 answered as one, 10 messages each way on one call.
 ws_endpoints="ws:echo ws:64k ws:close"
-grpc_endpoints="grpc:echo grpc:fail grpc:1m"
+grpc_endpoints="grpc:echo grpc:fail grpc:1m grpc:stream grpc:client grpc:bidi"
 # DNS over UDP (--proto dns, the SDK's example): an A query answered from
 # a local record, and names the server does not have (NXDOMAIN).
 dns_endpoints="dns:a dns:nx"
@@ -468,6 +469,16 @@ dns_verdict() {
 	fi
 }
 
+# grpc_stream_octets ENDPOINT: the response body octets of 200 calls of a
+# streaming endpoint (each message 5 octets of prefix and the 13 sent),
+# or nothing for the others.
+grpc_stream_octets() {
+	case $1 in
+	grpc:stream | grpc:bidi) echo $((200 * 10 * (5 + 13))) ;; # 10 messages back
+	grpc:client) echo $((200 * (5 + 10 * 13))) ;;            # 10 joined in one
+	esac
+}
+
 # run_one SERVER PROTO ENDPOINT URL
 run_one() {
 	local server=$1 proto=$2 ep=$3 url=$4 base args rc=0 reason="" rps="" pp=$plugin_path
@@ -483,6 +494,9 @@ run_one() {
 	case $ep in
 	/echo | h2:window) args+=(-d "@$post_file") ;;
 	ws:echo | ws:close | grpc:echo | grpc:fail) args+=(-d "@$msg_file") ;;
+	grpc:stream) args+=(-d "@$msg_file" --proto-opt call=server-stream) ;;
+	grpc:client) args+=(-d "@$msg_file" --proto-opt call=client-stream --proto-opt messages=10) ;;
+	grpc:bidi) args+=(-d "@$msg_file" --proto-opt call=bidi --proto-opt messages=10) ;;
 	ws:64k) args+=(-d "@$msg64k_file") ;;
 	grpc:1m) args+=(-d "@$IOP_DOCROOT/1m") ;;
 	dns:a) args+=(--proto-opt name=a.shb.test) ;;
@@ -560,6 +574,9 @@ run_one() {
 		elif [[ $ep == ws:close ]] && (($("$jcheck" --get "$base.json" connectionsOpened) <= 10)); then
 			# The server's closes must have made shb reconnect.
 			reason="no connection closed by the server (10 opened)"
+		elif [[ -n $(grpc_stream_octets "$ep") ]] &&
+			(($("$jcheck" --get "$base.json" rxBodyBytes) != $(grpc_stream_octets "$ep"))); then
+			reason="body octets $("$jcheck" --get "$base.json" rxBodyBytes), not $(grpc_stream_octets "$ep") (messages lost or extra)"
 		fi
 		# A server may check the run from its side too (how each
 		# connection ended): <server>_check prints a reason or nothing.
@@ -725,7 +742,7 @@ report() {
 	echo "- mode: $( ((quick)) && echo "quick (GET / only)" || echo "full ($all_endpoints; HTTP/2 cases: $h2_cases)")"
 	echo "- each run: -c 10 -n 200, -p 16 on h2c/h2/h3; pass = exit 0, 200 ok, 0 errors, only status 200"
 	echo "- ws/wss ($ws_endpoints): -p 4 (1 on websocketd); pass = exit 0, 200 ok, 0 errors, only close code 1000"
-	echo "- grpc/grpcs ($grpc_endpoints): -p 16; pass = exit 0, 200 ok, 0 errors, only status 200 and grpc-status 0; grpc:fail: exit 1, 200 application errors, only grpc-status 3"
+	echo "- grpc/grpcs ($grpc_endpoints): -p 16; pass = exit 0, 200 ok, 0 errors, only status 200 and grpc-status 0 (streams: exactly the body octets of every message sent back); grpc:fail: exit 1, 200 application errors, only grpc-status 3"
 	echo "- dns ($dns_endpoints): -p 16; pass = dns:a exit 0, 200 noerror; dns:nx exit 1, 200 nxdomain answered; each with 200 queries in the server's log"
 	echo
 	echo "## Matrix"

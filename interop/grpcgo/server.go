@@ -3,8 +3,11 @@
 // No protoc and no generated code: a codec that passes message bytes
 // through, and one handler for every method (UnknownServiceHandler):
 //
-//	/shb.interop.Echo/Echo  returns the request message unchanged
-//	/shb.interop.Echo/Fail  fails with INVALID_ARGUMENT (3), "fail on purpose"
+//	/shb.interop.Echo/Echo     unary: returns the request message unchanged
+//	/shb.interop.Echo/Fail     unary: fails with INVALID_ARGUMENT (3), "fail on purpose"
+//	/shb.interop.Echo/Stream   server-streaming: the request message 10 times
+//	/shb.interop.Echo/Collect  client-streaming: one message, the request messages joined
+//	/shb.interop.Echo/Chat     bidirectional: each request message back as it arrives
 //
 // Serves h2c on -plain and TLS (ALPN h2) on -tls until SIGTERM.
 package main
@@ -12,6 +15,7 @@ package main
 import (
 	"crypto/tls"
 	"flag"
+	"io"
 	"log"
 	"net"
 	"os"
@@ -40,9 +44,15 @@ func (rawCodec) Name() string { return "raw" }
 
 func (rawCodec) String() string { return "raw" }
 
-// handle serves one unary call of any method.
+// handle serves one call of any method; the method's name says its kind.
 func handle(srv interface{}, stream grpc.ServerStream) error {
 	method, _ := grpc.MethodFromServerStream(stream)
+	switch method {
+	case "/shb.interop.Echo/Collect":
+		return collect(stream)
+	case "/shb.interop.Echo/Chat":
+		return chat(stream)
+	}
 	var msg []byte
 	if err := stream.RecvMsg(&msg); err != nil {
 		return err
@@ -52,8 +62,48 @@ func handle(srv interface{}, stream grpc.ServerStream) error {
 		return stream.SendMsg(&msg)
 	case "/shb.interop.Echo/Fail":
 		return status.Error(codes.InvalidArgument, "fail on purpose")
+	case "/shb.interop.Echo/Stream":
+		for i := 0; i < 10; i++ {
+			if err := stream.SendMsg(&msg); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	return status.Errorf(codes.Unimplemented, "no method %s", method)
+}
+
+// collect reads every request message, then answers them joined.
+func collect(stream grpc.ServerStream) error {
+	var all []byte
+	for {
+		var msg []byte
+		err := stream.RecvMsg(&msg)
+		if err == io.EOF {
+			return stream.SendMsg(&all)
+		}
+		if err != nil {
+			return err
+		}
+		all = append(all, msg...)
+	}
+}
+
+// chat echoes each request message as it arrives.
+func chat(stream grpc.ServerStream) error {
+	for {
+		var msg []byte
+		err := stream.RecvMsg(&msg)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := stream.SendMsg(&msg); err != nil {
+			return err
+		}
+	}
 }
 
 func serve(addr string, opts ...grpc.ServerOption) *grpc.Server {

@@ -2,12 +2,15 @@
 
     server.py PLAIN_PORT TLS_PORT CERT KEY
 
-Service shb.interop.Echo, two unary methods on raw bytes (a generic
+Service shb.interop.Echo, methods of every kind on raw bytes (a generic
 handler: no protoc, no generated code), on 127.0.0.1:PLAIN_PORT (h2c)
 and 127.0.0.1:TLS_PORT (TLS, ALPN h2), until SIGTERM:
 
-  /shb.interop.Echo/Echo  returns the request message unchanged
-  /shb.interop.Echo/Fail  fails with INVALID_ARGUMENT (3), "fail on purpose"
+  /shb.interop.Echo/Echo     unary: returns the request message unchanged
+  /shb.interop.Echo/Fail     unary: fails with INVALID_ARGUMENT (3), "fail on purpose"
+  /shb.interop.Echo/Stream   server-streaming: the request message 10 times
+  /shb.interop.Echo/Collect  client-streaming: one message, the request messages joined
+  /shb.interop.Echo/Chat     bidirectional: each request message back as it arrives
 """
 import signal
 import sys
@@ -24,11 +27,28 @@ def fail(request, context):
     context.abort(grpc.StatusCode.INVALID_ARGUMENT, "fail on purpose")
 
 
+def stream(request, context):
+    for _ in range(10):
+        yield request
+
+
+def collect(requests, context):
+    return b"".join(requests)
+
+
+def chat(requests, context):
+    for m in requests:
+        yield m
+
+
 def main():
     plain, tls, cert, key = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
     handlers = {
         "Echo": grpc.unary_unary_rpc_method_handler(echo),
         "Fail": grpc.unary_unary_rpc_method_handler(fail),
+        "Stream": grpc.unary_stream_rpc_method_handler(stream),
+        "Collect": grpc.stream_unary_rpc_method_handler(collect),
+        "Chat": grpc.stream_stream_rpc_method_handler(chat),
     }
     # Messages up to 2 MiB each way (the 1 MiB one fits with room).
     opts = [("grpc.max_receive_message_length", 1 << 21),
