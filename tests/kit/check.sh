@@ -292,6 +292,10 @@ examples)
 	expect_pass "$3" --replies "$4"
 	expect_pass "$5" --replies "$6" --extensions-from "$7" \
 		--path /shb.test.Echo/Echo
+	# gRPC's streaming calls read the same corpus (stream.seq is a server
+	# stream of three messages) with other rules: any number of messages.
+	expect_pass "$5" --replies "$6" --extensions-from "$7" \
+		--path /shb.test.Echo/Chat --proto-opt call=bidi --proto-opt messages=3
 	# Every check ran: none of them said it had nothing to check with.
 	for ex in "$1|$2" "$3|$4" "$5|$6|$7"; do
 		IFS='|' read -r so dir ext <<<"$ex"
