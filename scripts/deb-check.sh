@@ -282,10 +282,11 @@ done
 # shb-plugin-check, and loaded by path.
 mkdir "$tmp/example"
 cp /usr/share/doc/shb-dev/examples/*.[ch] "$tmp/example/"
+cp -r /usr/share/doc/shb-dev/examples/common "$tmp/example/"
 # shellcheck disable=SC2046 # pkg-config prints several words
 cc -std=c11 -D_GNU_SOURCE -O2 -shared -fPIC $(pkg-config --cflags shb-plugin-1) \
-	$(pkg-config --variable=plugin_ldflags shb-plugin-1) \
-	-o "$tmp/example/shb-proto-h1.so" "$tmp"/example/*.c ||
+	-I "$tmp/example" $(pkg-config --variable=plugin_ldflags shb-plugin-1) \
+	-o "$tmp/example/shb-proto-h1.so" "$tmp"/example/*.c "$tmp"/example/common/buf.c ||
 	fail "the shb-dev example does not build against the installed SDK"
 /usr/bin/shb-plugin-check --iterations 20 "$tmp/example/shb-proto-h1.so" >"$tmp/check.out" 2>&1 ||
 	{ cat "$tmp/check.out" >&2; fail "shb-plugin-check fails the shb-dev example"; }
