@@ -134,3 +134,19 @@ int shb_outcome_name_ok(const char *s)
 	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_");
 	return n >= 1 && n <= SHB_OUTCOME_NAME_BYTES && !s[n];
 }
+
+static const char *const metric_kinds[] = {"counter", "latency", "value"};
+
+const char *shb_metric_kind_name(uint32_t kind)
+{
+	return kind >= SHB_METRIC_COUNTER && kind <= SHB_METRIC_VALUE ?
+	       metric_kinds[kind - 1] : "unknown";
+}
+
+uint32_t shb_metric_kind_of(const char *s)
+{
+	for (uint32_t k = SHB_METRIC_COUNTER; s && k <= SHB_METRIC_VALUE; k++)
+		if (!strcmp(s, metric_kinds[k - 1]))
+			return k;
+	return 0;
+}

@@ -33,6 +33,12 @@ const char *shb_err_space_name(char *buf, size_t len, uint32_t space);
 int64_t shb_app_space_of(const char *s);
 int64_t shb_err_space_of(const char *s);
 
+/* Since ABI 1.4: a protocol metric's kind as reports write it
+ * ("counter", "latency", "value"; "unknown" past them), and back (0 for
+ * anything else). */
+const char *shb_metric_kind_name(uint32_t kind);
+uint32_t shb_metric_kind_of(const char *s);
+
 /* ---- since ABI 1.4: with the run's outcome names -------------------------- */
 
 /* A protocol's named outcome spaces (shb_run_info.outcome_spaces, or what

@@ -181,8 +181,10 @@ static int run_and_report(struct shb_run *run, struct shb_reporter *reps,
 	shb_run_info_fill(run, k, n, pinfo, target);
 	/* All the run needs first: once begun, every reporter is ended. */
 	struct shb_tseries tsd, *ts = interval ? &tsd : NULL;
-	struct shb_worker_args *wa = shb_worker_args_new(run->threads, interval,
-							 pinfo, ts);
+	const struct shb_proto_request *req = &run->prun->req;
+	struct shb_worker_args *wa = shb_worker_args_new(
+		run->threads, interval, pinfo, ts, req->metrics,
+		(uint32_t)req->metric_count);
 	if (!wa) {
 		fprintf(stderr, "shb: out of memory\n");
 		return EXIT_RUN_FAILED;

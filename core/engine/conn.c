@@ -537,6 +537,36 @@ void shb_worker_conn_fingerprint(struct shb_conn *c, uint32_t kind,
 		shb_conn_fp_keep(&c->w->run->conn_fps, kind, text);
 }
 
+/* The protocol's metrics count like requests: from the end of --warmup
+ * (the totals are reset there) to the end of the run. */
+static struct shb_stats *metric_stats(struct shb_conn *c)
+{
+	struct worker *w = c ? c->w : NULL;
+	if (!w || !w->measuring || w->stopping || shb_worker_past_deadline(w))
+		return NULL;
+	return w->stats;
+}
+
+/* host->metric_add: the worker's own sum, folded into the interval. */
+void shb_worker_metric_add(struct shb_conn *c, uint32_t index, uint64_t n)
+{
+	struct shb_stats *s = metric_stats(c);
+	if (s)
+		shb_metrics_add(&s->metrics, index, n);
+}
+
+/* host->metric_record: the worker's histogram and the open interval's. */
+void shb_worker_metric_record(struct shb_conn *c, uint32_t index,
+			      uint64_t value)
+{
+	struct shb_stats *s = metric_stats(c);
+	if (!s)
+		return;
+	shb_metrics_record(&s->metrics, index, value);
+	if (index < s->metrics.n && shb_metrics_is_hist(s->metrics.defs[index].kind))
+		shb_ival_metric(c->w->args->ival, index, value);
+}
+
 void shb_run_set_origin(struct shb_run *run)
 {
 	const struct shb_config *cfg = run->cfg;

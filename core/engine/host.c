@@ -116,6 +116,8 @@ static const struct shb_host host = {
 	.tls_client_hello = shb_worker_tls_client_hello,
 	.conn_fingerprint = shb_worker_conn_fingerprint,
 	.req_response = shb_worker_req_response,
+	.metric_add = shb_worker_metric_add,
+	.metric_record = shb_worker_metric_record,
 };
 
 const struct shb_host *shb_core_host(void)

@@ -195,6 +195,9 @@ void shb_worker_conn_fingerprint(struct shb_conn *c, uint32_t kind,
 /* -L (redirect.h): keeps the Location of a redirect for its slot. */
 void shb_worker_req_response(struct shb_conn *c, uint64_t cookie,
 			     const struct shb_response *resp);
+void shb_worker_metric_add(struct shb_conn *c, uint32_t index, uint64_t n);
+void shb_worker_metric_record(struct shb_conn *c, uint32_t index,
+			      uint64_t value);
 
 uint64_t shb_now_ns(void);
 

@@ -21,6 +21,14 @@ int shb_tseries_init(struct shb_tseries *ts, struct shb_worker_args *wa,
 	return 0;
 }
 
+int shb_tseries_metrics(struct shb_tseries *ts,
+			const struct shb_metric_def *defs, uint32_t n)
+{
+	if (shb_metrics_init(&ts->delta.metrics, defs, n) < 0)
+		return -1;
+	return shb_metrics_init(&ts->held_delta.metrics, defs, n);
+}
+
 void shb_tseries_destroy(struct shb_tseries *ts)
 {
 	shb_stats_destroy(&ts->delta);

@@ -43,6 +43,10 @@ int shb_tseries_init(struct shb_tseries *ts, struct shb_worker_args *wa,
 		     uint32_t n, const struct shb_run_info *info,
 		     uint64_t interval_ns);
 void shb_tseries_destroy(struct shb_tseries *ts);
+/* [main] after shb_tseries_init: the intervals carry the protocol's
+ * metrics too; 0, or -1 (out of memory). */
+int shb_tseries_metrics(struct shb_tseries *ts,
+			const struct shb_metric_def *defs, uint32_t n);
 /* The tenth of an interval a last one must reach to stand on its own. */
 static inline uint64_t shb_tseries_fold_ns(const struct shb_tseries *ts)
 {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "loader/loader_int.h"
+#include "loader/loader_metrics.h"
 #include "loader/loader_outcomes.h"
 
 /* A factory that claims more descriptors than this is corrupt; the bound
@@ -228,7 +229,9 @@ static int proto_desc12_check(const struct shb_proto_desc *d, char *why,
 		    (unsigned)d->max_dgram, LOADER_MAX_DGRAM);
 		return -1;
 	}
-	return shb_loader_desc14_check(d, why, n);
+	if (shb_loader_desc14_check(d, why, n))
+		return -1;
+	return shb_loader_metrics_check(d, why, n);
 }
 
 static int proto_check(const void *desc, uint32_t minor, char *why, size_t n)

@@ -3,7 +3,9 @@
 
 #include <string.h>
 
+#include "cli/slo.h"
 #include "common/quote.h"
+#include "loader/loader_metrics.h"
 
 uint32_t shb_proto_request_model(const struct shb_proto_desc *d)
 {
@@ -80,6 +82,10 @@ int shb_proto_request_settle(const struct shb_config *cfg,
 	out->success = cfg->success;
 	int http = out->request_model != SHB_REQMODEL_NONE;
 	if (!http && refuse_http(cfg, url, d->name, err, errlen) < 0)
+		return -1;
+	out->metrics = shb_proto_metrics(d, &out->metric_count);
+	if (shb_slo_metrics_check(cfg->slos, cfg->slo_count, out->metrics,
+				  out->metric_count, d->name, err, errlen) < 0)
 		return -1;
 	return shb_success_resolve(&out->success, out->outcome_spaces, http,
 				   d->name, err, errlen);

@@ -30,6 +30,10 @@ struct shb_proto_request {
 	size_t outcome_space_count;
 	/* cfg's --success with its outcome names resolved for d */
 	struct shb_success success;
+	/* The descriptor's metrics (static, the plugin's, checked by the
+	 * loader); NULL and 0 for none. */
+	const struct shb_metric_def *metrics;
+	size_t metric_count;
 };
 
 /* The method requests are sent with: "" for request model NONE (it
@@ -42,7 +46,8 @@ static inline const char *shb_run_method(const struct shb_proto_request *r,
 
 /* Fills *out for protocol d running `url` (a target of cfg): refuses the
  * HTTP request options of cfg for a NONE protocol and resolves
- * --success's names. 0, or -1 with one line in err. */
+ * --success's names, and the --slo gates on protocol metrics against d's
+ * metrics. 0, or -1 with one line in err. */
 int shb_proto_request_settle(const struct shb_config *cfg,
 			     const struct shb_url *url,
 			     const struct shb_proto_desc *d,

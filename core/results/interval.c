@@ -15,6 +15,14 @@ int shb_ival_init(struct shb_ival *iv)
 	return 0;
 }
 
+int shb_ival_metrics(struct shb_ival *iv, const struct shb_metric_def *defs,
+		     uint32_t n)
+{
+	if (shb_metrics_init(&iv->slot[0].metrics, defs, n) < 0)
+		return -1;
+	return shb_metrics_init(&iv->slot[1].metrics, defs, n);
+}
+
 void shb_ival_destroy(struct shb_ival *iv)
 {
 	shb_stats_destroy(&iv->slot[0]);
@@ -55,6 +63,8 @@ void shb_ival_leave(struct shb_ival *iv, const struct shb_stats *t)
 	fold(&d->rx_body_bytes, &l->rx_body_bytes, t->rx_body_bytes);
 	for (unsigned k = 0; k < SHB_ERRK_EX_COUNT; k++)
 		fold(&d->err_kind[k], &l->err_kind[k], t->err_kind[k]);
+	for (uint32_t i = 0; i < t->metrics.n; i++)
+		fold(&d->metrics.count[i], &l->metrics.count[i], t->metrics.count[i]);
 	iv->w = NULL;
 	/* Publishes the slot's writes to the main thread's acquire of seq. */
 	atomic_fetch_add_explicit(&iv->seq, 1, memory_order_release);
@@ -72,6 +82,7 @@ void shb_ival_rebase(struct shb_ival *iv, const struct shb_stats *t)
 	l->rx_header_bytes = t->rx_header_bytes;
 	l->rx_body_bytes = t->rx_body_bytes;
 	memcpy(l->err_kind, t->err_kind, sizeof(l->err_kind));
+	memcpy(l->metrics.count, t->metrics.count, sizeof(l->metrics.count));
 }
 
 void shb_ival_collect(struct shb_ival *iv, struct shb_stats *into)

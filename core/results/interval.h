@@ -11,7 +11,9 @@
  * The worker's counters (ok, errors by kind, bytes, retried, connections
  * opened) are folded in as differences from its totals at the end of each
  * section, so the sum of the deltas equals the totals exactly; the latency
- * and the status of each response are recorded into the slot as it ends.
+ * and the status of each response are recorded into the slot as it ends,
+ * and so are the values of the protocol's histogram metrics (its counters
+ * are folded like the core's).
  * Tables and the set-up histograms stay in the totals only. */
 #ifndef SHB_CORE_INTERVAL_H
 #define SHB_CORE_INTERVAL_H
@@ -32,6 +34,10 @@ struct shb_ival {
 
 /* [main] before the worker starts; 0 or -1 (out of memory). */
 int shb_ival_init(struct shb_ival *iv);
+/* [main] after shb_ival_init: both slots keep the protocol's metrics
+ * (metrics.h); 0 or -1 (out of memory). */
+int shb_ival_metrics(struct shb_ival *iv, const struct shb_metric_def *defs,
+		     uint32_t n);
 void shb_ival_destroy(struct shb_ival *iv);
 
 /* [worker] Opens a section (no-op when one is open). */
@@ -63,6 +69,15 @@ static inline void shb_ival_status(struct shb_ival *iv, uint32_t status)
 {
 	if (iv && iv->w && status >= 100 && status < SHB_STATUS_SLOTS)
 		iv->w->status[status]++;
+}
+
+/* [worker] One value of histogram metric i, inside a section (counters
+ * are folded from the totals like the other counters). */
+static inline void shb_ival_metric(struct shb_ival *iv, uint32_t i,
+				   uint64_t v)
+{
+	if (iv && iv->w)
+		shb_metrics_record(&iv->w->metrics, i, v);
 }
 
 /* [main] Adds what the worker recorded since the last collect to `into`

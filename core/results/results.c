@@ -96,6 +96,25 @@ static void build_codes(struct shb_results_buf *b, const struct shb_stats *s)
 	b->r.error_code_count = n;
 }
 
+/* The protocol's metrics in its order; none in a per-target result,
+ * whose statistics never hold them. */
+static void build_metrics(struct shb_results_buf *b, const struct shb_stats *s)
+{
+	const struct shb_metrics *m = &s->metrics;
+	for (uint32_t i = 0; i < m->n; i++)
+		b->metrics[i] = (struct shb_metric_value){
+			.kind = m->defs[i].kind,
+			.name = m->defs[i].name,
+			.unit = m->defs[i].unit,
+			.help = m->defs[i].help,
+			.count = shb_metrics_count(m, i),
+			.hist = shb_metrics_is_hist(m->defs[i].kind) ?
+				shb_histo_abi(&m->hist[i]) : NULL,
+		};
+	b->r.metrics = m->n ? b->metrics : NULL;
+	b->r.metric_count = m->n;
+}
+
 void shb_results_build(struct shb_results_buf *b, const struct shb_stats *s,
 		       const struct shb_run_info *info, uint64_t elapsed_ns,
 		       int interrupted)
@@ -134,6 +153,7 @@ void shb_results_build(struct shb_results_buf *b, const struct shb_stats *s,
 	r->requests_answered = s->ok + s->error_replies;
 	r->latency_error_reply = shb_histo_abi(&s->latency_error_reply);
 	r->measured = SHB_MEASURED_BYTES | SHB_MEASURED_CONNECTIONS;
+	build_metrics(b, s);
 }
 
 void shb_results_run_info(struct shb_run_info *info,

@@ -17,6 +17,7 @@ struct shb_results_buf {
 	struct shb_app_count apps[SHB_TABLE_CAP + 2];
 	/* the table, then one overflow entry per kind */
 	struct shb_code_count codes[SHB_TABLE_CAP + SHB_ERRK_EX_COUNT];
+	struct shb_metric_value metrics[SHB_METRIC_MAX];
 };
 
 /* `s` and `info` must outlive every use of b->r. The caller sets the

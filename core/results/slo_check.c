@@ -2,6 +2,7 @@
 #include "results/slo_check.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include <shb/results.h>
 
@@ -18,6 +19,45 @@ static int holds(enum shb_slo_op op, unsigned __int128 a, unsigned __int128 b)
 	case SHB_SLO_GE: return a >= b;
 	}
 	return 0;
+}
+
+static const struct shb_metric_value *find_metric(const struct shb_slo_data *d,
+						  const char *name)
+{
+	for (size_t i = 0; i < d->metric_count; i++)
+		if (!strcmp(d->metrics[i].name, name))
+			return &d->metrics[i];
+	return NULL;
+}
+
+/* NAME.pNN and NAME.count; a name the results lack (a merge of reports
+ * of another protocol) fails with "none". */
+static int check_metric(const struct shb_slo *slo, const struct shb_slo_data *d,
+			char *got, size_t gotlen)
+{
+	const struct shb_metric_value *m = find_metric(d, slo->metric_name);
+	uint64_t v;
+
+	if (!m) {
+		snprintf(got, gotlen, "none (no such metric in the results)");
+		return 0;
+	}
+	if (slo->metric == SHB_SLO_METRIC_COUNT) {
+		v = m->count;
+	} else {
+		const struct shb_histo *h = (const struct shb_histo *)(const void *)m->hist;
+		if (!h || shb_histo_count(h) == 0) {
+			snprintf(got, gotlen, "none (no value recorded)");
+			return 0;
+		}
+		v = shb_histo_value_at_ppm(h, slo->ppm);
+	}
+	if (!slo->plain) {
+		shb_duration_text_sig(v, 4, got, gotlen);
+		return holds(slo->op, v, slo->limit);
+	}
+	snprintf(got, gotlen, "%llu", (unsigned long long)v);
+	return holds(slo->op, (unsigned __int128)v * SHB_SLO_MILLIONTH, slo->limit);
 }
 
 int shb_slo_check(const struct shb_slo *slo, const struct shb_slo_data *d,
@@ -58,6 +98,10 @@ int shb_slo_check(const struct shb_slo *slo, const struct shb_slo_data *d,
 			 (double)d->ok * 1e9 / (double)d->elapsed_ns : 0.0);
 		break;
 	}
+	case SHB_SLO_METRIC_PCT:
+	case SHB_SLO_METRIC_COUNT:
+		ok = check_metric(slo, d, got, sizeof(got));
+		break;
 	}
 	if (!ok)
 		snprintf(msg, msglen, "%s = %s, wanted %s %s", slo->name, got,
@@ -75,6 +119,10 @@ int shb_slo_check_all(const struct shb_config *cfg,
 		.elapsed_ns = r->elapsed_ns,
 		.latency = latency,
 	};
+	if (SHB_HAS(r, struct shb_results, metric_count)) {
+		d.metrics = r->metrics;
+		d.metric_count = r->metric_count;
+	}
 	int failed = 0;
 
 	for (size_t i = 0; i < cfg->slo_count; i++) {

@@ -18,6 +18,10 @@ struct shb_slo_data {
 	uint64_t ok, errors;
 	uint64_t elapsed_ns;
 	const struct shb_histo *latency; /* of ok requests */
+	/* The protocol's metrics (shb_results.metrics), their histograms
+	 * the core's (struct shb_histo); NULL and 0 for none. */
+	const struct shb_metric_value *metrics;
+	size_t metric_count;
 };
 
 /* Checks one gate. Returns 1 when it holds, 0 when it fails; then msg

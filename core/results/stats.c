@@ -43,16 +43,20 @@ void shb_stats_destroy(struct shb_stats *s)
 {
 	for (int i = 0; i < NHIST; i++)
 		shb_histo_destroy(hist_at(s, i));
+	shb_metrics_destroy(&s->metrics);
 }
 
 void shb_stats_reset(struct shb_stats *s)
 {
 	struct shb_histo h[NHIST];
+	struct shb_metrics m = s->metrics;
 	int open_loop = s->open_loop;
 	for (int i = 0; i < NHIST; i++)
 		h[i] = *hist_at(s, i);
 	memset(s, 0, sizeof(*s));
 	s->open_loop = open_loop;
+	shb_metrics_reset(&m);
+	s->metrics = m;
 	for (int i = 0; i < NHIST; i++) {
 		shb_histo_reset(&h[i]);
 		*hist_at(s, i) = h[i];
@@ -245,4 +249,5 @@ void shb_stats_merge(struct shb_stats *dst, const struct shb_stats *src)
 			 src->code[i].code, src->code[i].count);
 	for (int i = 0; i < NHIST; i++)
 		shb_histo_merge(hist_at(dst, i), hist_of(src, i));
+	shb_metrics_merge(&dst->metrics, &src->metrics);
 }

@@ -19,6 +19,7 @@
 #include <shb/proto.h>
 #include <shb/results.h>
 #include "results/hist.h"
+#include "results/metrics.h"
 
 #define SHB_STATUS_SLOTS 1000 /* every 3-digit code, e.g. a CDN's 999 */
 #define SHB_SAMPLE_LEN 160
@@ -75,8 +76,14 @@ struct shb_stats {
 	 * timed, from the intended start, in latency_error_reply. */
 	uint64_t error_replies;
 	struct shb_histo latency_error_reply;
+	/* The protocol's own metrics (metrics.h): none until made with
+	 * shb_metrics_init; kept by shb_stats_reset, freed by
+	 * shb_stats_destroy. */
+	struct shb_metrics metrics;
 };
 
+/* Statistics without protocol metrics (s->metrics.n == 0); add them with
+ * shb_metrics_init(&s->metrics, ...). */
 int shb_stats_init(struct shb_stats *s);
 void shb_stats_destroy(struct shb_stats *s);
 /* One error of `kind` (beyond SHB_ERRK_EX_COUNT: protocol); the first

@@ -118,6 +118,7 @@ int shb_kit_module_create(struct shb_kit_module *m, struct shb_kit_host *kh,
 	m->kh = kh;
 	m->desc = desc;
 	m->vt = desc->vt;
+	shb_kit_metrics_use(kh, desc);
 	if (!cfg) {
 		shb_kit_run_config_default(&def, desc);
 		cfg = &def;

@@ -121,9 +121,9 @@ void shb_kit_leave(struct shb_kit_conn *c)
 /* The connection a callback named, if the rules allow a callback now;
  * NULL after recording the violation otherwise. `what` is "req_done" or
  * "conn_event", `tag` a suffix for the message (" (cookie 7)"). */
-static struct shb_kit_conn *callback_conn(struct shb_kit_host *kh,
-					  struct shb_conn *handle,
-					  const char *what, const char *tag)
+struct shb_kit_conn *shb_kit_callback_conn(struct shb_kit_host *kh,
+					   struct shb_conn *handle,
+					   const char *what, const char *tag)
 {
 	struct shb_kit_slot *s = slot_of(kh, handle);
 
@@ -226,7 +226,7 @@ static void host_req_done(struct shb_conn *handle, uint64_t cookie,
 	}
 	record_done(kh, handle, cookie, res, size);
 	check_result(kh, cookie, res, size);
-	c = callback_conn(kh, handle, "req_done", tag);
+	c = shb_kit_callback_conn(kh, handle, "req_done", tag);
 	if (!c)
 		return;
 	if (shb_kit_conn_retire(c, cookie, 0))
@@ -266,7 +266,8 @@ static void host_req_response(struct shb_conn *handle, uint64_t cookie,
 		shb_kit_violation(kh, "req_response with a short or NULL response%s", tag);
 		return;
 	}
-	struct shb_kit_conn *c = callback_conn(kh, handle, "req_response", tag);
+	struct shb_kit_conn *c =
+		shb_kit_callback_conn(kh, handle, "req_response", tag);
 	if (c && !outstanding(c, cookie))
 		shb_kit_violation(kh, "req_response for a cookie not outstanding%s", tag);
 	if (shb_kit_response_find(kh, cookie) && !shb_kit_done_find(kh, cookie))
@@ -330,7 +331,7 @@ static void host_conn_event(struct shb_conn *handle,
 	if (ev->kind < SHB_CEV_HANDSHAKE_DONE || ev->kind > SHB_CEV_CONN_ERROR)
 		shb_kit_violation(kh, "conn_event: unknown kind %u",
 				  (unsigned)ev->kind);
-	callback_conn(kh, handle, "conn_event", "");
+	shb_kit_callback_conn(kh, handle, "conn_event", "");
 }
 
 /* A log line under `id` from a provider the test registered. */
@@ -559,6 +560,8 @@ int shb_kit_host_init(struct shb_kit_host *kh, uint32_t abi_minor)
 	if (abi_minor >= 4) {
 		kh->host.conn_fingerprint = host_conn_fingerprint;
 		kh->host.req_response = host_req_response;
+		kh->host.metric_add = shb_kit_host_metric_add;
+		kh->host.metric_record = shb_kit_host_metric_record;
 	}
 	kh->clock.now = 1;
 	kh->log_level = SHB_LOG_WARN;
@@ -585,6 +588,7 @@ void shb_kit_host_reset(struct shb_kit_host *kh)
 		kh->fingerprints[i] = NULL;
 		kh->fingerprint_calls[i] = 0;
 	}
+	shb_kit_metrics_clear(kh);
 }
 
 void shb_kit_host_fini(struct shb_kit_host *kh)

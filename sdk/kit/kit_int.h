@@ -41,4 +41,22 @@ int shb_kit_append_out(struct shb_kit_conn *c, const void *p, size_t n);
 		shb_kit_conn_poll(c);                                          \
 	} while (0)
 
+/* The connection a host callback named, if the rules allow a callback
+ * now (inside a [conn] call on it, on that thread); NULL after recording
+ * the violation otherwise. `tag` ends the message (" (cookie 7)"). */
+struct shb_kit_conn *shb_kit_callback_conn(struct shb_kit_host *kh,
+					   struct shb_conn *handle,
+					   const char *what, const char *tag);
+
+/* Metrics (metrics.c): the table of descriptor d (NULL: none) becomes the
+ * host's, with nothing recorded; _clear forgets what was recorded. */
+void shb_kit_metrics_use(struct shb_kit_host *kh,
+			 const struct shb_proto_desc *d);
+void shb_kit_metrics_clear(struct shb_kit_host *kh);
+/* host->metric_add and host->metric_record of a 1.4 host. */
+void shb_kit_host_metric_add(struct shb_conn *handle, uint32_t index,
+			     uint64_t n);
+void shb_kit_host_metric_record(struct shb_conn *handle, uint32_t index,
+				uint64_t value);
+
 #endif

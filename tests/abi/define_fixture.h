@@ -8,7 +8,8 @@
 
 #define SHB_TEST_PROTO_DESC(name)                                              \
 	{sizeof(struct shb_proto_desc), SHB_TRANSPORT_STREAM, 0, 0, name,      \
-	 NULL, NULL, NULL, NULL, 0, 8, NULL, NULL, NULL, 0, 0, 0, 0, NULL}
+	 NULL, NULL, NULL, NULL, 0, 8, NULL, NULL, NULL, 0, 0, 0, 0, NULL,    \
+	 NULL, 0, 0}
 #define SHB_TEST_REPORT_DESC(name)                                             \
 	{sizeof(struct shb_report_desc), 0, name, NULL, NULL, NULL}
 

@@ -1,15 +1,17 @@
 /* The layout of plugin ABI 1.4 on x86-64 (LP64), against the current
  * headers. Every member that 1.3 had keeps the offset layout_1_3_x86_64.c
  * freezes (against the 1.3 headers kept in v1.3/); 1.4 appended members to
- * struct shb_proto_desc (request model, outcome names), struct
+ * struct shb_proto_desc (request model, outcome names, metrics), struct
  * shb_run_info (request model, outcome names, success set, proxy, routes,
  * source, Unix socket) and struct shb_results (answered requests, error
- * reply latency, what a per-target result measures) and struct
- * shb_proto_vtable (conn_size_for, write_dgrams_v), and added struct
- * shb_outcome_space and struct shb_outcome_code; then issue_req to
- * struct shb_proto_vtable, req_response to struct shb_host,
- * response_body_max to struct shb_run_config, and struct shb_response;
- * then tls_priority to struct shb_proto_vtable.
+ * reply latency, what a per-target result measures, connection
+ * fingerprints, the protocol's metrics), struct shb_proto_vtable
+ * (conn_size_for, write_dgrams_v) and struct shb_host (conn_fingerprint,
+ * metric_add, metric_record), and added struct shb_outcome_space, struct
+ * shb_outcome_code, struct shb_metric_def and struct shb_metric_value;
+ * then issue_req to struct shb_proto_vtable, req_response to struct
+ * shb_host, response_body_max to struct shb_run_config, and struct
+ * shb_response; then tls_priority to struct shb_proto_vtable.
  * Script engines (shb/script.h) came with 1.4 too.
  * A change here breaks every plugin built against 1.4. Compiling this
  * file is the test. */
@@ -58,7 +60,7 @@ _Static_assert(offsetof(struct shb_hist_ops, mean) == 32, "shb_hist_ops.mean");
 _Static_assert(offsetof(struct shb_hist_ops, stddev) == 40, "shb_hist_ops.stddev");
 _Static_assert(offsetof(struct shb_hist_ops, value_at_ppm) == 48, "shb_hist_ops.value_at_ppm");
 _Static_assert(offsetof(struct shb_hist_ops, foreach_bucket) == 56, "shb_hist_ops.foreach_bucket");
-_Static_assert(sizeof(struct shb_proto_desc) == 120, "shb_proto_desc size");
+_Static_assert(sizeof(struct shb_proto_desc) == 136, "shb_proto_desc size");
 _Static_assert(offsetof(struct shb_proto_desc, struct_size) == 0, "shb_proto_desc.struct_size");
 _Static_assert(offsetof(struct shb_proto_desc, transport) == 4, "shb_proto_desc.transport");
 _Static_assert(offsetof(struct shb_proto_desc, flags) == 8, "shb_proto_desc.flags");
@@ -78,6 +80,15 @@ _Static_assert(offsetof(struct shb_proto_desc, max_train) == 100, "shb_proto_des
 _Static_assert(offsetof(struct shb_proto_desc, request_model) == 104, "shb_proto_desc.request_model");
 _Static_assert(offsetof(struct shb_proto_desc, reserved1) == 108, "shb_proto_desc.reserved1");
 _Static_assert(offsetof(struct shb_proto_desc, outcome_spaces) == 112, "shb_proto_desc.outcome_spaces");
+_Static_assert(offsetof(struct shb_proto_desc, metrics) == 120, "shb_proto_desc.metrics");
+_Static_assert(offsetof(struct shb_proto_desc, metric_count) == 128, "shb_proto_desc.metric_count");
+_Static_assert(offsetof(struct shb_proto_desc, reserved2) == 132, "shb_proto_desc.reserved2");
+_Static_assert(sizeof(struct shb_metric_def) == 32, "shb_metric_def size");
+_Static_assert(offsetof(struct shb_metric_def, kind) == 0, "shb_metric_def.kind");
+_Static_assert(offsetof(struct shb_metric_def, reserved0) == 4, "shb_metric_def.reserved0");
+_Static_assert(offsetof(struct shb_metric_def, name) == 8, "shb_metric_def.name");
+_Static_assert(offsetof(struct shb_metric_def, unit) == 16, "shb_metric_def.unit");
+_Static_assert(offsetof(struct shb_metric_def, help) == 24, "shb_metric_def.help");
 _Static_assert(sizeof(struct shb_outcome_code) == 24, "shb_outcome_code size");
 _Static_assert(offsetof(struct shb_outcome_code, code) == 0, "shb_outcome_code.code");
 _Static_assert(offsetof(struct shb_outcome_code, name) == 8, "shb_outcome_code.name");
@@ -301,7 +312,7 @@ _Static_assert(offsetof(struct shb_run_info, resolve) == 264, "shb_run_info.reso
 _Static_assert(offsetof(struct shb_run_info, resolve_count) == 272, "shb_run_info.resolve_count");
 _Static_assert(offsetof(struct shb_run_info, source) == 280, "shb_run_info.source");
 _Static_assert(offsetof(struct shb_run_info, unix_socket) == 288, "shb_run_info.unix_socket");
-_Static_assert(sizeof(struct shb_results) == 392, "shb_results size");
+_Static_assert(sizeof(struct shb_results) == 408, "shb_results size");
 _Static_assert(offsetof(struct shb_results, struct_size) == 0, "shb_results.struct_size");
 _Static_assert(offsetof(struct shb_results, kind) == 4, "shb_results.kind");
 _Static_assert(offsetof(struct shb_results, interrupted) == 8, "shb_results.interrupted");
@@ -355,6 +366,16 @@ _Static_assert(offsetof(struct shb_results, reserved2) == 364, "shb_results.rese
 _Static_assert(offsetof(struct shb_results, h2_fingerprint) == 368, "shb_results.h2_fingerprint");
 _Static_assert(offsetof(struct shb_results, quic_tp_fingerprint) == 376, "shb_results.quic_tp_fingerprint");
 _Static_assert(offsetof(struct shb_results, h3_settings_fingerprint) == 384, "shb_results.h3_settings_fingerprint");
+_Static_assert(offsetof(struct shb_results, metrics) == 392, "shb_results.metrics");
+_Static_assert(offsetof(struct shb_results, metric_count) == 400, "shb_results.metric_count");
+_Static_assert(sizeof(struct shb_metric_value) == 48, "shb_metric_value size");
+_Static_assert(offsetof(struct shb_metric_value, kind) == 0, "shb_metric_value.kind");
+_Static_assert(offsetof(struct shb_metric_value, reserved0) == 4, "shb_metric_value.reserved0");
+_Static_assert(offsetof(struct shb_metric_value, name) == 8, "shb_metric_value.name");
+_Static_assert(offsetof(struct shb_metric_value, unit) == 16, "shb_metric_value.unit");
+_Static_assert(offsetof(struct shb_metric_value, help) == 24, "shb_metric_value.help");
+_Static_assert(offsetof(struct shb_metric_value, count) == 32, "shb_metric_value.count");
+_Static_assert(offsetof(struct shb_metric_value, hist) == 40, "shb_metric_value.hist");
 _Static_assert(sizeof(struct shb_ostream) == 24, "shb_ostream size");
 _Static_assert(offsetof(struct shb_ostream, struct_size) == 0, "shb_ostream.struct_size");
 _Static_assert(offsetof(struct shb_ostream, is_terminal) == 4, "shb_ostream.is_terminal");
@@ -374,7 +395,7 @@ _Static_assert(offsetof(struct shb_report_desc, name) == 8, "shb_report_desc.nam
 _Static_assert(offsetof(struct shb_report_desc, summary) == 16, "shb_report_desc.summary");
 _Static_assert(offsetof(struct shb_report_desc, vt) == 24, "shb_report_desc.vt");
 _Static_assert(offsetof(struct shb_report_desc, option_defs) == 32, "shb_report_desc.option_defs");
-_Static_assert(sizeof(struct shb_host) == 128, "shb_host size");
+_Static_assert(sizeof(struct shb_host) == 144, "shb_host size");
 _Static_assert(offsetof(struct shb_host, struct_size) == 0, "shb_host.struct_size");
 _Static_assert(offsetof(struct shb_host, abi_major) == 4, "shb_host.abi_major");
 _Static_assert(offsetof(struct shb_host, abi_minor) == 8, "shb_host.abi_minor");
@@ -393,6 +414,8 @@ _Static_assert(offsetof(struct shb_host, conn_origin) == 96, "shb_host.conn_orig
 _Static_assert(offsetof(struct shb_host, tls_client_hello) == 104, "shb_host.tls_client_hello");
 _Static_assert(offsetof(struct shb_host, conn_fingerprint) == 112, "shb_host.conn_fingerprint");
 _Static_assert(offsetof(struct shb_host, req_response) == 120, "shb_host.req_response");
+_Static_assert(offsetof(struct shb_host, metric_add) == 128, "shb_host.metric_add");
+_Static_assert(offsetof(struct shb_host, metric_record) == 136, "shb_host.metric_record");
 /* since 1.4: script engines (shb/script.h) */
 _Static_assert(sizeof(struct shb_script_config) == 104, "shb_script_config size");
 _Static_assert(offsetof(struct shb_script_config, struct_size) == 0, "shb_script_config.struct_size");

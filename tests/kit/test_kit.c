@@ -573,11 +573,13 @@ static void test_host_table(void)
 	CU_ASSERT_FALSE(SHB_HAS(&kh.host, struct shb_host, tls_client_hello));
 	shb_kit_host_fini(&kh);
 
-	/* A 1.3 host has tls_client_hello but no conn_fingerprint. */
+	/* A 1.3 host has tls_client_hello but no conn_fingerprint, no
+	 * req_response and no metric_add. */
 	CU_ASSERT_EQUAL(shb_kit_host_init(&kh, 3), 0);
 	CU_ASSERT_TRUE(SHB_HAS(&kh.host, struct shb_host, tls_client_hello));
 	CU_ASSERT_FALSE(SHB_HAS(&kh.host, struct shb_host, conn_fingerprint));
 	CU_ASSERT_FALSE(SHB_HAS(&kh.host, struct shb_host, req_response));
+	CU_ASSERT_FALSE(SHB_HAS(&kh.host, struct shb_host, metric_add));
 	shb_kit_host_fini(&kh);
 
 	CU_ASSERT_EQUAL(shb_kit_host_init(&kh, 4), 0);
@@ -585,6 +587,8 @@ static void test_host_table(void)
 	CU_ASSERT_EQUAL(kh.host.struct_size, sizeof(struct shb_host));
 	CU_ASSERT_PTR_NOT_NULL(kh.host.conn_fingerprint);
 	CU_ASSERT_PTR_NOT_NULL(kh.host.req_response);
+	CU_ASSERT_PTR_NOT_NULL(kh.host.metric_add);
+	CU_ASSERT_PTR_NOT_NULL(kh.host.metric_record);
 	CU_ASSERT_PTR_NOT_NULL(kh.host.conn_origin);
 	CU_ASSERT_PTR_NOT_NULL(kh.host.tls_client_hello);
 	CU_ASSERT_EQUAL(kh.host.now(), 1);

@@ -18,7 +18,8 @@
  *   FX_NO_TIMERS    no next_deadline and no on_timer (1.2: allowed)
  *   FX_ONLY_ON_TIMER  on_timer without next_deadline (always refused)
  *   FX_DEFS         1.2 scheme_defs/option_defs: 0 good, 1 bad scheme
- *                   ...; 9 to 16 the 1.4 request model and outcome names
+ *                   ...; 9 to 16 the 1.4 request model and outcome names,
+ *                   17 to 22 the 1.4 metrics table (9 has a good one)
  *                   name, 2 port 0, 3 duplicate scheme, 4 bad option key,
  *                   5 duplicate option, 6 max_dgram too large, 7 empty
  *                   option key, 8 seventeen schemes
@@ -293,6 +294,25 @@ static const struct shb_outcome_space fx_spaces[] FX_MAYBE_UNUSED = {
 };
 #endif
 
+#ifdef FX_DEFS
+/* 1.4: the metrics table, 9 good, 17 and up one fault each. */
+static const struct shb_metric_def fx_metrics[] FX_MAYBE_UNUSED = {
+	{ SHB_METRIC_COUNTER, 0, "msgs_sent", "messages", "messages sent" },
+#if FX_DEFS == 17
+	{ SHB_METRIC_LATENCY, 0, "9lat", NULL, NULL },
+#elif FX_DEFS == 18
+	{ SHB_METRIC_VALUE, 0, "msgs_sent", NULL, NULL },
+#elif FX_DEFS == 19
+	{ 7, 0, "depth", NULL, NULL },
+#elif FX_DEFS == 20
+	{ SHB_METRIC_VALUE, 0, "depth", "a\tb", NULL },
+#else
+	{ SHB_METRIC_LATENCY, 0, "msg_latency", NULL, "send to echo" },
+#endif
+	{ SHB_METRIC_VALUE, 0, "depth", "commands", NULL },
+};
+#endif
+
 #ifdef FX_PROTO
 static const struct shb_proto_desc fx_proto = {
 	.struct_size = sizeof(struct shb_proto_desc),
@@ -312,6 +332,8 @@ static const struct shb_proto_desc fx_proto = {
 #if FX_DEFS >= 9
 	.request_model = FX_DEFS == 15 ? 7 : SHB_REQMODEL_NONE,
 	.outcome_spaces = fx_spaces,
+	.metrics = FX_DEFS == 22 ? NULL : fx_metrics,
+	.metric_count = FX_DEFS == 21 ? 33 : FX_DEFS == 22 ? 2 : 3,
 #endif
 #endif
 };

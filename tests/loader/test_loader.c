@@ -53,8 +53,19 @@ void shb_worker_conn_fingerprint(struct shb_conn *c, uint32_t kind,
 	abort();
 }
 
+void shb_worker_metric_add(struct shb_conn *c, uint32_t index, uint64_t n)
+{
+	abort();
+}
+
 void shb_worker_req_response(struct shb_conn *c, uint64_t cookie,
 			     const struct shb_response *resp)
+{
+	abort();
+}
+
+void shb_worker_metric_record(struct shb_conn *c, uint32_t index,
+			      uint64_t value)
 {
 	abort();
 }
@@ -284,7 +295,7 @@ static int suite_init(void)
 	rc |= link_fx(v12, "shb-proto-notimer.so", "notimer");
 	rc |= link_fx(v12, "shb-proto-timerless11.so", "timerless11");
 	rc |= link_fx(v12, "shb-proto-ontimer.so", "ontimer");
-	for (int i = 0; i <= 16; i++) {
+	for (int i = 0; i <= 22; i++) {
 		char as[64], fx2[16];
 
 		snprintf(as, sizeof as, "shb-proto-defs%d.so", i);
@@ -1082,6 +1093,14 @@ static void test_loader_bad_tables(void)
 		"\"redis\" ([a-z0-9_], 1 to 31 bytes)",
 		"protocol descriptor has an unknown request model (7)",
 		"protocol descriptor lists more than 16 outcome spaces",
+		"protocol descriptor has a bad metric name \"9lat\" "
+		"([a-z][a-z0-9_], 1 to 32 bytes)",
+		"protocol descriptor lists metric \"msgs_sent\" twice",
+		"protocol descriptor has metric \"depth\" of unknown kind 7",
+		"protocol descriptor has metric \"depth\" with a unit or help "
+		"that is not printable ASCII (at most 31 and 127 bytes)",
+		"protocol descriptor declares 33 metrics (at most 32)",
+		"protocol descriptor declares 2 metrics without a table",
 	};
 	const char *dirs[] = { empty };
 	struct shb_loader l;
@@ -1090,7 +1109,7 @@ static void test_loader_bad_tables(void)
 	char err[P], want[P * 2], path[P];
 
 	open_loader(&l, dirs, 1);
-	for (int i = 0; i <= 16; i++) {
+	for (int i = 0; i <= 22; i++) {
 		char name[64];
 
 		snprintf(name, sizeof name, "shb-proto-defs%d.so", i);
@@ -1102,9 +1121,13 @@ static void test_loader_bad_tables(void)
 					       "x-a.b+c");
 			CU_ASSERT_EQUAL(h.desc->request_model,
 					i == 9 ? SHB_REQMODEL_NONE : SHB_REQMODEL_HTTP);
-			if (i == 9)
+			if (i == 9) {
 				CU_ASSERT_STRING_EQUAL(
 					h.desc->outcome_spaces[0].codes[1].name, "nil");
+				CU_ASSERT_EQUAL(h.desc->metric_count, 3);
+				CU_ASSERT_STRING_EQUAL(h.desc->metrics[1].name,
+						       "msg_latency");
+			}
 			continue;
 		}
 		CU_ASSERT_EQUAL(shb_loader_proto(&l, path, &h, err, P), -1);

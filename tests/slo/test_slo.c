@@ -70,9 +70,11 @@ static void test_parse_errors(void)
 	refused("p99<", "\"p99<\": no limit after <");
 	refused("rps>=", "\"rps>=\": no limit after >=");
 	refused("latency<5ms", "\"latency<5ms\": unknown metric \"latency\" (pNN "
-		"for a latency percentile, error_rate or rps)");
+		"for a latency percentile, error_rate, rps, or a protocol "
+		"metric's NAME.pNN or NAME.count)");
 	refused("p<5ms", "\"p<5ms\": unknown metric \"p\" (pNN for a latency "
-		"percentile, error_rate or rps)");
+		"percentile, error_rate, rps, or a protocol metric's NAME.pNN "
+		"or NAME.count)");
 	const char *pct = "\": the percentile must be above 0 and at most 100, "
 			  "with at most four decimals (p50, p99.9, p99.9999)";
 	const char *bad_pcts[] = {"p0<5ms", "p0.0000<5ms", "p100.0001<5ms",
@@ -286,7 +288,138 @@ static void test_rps(void)
 	fails("rps>0", &d, "rps = 0.0, wanted > 0");
 }
 
+/* ---- protocol metrics (ABI 1.4) ------------------------------------------ */
+
+static void test_metric_parse(void)
+{
+	struct shb_slo s;
+	char err[256] = "";
+	parses("ws_msg_latency.p99<5ms", SHB_SLO_METRIC_PCT, SHB_SLO_LT, 990000,
+	       5000000, "ws_msg_latency.p99");
+	CU_ASSERT_EQUAL(shb_slo_parse("ws_msg_latency.p99<5ms", &s, err, 256), 0);
+	CU_ASSERT_STRING_EQUAL(s.metric_name, "ws_msg_latency");
+	CU_ASSERT_EQUAL(s.plain, 0);
+	/* a VALUE metric's plain number, in millionths */
+	parses("redis_pipeline.p50>=16", SHB_SLO_METRIC_PCT, SHB_SLO_GE, 500000,
+	       16000000, "redis_pipeline.p50");
+	CU_ASSERT_EQUAL(shb_slo_parse("redis_pipeline.p50>=16", &s, err, 256), 0);
+	CU_ASSERT_EQUAL(s.plain, 1);
+	parses("redis_pipeline.count>1000", SHB_SLO_METRIC_COUNT, SHB_SLO_GT, 0,
+	       1000000000, "redis_pipeline.count");
+	/* p99.9 is still the request latency's */
+	parses("p99.9<5ms", SHB_SLO_PCT, SHB_SLO_LT, 999000, 5000000, "p99.9");
+	refused("ws.mean<5ms", "\"ws.mean<5ms\": a protocol metric is NAME.pNN "
+		"or NAME.count (e.g. ws_msg_latency.p99<5ms)");
+	refused("Ws.count<5", "\"Ws.count<5\": a protocol metric is NAME.pNN or "
+		"NAME.count (e.g. ws_msg_latency.p99<5ms)");
+	refused("ws.count<5ms", "\"ws.count<5ms\": expected a number like 1000 "
+		"after <");
+	refused("ws.p99<5xs", "\"ws.p99<5xs\": expected a duration like 5ms (a "
+		"LATENCY metric) or a number like 16 (a VALUE metric) after <");
+	refused("ws.p0<5ms", "\"ws.p0<5ms\": the percentile must be above 0 and "
+		"at most 100, with at most four decimals (p50, p99.9, p99.9999)");
+}
+
+static const struct shb_metric_def mdefs[] = {
+	{SHB_METRIC_COUNTER, 0, "ws_msgs", "messages", NULL},
+	{SHB_METRIC_LATENCY, 0, "ws_msg_latency", NULL, NULL},
+	{SHB_METRIC_VALUE, 0, "depth", "commands", NULL},
+};
+
+static void metrics_refused(const char *expr, const char *want)
+{
+	struct shb_slo s;
+	char err[256] = "";
+	CU_ASSERT_EQUAL_FATAL(shb_slo_parse(expr, &s, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(shb_slo_metrics_check(&s, 1, mdefs, 3, "ws", err,
+					      sizeof(err)), -1);
+	if (strcmp(err, want) != 0)
+		fprintf(stderr, "\n%s:\n  got  %s\n  want %s\n", expr, err, want);
+	CU_ASSERT_STRING_EQUAL(err, want);
+}
+
+/* Known once the protocol is: its names, and what each kind takes. */
+static void test_metric_names(void)
+{
+	struct shb_slo s[3];
+	char err[256] = "";
+	CU_ASSERT_EQUAL(shb_slo_parse("ws_msg_latency.p99<5ms", &s[0], err, 256), 0);
+	CU_ASSERT_EQUAL(shb_slo_parse("depth.p90<=16", &s[1], err, 256), 0);
+	CU_ASSERT_EQUAL(shb_slo_parse("ws_msgs.count>=1", &s[2], err, 256), 0);
+	CU_ASSERT_EQUAL(shb_slo_metrics_check(s, 3, mdefs, 3, "ws", err, 256), 0);
+	metrics_refused("ws_msg_lat.p99<5ms", "--slo \"ws_msg_lat.p99\": protocol "
+			"\"ws\" has no metric \"ws_msg_lat\" (its metrics: ws_msgs, "
+			"ws_msg_latency, depth)");
+	metrics_refused("ws_msgs.p99<5", "--slo \"ws_msgs.p99\": ws_msgs of "
+			"protocol \"ws\" is a counter: it has a count, no "
+			"percentiles");
+	metrics_refused("depth.p99<5ms", "--slo \"depth.p99<5ms\": depth of "
+			"protocol \"ws\" holds plain numbers: give a number, not "
+			"a duration");
+	metrics_refused("ws_msg_latency.p99<5", "--slo \"ws_msg_latency.p99<5\": "
+			"ws_msg_latency of protocol \"ws\" is a latency: the "
+			"limit needs a unit (ns, us, ms, s, m or h)");
+	CU_ASSERT_EQUAL(shb_slo_metrics_check(s, 1, NULL, 0, "h1", err, 256), -1);
+	CU_ASSERT_STRING_EQUAL(err, "--slo \"ws_msg_latency.p99\": protocol \"h1\" "
+			       "has no metric \"ws_msg_latency\" (it declares none)");
+	/* gates on the core's numbers need no metric */
+	CU_ASSERT_EQUAL(shb_slo_parse("p99<5ms", &s[0], err, 256), 0);
+	CU_ASSERT_EQUAL(shb_slo_metrics_check(s, 1, NULL, 0, "h1", err, 256), 0);
+}
+
+/* Checked on two workers' metrics merged, at their boundaries. */
+static void test_metric_checks(void)
+{
+	struct shb_stats a, b;
+	CU_ASSERT_EQUAL_FATAL(shb_stats_init(&a), 0);
+	CU_ASSERT_EQUAL_FATAL(shb_stats_init(&b), 0);
+	CU_ASSERT_EQUAL_FATAL(shb_metrics_init(&a.metrics, mdefs, 3), 0);
+	CU_ASSERT_EQUAL_FATAL(shb_metrics_init(&b.metrics, mdefs, 3), 0);
+	shb_metrics_add(&a.metrics, 0, 600);
+	shb_metrics_add(&b.metrics, 0, 400);
+	shb_metrics_add(&b.metrics, 1, 5); /* a counter's call on a latency: ignored */
+	shb_metrics_record(&a.metrics, 0, 9); /* and the other way round */
+	shb_metrics_add(&a.metrics, 7, 1);    /* out of the table */
+	for (uint64_t v = 1; v <= 99; v++) /* exact below 2048 */
+		shb_metrics_record(&a.metrics, 1, v);
+	shb_metrics_record(&b.metrics, 1, 7300000);
+	for (int i = 0; i < 4; i++)
+		shb_metrics_record(&b.metrics, 2, 16);
+	shb_stats_merge(&a, &b);
+	CU_ASSERT_EQUAL(shb_metrics_count(&a.metrics, 0), 1000);
+	CU_ASSERT_EQUAL(shb_metrics_count(&a.metrics, 1), 100);
+	CU_ASSERT_EQUAL(shb_metrics_count(&a.metrics, 2), 4);
+	struct shb_metric_value mv[3];
+	for (uint32_t i = 0; i < 3; i++)
+		mv[i] = (struct shb_metric_value){
+			.kind = mdefs[i].kind, .name = mdefs[i].name,
+			.count = shb_metrics_count(&a.metrics, i),
+			.hist = i ? shb_histo_abi(&a.metrics.hist[i]) : NULL};
+	struct shb_slo_data d = {.metrics = mv, .metric_count = 3};
+	holds("ws_msgs.count>=1000", &d);
+	fails("ws_msgs.count>1000", &d, "ws_msgs.count = 1000, wanted > 1000");
+	holds("ws_msg_latency.p99<=99ns", &d);
+	fails("ws_msg_latency.p99<99ns", &d, "ws_msg_latency.p99 = 99ns, wanted < 99ns");
+	fails("ws_msg_latency.p100<5ms", &d, "ws_msg_latency.p100 = 7.3ms, wanted < 5ms");
+	holds("depth.p50<=16", &d);
+	fails("depth.p50<16", &d, "depth.p50 = 16, wanted < 16");
+	holds("depth.count>=4", &d);
+	/* a reset keeps the set; nothing recorded fails a percentile gate */
+	shb_stats_reset(&a);
+	CU_ASSERT_EQUAL(a.metrics.n, 3);
+	mv[1].count = 0;
+	fails("ws_msg_latency.p99<1h", &d, "ws_msg_latency.p99 = none (no value "
+	      "recorded), wanted < 1h");
+	fails("other.count>=0", &d, "other.count = none (no such metric in the "
+	      "results), wanted >= 0");
+	shb_stats_destroy(&a);
+	shb_stats_destroy(&b);
+}
+
 static CU_TestInfo slo_tests[] = {
+	{"protocol metric gates parsed", test_metric_parse},
+	{"protocol metric names checked", test_metric_names},
+	{"protocol metric gates checked", test_metric_checks},
 	{"good expressions", test_parse_good},
 	{"every parse error", test_parse_errors},
 	{"percentiles at their boundaries", test_percentiles_exact},

@@ -103,6 +103,21 @@ struct shb_host {
 	 * host has no such member (and never sets the flag). */
 	void (*req_response)(struct shb_conn *conn, uint64_t cookie,
 			     const struct shb_response *resp);
+
+	/* since 1.4: the module's metrics (shb_proto_desc.metrics), by their
+	 * index in that table. [conn]: only from inside a [conn] call on
+	 * `conn`; they write the worker's own statistics (no lock, no atomic,
+	 * no allocation), which the core merges like its own and reports per
+	 * interval and for the run. Like requests, what is fed during
+	 * --warmup or after the run's end is left out. An index out of the
+	 * table, or of the other kind, is ignored. */
+	/* A COUNTER metric grows by n. */
+	void (*metric_add)(struct shb_conn *conn, uint32_t index, uint64_t n);
+	/* A LATENCY metric takes one duration in ns (a difference of the
+	 * `now`s the module was given), a VALUE metric one number; values
+	 * above one hour's worth of ns are clamped. */
+	void (*metric_record)(struct shb_conn *conn, uint32_t index,
+			      uint64_t value);
 };
 
 /* since 1.4: the kinds of host->conn_fingerprint. */

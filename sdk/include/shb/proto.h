@@ -102,6 +102,14 @@ struct shb_proto_desc {
 	 * space below SHB_APPSPACE_PRIVATE, a space twice, a name that is
 	 * not [a-z0-9_]{1,31}, or a code named twice. */
 	const struct shb_outcome_space *outcome_spaces;
+	/* The module's own metrics (types.h), static; NULL and 0: none. The
+	 * module feeds them by index through host->metric_add and
+	 * host->metric_record. The loader refuses a table of more than
+	 * SHB_METRIC_MAX, an unknown kind, a bad or repeated name, or a unit
+	 * or help text that is not short printable ASCII. */
+	const struct shb_metric_def *metrics;
+	uint32_t metric_count;
+	uint32_t reserved2; /* 0 */
 };
 
 /* since 1.4: what a protocol's requests are made of. */

@@ -292,6 +292,27 @@ struct shb_results {
 	const char *h2_fingerprint;          /* SHB_FP_H2_AKAMAI */
 	const char *quic_tp_fingerprint;     /* SHB_FP_QUIC_TP */
 	const char *h3_settings_fingerprint; /* SHB_FP_H3_SETTINGS */
+	/* The protocol's own metrics (shb_proto_desc.metrics), in the
+	 * protocol's order, each also in interval results (a delta, like the
+	 * rest); NULL and 0 in a per-target result (a connection serves
+	 * every target of its origin) and for a protocol without metrics. */
+	const struct shb_metric_value *metrics;
+	size_t metric_count;
+};
+
+/* since 1.4: one protocol metric as measured. Fixed layout (no
+ * struct_size, frozen in tests/abi). */
+struct shb_metric_value {
+	uint32_t kind;      /* enum shb_metric_kind (types.h) */
+	uint32_t reserved0; /* 0 */
+	const char *name;   /* as declared */
+	const char *unit;   /* as declared, or NULL */
+	const char *help;   /* as declared, or NULL */
+	/* COUNTER: the sum; LATENCY and VALUE: the values recorded */
+	uint64_t count;
+	/* LATENCY (ns) and VALUE: the values, read through host->hist; NULL
+	 * for a COUNTER */
+	const struct shb_hist *hist;
 };
 
 /* since 1.4: bits of shb_results.measured. */

@@ -94,6 +94,37 @@ struct shb_outcome_space {
 	const struct shb_outcome_code *codes;
 };
 
+/* since 1.4: a protocol's own metrics, declared by the protocol
+ * (shb_proto_desc.metrics), fed through host->metric_add and
+ * host->metric_record, and handed to reporters (shb_results.metrics), so
+ * that WebSocket messages, gRPC stream messages or a Redis pipeline's
+ * depth are reported, merged and gated (--slo NAME.p99<5ms) like the
+ * core's own numbers. Fixed layout (no struct_size, frozen in tests/abi):
+ * arrays of these are indexed. */
+enum shb_metric_kind {
+	SHB_METRIC_COUNTER = 1, /* a sum of the n given to metric_add */
+	SHB_METRIC_LATENCY = 2, /* a histogram of durations in ns */
+	SHB_METRIC_VALUE = 3,   /* a histogram of plain numbers (a depth) */
+};
+
+/* The most metrics a protocol declares. */
+#define SHB_METRIC_MAX 32u
+
+/* static, plugin-owned, valid while the plugin is loaded. */
+struct shb_metric_def {
+	uint32_t kind;      /* enum shb_metric_kind */
+	uint32_t reserved0; /* 0 */
+	/* [a-z][a-z0-9_]{0,31}, unique in the table: the name reports, JSON
+	 * keys, CSV columns and --slo use ("ws_msg_latency") */
+	const char *name;
+	/* What is counted or recorded, in the plural: "messages", "commands";
+	 * NULL for a latency (ns). Printable ASCII, at most 31 bytes. */
+	const char *unit;
+	/* One line for people (a report's legend), or NULL; printable ASCII,
+	 * at most 127 bytes. */
+	const char *help;
+};
+
 #ifdef __cplusplus
 }
 #endif

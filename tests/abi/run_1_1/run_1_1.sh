@@ -16,7 +16,7 @@ need SHB SHB_TESTSERVER SHB_JCHECK
 # The sizes of struct shb_results and struct shb_run_info of the current
 # ABI (1.4) on x86-64 (tests/abi/layout_1_4_x86_64.c); a 1.1 build knows
 # 128 and 88.
-RESULTS_1_2=392
+RESULTS_1_2=408
 RUN_INFO_1_2=296
 
 note "--list-plugins takes both as ABI minor 1"

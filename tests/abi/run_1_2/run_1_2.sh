@@ -13,7 +13,7 @@ need SHB SHB_TESTSERVER SHB_JCHECK
 	fail "the 1.2 fixture is not in SHB_V12_PLUGIN_DIR ($SHB_V12_PLUGIN_DIR)"
 # struct shb_results of ABI 1.4 on x86-64 (tests/abi/layout_1_4_x86_64.c);
 # a 1.2 build knows 304.
-RESULTS_NOW=392
+RESULTS_NOW=408
 
 note "--list-plugins takes it as ABI minor 2"
 list="$E2E_TMP/list.txt"

@@ -7,6 +7,7 @@
  *   shb/kit/split.h   same input split at every offset, same outcome
  *   shb/kit/hist.h    a histogram for reporter tests
  *   shb/kit/report.h  memory sink and fabricated results for reporters
+ *   shb/kit/metrics.h a protocol's metrics (ABI 1.4) as the plugin fed them
  *
  * Build: pkg-config shb-plugin-kit-1 (links libshb-plugin-kit.a and -ldl).
  * The kit has no dependency beyond libc and the SDK headers. */
@@ -20,5 +21,6 @@
 #include <shb/kit/driver.h>
 #include <shb/kit/split.h>
 #include <shb/kit/report.h>
+#include <shb/kit/metrics.h>
 
 #endif

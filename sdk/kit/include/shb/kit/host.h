@@ -1,8 +1,8 @@
 /* shb plugin test kit: the fake host.
  *
  * A struct shb_host (the current ABI, 1.4, or an older minor on request:
- * a 1.1 host lacks 1.2's members, a 1.2 host 1.3's) for running a plugin in a
- * test process without the core. It records every callback the plugin
+ * a 1.1 host lacks 1.2's members, a 1.2 host 1.3's, a 1.3 host 1.4's) for
+ * running a plugin in a test process without the core. It records every callback the plugin
  * makes (req_done with a copy of the result, conn_event, log lines) and
  * checks the rules of host.h and proto.h as it goes:
  *
@@ -119,6 +119,18 @@ struct shb_kit_extension_provider {
  * shb_conn_fp_kind, 1 to 3). */
 #define SHB_KIT_FP_KINDS 3
 
+/* Since ABI 1.4: one protocol metric as the plugin fed it (see
+ * shb/kit/metrics.h for reading it by name). */
+struct shb_kit_metric {
+	uint32_t kind;  /* enum shb_metric_kind, from the descriptor */
+	uint32_t reserved0;
+	/* COUNTER: the sum of the n given to metric_add; LATENCY and VALUE:
+	 * the values given to metric_record */
+	uint64_t count;
+	uint64_t calls;         /* metric_add or metric_record calls */
+	uint64_t sum, min, max; /* of the recorded values (histograms) */
+};
+
 /* Per-connection bookkeeping of the host (slot `n` is the handle n + 1). */
 struct shb_kit_slot {
 	struct shb_kit_conn *conn; /* NULL once the connection was finalised */
@@ -190,12 +202,23 @@ struct shb_kit_host {
 	 * before any) and how many calls there were of each. */
 	char *fingerprints[SHB_KIT_FP_KINDS];
 	size_t fingerprint_calls[SHB_KIT_FP_KINDS];
+
+	/* Since ABI 1.4 (a host of minor 4): the protocol's metrics, those of
+	 * the descriptor the last shb_kit_module_create ran, and what the
+	 * plugin fed them through metric_add and metric_record since
+	 * shb_kit_host_reset, by index (read them by name with
+	 * shb_kit_metric, shb/kit/metrics.h). A call with an index out of the
+	 * table, metric_add on a histogram, metric_record on a counter, or a
+	 * call outside a [conn] call on that connection is a violation. */
+	const struct shb_metric_def *metric_defs;
+	uint32_t metric_def_count;
+	struct shb_kit_metric metrics[SHB_METRIC_MAX];
 };
 
 /* Fills the host table for ABI minor `abi_minor` (1 to SHB_ABI_MINOR: a
  * 1.1 host has no conn_origin and a 1.1 struct_size, a 1.2 host no
- * tls_client_hello and a 1.3 host no conn_fingerprint nor req_response,
- * to test a plugin's fallbacks),
+ * tls_client_hello, a 1.3 host no conn_fingerprint, req_response,
+ * metric_add nor metric_record, to test a plugin's fallbacks),
  * sets the clock to 1 and makes `kh` the active host. 0, or -1 for an
  * unsupported minor. */
 int shb_kit_host_init(struct shb_kit_host *kh, uint32_t abi_minor);
