@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report_common.h"
+#include "report_metrics.h"
 
 #define OPT_NOHEADER (1u << 0)
 
@@ -121,12 +122,103 @@ static void field_opt(struct row *w, int has, uint64_t v)
 		sep(w);
 }
 
+/* 1.4: the protocol's metrics after the other columns of a run, before
+ * the interval ones: a counter's sum as metric_NAME; a histogram's
+ * count, mean, p50, p90, p99 and max as metric_NAME_count ... _max, with
+ * _ns after a latency's. */
+static const char *const metric_stats[] = {"count", "mean", "p50", "p90", "p99", "max"};
+#define METRIC_HIST_COLS 6
+
+static int metric_cols(const struct shb_results *r)
+{
+	const struct shb_metric_value *m;
+	size_t n = shb_rpt_metrics(r, &m);
+	int c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += m[i].kind == SHB_METRIC_COUNTER ? 1 : METRIC_HIST_COLS;
+	return c;
+}
+
+static void metric_header(struct row *w, const struct shb_results *r)
+{
+	const struct shb_metric_value *m;
+	size_t n = shb_rpt_metrics(r, &m);
+	char col[80];
+	for (size_t i = 0; i < n; i++) {
+		const char *name = shb_rpt_str(m[i].name);
+		if (m[i].kind == SHB_METRIC_COUNTER) {
+			snprintf(col, sizeof(col), "metric_%s", name);
+			field_str(w, col);
+			continue;
+		}
+		for (int k = 0; k < METRIC_HIST_COLS; k++) {
+			snprintf(col, sizeof(col), "metric_%s_%s%s", name,
+				 metric_stats[k], k && m[i].kind == SHB_METRIC_LATENCY ?
+				 "_ns" : "");
+			field_str(w, col);
+		}
+	}
+}
+
+/* The run's metrics, or (a target's row, whose result has none) as many
+ * empty columns as the run's result `top` has. */
+static void metric_fields(struct row *w, const struct shb_host *host,
+			  const struct shb_results *r,
+			  const struct shb_results *top)
+{
+	const struct shb_metric_value *m;
+	size_t n = shb_rpt_metrics(r, &m);
+	if (!n) {
+		for (int c = metric_cols(top); c > 0; c--)
+			sep(w);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct shb_rpt_metric v;
+		shb_rpt_metric_read(host, &m[i], &v);
+		field_u64(w, v.count);
+		if (m[i].kind == SHB_METRIC_COUNTER)
+			continue;
+		uint64_t x[5] = {v.mean, v.p50, v.p90, v.p99, v.max};
+		for (int k = 0; k < 5; k++) {
+			if (v.count)
+				field_u64(w, x[k]);
+			else
+				sep(w);
+		}
+	}
+}
+
+/* An interval's metrics: a counter's sum, a histogram's count and p99. */
+static void metric_ival_fields(struct row *w, const struct shb_results *r,
+			       const struct shb_rpt_ival *v)
+{
+	const struct shb_metric_value *m;
+	size_t n = shb_rpt_metrics(r, &m);
+	for (size_t i = 0; i < n; i++) {
+		int has = i < v->nmetric;
+		if (has)
+			field_u64(w, shb_rpt_ival_count(v, i));
+		else
+			sep(w);
+		if (m[i].kind == SHB_METRIC_COUNTER)
+			continue;
+		for (int k = 1; k < METRIC_HIST_COLS; k++) {
+			if (k == 4 && has && shb_rpt_ival_count(v, i))
+				field_u64(w, shb_rpt_ival_p99(v, i));
+			else
+				sep(w);
+		}
+	}
+}
+
 /* With --interval only, appended after every other column. */
 static const char *const ival_cols[] = {"interval_index", "interval_start_ns"};
 
 /* Returns the number of columns. */
 static int header(struct shb_rpt_out *o, const struct shb_rpt_latency *l,
-		  int v12, int v14, int http, int ivals)
+		  int v12, int v14, int http, int ivals,
+		  const struct shb_results *r)
 {
 	struct row w = {o, 0};
 	char col[48], pct[16];
@@ -155,6 +247,7 @@ static int header(struct shb_rpt_out *o, const struct shb_rpt_latency *l,
 	}
 	for (size_t i = 0; v14 && i < COUNT_OF(v14_cols); i++)
 		field_str(&w, v14_cols[i]);
+	metric_header(&w, r);
 	for (size_t i = 0; ivals && i < COUNT_OF(ival_cols); i++)
 		field_str(&w, ival_cols[i]);
 	shb_rpt_puts(o, "\n");
@@ -370,7 +463,7 @@ static void summary_row(struct shb_rpt_out *o, const struct shb_host *host,
 			const struct shb_run_info *run,
 			const struct shb_results *r,
 			const struct shb_target_info *ti, long target, int ivals,
-			uint32_t measured, int v14)
+			uint32_t measured, int v14, const struct shb_results *top)
 {
 	int http = shb_rpt_http(run);
 	struct shb_rpt_errors e;
@@ -427,6 +520,7 @@ static void summary_row(struct shb_rpt_out *o, const struct shb_host *host,
 	}
 	if (v14)
 		v14_fields(&w, host, run, r);
+	metric_fields(&w, host, r, top);
 	if (ivals) { /* interval_index, interval_start_ns: empty */
 		sep(&w);
 		sep(&w);
@@ -440,7 +534,8 @@ static void summary_row(struct shb_rpt_out *o, const struct shb_host *host,
  * and start. `ncols`: the header's. */
 static void interval_row(struct shb_rpt_out *o, const struct shb_run_info *run,
 			 const struct shb_rpt_latency *l,
-			 const struct shb_rpt_ival *v, int ncols)
+			 const struct shb_rpt_ival *v, int ncols,
+			 const struct shb_results *r)
 {
 	struct row w = {o, 0};
 	field_str(&w, run->url);
@@ -473,8 +568,9 @@ static void interval_row(struct shb_rpt_out *o, const struct shb_run_info *run,
 		else
 			sep(&w);
 	}
-	while (w.n < ncols - 2)
+	while (w.n < ncols - 2 - metric_cols(r))
 		sep(&w);
+	metric_ival_fields(&w, r, v);
 	field_u64(&w, v->index);
 	field_u64(&w, v->start_ns);
 	shb_rpt_puts(o, "\n");
@@ -509,9 +605,9 @@ static int csv_end(void *rep, const struct shb_results *r)
 	int noheader = (c->flags & OPT_NOHEADER) || shb_rpt_compare_index(run) > 0;
 	int v14 = shb_rpt_answered_known(r), http = shb_rpt_http(run);
 	int ncols = header(noheader ? &sink : &o, &lat, has_v12(r), v14, http,
-			   ivals);
+			   ivals, r);
 	summary_row(&o, c->host, run, r, NULL, -1, ivals,
-		    shb_rpt_measured(r, r), v14);
+		    shb_rpt_measured(r, r), v14, r);
 	/* Several targets: a row each after the total, in run order. */
 	for (size_t i = 0; i < shb_rpt_target_count(r); i++) {
 		const struct shb_target_info *ti;
@@ -519,11 +615,11 @@ static int csv_end(void *rep, const struct shb_results *r)
 		struct shb_target_info none = {0};
 		if (t)
 			summary_row(&o, c->host, run, t, ti ? ti : &none,
-				    (long)i, ivals, shb_rpt_measured(r, t), v14);
+				    (long)i, ivals, shb_rpt_measured(r, t), v14, r);
 	}
 	/* --interval: a row per interval after them, in order. */
 	for (size_t i = 0; i < c->nivals; i++)
-		interval_row(&o, run, &lat, &c->ivals[i], ncols);
+		interval_row(&o, run, &lat, &c->ivals[i], ncols, r);
 	return shb_rpt_flush(&o);
 }
 

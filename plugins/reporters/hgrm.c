@@ -21,6 +21,7 @@
 
 #include "common/hdrv2.h"
 #include "report_common.h"
+#include "report_metrics.h"
 
 #define OPT_US (1u << 0)
 #define TICKS_PER_HALF 5
@@ -110,6 +111,16 @@ static int hgrm_end(void *rep, const struct shb_results *r)
 	if (shb_rpt_error_replies(r)) {
 		shb_rpt_puts(&o, "# error replies: answers counted as errors\n");
 		spectrum(&o, g->host, r->latency_error_reply, unit);
+	}
+	/* 1.4: each of the protocol's latency metrics that holds values (a
+	 * value metric's numbers are no times: not here) */
+	const struct shb_metric_value *m;
+	size_t n = shb_rpt_metrics(r, &m);
+	for (size_t i = 0; i < n; i++) {
+		if (m[i].kind != SHB_METRIC_LATENCY || !m[i].hist || !m[i].count)
+			continue;
+		shb_rpt_printf(&o, "# metric %s\n", shb_rpt_str(m[i].name));
+		spectrum(&o, g->host, m[i].hist, unit);
 	}
 	return shb_rpt_flush(&o);
 }

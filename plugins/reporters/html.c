@@ -131,6 +131,7 @@ static int section(struct shb_rpt_out *o, struct html *h,
 	html_latency_section(o, host, h->sections, run, r, sp);
 	int rc = html_timeline_section(o, h, run);
 	html_setup_section(o, host, r);
+	html_metrics_section(o, host, r);
 	html_targets_section(o, host, run, r);
 	html_status_section(o, run, r);
 	html_error_section(o, r);

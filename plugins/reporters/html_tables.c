@@ -4,7 +4,9 @@
 
 #include <stdio.h>
 
+#include "common/outcome_names.h"
 #include "html_write.h"
+#include "report_metrics.h"
 
 /* ---- the run's facts -------------------------------------------------------- */
 
@@ -280,6 +282,41 @@ void html_setup_section(struct shb_rpt_out *o, const struct shb_host *host,
 	shb_rpt_puts(o, "</table>\n<p class=\"note\">Connect and handshake: once "
 		     "per connection. First byte: from the send to the first "
 		     "byte of the response, per request counted ok.</p>\n");
+}
+
+/* 1.4: the protocol's own metrics, a row each: a counter's sum, a
+ * histogram's count and spread (ms for a latency, the plain number for a
+ * value), with the protocol's help text. */
+void html_metrics_section(struct shb_rpt_out *o, const struct shb_host *host,
+			  const struct shb_results *r)
+{
+	static const char *const head[] = {"metric", "kind", "count", "mean",
+					   "p50", "p90", "p99", "max", "about"};
+	const struct shb_metric_value *m;
+	size_t n = shb_rpt_metrics(r, &m);
+	if (!n)
+		return;
+	shb_rpt_puts(o, "<h3>Protocol metrics</h3>\n<table class=\"metrics\">\n");
+	html_head_row(o, head, 9);
+	for (size_t i = 0; i < n; i++) {
+		struct shb_rpt_metric v;
+		char c[6][32], unit[64];
+		shb_rpt_metric_read(host, &m[i], &v);
+		html_u64s(c[0], sizeof(c[0]), v.count);
+		uint64_t x[5] = {v.mean, v.p50, v.p90, v.p99, v.max};
+		for (int k = 0; k < 5; k++)
+			if (v.hist && v.count)
+				shb_rpt_metric_text(c[k + 1], sizeof(c[k + 1]), m[i].kind, x[k]);
+			else
+				c[k + 1][0] = '\0';
+		snprintf(unit, sizeof(unit), "%s%s",
+			 shb_metric_kind_name(m[i].kind),
+			 m[i].kind == SHB_METRIC_LATENCY ? ", ms" : "");
+		const char *cells[] = {shb_rpt_str(m[i].name), unit, c[0], c[1], c[2],
+				       c[3], c[4], c[5], shb_rpt_str(m[i].help)};
+		html_row(o, cells, 9);
+	}
+	shb_rpt_puts(o, "</table>\n");
 }
 
 void html_targets_section(struct shb_rpt_out *o, const struct shb_host *host,

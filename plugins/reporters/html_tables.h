@@ -19,6 +19,8 @@ void html_totals(struct shb_rpt_out *o, const struct shb_host *host,
 		 const struct shb_run_info *run, const struct shb_results *r);
 void html_setup_section(struct shb_rpt_out *o, const struct shb_host *host,
 			const struct shb_results *r);
+void html_metrics_section(struct shb_rpt_out *o, const struct shb_host *host,
+			  const struct shb_results *r);
 void html_targets_section(struct shb_rpt_out *o, const struct shb_host *host,
 			  const struct shb_run_info *run,
 			  const struct shb_results *r);

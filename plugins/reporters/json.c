@@ -11,6 +11,7 @@
 #include "report_common.h"
 #include "report_spool.h"
 #include "common/hdrv2.h"
+#include "json_metrics.h"
 #include "json_v14.h"
 
 #define JSON_SCHEMA_VERSION 1
@@ -368,7 +369,8 @@ static void put_targets(struct jb *b, json_t *doc, const struct shb_host *host,
 /* --interval: one object per interval, deltas (never cumulative); times
  * in seconds from the start of the measured load; latency null when no
  * request of the interval was ok. */
-static void put_intervals(struct jb *b, json_t *doc, const struct shb_rpt *j)
+static void put_intervals(struct jb *b, json_t *doc, const struct shb_rpt *j,
+			  const struct shb_results *r)
 {
 	if (!j->nivals)
 		return;
@@ -407,6 +409,7 @@ static void put_intervals(struct jb *b, json_t *doc, const struct shb_rpt *j)
 		if (v->hdr_error_reply) /* 1.4, for shb merge */
 			jput(b, o, "latencyErrorReplyHistogram",
 			     json_string(v->hdr_error_reply));
+		json_metrics_ival(b, o, v, r);
 		if (json_array_append_new(arr, o) != 0)
 			b->failed = 1;
 	}
@@ -508,7 +511,8 @@ static int json_end(void *rep, const struct shb_results *r)
 	put_tls_fp(&b, doc, r);
 	if (SHB_RPT_HAS(r, struct shb_results, target_count))
 		put_targets(&b, doc, j->host, run, r);
-	put_intervals(&b, doc, j);
+	json_metrics_put(&b, doc, j->host, r);
+	put_intervals(&b, doc, j, r);
 	if (b.failed || !doc) {
 		json_decref(doc);
 		return SHB_E_NOMEM;

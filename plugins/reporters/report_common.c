@@ -1,4 +1,5 @@
 #include "report_common.h"
+#include "report_metrics.h"
 #include "report_spool.h"
 
 #include <math.h>
@@ -147,6 +148,7 @@ int shb_rpt_begin(void *rep, const struct shb_run_info *info)
 	for (size_t i = 0; i < r->nivals; i++) {
 		free(r->ivals[i].hdr);
 		free(r->ivals[i].hdr_error_reply);
+		free(r->ivals[i].metric_vals);
 	}
 	r->nivals = 0;
 	shb_rpt_spool_reset(r);
@@ -160,6 +162,7 @@ void shb_rpt_destroy(void *rep)
 	for (size_t i = 0; r && i < r->nivals; i++) {
 		free(r->ivals[i].hdr);
 		free(r->ivals[i].hdr_error_reply);
+		free(r->ivals[i].metric_vals);
 	}
 	if (r) {
 		shb_rpt_spool_close(r);
@@ -201,7 +204,7 @@ int shb_rpt_sample(void *rep, const struct shb_results *r)
 		.answered_known = shb_rpt_answered_known(r),
 		.answered = shb_rpt_answered_known(r) ? r->requests_answered : 0,
 	};
-	return SHB_OK;
+	return shb_rpt_ival_metrics(&j->ivals[j->nivals - 1], j->host, r);
 }
 
 uint32_t shb_rpt_compare_index(const struct shb_run_info *run)

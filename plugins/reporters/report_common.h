@@ -46,6 +46,12 @@ struct shb_rpt_ival {
 	int answered_known;
 	uint64_t answered;
 	char *hdr_error_reply;
+	/* 1.4: the protocol's metrics in the interval (report_metrics.h), in
+	 * the protocol's order: nmetric counts (a counter's sum or a
+	 * histogram's values), then nmetric p99s (0 for a counter or no
+	 * value); owned, freed like hdr, NULL without metrics. */
+	uint32_t nmetric;
+	uint64_t *metric_vals;
 };
 
 /* One run of a comparison, as its side-by-side table shows it. */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report_common.h"
+#include "report_metrics.h"
 
 /* Label column: "Connections:   " */
 #define LABEL_WIDTH 15
@@ -730,6 +731,7 @@ static int text_end(void *rep, const struct shb_results *r)
 	print_error_replies(&o, t->host, r);
 	print_uncorrected(&o, t->host, run, r);
 	print_setup_timings(&o, &setup);
+	shb_rpt_print_metrics(&o, t->host, r);
 	print_targets(&o, t->host, run, r);
 	print_plugins(&o, run);
 	if (cn > 1 && ci + 1 == cn) {

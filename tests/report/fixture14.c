@@ -88,7 +88,22 @@ static void fill_result(struct fx14 *f, struct shb_results *r, uint64_t start_s)
 		.requests_answered = 97,
 		.latency_error_reply = shb_histo_abi(&f->error_reply),
 		.measured = SHB_MEASURED_BYTES | SHB_MEASURED_CONNECTIONS,
+		.metrics = f->metrics, .metric_count = 3,
 	};
+}
+
+static void fill_metrics(struct fx14 *f)
+{
+	f->metrics[0] = (struct shb_metric_value){
+		.kind = SHB_METRIC_COUNTER, .name = "msgs_sent",
+		.unit = "messages", .help = "messages sent", .count = 100};
+	f->metrics[1] = (struct shb_metric_value){
+		.kind = SHB_METRIC_LATENCY, .name = "msg_latency",
+		.help = "send to answer", .count = 10,
+		.hist = shb_histo_abi(&f->msg_latency)};
+	f->metrics[2] = (struct shb_metric_value){
+		.kind = SHB_METRIC_VALUE, .name = "depth", .unit = "commands",
+		.count = 20, .hist = shb_histo_abi(&f->depth)};
 }
 
 int fx14_init(struct fx14 *f, int mix, uint64_t start_s)
@@ -96,8 +111,15 @@ int fx14_init(struct fx14 *f, int mix, uint64_t start_s)
 	memset(f, 0, sizeof(*f));
 	if (shb_histo_init(&f->latency, SHB_HIST_HIGHEST, SHB_HIST_SIGFIGS) ||
 	    shb_histo_init(&f->error_reply, SHB_HIST_HIGHEST, SHB_HIST_SIGFIGS) ||
-	    shb_histo_init(&f->empty, SHB_HIST_HIGHEST, SHB_HIST_SIGFIGS))
+	    shb_histo_init(&f->empty, SHB_HIST_HIGHEST, SHB_HIST_SIGFIGS) ||
+	    shb_histo_init(&f->msg_latency, SHB_HIST_HIGHEST, SHB_HIST_SIGFIGS) ||
+	    shb_histo_init(&f->depth, SHB_HIST_HIGHEST, SHB_HIST_SIGFIGS))
 		return -1;
+	for (uint64_t v = 1; v <= 10; v++)
+		shb_histo_record(&f->msg_latency, v * MS);
+	for (uint64_t v = 1; v <= 20; v++)
+		shb_histo_record(&f->depth, v);
+	fill_metrics(f);
 	for (uint64_t v = 1; v <= 85; v++)
 		shb_histo_record(&f->latency, v * MS);
 	for (uint64_t v = 1; v <= 12; v++)
@@ -116,6 +138,8 @@ int fx14_init(struct fx14 *f, int mix, uint64_t start_s)
 		f->targets[k].bytes_sent = f->targets[k].bytes_received = 0;
 		f->targets[k].connections_opened = 0;
 		f->targets[k].target_index = (uint32_t)k;
+		f->targets[k].metrics = NULL; /* a connection's, not a target's */
+		f->targets[k].metric_count = 0;
 		f->target_ptrs[k] = &f->targets[k];
 	}
 	f->total.targets = f->target_ptrs;
@@ -128,6 +152,8 @@ void fx14_fini(struct fx14 *f)
 	shb_histo_destroy(&f->latency);
 	shb_histo_destroy(&f->error_reply);
 	shb_histo_destroy(&f->empty);
+	shb_histo_destroy(&f->msg_latency);
+	shb_histo_destroy(&f->depth);
 }
 
 /* ---- running a reporter ------------------------------------------------- */

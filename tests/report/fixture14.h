@@ -6,7 +6,10 @@
  *
  * Counts: 100 requests, 85 ok, 15 errors (12 error replies of kind
  * application, 3 timeouts), 97 answered; ok latencies 1..85 ms, error
- * replies 2, 4, .. 24 ms. One interval (index 0, the whole run). */
+ * replies 2, 4, .. 24 ms. One interval (index 0, the whole run). The
+ * protocol's metrics (not in a target's result): msgs_sent, a counter of
+ * 100 messages; msg_latency, 10 latencies of 1..10 ms; depth, 20 values
+ * 1..20. */
 #ifndef SHB_TEST_FIXTURE14_H
 #define SHB_TEST_FIXTURE14_H
 
@@ -22,6 +25,8 @@ struct fx14 {
 	const struct shb_results *target_ptrs[2];
 	struct shb_target_info target_info[2];
 	struct shb_histo latency, error_reply, empty;
+	struct shb_histo msg_latency, depth;
+	struct shb_metric_value metrics[3];
 };
 
 /* start_s: the run's start time in Unix seconds (merge places intervals

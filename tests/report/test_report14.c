@@ -135,6 +135,34 @@ static void test_json_fields(void)
 	json_decref(r);
 }
 
+/* The protocol's metrics: kinds, units, help, counts and the spread in
+ * seconds (latency) or numbers (value), the histograms holding their
+ * counts; per interval the counts and p99; none in a target. */
+static void test_json_metrics(void)
+{
+	json_t *r = json_of(1);
+	json_t *ms = GET(r, "metrics");
+	CU_ASSERT_EQUAL(json_object_size(ms), 3);
+	json_t *c = GET(ms, "msgs_sent"), *l = GET(ms, "msg_latency"), *v = GET(ms, "depth");
+	CU_ASSERT_STRING_EQUAL(json_string_value(GET(c, "kind")), "counter");
+	CU_ASSERT_EQUAL(json_integer_value(GET(c, "count")), 100);
+	CU_ASSERT_PTR_NULL(GET(c, "histogram"));
+	CU_ASSERT_TRUE(json_is_null(GET(l, "unit")));
+	CU_ASSERT_DOUBLE_EQUAL(json_real_value(GET(l, "max")), 0.010, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(json_real_value(GET(l, "mean")), 0.0055, 1e-12);
+	CU_ASSERT_EQUAL(hdr_total(GET(l, "histogram")), 10);
+	CU_ASSERT_STRING_EQUAL(json_string_value(GET(v, "kind")), "value");
+	CU_ASSERT_EQUAL(json_integer_value(GET(v, "p90")), 18);
+	CU_ASSERT_EQUAL(json_integer_value(GET(v, "max")), 20);
+	CU_ASSERT_EQUAL(hdr_total(GET(v, "histogram")), 20);
+	json_t *iv = GET(json_array_get(GET(r, "intervals"), 0), "metrics");
+	CU_ASSERT_EQUAL(json_integer_value(GET(GET(iv, "msgs_sent"), "count")), 100);
+	CU_ASSERT_PTR_NULL(GET(GET(iv, "msgs_sent"), "p99"));
+	CU_ASSERT_EQUAL(json_integer_value(GET(GET(iv, "depth"), "p99")), 20);
+	CU_ASSERT_PTR_NULL(GET(json_array_get(GET(r, "targets"), 0), "metrics"));
+	json_decref(r);
+}
+
 /* A mix's targets measure neither bytes nor connections: null, while
  * the run's own counters stay numbers. */
 static void test_json_unmeasured(void)
@@ -171,6 +199,10 @@ static void test_html(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(h, "<tr><th>Error-reply latency p50, p99, ms</th><td>12.001, 24.000</td></tr>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(h, "<tr><th>redis</th><td>nil</td><td>5</td><td>ok</td></tr>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(h, "<tr><th>redis</th><td>7</td><td>2</td><td>failed</td></tr>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(h, "<h3>Protocol metrics</h3>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(h, "<tr><th>msgs_sent</th><td>counter</td><td>100</td><td></td>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(h, "<tr><th>msg_latency</th><td>latency, ms</td><td>10</td><td>5.500</td><td>5.001</td><td>9.003</td><td>10.000</td><td>10.000</td><td>send to answer</td></tr>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(h, "<tr><th>depth</th><td>value</td><td>20</td><td>11</td><td>10</td><td>18</td><td>20</td><td>20</td><td></td></tr>"));
 	free(h);
 }
 
@@ -185,6 +217,11 @@ static void test_hgrm(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(er);
 	/* the spectrum after it ends with its own count: 12 replies */
 	CU_ASSERT_PTR_NOT_NULL(strstr(er, "#[Max     =       24.000, Total count    =           12]"));
+	/* then the latency metric's, and no spectrum of the value metric */
+	const char *ml = strstr(er, "# metric msg_latency\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ml);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ml, "#[Max     =       10.000, Total count    =           10]"));
+	CU_ASSERT_PTR_NULL(strstr(h, "# metric depth"));
 	free(h);
 }
 
@@ -197,8 +234,9 @@ static CU_TestInfo tests14[] = {
 	{"json: a mix, golden", test_json_mix_golden},
 	{"json: the 1.4 fields", test_json_fields},
 	{"json: unmeasured target counters are null", test_json_unmeasured},
+	{"json: the protocol's metrics", test_json_metrics},
 	{"html: nothing HTTP, facts, answered, names", test_html},
-	{"hgrm: the error replies' spectrum", test_hgrm},
+	{"hgrm: the error replies' and a latency metric's spectrum", test_hgrm},
 	CU_TEST_INFO_NULL,
 };
 

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "report_common.h"
+#include "report_metrics.h"
 #include "view.h"
 
 /* term.c: kept apart, as term.h defines macros named like variables
@@ -76,6 +77,11 @@ struct tui {
 	uint64_t lat_count;
 	/* open loop, from end() */
 	uint64_t late, unsent, lag_max;
+	/* 1.4: the protocol's metrics so far (once final, the run's): a
+	 * counter's sum or a histogram's count */
+	uint32_t nmetric;
+	char metric_name[SHB_METRIC_MAX][33];
+	uint64_t metric_total[SHB_METRIC_MAX];
 };
 
 /* ---- options ----------------------------------------------------------------- */
@@ -369,10 +375,8 @@ static void draw_status(const struct tui *t, const struct shb_tui_box *b)
 		nstat += t->status[c] != 0;
 	for (int k = 0; k < SHB_ERRK_EX_COUNT; k++)
 		nerr += t->err_kind[k] != 0;
-	if (!nstat && !nerr) {
-		kv(b, 0, "none yet", "");
-		return;
-	}
+	if (!nstat && !nerr)
+		kv(b, line++, "none yet", "");
 	size_t left = nstat + nerr;
 	for (int c = 100; c < STATUS_SLOTS && line < nlines; c++) {
 		if (!t->status[c])
@@ -396,8 +400,12 @@ static void draw_status(const struct tui *t, const struct shb_tui_box *b)
 	}
 	if (left) {
 		snprintf(v, sizeof(v), "%zu more", left);
-		kv(b, line, "...", v);
+		kv(b, line++, "...", v);
 	}
+	/* 1.4: the protocol's metrics, in the lines left */
+	for (uint32_t i = 0; i < t->nmetric && line < nlines; i++)
+		kv(b, line++, t->metric_name[i],
+		   shb_rpt_fixed(v, sizeof(v), t->metric_total[i], 0));
 }
 
 static void draw_conns(const struct tui *t, const struct shb_tui_box *b)
@@ -567,6 +575,21 @@ static void add_errors(struct tui *t, const struct shb_results *r)
 	t->err_kind[SHB_ERRK_PROTOCOL] += e.other; /* none a 1.2 core adds */
 }
 
+/* An interval's metrics add to the totals; the run's replace them. */
+static void add_metrics(struct tui *t, const struct shb_results *r)
+{
+	const struct shb_metric_value *m;
+	size_t n = shb_rpt_metrics(r, &m);
+	if (t->final)
+		memset(t->metric_total, 0, sizeof(t->metric_total));
+	t->nmetric = (uint32_t)n;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(t->metric_name[i], sizeof(t->metric_name[i]), "%s",
+			 shb_rpt_str(m[i].name));
+		t->metric_total[i] += m[i].count;
+	}
+}
+
 static void read_gauges(struct tui *t, const struct shb_results *r)
 {
 	t->have_gauges = SHB_RPT_HAS(r, struct shb_results, connections_connecting);
@@ -605,6 +628,7 @@ static int tui_sample(void *rep, const struct shb_results *r)
 	t->opened += r->connections_opened;
 	add_statuses(t, r);
 	add_errors(t, r);
+	add_metrics(t, r);
 	read_gauges(t, r);
 	read_latency(t, r->latency);
 	t->rate = len ? (double)r->requests_total * 1e9 / (double)len : 0;
@@ -664,6 +688,7 @@ static int tui_end(void *rep, const struct shb_results *r)
 	memset(t->err_kind, 0, sizeof(t->err_kind));
 	add_statuses(t, r);
 	add_errors(t, r);
+	add_metrics(t, r);
 	read_gauges(t, r);
 	read_latency(t, r->latency);
 	t->rate = r->elapsed_ns ? (double)r->requests_total * 1e9 / (double)r->elapsed_ns : 0;
