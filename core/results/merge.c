@@ -470,6 +470,8 @@ static int counts_sum(const struct shb_stats *s, uint64_t *sum)
 		bad |= shb_mj_add(sum, s->app[i].count);
 	for (uint32_t i = 0; i < s->ncode; i++)
 		bad |= shb_mj_add(sum, s->code[i].count);
+	for (uint32_t i = 0; i < s->metrics.n; i++)
+		bad |= shb_mj_add(sum, shb_metrics_count(&s->metrics, i));
 	return bad ? -1 : 0;
 }
 
@@ -536,6 +538,17 @@ int shb_merge_add(struct shb_merge *m, const char *name, json_t *doc,
 	}
 	/* the first report's names first: its app outcomes are read by them */
 	int rc = m->first ? 0 : shb_merge14_take(&m->v14, name, doc, err, errlen);
+	if (rc == 0 && !m->first)
+		rc = shb_merge_metrics_take(&m->metrics, name, doc, err, errlen);
+	if (rc == 0)
+		rc = shb_merge_metrics_read(&m->metrics, &s, name, doc, err, errlen);
+	if (rc == 0 && !m->first) {
+		/* made again if an earlier first report was refused */
+		shb_metrics_destroy(&m->stats.metrics);
+		if (shb_metrics_init(&m->stats.metrics, m->metrics.defs,
+				     m->metrics.n) < 0)
+			rc = shb_errf(err, errlen, "out of memory");
+	}
 	if (rc == 0)
 		rc = counters(&s, &m->v14.table, name, doc, err, errlen);
 	if (rc == 0)

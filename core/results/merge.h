@@ -13,6 +13,7 @@
 #include "loader/loader.h"
 #include "results/results.h"
 #include "results/stats.h"
+#include "results/merge_metrics.h"
 #include "results/merge_v14.h"
 
 #define SHB_MERGE_TEXT 256
@@ -44,6 +45,7 @@ struct shb_merge {
 	 * references): for the per-report lines and the merged intervals. */
 	json_t *docs, *names;
 	struct shb_merge14 v14; /* the first report's 1.4 members */
+	struct shb_merge_metrics metrics; /* the first report's metric set */
 };
 
 /* 0, or -1 when out of memory. */

@@ -234,6 +234,8 @@ struct bin_sum {
 	uint64_t answered;
 	int answered_all;
 	struct shb_hdr_counts *er;
+	/* 1.4: the protocol's metric counts, by the merge's metric set */
+	uint64_t metric[SHB_METRIC_MAX];
 };
 
 /* 1.4: an interval's answered requests and the histogram of its error
@@ -265,8 +267,9 @@ static int bin_add14(struct bin_sum *b, const json_t *v, uint64_t ok,
 }
 
 /* Adds one report interval to the bin: its counts, and its histogram. */
-static int bin_add(struct bin_sum *b, struct shb_hdr_counts *c,
-		   const json_t *v, const char *name, char *err, size_t errlen)
+static int bin_add(const struct shb_merge *m, struct bin_sum *b,
+		   struct shb_hdr_counts *c, const json_t *v, const char *name,
+		   char *err, size_t errlen)
 {
 	uint64_t ok = shb_mj_u64(json_object_get(v, "ok"));
 	if (shb_mj_add(&b->ok, ok) < 0 ||
@@ -280,7 +283,8 @@ static int bin_add(struct bin_sum *b, struct shb_hdr_counts *c,
 	uint64_t mx = shb_mj_ns(json_object_get(json_object_get(v, "latency"), "max"));
 	b->max = mx > b->max ? mx : b->max;
 	const char *h = json_string_value(json_object_get(v, "latencyHistogram"));
-	if (bin_add14(b, v, ok, name, err, errlen) < 0)
+	if (bin_add14(b, v, ok, name, err, errlen) < 0 ||
+	    shb_merge_metrics_ival(&m->metrics, b->metric, v, name, err, errlen) < 0)
 		return -1;
 	if (!ok)
 		return 0;
@@ -300,8 +304,9 @@ static int bin_add(struct bin_sum *b, struct shb_hdr_counts *c,
 	return 0;
 }
 
-static json_t *bin_json(size_t k, const struct ival_grid *g,
-			const struct bin_sum *b, const struct shb_hdr_counts *c)
+static json_t *bin_json(const struct shb_merge *m, size_t k,
+			const struct ival_grid *g, const struct bin_sum *b,
+			const struct shb_hdr_counts *c)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "index", json_integer((json_int_t)k));
@@ -321,6 +326,7 @@ static json_t *bin_json(size_t k, const struct ival_grid *g,
 		b->len ? (double)b->ok * 1e9 / (double)b->len : 0));
 	json_object_set_new(o, "bytesSent", json_integer((json_int_t)b->sent));
 	json_object_set_new(o, "bytesReceived", json_integer((json_int_t)b->recv));
+	shb_merge_metrics_ival_json(&m->metrics, b->metric, o);
 	if (!b->ok || !b->exact) {
 		json_object_set_new(o, "latency", json_null());
 		json_object_set_new(o, "latencyHistogram", json_null());
@@ -383,12 +389,12 @@ static json_t *merged_intervals(const struct shb_merge *m,
 							 r[at].j);
 			const char *name = json_string_value(json_array_get(m->names,
 									    r[at].doc));
-			if (bin_add(&b, &c, v, name, err, errlen) < 0) {
+			if (bin_add(m, &b, &c, v, name, err, errlen) < 0) {
 				json_decref(arr);
 				arr = NULL;
 			}
 		}
-		if (arr && json_array_append_new(arr, bin_json((size_t)k, g, &b, &c)) < 0) {
+		if (arr && json_array_append_new(arr, bin_json(m, (size_t)k, g, &b, &c)) < 0) {
 			json_decref(arr);
 			arr = NULL;
 			shb_errf(err, errlen, "out of memory");

@@ -9,8 +9,9 @@
  * latencies holds exactly requests.ok's sum, and the results built from
  * it say the same; every merged interval's histogram decodes to its ok
  * count; the error replies (ABI 1.4) are as many as their histogram
- * holds, in the merge and in every merged interval; shb_merge_fini
- * releases everything (LeakSanitizer). */
+ * holds, in the merge and in every merged interval; the protocol's
+ * metrics (ABI 1.4) reach the results as merged, each histogram holding
+ * its count; shb_merge_fini releases everything (LeakSanitizer). */
 #include <string.h>
 
 #include "fuzz_input.h"
@@ -69,6 +70,14 @@ static void check_merged(struct shb_merge *m, uint64_t ok)
 	FZ_CHECK(m->stats.latency_error_reply.total == m->stats.error_replies);
 	shb_merge_results(m, &rb, &info, &target, NULL, 0);
 	FZ_CHECK(rb.r.requests_ok == ok);
+	FZ_CHECK(rb.r.metric_count == m->stats.metrics.n);
+	for (size_t i = 0; i < rb.r.metric_count; i++) {
+		const struct shb_metric_value *v = &rb.r.metrics[i];
+		FZ_CHECK(v->kind >= SHB_METRIC_COUNTER && v->kind <= SHB_METRIC_VALUE);
+		FZ_CHECK(!v->hist == (v->kind == SHB_METRIC_COUNTER));
+		FZ_CHECK(!v->hist || shb_histo_count((const struct shb_histo *)
+						    (const void *)v->hist) == v->count);
+	}
 	json_t *out = json_object();
 	if (!out)
 		abort();

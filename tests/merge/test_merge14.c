@@ -300,7 +300,107 @@ static void test_first_refused_then_good(void)
 	json_decref(good);
 }
 
+/* ---- the protocol's metrics ---------------------------------------------- */
+
+/* Two reports: counters add, histograms add bucket for bucket (the same
+ * values twice: the same percentiles), kinds, units and help survive, the
+ * intervals' counts add; and the merged report merges again. */
+static void test_metrics_round_trip(void)
+{
+	json_t *docs[2] = {report(1700000000), report(1700000000)};
+	char err[512] = "";
+	json_t *m = merged(docs, 2, err, sizeof(err));
+	if (!m)
+		fprintf(stderr, "\n%s\n", err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	json_t *ms = GET(m, "metrics"), *ms1 = GET(docs[0], "metrics");
+	CU_ASSERT_EQUAL(json_object_size(ms), 3);
+	json_t *sent = GET(ms, "msgs_sent"), *lat = GET(ms, "msg_latency");
+	json_t *depth = GET(ms, "depth");
+	CU_ASSERT_EQUAL(json_integer_value(GET(sent, "count")), 200);
+	CU_ASSERT_STRING_EQUAL(json_string_value(GET(sent, "unit")), "messages");
+	CU_ASSERT_STRING_EQUAL(json_string_value(GET(lat, "kind")), "latency");
+	CU_ASSERT_EQUAL(json_integer_value(GET(lat, "count")), 20);
+	CU_ASSERT_EQUAL(hdr_total(GET(lat, "histogram")), 20);
+	CU_ASSERT_STRING_EQUAL(json_string_value(GET(lat, "help")), "send to answer");
+	static const char *const same[] = {"mean", "p50", "p90", "p99", "max"};
+	for (size_t i = 0; i < 5; i++) {
+		CU_ASSERT_TRUE(json_equal(GET(lat, same[i]),
+					  GET(GET(ms1, "msg_latency"), same[i])));
+		CU_ASSERT_TRUE(json_equal(GET(depth, same[i]),
+					  GET(GET(ms1, "depth"), same[i])));
+	}
+	CU_ASSERT_EQUAL(json_integer_value(GET(depth, "count")), 40);
+	CU_ASSERT_EQUAL(json_integer_value(GET(depth, "p99")), 20);
+	json_t *iv = GET(json_array_get(GET(m, "intervals"), 0), "metrics");
+	CU_ASSERT_EQUAL(json_integer_value(GET(GET(iv, "msgs_sent"), "count")), 200);
+	CU_ASSERT_EQUAL(json_integer_value(GET(GET(iv, "depth"), "count")), 40);
+	json_t *again = merged(&m, 1, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(again);
+	CU_ASSERT_TRUE(json_equal(GET(again, "metrics"), ms));
+	json_decref(again);
+	json_decref(m);
+	json_decref(docs[0]);
+	json_decref(docs[1]);
+}
+
+static void metric_gone(json_t *d)
+{
+	json_object_del(GET(d, "metrics"), "depth");
+}
+
+static void metric_count_off(json_t *d)
+{
+	json_object_set_new(GET(GET(d, "metrics"), "msg_latency"), "count",
+			    json_integer(11));
+}
+
+static void metric_kind_changed(json_t *d)
+{
+	json_object_set_new(GET(GET(d, "metrics"), "msgs_sent"), "kind",
+			    json_string("value"));
+}
+
+static void metric_histogram_bad(json_t *d)
+{
+	json_object_set_new(GET(GET(d, "metrics"), "depth"), "histogram",
+			    json_string("HISTFAAAAAnotbase64!"));
+}
+
+static void test_metrics_refused(void)
+{
+	refused(metric_gone, "b.json: metrics differ from the first report's "
+		"(2 metrics, not 3)");
+	refused(metric_count_off, "b.json: metrics.msg_latency: histogram does "
+		"not hold count values");
+	refused(metric_kind_changed, "b.json: metrics.msgs_sent: missing, or of "
+		"another kind than in the first report");
+	json_t *d = report(1700000000);
+	char err[512] = "", want[512];
+	metric_histogram_bad(d);
+	CU_ASSERT_PTR_NULL(merged(&d, 1, err, sizeof(err)));
+	snprintf(want, sizeof(want), "a.json: metrics.depth.histogram: ");
+	CU_ASSERT_EQUAL(strncmp(err, want, strlen(want)), 0);
+	json_decref(d);
+	first_refused("metrics", json_pack("{s:{s:s,s:i}}", "Bad", "kind",
+					   "counter", "count", 1),
+		      "a.json: metrics.Bad: not a metric name ([a-z][a-z0-9_], 1 "
+		      "to 32 bytes)");
+	first_refused("metrics", json_pack("{s:{s:s,s:i}}", "x", "kind",
+					   "gauge", "count", 1),
+		      "a.json: metrics.x: kind is not counter, latency or value");
+	first_refused("metrics", json_pack("{s:{s:s,s:s,s:i}}", "x", "kind",
+					   "counter", "unit", "a\tb", "count", 1),
+		      "a.json: metrics.x: unit or help is not short printable ASCII");
+	first_refused("metrics", json_pack("{s:{s:s,s:i}}", "x", "kind",
+					   "counter", "count", -1),
+		      "a.json: metrics.x: count is not a count");
+	first_refused("metrics", json_string("x"), "a.json: metrics is not an object");
+}
+
 static CU_TestInfo merge14_tests[] = {
+	{"protocol metrics round trip", test_metrics_round_trip},
+	{"protocol metrics refused", test_metrics_refused},
 	{"a first report refused, then a good one", test_first_refused_then_good},
 	{"names and error replies round trip", test_round_trip},
 	{"outcome tables that disagree", test_tables_disagree},
