@@ -58,6 +58,13 @@ struct grpc_module {
 	struct grpc_opts opts;
 };
 
+/* The plugin's metrics (ABI 1.4, grpc_desc.metrics), by index. */
+enum grpc_metric {
+	GRPC_METRIC_SENT = 0,     /* request messages, one per call */
+	GRPC_METRIC_RECEIVED = 1, /* response messages read whole */
+	GRPC_METRIC_COUNT = 2,
+};
+
 /* One request in flight on a connection. */
 struct grpc_call {
 	uint64_t cookie;
@@ -130,6 +137,15 @@ static void wrap_conn_fingerprint(struct shb_conn *h, uint32_t kind,
 	struct grpc_conn *g = (struct grpc_conn *)h;
 
 	g->mod->host->conn_fingerprint(g->handle, kind, text);
+}
+
+/* A counter of ours, on a core of ABI 1.4 or later (an older one has no
+ * metric_add and reads no metrics from the descriptor). */
+static void metric_add(struct grpc_conn *g, uint32_t i, uint64_t n)
+{
+	const struct shb_host *h = g->mod->host;
+	if (n && SHB_HAS(h, struct shb_host, metric_add) && h->metric_add)
+		h->metric_add(g->handle, i, n);
 }
 
 /* ---- the observer ----------------------------------------------------------- */
@@ -278,6 +294,7 @@ static void on_result(struct shb_conn *h, uint64_t cookie,
 
 	if (!c)
 		return;
+	metric_add(g, GRPC_METRIC_RECEIVED, c->rd.messages);
 	if (c->error) /* we stopped it: say why */
 		proto_error(g, res, c->error, c->error_arg);
 	else if (res->outcome == SHB_REQ_OK)
@@ -343,6 +360,11 @@ static int grpc_module_create(const struct shb_host *host,
 	if (SHB_HAS(host, struct shb_host, conn_fingerprint) &&
 	    host->conn_fingerprint)
 		m->h2host.conn_fingerprint = wrap_conn_fingerprint;
+	/* h2's metrics, if it had any, would index its own table, not ours. */
+	if (SHB_HAS(&m->h2host, struct shb_host, metric_record)) {
+		m->h2host.metric_add = NULL;
+		m->h2host.metric_record = NULL;
+	}
 	n = cfg->struct_size < sizeof(c2) ? cfg->struct_size : sizeof(c2);
 	memset(&c2, 0, sizeof(c2));
 	memcpy(&c2, cfg, n);
@@ -554,6 +576,8 @@ static int grpc_issue(void *conn, const void *prepared, uint64_t cookie,
 	rc = VT(conn)->issue(h2c(conn), prepared, cookie, now);
 	if (rc < 0)
 		c->used = 0;
+	else
+		metric_add(g, GRPC_METRIC_SENT, 1);
 	return rc;
 }
 
@@ -628,6 +652,15 @@ static const struct shb_option_def grpc_options[] = {
 	{NULL, NULL, NULL},
 };
 
+/* ABI 1.4: messages each way beside the calls (a core older than 1.4
+ * reads the descriptor only up to its own struct_size). */
+static const struct shb_metric_def grpc_metrics[GRPC_METRIC_COUNT] = {
+	[GRPC_METRIC_SENT] = {SHB_METRIC_COUNTER, 0, "grpc_msgs_sent", "messages",
+			      "request messages, one per call"},
+	[GRPC_METRIC_RECEIVED] = {SHB_METRIC_COUNTER, 0, "grpc_msgs_received",
+				  "messages", "response messages read whole"},
+};
+
 /* Not const: conn_size and worker_size are h2's plus ours, known once
  * init() found h2. The core reads the descriptor only after init. */
 static struct shb_proto_desc grpc_desc = {
@@ -646,6 +679,8 @@ static struct shb_proto_desc grpc_desc = {
 	.vt = &grpc_vtable,
 	.scheme_defs = grpc_schemes,
 	.option_defs = grpc_options,
+	.metrics = grpc_metrics,
+	.metric_count = GRPC_METRIC_COUNT,
 };
 
 static int grpc_init(const struct shb_host *host)

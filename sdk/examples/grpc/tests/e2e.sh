@@ -88,6 +88,8 @@ r["requests"]["errors"] == 0
 r["statusCodes"] == {"200": 500}
 r["appOutcomes"] == [{"space": "grpc", "code": 0, "ok": True, "count": 500}]
 r["rxBodyBytes"] == 500 * (5 + len("hello"))
+r["metrics"]["grpc_msgs_sent"]["count"] == 500
+r["metrics"]["grpc_msgs_received"]["count"] == 500
 '
 echo "# Echo: $("$py" -c 'import json,sys; print(round(json.load(open(sys.argv[1]))["requestsPerSec"]))' "$tmp/echo.json" 2>/dev/null || echo '?') req/s"
 
@@ -100,6 +102,7 @@ r["errors"]["application"] == 500
 sum(r["errors"].values()) == 500
 r["errorSamples"]["application"] == "grpc: INVALID_ARGUMENT (3): fail on purpose"
 r["appOutcomes"] == [{"space": "grpc", "code": 3, "ok": False, "count": 500}]
+r["metrics"]["grpc_msgs_received"]["count"] == 0
 '
 echo "# Fail: 500 application errors with grpc-status 3"
 

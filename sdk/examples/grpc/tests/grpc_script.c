@@ -26,7 +26,7 @@ void load_plugins(void)
 		fprintf(stderr, "test_grpc: set SHB_H2_PLUGIN and GRPC_PLUGIN\n");
 		exit(1);
 	}
-	if (shb_kit_host_init(&kh, 2) < 0 ||
+	if (shb_kit_host_init(&kh, SHB_ABI_MINOR) < 0 ||
 	    shb_kit_plugin_open(&h2p, h2path, err, sizeof(err)) < 0 ||
 	    shb_kit_plugin_init(&h2p, &kh) != SHB_OK) {
 		fprintf(stderr, "test_grpc: cannot load %s: %s\n", h2path, err);

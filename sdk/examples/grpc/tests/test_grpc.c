@@ -214,6 +214,39 @@ static void test_responses_every_split(void)
 	check_no_violations();
 }
 
+/* ABI 1.4: a message out per call, and the messages read back: one for
+ * the unary answer, none for the Trailers-Only error. */
+static void test_metrics(void)
+{
+	static const char *const trailers_ok[] = {"grpc-status", "0", NULL};
+	static const char *const trailers_only[] = {
+		":status", "200", "content-type", "application/grpc",
+		"grpc-status", "3", NULL};
+	struct shb_kit_module m;
+	struct shb_kit_conn c;
+	struct bytes b = {.len = 0};
+
+	frame(&b, SETTINGS, 0, 0, NULL, 0);
+	headers(&b, 1, 0, head_ok);
+	message(&b, 1, 0, "hi");
+	headers(&b, 1, END_STREAM, trailers_ok);
+	headers(&b, 3, END_STREAM, trailers_only);
+	CHECK(make_module(&m, "/shb.test.Echo/Echo", "hi", NULL) == SHB_OK);
+	CHECK(shb_kit_metric_count(&kh, "grpc_msgs_sent") == 0);
+	CHECK(shb_kit_conn_init(&c, &m) == SHB_OK);
+	CHECK(shb_kit_conn_ready(&c, NULL) == SHB_OK);
+	CHECK(issue_two(&c, NULL) == 0);
+	CHECK(shb_kit_conn_feed(&c, b.p, b.len) == SHB_OK);
+	CHECK(kh.done_count == 2);
+	CHECK(shb_kit_metric_count(&kh, "grpc_msgs_sent") == 2);
+	CHECK(shb_kit_metric_count(&kh, "grpc_msgs_received") == 1);
+	const struct shb_kit_metric *r = shb_kit_metric(&kh, "grpc_msgs_received");
+	CHECK(r && r->calls == 1 && r->kind == SHB_METRIC_COUNTER);
+	shb_kit_conn_fini(&c);
+	shb_kit_module_destroy(&m);
+	check_no_violations();
+}
+
 /* One request, the server's bytes `b`: the result, copied. */
 static struct shb_kit_done one(const struct bytes *b, const char *const *opts,
 			       int *reset_sent)
@@ -375,6 +408,7 @@ int main(void)
 	load_plugins();
 	test_request_bytes();
 	test_responses_every_split();
+	test_metrics();
 	test_invalid_responses();
 	test_http_status_mapping();
 	test_bad_input();

@@ -237,6 +237,10 @@ int redis_conn_issue(void *conn, const void *prepared, uint64_t cookie,
 		(struct redis_slot){.cookie = cookie};
 	c->count++;
 	c->issued++;
+	/* The pipeline's depth this command joins (itself included): how far
+	 * -p is used, which the server's answers decide. */
+	if (SHB_HAS(m->host, struct shb_host, metric_record) && m->host->metric_record)
+		m->host->metric_record(c->h, REDIS_METRIC_DEPTH, c->count);
 	return SHB_OK;
 }
 

@@ -13,6 +13,12 @@
 #define REDIS_PLUGIN_ID "org.shb.example.redis"
 /* The outcome space of every reply: its codes are enum resp_kind. */
 #define REDIS_SPACE (SHB_APPSPACE_PRIVATE + 6379u)
+
+/* The plugin's metrics (ABI 1.4, redis_desc.metrics), by index. */
+enum redis_metric {
+	REDIS_METRIC_DEPTH = 0, /* VALUE: commands in flight as one is sent */
+	REDIS_METRIC_COUNT = 1,
+};
 #define REDIS_PIPE_MAX 1024u /* -p at most */
 #define REDIS_RANGE_DEFAULT 1000000u
 

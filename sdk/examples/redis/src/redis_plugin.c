@@ -299,6 +299,14 @@ static const struct shb_outcome_space redis_spaces[] = {
 	{0, 0, NULL, NULL},
 };
 
+/* What the report shows beside the requests (indexes: enum
+ * redis_metric). */
+static const struct shb_metric_def redis_metrics[REDIS_METRIC_COUNT] = {
+	[REDIS_METRIC_DEPTH] = {SHB_METRIC_VALUE, 0, "redis_pipeline_depth",
+				"commands", "commands in flight on the "
+				"connection as each is sent, itself included"},
+};
+
 static const struct shb_proto_desc redis_desc = {
 	.struct_size = sizeof(struct shb_proto_desc),
 	.transport = SHB_TRANSPORT_STREAM,
@@ -314,6 +322,8 @@ static const struct shb_proto_desc redis_desc = {
 	.option_defs = redis_options,
 	.request_model = SHB_REQMODEL_NONE,
 	.outcome_spaces = redis_spaces,
+	.metrics = redis_metrics,
+	.metric_count = REDIS_METRIC_COUNT,
 };
 
 SHB_PLUGIN_DEFINE(REDIS_PLUGIN_ID, "1.0.0", NULL, NULL,

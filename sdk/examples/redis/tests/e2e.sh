@@ -135,7 +135,9 @@ run incr 0 -n 1000 -c 4 -p 8 --proto-opt command=INCR --proto-opt key=ctr "$url"
 check incr 'r["requests"]["total"] == 1000' 'r["requests"]["ok"] == 1000' \
 	'r["requests"]["errors"] == 0' 'app("ok") == (1000, True)' \
 	'len(r["appOutcomes"]) == 1' 'r["connectionsOpened"] == 4' \
-	'r["bytesReceived"] == sum(len(":%d\r\n" % i) for i in range(1, 1001))'
+	'r["bytesReceived"] == sum(len(":%d\r\n" % i) for i in range(1, 1001))' \
+	'r["metrics"]["redis_pipeline_depth"]["count"] == 1000' \
+	'1 <= r["metrics"]["redis_pipeline_depth"]["p50"] <= r["metrics"]["redis_pipeline_depth"]["max"] <= 8'
 [ "$(cli GET ctr)" = 1000 ] || fail "incr: the counter is $(cli GET ctr), not 1000"
 echo "# INCR: 1000 on 4 connections -p 8, $(rate incr) req/s"
 

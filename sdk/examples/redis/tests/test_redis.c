@@ -286,7 +286,7 @@ static int kit_start(void)
 {
 	char err[256] = "";
 
-	if (shb_kit_host_init(&kh, 3) ||
+	if (shb_kit_host_init(&kh, SHB_ABI_MINOR) ||
 	    shb_kit_plugin_use(&plugin, &shb_plugin_entry_v1, err, sizeof err) ||
 	    shb_kit_plugin_init(&plugin, &kh) != SHB_OK) {
 		fprintf(stderr, "test_redis: the kit cannot run the plugin: %s\n", err);
@@ -428,6 +428,10 @@ static void test_conn_pipelined(void)
 	CHECK(result(2) && result(2)->res.ts_first_byte == 5);
 	CHECK(result(3) && result(3)->res.ts_first_byte == 9);
 	CHECK(r.c.capacity == 4 && r.c.state == 0);
+	/* The pipeline's depth as each command went: 1, 2, 3, 4. */
+	const struct shb_kit_metric *d = shb_kit_metric(&kh, "redis_pipeline_depth");
+	CHECK(d && d->kind == SHB_METRIC_VALUE && d->count == 4 && d->sum == 10 &&
+	      d->min == 1 && d->max == 4);
 	/* A reply nobody asked for. */
 	CHECK(shb_kit_conn_recv(&r.c, "+OK\r\n", 5) == SHB_E_PROTO);
 	CHECK(strcmp(shb_kit_conn_error_detail(&r.c), "redis: a reply nothing asked for") == 0);
@@ -507,6 +511,10 @@ static void test_conn_cancel(void)
 	/* Cancelled, never answered: nothing is reported at the end. */
 	CHECK(shb_kit_conn_issue(&r.c, NULL, 5) == SHB_OK);
 	shb_kit_conn_cancel(&r.c, 5);
+	/* A cancelled command stays in the pipeline until its reply: the
+	 * depths were 1, 2, 3, then 2 (4 after two replies), then 1 (5). */
+	const struct shb_kit_metric *d = shb_kit_metric(&kh, "redis_pipeline_depth");
+	CHECK(d && d->count == 5 && d->sum == 9 && d->min == 1 && d->max == 3);
 	CHECK(rig_close(&r) == 0);
 }
 
@@ -680,6 +688,9 @@ static void test_descriptor(void)
 	      strcmp(s[0].codes[RESP_NIL].name, "nil") == 0 &&
 	      strcmp(s[0].codes[RESP_ERROR].name, "error") == 0 &&
 	      s[0].codes[RESP_ERROR].ok == 0 && s[0].codes[3].name == NULL);
+	CHECK(desc->metric_count == 1 && desc->metrics &&
+	      desc->metrics[0].kind == SHB_METRIC_VALUE &&
+	      strcmp(desc->metrics[0].name, "redis_pipeline_depth") == 0);
 }
 
 int main(void)

@@ -42,9 +42,18 @@ struct ws_buf {
 	size_t len, cap;
 };
 
+/* The plugin's metrics (ABI 1.4, shb_proto_desc.metrics), by index. */
+enum ws_metric {
+	WS_METRIC_SENT = 0,     /* messages sent (one per request) */
+	WS_METRIC_RECEIVED = 1, /* data messages received whole */
+	WS_METRIC_LATENCY = 2,  /* issue to the answer's last frame, ns */
+	WS_METRIC_COUNT = 3,
+};
+
 /* One request in flight; answered in order (the echo server keeps it). */
 struct ws_slot {
 	uint64_t cookie;
+	shb_tstamp ts_issued; /* for WS_METRIC_LATENCY */
 	shb_tstamp ts_first_byte;
 	uint64_t rx_header_bytes;
 	uint64_t rx_body_bytes;

@@ -96,6 +96,22 @@ static void queue_close(struct ws_conn *c, uint32_t code)
 	queue_frame(c, WS_OP_CLOSE, b, code == WS_CLOSE_NO_STATUS ? 0 : 2);
 }
 
+/* The metrics go to a host of ABI 1.4 or later; an older core has no
+ * metric_add and never hears of them. */
+static void metric_add(struct ws_conn *c, uint32_t i, uint64_t n)
+{
+	const struct shb_host *h = c->mod->host;
+	if (SHB_HAS(h, struct shb_host, metric_add) && h->metric_add)
+		h->metric_add(c->handle, i, n);
+}
+
+static void metric_record(struct ws_conn *c, uint32_t i, uint64_t v)
+{
+	const struct shb_host *h = c->mod->host;
+	if (SHB_HAS(h, struct shb_host, metric_record) && h->metric_record)
+		h->metric_record(c->handle, i, v);
+}
+
 /* Reports the oldest request in flight. */
 static void complete(struct ws_conn *c, uint32_t outcome, uint64_t app_code,
 		     uint32_t app_ok, const char *detail)
@@ -241,6 +257,10 @@ static int frame_end(void *ctx)
 		if (!c->frame_fin)
 			return 0;
 		c->msg_op = 0;
+		metric_add(c, WS_METRIC_RECEIVED, 1);
+		/* An answer with no request waiting failed in frame_begin. */
+		metric_record(c, WS_METRIC_LATENCY,
+			      c->now - c->slots[c->head_slot].ts_issued);
 		complete(c, SHB_REQ_OK, WS_CLOSE_NORMAL, 1, NULL);
 		return 0;
 	}
@@ -486,7 +506,9 @@ int ws_conn_issue(void *conn, const void *prepared, uint64_t cookie,
 	memset(s, 0, sizeof(*s));
 	s->cookie = cookie;
 	s->ts_first_byte = SHB_TSTAMP_NONE;
+	s->ts_issued = now;
 	c->inflight++;
+	metric_add(c, WS_METRIC_SENT, 1);
 	return SHB_OK;
 }
 

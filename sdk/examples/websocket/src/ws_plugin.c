@@ -202,6 +202,18 @@ static const struct shb_option_def ws_options[] = {
 	{NULL, NULL, NULL},
 };
 
+/* ABI 1.4: what the report shows beside the requests; a core older than
+ * 1.4 reads the descriptor only up to its own struct_size and never sees
+ * them. Indexes: enum ws_metric. */
+static const struct shb_metric_def ws_metrics[WS_METRIC_COUNT] = {
+	[WS_METRIC_SENT] = {SHB_METRIC_COUNTER, 0, "ws_msgs_sent", "messages",
+			    "data messages sent, one per request"},
+	[WS_METRIC_RECEIVED] = {SHB_METRIC_COUNTER, 0, "ws_msgs_received",
+				"messages", "data messages received whole"},
+	[WS_METRIC_LATENCY] = {SHB_METRIC_LATENCY, 0, "ws_msg_latency", NULL,
+			       "from a message's send to its answer's last frame"},
+};
+
 static const struct shb_proto_desc ws_desc = {
 	.struct_size = sizeof(struct shb_proto_desc),
 	.transport = SHB_TRANSPORT_STREAM,
@@ -215,6 +227,8 @@ static const struct shb_proto_desc ws_desc = {
 	.vt = &ws_vtable,
 	.scheme_defs = ws_scheme_defs,
 	.option_defs = ws_options,
+	.metrics = ws_metrics,
+	.metric_count = WS_METRIC_COUNT,
 };
 
 SHB_PLUGIN_DEFINE(WS_PLUGIN_ID, "1.0.0", NULL, NULL,

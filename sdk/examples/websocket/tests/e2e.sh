@@ -133,7 +133,11 @@ check plain 'r["requests"]["total"] == 1000' 'r["requests"]["ok"] == 1000' \
 	'len(r["appOutcomes"]) == 1' 'r["connectionsOpened"] == 4' \
 	'r["rxBodyBytes"] == 1000' 'r["rxHeaderBytes"] == 2000' \
 	"r[\"url\"] == \"$ws/\"" \
-	"any(p[\"id\"] == \"org.shb.example.ws\" and p[\"path\"] == \"$plugdir/shb-proto-ws.so\" for p in r[\"plugins\"])"
+	"any(p[\"id\"] == \"org.shb.example.ws\" and p[\"path\"] == \"$plugdir/shb-proto-ws.so\" for p in r[\"plugins\"])" \
+	'r["metrics"]["ws_msgs_sent"]["count"] == 1000' \
+	'r["metrics"]["ws_msgs_received"]["count"] == 1000' \
+	'r["metrics"]["ws_msg_latency"]["count"] == 1000' \
+	'r["metrics"]["ws_msg_latency"]["kind"] == "latency"'
 echo "# ws: 1000 echoes, $(rate plain) req/s"
 
 # The same over TLS, the certificate checked.

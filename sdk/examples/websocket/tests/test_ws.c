@@ -721,6 +721,20 @@ static void test_conn_pipelined_every_split(void)
 		 * first read when that read had the header. */
 		if (kh.done_count && kh.done[0].res.ts_first_byte != (cut >= 2 ? 3u : 4u))
 			bad++;
+		/* The metrics (ABI 1.4): three messages out, three whole
+		 * ones back (the fragmented one once, the ping not at all),
+		 * each timed from its issue at 1 to the read that ended it
+		 * (3, or 4 when the cut left its end for the second read). */
+		static const size_t ends[3] = {7, 20, 27};
+		uint64_t sum = 0;
+		for (int k = 0; k < 3; k++)
+			sum += (cut >= ends[k] ? 3u : 4u) - 1u;
+		const struct shb_kit_metric *lat = shb_kit_metric(&kh, "ws_msg_latency");
+		if (shb_kit_metric_count(&kh, "ws_msgs_sent") != 3 ||
+		    shb_kit_metric_count(&kh, "ws_msgs_received") != 3 ||
+		    !lat || lat->count != 3 || lat->sum != sum ||
+		    lat->min != (cut >= 7 ? 2u : 3u) || lat->max != (cut >= 27 ? 2u : 3u))
+			bad++;
 		/* The ping was answered: a masked pong "hi". */
 		drain(&r);
 		at = client_frame(r.out, 0, &op, payload);
