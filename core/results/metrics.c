@@ -30,10 +30,12 @@ int shb_metrics_init(struct shb_metrics *m, const struct shb_metric_def *defs,
 	return 0;
 }
 
+/* By what was made, not by the table's kinds: shb merge may have
+ * rewritten the table it points to since (a refused first report). */
 void shb_metrics_destroy(struct shb_metrics *m)
 {
 	for (uint32_t i = 0; i < m->n; i++)
-		if (shb_metrics_is_hist(m->defs[i].kind))
+		if (m->hist[i].counts)
 			shb_histo_destroy(&m->hist[i]);
 	free(m->hist);
 	memset(m, 0, sizeof(*m));
@@ -43,7 +45,7 @@ void shb_metrics_reset(struct shb_metrics *m)
 {
 	memset(m->count, 0, sizeof(m->count));
 	for (uint32_t i = 0; i < m->n; i++)
-		if (shb_metrics_is_hist(m->defs[i].kind))
+		if (m->hist[i].counts)
 			shb_histo_reset(&m->hist[i]);
 }
 
