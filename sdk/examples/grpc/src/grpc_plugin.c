@@ -60,14 +60,16 @@ struct grpc_module {
 
 /* The plugin's metrics (ABI 1.4, grpc_desc.metrics), by index. */
 enum grpc_metric {
-	GRPC_METRIC_SENT = 0,     /* request messages, one per call */
+	GRPC_METRIC_SENT = 0,     /* request messages, `messages` per call */
 	GRPC_METRIC_RECEIVED = 1, /* response messages read whole */
-	GRPC_METRIC_COUNT = 2,
+	GRPC_METRIC_LATENCY = 2,  /* issue to each response message */
+	GRPC_METRIC_COUNT = 3,
 };
 
 /* One request in flight on a connection. */
 struct grpc_call {
 	uint64_t cookie;
+	shb_tstamp start;     /* when the call was issued */
 	uint8_t used;
 	uint8_t have_status;  /* grpc-status seen (trailers or Trailers-Only) */
 	uint8_t ct_ok;        /* content-type application/grpc seen */
@@ -83,6 +85,7 @@ struct grpc_conn {
 	const struct grpc_module *mod;
 	struct shb_conn *handle;  /* the core's */
 	struct grpc_call *calls;  /* mod->parallel slots */
+	shb_tstamp now;           /* of the recv h2 is in (its observer's time) */
 	char detail[192];         /* the last result's detail */
 };
 
@@ -148,6 +151,24 @@ static void metric_add(struct grpc_conn *g, uint32_t i, uint64_t n)
 		h->metric_add(g->handle, i, n);
 }
 
+/* `n` response messages of call `c` read whole at g->now (they came in
+ * the same read): counted as they arrive, so a stream cancelled by
+ * --timeout still counts what it sent, and each timed from the call's
+ * issue, when every request message was queued (for bidi, from the
+ * message sent to its echo). */
+static void messages_read(struct grpc_conn *g, const struct grpc_call *c,
+			  uint32_t n)
+{
+	const struct shb_host *h = g->mod->host;
+
+	metric_add(g, GRPC_METRIC_RECEIVED, n);
+	if (!SHB_HAS(h, struct shb_host, metric_record) || !h->metric_record)
+		return;
+	for (uint32_t i = 0; i < n; i++)
+		h->metric_record(g->handle, GRPC_METRIC_LATENCY,
+				 g->now > c->start ? g->now - c->start : 0);
+}
+
 /* ---- the observer ----------------------------------------------------------- */
 
 static struct grpc_call *find_call(struct grpc_conn *g, uint64_t cookie)
@@ -203,14 +224,19 @@ static int on_field(struct shb_conn *h, uint64_t cookie, const char *name,
 static int on_data(struct shb_conn *h, uint64_t cookie, const uint8_t *p,
 		   size_t n)
 {
-	struct grpc_call *c = find_call((struct grpc_conn *)h, cookie);
+	struct grpc_conn *g = (struct grpc_conn *)h;
+	struct grpc_call *c = find_call(g, cookie);
+	uint32_t before;
 	int rc;
 
 	/* Only a gRPC response body is read as messages (a proxy's 404 page
 	 * is not one: its status decides, see on_result). */
 	if (!c || c->http_status != 200 || !c->ct_ok)
 		return SHB_OK;
+	before = c->rd.messages;
 	rc = grpc_reader_feed(&c->rd, p, n);
+	if (c->rd.messages > before)
+		messages_read(g, c, c->rd.messages - before);
 	if (rc == GRPC_READ_E_TOO_LARGE)
 		return call_error(c, "a message above max-message",
 				  grpc_reader_bad_length(&c->rd));
@@ -294,7 +320,6 @@ static void on_result(struct shb_conn *h, uint64_t cookie,
 
 	if (!c)
 		return;
-	metric_add(g, GRPC_METRIC_RECEIVED, c->rd.messages);
 	if (c->error) /* we stopped it: say why */
 		proto_error(g, res, c->error, c->error_arg);
 	else if (res->outcome == SHB_REQ_OK)
@@ -517,6 +542,7 @@ static int grpc_transport_ready(void *conn, const struct shb_transport_info *inf
 static shb_ssize grpc_recv(void *conn, const uint8_t *data, size_t len,
 			   shb_tstamp now)
 {
+	((struct grpc_conn *)conn)->now = now;
 	return VT(conn)->recv(h2c(conn), data, len, now);
 }
 
@@ -572,12 +598,13 @@ static int grpc_issue(void *conn, const void *prepared, uint64_t cookie,
 	memset(c, 0, sizeof(*c));
 	c->used = 1;
 	c->cookie = cookie;
+	c->start = now;
 	grpc_reader_init(&c->rd, g->mod->opts.max_message);
 	rc = VT(conn)->issue(h2c(conn), prepared, cookie, now);
 	if (rc < 0)
 		c->used = 0;
 	else
-		metric_add(g, GRPC_METRIC_SENT, 1);
+		metric_add(g, GRPC_METRIC_SENT, g->mod->opts.messages);
 	return rc;
 }
 
@@ -656,9 +683,11 @@ static const struct shb_option_def grpc_options[] = {
  * reads the descriptor only up to its own struct_size). */
 static const struct shb_metric_def grpc_metrics[GRPC_METRIC_COUNT] = {
 	[GRPC_METRIC_SENT] = {SHB_METRIC_COUNTER, 0, "grpc_msgs_sent", "messages",
-			      "request messages, one per call"},
+			      "request messages, queued when a call is issued"},
 	[GRPC_METRIC_RECEIVED] = {SHB_METRIC_COUNTER, 0, "grpc_msgs_received",
 				  "messages", "response messages read whole"},
+	[GRPC_METRIC_LATENCY] = {SHB_METRIC_LATENCY, 0, "grpc_msg_latency", NULL,
+				 "from a call's issue to each response message"},
 };
 
 /* Not const: conn_size and worker_size are h2's plus ours, known once

@@ -113,6 +113,9 @@ r["requests"]["ok"] == 500
 r["requests"]["errors"] == 0
 r["appOutcomes"] == [{"space": "grpc", "code": 0, "ok": True, "count": 500}]
 r["rxBodyBytes"] == 500 * 3 * (5 + len("hello"))
+r["metrics"]["grpc_msgs_sent"]["count"] == 500
+r["metrics"]["grpc_msgs_received"]["count"] == 1500
+r["metrics"]["grpc_msg_latency"]["count"] == 1500
 '
 echo "# Stream: 500 calls of 3 messages"
 
@@ -123,6 +126,8 @@ check collect '
 r["requests"]["ok"] == 500
 r["requests"]["errors"] == 0
 r["rxBodyBytes"] == 500 * (5 + 4 * 6)
+r["metrics"]["grpc_msgs_sent"]["count"] == 2000
+r["metrics"]["grpc_msgs_received"]["count"] == 500
 '
 echo "# Collect: 500 calls of 4 messages"
 
@@ -133,6 +138,9 @@ r["requests"]["ok"] == 500
 r["requests"]["errors"] == 0
 r["appOutcomes"] == [{"space": "grpc", "code": 0, "ok": True, "count": 500}]
 r["rxBodyBytes"] == 500 * 5 * (5 + len("hello"))
+r["metrics"]["grpc_msgs_sent"]["count"] == 2500
+r["metrics"]["grpc_msgs_received"]["count"] == 2500
+r["metrics"]["grpc_msg_latency"]["count"] == 2500
 '
 echo "# Chat: 500 calls of 5 messages each way"
 
@@ -154,6 +162,7 @@ r["requests"]["total"] == 4
 r["requests"]["ok"] == 0
 r["errors"]["timeout"] == 4
 r["bytesReceived"] >= 4 * 20 * (5 + len("hello"))
+r["metrics"]["grpc_msgs_received"]["count"] >= 4 * 20
 r["durationSeconds"] < 5
 '
 echo "# Forever: 4 calls ended by --timeout"

@@ -283,6 +283,8 @@ static void test_endless_stream_cancelled(void)
 	}
 	CHECK(kh.done_count == 0);
 	CHECK(c.outstanding_count == 1);
+	/* counted as they came, though the call never ends */
+	CHECK(shb_kit_metric_count(&kh, "grpc_msgs_received") == 200);
 	shb_kit_conn_cancel(&c, 1);
 	shb_kit_conn_flush(&c, 0);
 	CHECK(sent_frame(&c, RST_STREAM, 1, &n) != NULL);
@@ -292,6 +294,53 @@ static void test_endless_stream_cancelled(void)
 	CHECK(shb_kit_conn_feed(&c, b.p, b.len) == SHB_OK);
 	CHECK(kh.done_count == 0);
 	CHECK(c.outstanding_count == 0);
+	CHECK(shb_kit_metric_count(&kh, "grpc_msgs_received") == 200);
+	shb_kit_conn_fini(&c);
+	shb_kit_module_destroy(&m);
+	check_no_violations();
+}
+
+/* ABI 1.4 metrics of a bidi call of 3 messages: 3 sent at issue (t),
+ * the first echo read whole at t + 1 ms (its prefix came at t + 0.5 ms),
+ * the other two together at t + 3 ms: 3 received, latencies 1, 3, 3 ms. */
+static void test_stream_metrics(void)
+{
+	static const char *const bidi3[] = {"call", "bidi", "messages", "3", NULL};
+	static const uint8_t hi[] = {0, 0, 0, 0, 2, 'h', 'i'};
+	struct shb_kit_module m;
+	struct shb_kit_conn c;
+	struct bytes b = {.len = 0};
+	const struct shb_kit_metric *lat;
+
+	CHECK(make_module(&m, "/shb.test.Echo/Chat", "hi", bidi3) == SHB_OK);
+	CHECK(shb_kit_conn_init(&c, &m) == SHB_OK);
+	CHECK(shb_kit_conn_ready(&c, NULL) == SHB_OK);
+	CHECK(shb_kit_conn_issue(&c, NULL, 1) == SHB_OK);
+	shb_kit_conn_flush(&c, 0);
+	CHECK(shb_kit_metric_count(&kh, "grpc_msgs_sent") == 3);
+	frame(&b, SETTINGS, 0, 0, NULL, 0);
+	headers(&b, 1, 0, head_ok);
+	data(&b, 1, 0, hi, 3);
+	shb_kit_clock_advance(&kh.clock, 500000);
+	CHECK(shb_kit_conn_feed(&c, b.p, b.len) == SHB_OK);
+	CHECK(shb_kit_metric_count(&kh, "grpc_msgs_received") == 0);
+	b.len = 0;
+	data(&b, 1, 0, hi + 3, 4);
+	shb_kit_clock_advance(&kh.clock, 500000);
+	CHECK(shb_kit_conn_feed(&c, b.p, b.len) == SHB_OK);
+	CHECK(shb_kit_metric_count(&kh, "grpc_msgs_received") == 1);
+	b.len = 0;
+	message(&b, 1, 0, "hi");
+	message(&b, 1, 0, "hi");
+	headers(&b, 1, END_STREAM, trailers_ok);
+	shb_kit_clock_advance(&kh.clock, 2000000);
+	CHECK(shb_kit_conn_feed(&c, b.p, b.len) == SHB_OK);
+	CHECK(kh.done_count == 1);
+	CHECK(shb_kit_metric_count(&kh, "grpc_msgs_received") == 3);
+	lat = shb_kit_metric(&kh, "grpc_msg_latency");
+	CHECK(lat && lat->kind == SHB_METRIC_LATENCY && lat->calls == 3);
+	CHECK(lat && lat->min == 1000000 && lat->max == 3000000);
+	CHECK(lat && lat->sum == 7000000);
 	shb_kit_conn_fini(&c);
 	shb_kit_module_destroy(&m);
 	check_no_violations();
@@ -339,5 +388,6 @@ void test_grpc_stream(void)
 	test_reset_mid_stream();
 	test_stream_max_message();
 	test_endless_stream_cancelled();
+	test_stream_metrics();
 	test_stream_bad_input();
 }
