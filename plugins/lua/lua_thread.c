@@ -28,6 +28,8 @@ static struct shb_lua_thread *check_thread(lua_State *L)
 
 static void put(lua_State *L, struct shb_lua_thread *t, const void *p, size_t n)
 {
+	if (n == 0)
+		return; /* nothing to copy (and no buffer yet, maybe) */
 	if (n > SHB_LUA_MOVE_MAX - t->move_len)
 		luaL_error(L, "a value moved between threads is over %d MiB",
 			   (int)(SHB_LUA_MOVE_MAX >> 20));
@@ -36,8 +38,10 @@ static void put(lua_State *L, struct shb_lua_thread *t, const void *p, size_t n)
 		while (cap < t->move_len + n)
 			cap *= 2;
 		unsigned char *m = realloc(t->move, cap);
-		if (!m)
+		if (!m) {
 			luaL_error(L, "out of memory moving a value between threads");
+			return; /* not reached: luaL_error does not return */
+		}
 		t->move = m;
 		t->move_cap = cap;
 	}
