@@ -65,6 +65,9 @@ for arg in "$@"; do
 		# dnsmasq binary alone, without the system service of Debian's
 		# dnsmasq package).
 		pkgs+=(dnsmasq-base)
+		# tests/e2e/h2-fp.sh: its observer decodes header blocks with
+		# hpack, and Debian's own curl is checked against the curl profile.
+		pkgs+=(python3-hpack curl)
 		# bun (tests/h3/servers/bun.sh) comes from npm; npm from Debian
 		# unless some npm is already there (NodeSource's nodejs has one).
 		bun=1

@@ -194,6 +194,7 @@ stop_server "$plain_PID"
 
 # Debian 12's curl itself, if that is the curl here: the profile is what
 # it sends.
+command -v curl >/dev/null || fail "curl is not installed (Debian package curl)"
 if curl --version 2>/dev/null | grep -q '^curl 7\.88\.1 .*nghttp2/'; then
 	: >"$H2C_OUT"
 	curl -s -o /dev/null --http2-prior-knowledge "http://127.0.0.1:$H2C_PORT/" ||
