@@ -37,6 +37,13 @@ Options:
                          (default: 1)
   -i, --interval S       seconds between RSS samples, and shb's --interval
                          (default: 10)
+  -R, --rate SPEC        open loop at a fixed rate instead of as fast as the
+                         servers answer: N req/s for every protocol, or per
+                         protocol as h1=N,h2=N,h3=N (a protocol left out runs
+                         closed loop). A fixed rate keeps the work per interval
+                         the same all run long, so CPU per request is compared
+                         like with like; with nice -n -10 on a shared machine
+                         it also keeps the run's share of the cores
       --protos LIST      protocols, from: h1 h2 h3 (default: "h1 h2 h3")
       --together         run the protocols at the same time (the default
                          with more than one)
@@ -69,6 +76,7 @@ duration=1h
 conns=1000
 threads=1
 streams=1
+rate=""
 interval=10
 protos="h1 h2 h3"
 together=""
@@ -82,7 +90,7 @@ shb=""
 plugin_path=""
 
 parse_options "-d|--duration=duration" "-c|--connections=conns" "-t|--threads=threads" \
-	"-p|--parallel=streams" "-i|--interval=interval" "--protos=protos" "--together=together:1" \
+	"-p|--parallel=streams" "-R|--rate=rate" "-i|--interval=interval" "--protos=protos" "--together=together:1" \
 	"--in-turn=together:0" "--h2=h2spec" "--h3=h3server" "--tolerance=tolerance" \
 	"--cpu-tolerance=cpu_tolerance" "--no-progress=progress:0" "-o|--output=out" "--shb=shb" \
 	"--plugin-path=plugin_path" -- "$@"
@@ -105,6 +113,18 @@ check_int "--tolerance" "$tolerance" 1 100
 check_int "--cpu-tolerance" "$cpu_tolerance" 1 100
 check_words proto "$protos" h1 h2 h3
 read -r -a proto_list <<<"$protos"
+declare -A rate_of=()
+if [[ "$rate" =~ ^[0-9]+$ ]]; then
+	for p in "${proto_list[@]}"; do rate_of[$p]=$rate; done
+elif [ -n "$rate" ]; then
+	IFS=, read -r -a rate_parts <<<"$rate"
+	for part in "${rate_parts[@]}"; do
+		[[ "$part" =~ ^(h1|h2|h3)=([0-9]+)$ ]] ||
+			die "--rate must be N or h1=N,h2=N,h3=N, not '$rate'"
+		rate_of[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
+	done
+fi
+for p in "${!rate_of[@]}"; do check_int "--rate ($p)" "${rate_of[$p]}" 1 10000000; done
 [ -n "$together" ] || { [ "${#proto_list[@]}" -gt 1 ] && together=1 || together=0; }
 h2server=${h2spec%%:*}
 h2mode=${h2spec#*:}
@@ -226,11 +246,21 @@ if doing h3; then
 	echo "$prog: $h3server (pid $H3SRV_PID) on udp port $H3SRV_PORT" >&2
 fi
 
+# ", -R 10000 on h1, ..." for the summary, empty when closed loop.
+rate_line() {
+	local p out=""
+	for p in "${proto_list[@]}"; do
+		[ -z "${rate_of[$p]:-}" ] || out+=", -R ${rate_of[$p]} on $p"
+	done
+	printf '%s' "$out"
+}
+
 # --- one sampled run ---------------------------------------------------------
 
 shb_cmd() { # proto jsonfile -> cmd[]
 	local extra=()
 	[ "$1" = h1 ] || extra=(-p "$streams")
+	[ -z "${rate_of[$1]:-}" ] || extra+=(-R "${rate_of[$1]}")
 	cmd=(env "SHB_PLUGIN_PATH=$plugin_path" "$shb" --proto "$1" -t "$threads" -c "$conns" "${extra[@]}"
 		-z "${duration}s" --interval "${interval}s" --report "json:$2" "${url[$1]}")
 }
@@ -560,7 +590,7 @@ report() {
 	echo "- Date: $started to $finished"
 	echo "- Host: $(host_line)"
 	echo "- Repository: $repo"
-	echo "- shb: $(version_of shb), -t $threads -c $conns$( [ "$streams" -gt 1 ] && echo " -p $streams on h2/h3")"
+	echo "- shb: $(version_of shb), -t $threads -c $conns$( [ "$streams" -gt 1 ] && echo " -p $streams on h2/h3")$(rate_line)"
 	echo "- Runs: $([ "$together" -eq 1 ] && echo "all protocols at the same time" || echo "one protocol after the other"), ${duration} s each"
 	echo "- Niceness: $nice_level (clients and servers$([ "$nice_level" -gt 0 ] && echo ", so that other work on the machine goes first"))"
 	echo "- RSS sampled every ${interval} s from /proc/PID/status (VmRSS); ok counts from shb's progress line;"
