@@ -30,7 +30,10 @@ struct shb_redir_chain {
 	uint32_t status;
 	uint32_t loc_len;
 	uint32_t trail_cut; /* trail is full: it ends in "..." */
-	shb_tstamp t_due;   /* queued: the hop is due since */
+	uint32_t conn;      /* where its user's last request ended */
+	/* When its first request became due: --timeout counts from here for
+	 * every hop, one waiting in the queue included. */
+	shb_tstamp t_due;
 	char url[SHB_URL_REF_MAX + 1]; /* absolute, without fragment */
 	char loc[SHB_URL_REF_MAX + 1];
 	char trail[SHB_SAMPLE_LEN]; /* "URL -> URL -> ...", for samples */
@@ -40,6 +43,10 @@ struct shb_redir_chain {
 struct shb_redir {
 	struct shb_redir_chain *free, *head, *tail;
 	uint32_t queued; /* hops in the queue head .. tail */
+	/* The oldest t_due in the queue, looked for again (due_stale) after
+	 * a hop left it. */
+	shb_tstamp due_min;
+	uint32_t due_stale;
 	uint32_t max; /* --max-redirs */
 	/* The run's headers for a hop: all of them, and without the
 	 * Content-Type of a body a hop no longer has. */
@@ -64,6 +71,7 @@ int shb_redir_setup(struct worker *w)
 		return -1;
 	}
 	rd->max = run->cfg->max_redirs;
+	rd->due_min = UINT64_MAX;
 	for (size_t i = 0; i < n; i++) {
 		struct shb_kv kv = {run->headers[i].name, run->headers[i].value};
 		rd->kv[rd->nkv++] = kv;
@@ -165,6 +173,7 @@ static struct shb_redir_chain *chain_start(struct worker *w, struct shb_conn *c,
 	ch->next = NULL;
 	ch->target = r->target;
 	ch->oi = c->oi;
+	ch->t_due = r->t_due;
 	ch->hops = ch->status = ch->trail_cut = 0;
 	ch->trail[0] = '\0';
 	chain_first(w, r->target, ch, &url);
@@ -359,8 +368,15 @@ static void wake_origin(struct worker *w, struct shb_conn *c, uint32_t k)
 	}
 }
 
+static void due_note(struct shb_redir *rd, const struct shb_redir_chain *ch)
+{
+	if (!rd->due_stale && ch->t_due < rd->due_min)
+		rd->due_min = ch->t_due;
+}
+
 static void enqueue(struct shb_redir *rd, struct shb_redir_chain *ch)
 {
+	due_note(rd, ch);
 	ch->next = NULL;
 	if (rd->tail)
 		rd->tail->next = ch;
@@ -404,7 +420,7 @@ int shb_redir_on_response(struct shb_conn *c, struct req_slot *r,
 	next_method(ch, ch->status);
 	ch->status = 0;
 	ch->oi = oi;
-	ch->t_due = w->now;
+	ch->conn = c->idx;
 	r->chain = NULL;
 	enqueue(w->redir, ch);
 	wake_origin(w, c, oi);
@@ -443,8 +459,8 @@ static int send_hop(struct shb_conn *c, struct shb_redir_chain *ch,
 }
 
 /* Sends ch on c: a slot of its own, timed from now (a hop is no new
- * intended start), --timeout from when it became due. 0, or -1 when c
- * has no room after all. */
+ * intended start), --timeout from when its chain's first request became
+ * due. 0, or -1 when c has no room after all. */
 static int issue_hop(struct shb_conn *c, struct shb_redir_chain *ch)
 {
 	struct worker *w = c->w;
@@ -471,6 +487,52 @@ static int issue_hop(struct shb_conn *c, struct shb_redir_chain *ch)
 	return 0;
 }
 
+/* Takes ch (after prev, NULL for the head) out of the queue. */
+static void unlink_hop(struct shb_redir *rd, struct shb_redir_chain *prev,
+		       struct shb_redir_chain *ch)
+{
+	if (prev)
+		prev->next = ch->next;
+	else
+		rd->head = ch->next;
+	if (rd->tail == ch)
+		rd->tail = prev;
+	rd->queued--;
+	rd->due_stale = 1;
+}
+
+/* A chain that ends in an error (kind, msg) while its hop waits, taken
+ * out of the queue already: one request of the run, as one whose
+ * connection failed. */
+static void hop_failed(struct worker *w, struct shb_redir_chain *ch,
+		       unsigned kind, const char *msg, uint32_t conn)
+{
+	shb_worker_count_error(w, kind, msg);
+	struct shb_stats *ts = shb_mix_stats(w->mixw, ch->target);
+	if (ts)
+		shb_stats_error(ts, kind, msg);
+	chain_put(w->redir, ch);
+	shb_worker_finished_one(w);
+	shb_wait_again(w, conn);
+}
+
+/* --timeout passed since the chain's first request became due. */
+static int hop_expired(const struct worker *w, const struct shb_redir_chain *ch)
+{
+	uint64_t limit = w->run->cfg->timeout_ns;
+	return limit && w->now > ch->t_due && w->now - ch->t_due > limit;
+}
+
+static void hop_timed_out(struct worker *w, struct shb_redir_chain *ch)
+{
+	char msg[160], d[32];
+	snprintf(msg, sizeof(msg), "request timed out after %s, its redirect "
+		 "hop never sent: no connection or stream of its origin had "
+		 "room for it", shb_duration_text(w->run->cfg->timeout_ns, d,
+						  sizeof(d)));
+	hop_failed(w, ch, SHB_ERRK_TIMEOUT, msg, ch->conn);
+}
+
 void shb_redir_issue(struct shb_conn *c)
 {
 	struct worker *w = c->w;
@@ -479,16 +541,51 @@ void shb_redir_issue(struct shb_conn *c)
 	while (ch && !w->stopping && w->loading && !shb_worker_past_deadline(w) &&
 	       w->vt->capacity(c->p) > 0) {
 		struct shb_redir_chain *next = ch->next;
-		if (ch->oi == c->oi) {
+		if (ch->oi != c->oi) {
+			prev = ch;
+		} else if (hop_expired(w, ch)) { /* not sent only to be cancelled */
+			unlink_hop(rd, prev, ch);
+			hop_timed_out(w, ch);
+		} else {
 			if (issue_hop(c, ch) < 0)
 				return;
-			rd->queued--;
-			if (prev)
-				prev->next = next;
-			else
-				rd->head = next;
-			if (rd->tail == ch)
-				rd->tail = prev;
+			unlink_hop(rd, prev, ch);
+		}
+		ch = next;
+	}
+}
+
+uint64_t shb_redir_due(const struct worker *w)
+{
+	struct shb_redir *rd = w->redir;
+	uint64_t limit = w->run->cfg->timeout_ns;
+	if (!rd || !rd->head || !limit || !w->loading || w->stopping ||
+	    shb_worker_past_deadline(w))
+		return UINT64_MAX;
+	/* The cached oldest due time is bookkeeping, not the worker's state:
+	 * refreshed here, through the pointer, for a const worker too. */
+	if (rd->due_stale) {
+		rd->due_min = UINT64_MAX;
+		for (const struct shb_redir_chain *ch = rd->head; ch; ch = ch->next)
+			if (ch->t_due < rd->due_min)
+				rd->due_min = ch->t_due;
+		rd->due_stale = 0;
+	}
+	/* Timed out once more than the limit has passed (hop_expired). */
+	return rd->due_min + limit + 1;
+}
+
+void shb_redir_expire(struct worker *w)
+{
+	struct shb_redir *rd = w->redir;
+	if (!rd || w->stopping || !w->loading || shb_worker_past_deadline(w))
+		return;
+	struct shb_redir_chain *prev = NULL, *ch = rd->head;
+	while (ch) {
+		struct shb_redir_chain *next = ch->next;
+		if (hop_expired(w, ch)) {
+			unlink_hop(rd, prev, ch);
+			hop_timed_out(w, ch);
 		} else {
 			prev = ch;
 		}
@@ -507,20 +604,8 @@ int shb_redir_fail_one(struct shb_conn *c, unsigned kind, const char *msg)
 	}
 	if (!ch)
 		return 0;
-	if (prev)
-		prev->next = ch->next;
-	else
-		rd->head = ch->next;
-	if (rd->tail == ch)
-		rd->tail = prev;
-	rd->queued--;
-	shb_worker_count_error(w, kind, msg);
-	struct shb_stats *ts = shb_mix_stats(w->mixw, ch->target);
-	if (ts)
-		shb_stats_error(ts, kind, msg);
-	chain_put(rd, ch);
-	shb_worker_finished_one(w);
-	shb_wait_again(w, c->idx);
+	unlink_hop(rd, prev, ch);
+	hop_failed(w, ch, kind, msg, c->idx);
 	return 1;
 }
 
@@ -530,6 +615,7 @@ void shb_redir_requeue(struct worker *w, struct req_slot *r)
 	struct shb_redir *rd = w->redir;
 	r->chain = NULL;
 	ch->t_due = r->t_due;
+	due_note(rd, ch);
 	ch->next = rd->head;
 	rd->head = ch;
 	if (!rd->tail)

@@ -13,6 +13,9 @@
  * (a hop neither charges it nor ends a request of it), and closed-loop
  * users and the open-loop schedule wait for a chain's end, so a hop is
  * never a new intended start: its latency runs from when it was sent.
+ * A chain is one request for --timeout too: it counts from when the
+ * chain's first request became due, for a hop in flight and for one
+ * waiting in the queue (a timeout error, its chain ended, never sent).
  *
  * A Location that does not resolve, an origin the worker has no connection
  * to, a URL seen twice in one chain (a loop) and a hop past --max-redirs
@@ -64,7 +67,13 @@ uint32_t shb_redir_queued(const struct worker *w);
 int shb_redir_fail_one(struct shb_conn *c, unsigned kind, const char *msg);
 
 /* From c's service: sends the hops queued for c's origin while c has
- * room. */
+ * room (one past --timeout ends in a timeout instead). */
 void shb_redir_issue(struct shb_conn *c);
+
+/* --timeout for the hops in the queue: when the next one expires
+ * (UINT64_MAX for none), and each one past it ends its chain in a
+ * timeout error. */
+uint64_t shb_redir_due(const struct worker *w);
+void shb_redir_expire(struct worker *w);
 
 #endif

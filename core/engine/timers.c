@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "engine/redirect.h"
 #include "engine/timers.h"
 #include "engine/worker_int.h"
 
@@ -178,17 +179,22 @@ void shb_worker_check_timers(struct worker *w, int periodic)
 	}
 	if (periodic || w->now >= shb_wait_due(w))
 		shb_wait_expire(w);
+	if (periodic || w->now >= shb_redir_due(w))
+		shb_redir_expire(w);
 }
 
 int shb_worker_timers_due(const struct worker *w)
 {
-	return shb_theap_next(&w->timers) <= w->now || shb_wait_due(w) <= w->now;
+	return shb_theap_next(&w->timers) <= w->now || shb_wait_due(w) <= w->now ||
+	       shb_redir_due(w) <= w->now;
 }
 
 uint64_t shb_worker_next_timer(const struct worker *w)
 {
 	uint64_t t = shb_theap_next(&w->timers), q = shb_wait_due(w);
+	uint64_t h = shb_redir_due(w); /* always moves when due */
 	/* A due wait that could not move (nothing left to charge it to)
 	 * is looked at by the periodic check only: no spinning on it. */
-	return q > w->now && q < t ? q : t;
+	t = q > w->now && q < t ? q : t;
+	return h < t ? h : t;
 }

@@ -60,6 +60,42 @@ case_redirect_self() { bad redirect-self application '^redirect loop: http://127
 case_redirect_huge() { bad redirect-huge application 'over 8 KiB' -L; }
 case_redirect_bad() { bad redirect-bad application 'not a URL this run can request' -L; }
 
+# -L and --timeout: a chain is one request, its time runs from its first
+# request's start. The 302 comes after 900 ms and the hop it leads to is
+# never answered: --timeout 1s ends the chain 1 s after it started (1.9 s
+# when the hop's own start counted), one timeout, the 302 counted too.
+case_redirect_hop_timeout() {
+	h1_peer p redirect-slow
+	hrun r "$LIMIT" "$RSS" -L -c 1 -n 1 --timeout 1s "http://127.0.0.1:$p_PORT/"
+	expect_rc r 0 # the 302 ended ok
+	check r 'requests.total == 2' 'requests.ok == 1' 'statusCodes.302 == 1' \
+		'requests.errors == 1' 'errors.timeout == 1' \
+		'durationSeconds > 0.95' 'durationSeconds < 1.45'
+	sample_has r timeout '^request timed out after 1s$'
+	stop_server "$p_PID"
+}
+
+# The same for a hop that waits in the queue: the 302 leads to b (a target
+# of the mix), whose one connection carries b's own request, which b
+# never answers. Both chains started at once and time out together,
+# 500 ms later, b's request cancelled (its connection closed) and the
+# hop never sent (b reads one request, not two).
+case_redirect_queued_timeout() {
+	start_peer b "$SHB_H1PEER" --mode silent --stats-file "$E2E_TMP/b.stats"
+	start_peer a "$SHB_H1PEER" --mode redirect-away \
+		--location "http://127.0.0.1:$b_PORT/x" --stats-file "$E2E_TMP/a.stats"
+	hrun r "$LIMIT" "$RSS" -L -c 2 -n 2 --timeout 500ms \
+		--mix "http://127.0.0.1:$a_PORT/" "http://127.0.0.1:$b_PORT/"
+	expect_rc r 0 # the 302 ended ok
+	check r 'requests.total == 3' 'requests.ok == 1' 'statusCodes.302 == 1' \
+		'requests.errors == 2' 'errors.timeout == 2' \
+		'durationSeconds > 0.45' 'durationSeconds < 0.95'
+	stop_server "$a_PID"
+	stop_server "$b_PID"
+	check_file "$E2E_TMP/a.stats" 'requests == 1'
+	check_file "$E2E_TMP/b.stats" 'requests == 1'
+}
+
 case_garbage_status() { bad garbage-status protocol 'status|HTTP'; }
 case_binary() { bad binary protocol 'status|HTTP|malformed|invalid'; }
 case_bad_code() { bad bad-code protocol 'status'; }

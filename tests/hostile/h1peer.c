@@ -295,6 +295,36 @@ static void m_redirect_bad(struct shb_hscript *s)
 			 "Content-Length: 0\r\n\r\n");
 }
 
+/* -L and --timeout: the 302 comes after 900 ms, then the hop it leads
+ * to (on the same connection) is read and never answered. */
+static void m_redirect_slow(struct shb_hscript *s)
+{
+	shb_hscript_expect_request(s);
+	shb_hscript_delay(s, 900);
+	shb_hscript_send_str(s, "HTTP/1.1 302 Found\r\nLocation: /hop\r\n"
+			     "Content-Length: 0\r\n\r\n");
+	shb_hscript_expect_request(s);
+	shb_hscript_stall(s);
+}
+
+/* A 302 to --location, on keep-alive (set before the script is built). */
+static char away_answer[1024];
+
+static void m_redirect_away(struct shb_hscript *s)
+{
+	if (!away_answer[0]) /* no --location: the script is refused */
+		shb_hscript_send(s, NULL, 1);
+	redirect_forever(s, away_answer);
+}
+
+/* Every request read, none answered. */
+static void m_silent(struct shb_hscript *s)
+{
+	int top = shb_hscript_expect_request(s);
+
+	shb_hscript_repeat(s, top, 0);
+}
+
 static void m_hello(struct shb_hscript *s)
 {
 	int top = shb_hscript_expect_request(s);
@@ -311,6 +341,9 @@ static const struct {
 	{ "redirect-self", m_redirect_self },
 	{ "redirect-huge", m_redirect_huge },
 	{ "redirect-bad", m_redirect_bad },
+	{ "redirect-slow", m_redirect_slow },
+	{ "redirect-away", m_redirect_away },
+	{ "silent", m_silent },
 	{ "garbage-status", m_garbage_status },
 	{ "binary", m_binary },
 	{ "bad-code", m_bad_code },
@@ -386,7 +419,8 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: shb-hostile-h1 --mode MODE [--port-file FILE] "
-		"[--stats-file FILE]\nmodes:");
+		"[--stats-file FILE] [--location URL]\n"
+		"--location URL: where redirect-away redirects to\nmodes:");
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
 		fprintf(out, " %s", modes[i].name);
 	fprintf(out, "\n");
@@ -398,6 +432,7 @@ int main(int argc, char **argv)
 		{ "mode", required_argument, NULL, 'm' },
 		{ "port-file", required_argument, NULL, 'f' },
 		{ "stats-file", required_argument, NULL, 's' },
+		{ "location", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -410,6 +445,11 @@ int main(int argc, char **argv)
 		case 'm': mode = optarg; break;
 		case 'f': port_file = optarg; break;
 		case 's': stats_file = optarg; break;
+		case 'l':
+			snprintf(away_answer, sizeof(away_answer), "HTTP/1.1 302 "
+				 "Found\r\nLocation: %.900s\r\nContent-Length: "
+				 "0\r\n\r\n", optarg);
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
