@@ -1,6 +1,6 @@
-/* The reporter "facts14" of line14_plugin.c: prints the 1.4 members of
- * shb_run_info, one "key value" line each, so that reqmodel.sh checks
- * what the core fills before any reporter shows them:
+/* The reporter "facts14" of line14 (tests/abi/run_1_3/line_proto.c):
+ * prints the 1.4 members of shb_run_info, one "key value" line each, so
+ * that reqmodel.sh checks what the core fills before any reporter shows them:
  *
  *   method                 (empty with request model NONE)
  *   target_method
@@ -14,7 +14,7 @@
  *   unix_socket -
  *   answered 200           (shb_results.requests_answered)
  *
- * Included once, by line14_plugin.c. */
+ * Included once, by line_proto.c built as line14. */
 #ifndef LINE14_FACTS_H
 #define LINE14_FACTS_H
 

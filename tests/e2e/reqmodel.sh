@@ -1,7 +1,8 @@
 #!/bin/bash
 # ABI 1.4, the core's side: a protocol of request model NONE with named
-# outcomes (line14_plugin.c: space "line", ok 0 and err 1) against a line
-# server that answers every tenth PING with an error reply.
+# outcomes (line14 of tests/abi/run_1_3/line_proto.c: space "line", ok 0
+# and err 1) against a line server that answers every tenth PING with an
+# error reply.
 # - every HTTP request option is refused with one line naming it and the
 #   protocol, exit 2, before any traffic (the server's count proves it);
 # - --success takes the protocol's outcome names (an unknown one is

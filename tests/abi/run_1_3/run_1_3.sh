@@ -1,8 +1,8 @@
 #!/bin/bash
 # A protocol that is not HTTP, built against the frozen ABI 1.3 headers
-# (proto_1_3.c), loads and runs unchanged on the current core: the loader
-# takes it as minor 3, and a pipelined run through it against a line
-# server does exactly the requests asked for, its error replies counted as
+# (line_proto.c, as line13), loads and runs unchanged on the current
+# core: the loader takes it as minor 3, and a pipelined run through it
+# against a line server does exactly the requests asked for, its error replies counted as
 # application errors in its private outcome space (by number: a 1.3 build
 # names no outcomes). -L, which needs 1.4's issue_req, is refused with one
 # line before any traffic (the server's count stays 200).

@@ -1,19 +1,33 @@
-/* A protocol that is not HTTP, as an outsider wrote it for ABI 1.3:
- * compiled against the frozen 1.3 headers (tests/abi/v1.3) only, defined
- * with the 1.3 SHB_PLUGIN_DEFINE_FULL. "line13" speaks a line protocol of
- * the Redis kind over TCP (scheme line://, port 7000 by default): each
- * request is "PING\r\n", each answer a line, "+..." a success and "-..."
- * an error reply; requests are pipelined (-p) and answered in order. An
- * error reply is an application outcome in a private space (1.2), code 1,
- * not ok. run_1_3.sh runs it through the current core: what 1.4 added
- * (request models, outcome names) must not change how a 1.3 build runs. */
+/* A protocol that is not HTTP, one source built twice so that the two
+ * cannot drift: "line13" as an outsider wrote it for ABI 1.3, compiled
+ * against the frozen 1.3 headers (tests/abi/v1.3) only, defined with the
+ * 1.3 SHB_PLUGIN_DEFINE (run_1_3.sh runs it through the current core: what
+ * 1.4 added must not change how a 1.3 build runs); and "line14", against
+ * the current headers (tests/e2e, reqmodel.sh), with what 1.4 adds.
+ *
+ * Both speak a line protocol of the Redis kind over TCP (scheme line://,
+ * port 7000 by default): each request is "PING\r\n", each answer a line,
+ * "+..." a success and "-..." an error reply; requests are pipelined (-p)
+ * and answered in order. An error reply is an application outcome in a
+ * private space (1.2), code 1, not ok.
+ *
+ * line14 is of request model NONE with named outcomes, space "line": ok
+ * (0, a success) and err (1, not). Its prepare_request fails the run,
+ * naming what it got, unless the core hands it the empty method, the
+ * URL's path "/", no header and no body. It carries the reporter
+ * "facts14" (tests/e2e/line14_facts.h), which prints the 1.4 run facts. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <shb/shb.h>
 #include <shb/define.h>
 
-#if SHB_ABI_MINOR != 3
-#error "this fixture must be built against the 1.3 headers (tests/abi/v1.3)"
+#if SHB_ABI_MINOR == 3
+#define NAME "line13"
+#elif SHB_ABI_MINOR >= 4
+#define NAME "line14"
+#else
+#error "this fixture is built against the 1.3 headers or the current ones"
 #endif
 
 #define PIPE_MAX 64u
@@ -64,13 +78,26 @@ static void module_destroy(void *module)
 	free(module);
 }
 
+/* line14, request model NONE: the core hands no method, header or body
+ * (the URL's path only); anything else fails the run, named. */
 static int prepare_request(void *module, const struct shb_request *req,
 			   void **prepared, char *err, size_t errlen)
 {
 	(void)module;
+#if SHB_ABI_MINOR == 3
 	(void)req;
 	(void)err;
 	(void)errlen;
+#else
+	if (strcmp(req->method, "") != 0 || req->header_count != 0 ||
+	    (req->flags & SHB_REQUEST_HAS_BODY) || req->body_len != 0 ||
+	    strcmp(req->path, "/") != 0) {
+		snprintf(err, errlen, "line14: got method \"%s\", %zu headers, "
+			 "body %zu, path \"%s\"", req->method, req->header_count,
+			 req->body_len, req->path);
+		return SHB_E_INVAL;
+	}
+#endif
 	*prepared = (void *)ping; /* every request is the same line */
 	return SHB_OK;
 }
@@ -114,13 +141,13 @@ static int answer(struct conn *c, shb_tstamp now)
 	uint64_t cookie;
 
 	if (c->count == c->unsent || (c->line[0] != '+' && c->line[0] != '-')) {
-		c->err = "line13: an answer nothing asked for";
+		c->err = NAME ": an answer nothing asked for";
 		return SHB_E_PROTO;
 	}
 	r.app_space = SPACE;
 	r.app_ok = c->line[0] == '+';
 	r.app_code = r.app_ok ? 0 : 1;
-	r.detail = r.app_ok ? NULL : "line13: error reply";
+	r.detail = r.app_ok ? NULL : NAME ": error reply";
 	cookie = c->cookie[c->head];
 	c->head = (c->head + 1) % PIPE_MAX;
 	c->count--;
@@ -135,7 +162,7 @@ static shb_ssize recv_bytes(void *conn, const uint8_t *data, size_t len,
 
 	for (size_t i = 0; i < len; i++) {
 		if (c->line_len == LINE_MAX) {
-			c->err = "line13: an answer line above 512 bytes";
+			c->err = NAME ": an answer line above 512 bytes";
 			return SHB_E_PROTO;
 		}
 		c->line[c->line_len++] = (char)data[i];
@@ -239,18 +266,47 @@ static const struct shb_scheme scheme_defs[] = {
 	{ NULL, 0, 0 },
 };
 
+#if SHB_ABI_MINOR >= 4
+static const struct shb_outcome_code line_codes[] = {
+	{ 0, "ok", 1, 0 },
+	{ 1, "err", 0, 0 },
+	{ 0, NULL, 0, 0 },
+};
+
+static const struct shb_outcome_space spaces[] = {
+	{ SPACE, 0, "line", line_codes },
+	{ 0, 0, NULL, NULL },
+};
+#endif
+
 static const struct shb_proto_desc desc = {
 	.struct_size = sizeof desc,
 	.transport = SHB_TRANSPORT_STREAM,
 	.flags = SHB_PROTO_MULTIPLEXED,
-	.name = "line13",
+	.name = NAME,
+#if SHB_ABI_MINOR == 3
 	.display_name = "Line (1.3)",
 	.summary = "a pipelined line protocol built against ABI 1.3",
+#else
+	.display_name = "Line (1.4)",
+	.summary = "a pipelined line protocol of request model NONE",
+#endif
 	.schemes = schemes,
 	.conn_size = sizeof(struct conn),
 	.vt = &vt,
 	.scheme_defs = scheme_defs,
+#if SHB_ABI_MINOR >= 4
+	.request_model = SHB_REQMODEL_NONE,
+	.outcome_spaces = spaces,
+#endif
 };
 
+#if SHB_ABI_MINOR == 3
 SHB_PLUGIN_DEFINE("org.shb.test.line13", "1.3.0", NULL, NULL,
 		  SHB_PROTOCOLS(&desc), SHB_NO_REPORTERS);
+#else
+#include "line14_facts.h"
+
+SHB_PLUGIN_DEFINE("org.shb.test.line14", "1.4.0", NULL, NULL,
+		  SHB_PROTOCOLS(&desc), SHB_REPORTERS(&facts_desc));
+#endif
