@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "loader/loader.h"
+#include "report_host.h"
 #include "results/stats.h"
 
 #define MS 1000000ull
@@ -158,48 +159,21 @@ void fx14_fini(struct fx14 *f)
 
 /* ---- running a reporter ------------------------------------------------- */
 
-static const struct shb_host host = {
-	.struct_size = sizeof(struct shb_host),
-	.abi_major = SHB_ABI_MAJOR,
-	.abi_minor = SHB_ABI_MINOR,
-	.version = "0.1.0",
-	.hist = &shb_histo_ops,
-};
-
-struct membuf {
-	char *data;
-	size_t len;
-};
-
-static shb_ssize mem_write(void *ctx, const void *buf, size_t len)
-{
-	struct membuf *m = ctx;
-	char *p = realloc(m->data, m->len + len + 1);
-	if (!p)
-		return SHB_E_NOMEM;
-	memcpy(p + m->len, buf, len);
-	m->data = p;
-	m->len += len;
-	p[m->len] = '\0';
-	return (shb_ssize)len;
-}
-
 char *fx14_run_reporter(const char *name, const struct shb_run_info *info,
 			const struct shb_results *total,
 			const struct shb_results *interval)
 {
-	char *dir = getenv("SHB_REPORT_PLUGIN_DIR"), err[256] = "";
+	char err[256] = "";
 	struct shb_loader l;
 	struct shb_report_handle h;
 	struct membuf m = {0};
-	struct shb_ostream os = {sizeof(os), 0, &m, mem_write};
+	struct shb_ostream os = {sizeof(os), 0, &m, membuf_write};
 	void *rep = NULL;
-	if (!dir)
+	if (rep_loader_init(&l) < 0)
 		return NULL;
-	shb_loader_init(&l, &host, &dir, 1);
 	int rc = shb_loader_report(&l, name, &h, err, sizeof(err));
 	if (rc == 0)
-		rc = h.vt.create(&host, &os, NULL, &rep, err, sizeof(err));
+		rc = h.vt.create(&rep_host, &os, NULL, &rep, err, sizeof(err));
 	if (rc == 0) {
 		rc = h.vt.begin(rep, info);
 		if (rc == 0 && interval && h.vt.sample)

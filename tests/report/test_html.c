@@ -19,34 +19,9 @@
 
 #include "results/hist.h"
 #include "loader/loader.h"
-
-static const struct shb_host host = {
-	.struct_size = sizeof(struct shb_host),
-	.abi_major = SHB_ABI_MAJOR,
-	.abi_minor = SHB_ABI_MINOR,
-	.version = "0.1.0",
-	.hist = &shb_histo_ops,
-};
+#include "report_host.h"
 
 /* ---- output capture ------------------------------------------------------ */
-
-struct membuf {
-	char *data;
-	size_t len;
-};
-
-static shb_ssize mem_write(void *ctx, const void *buf, size_t len)
-{
-	struct membuf *m = ctx;
-	char *p = realloc(m->data, m->len + len + 1);
-	if (!p)
-		return SHB_E_NOMEM;
-	memcpy(p + m->len, buf, len);
-	m->data = p;
-	m->len += len;
-	p[m->len] = '\0';
-	return (shb_ssize)len;
-}
 
 /* ---- fixtures -------------------------------------------------------------- */
 
@@ -63,10 +38,8 @@ static const char *const url_escaped =
 
 static int suite_init(void)
 {
-	char *dir = getenv("SHB_REPORT_PLUGIN_DIR");
-	if (!dir)
+	if (rep_loader_init(&loader) < 0)
 		return -1;
-	shb_loader_init(&loader, &host, &dir, 1);
 	struct shb_histo *all[] = {&corrected, &uncorrected, &connect_h,
 				   &first_byte_h, &empty_h};
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
@@ -193,8 +166,8 @@ static void rep_open(struct rep *x, const char *name, int terminal)
 		fprintf(stderr, "\nloader: %s\n", err);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	x->os = (struct shb_ostream){sizeof(x->os), (uint32_t)terminal, &x->out,
-				     mem_write};
-	rc = x->h.vt.create(&host, &x->os, NULL, &x->r, err, sizeof(err));
+				     membuf_write};
+	rc = x->h.vt.create(&rep_host, &x->os, NULL, &x->r, err, sizeof(err));
 	CU_ASSERT_EQUAL_FATAL(rc, SHB_OK);
 }
 
@@ -655,9 +628,9 @@ static void test_terminal_refused(void)
 	char err[256] = "";
 	struct membuf m = {0};
 	CU_ASSERT_EQUAL_FATAL(shb_loader_report(&loader, "html", &h, err, sizeof(err)), 0);
-	struct shb_ostream os = {sizeof(os), 1, &m, mem_write};
+	struct shb_ostream os = {sizeof(os), 1, &m, membuf_write};
 	void *r = (void *)1;
-	CU_ASSERT_EQUAL(h.vt.create(&host, &os, NULL, &r, err, sizeof(err)), SHB_E_INVAL);
+	CU_ASSERT_EQUAL(h.vt.create(&rep_host, &os, NULL, &r, err, sizeof(err)), SHB_E_INVAL);
 	CU_ASSERT_PTR_NULL(r);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--report html:FILE"));
 	CU_ASSERT_PTR_NULL(strchr(err, '\n'));

@@ -16,42 +16,15 @@
 #include "common/hdrv2.h"
 #include "results/hist.h"
 #include "loader/loader.h"
-
-static const struct shb_host host = {
-	.struct_size = sizeof(struct shb_host),
-	.abi_major = SHB_ABI_MAJOR,
-	.abi_minor = SHB_ABI_MINOR,
-	.version = "0.1.0",
-	.hist = &shb_histo_ops,
-};
-
-struct membuf {
-	char *data;
-	size_t len;
-};
-
-static shb_ssize mem_write(void *ctx, const void *buf, size_t len)
-{
-	struct membuf *m = ctx;
-	char *p = realloc(m->data, m->len + len + 1);
-	if (!p)
-		return SHB_E_NOMEM;
-	memcpy(p + m->len, buf, len);
-	m->data = p;
-	m->len += len;
-	p[m->len] = '\0';
-	return (shb_ssize)len;
-}
+#include "report_host.h"
 
 static struct shb_loader loader;
 static struct shb_histo histo;
 
 static int suite_init(void)
 {
-	char *dir = getenv("SHB_REPORT_PLUGIN_DIR");
-	if (!dir)
+	if (rep_loader_init(&loader) < 0)
 		return -1;
-	shb_loader_init(&loader, &host, &dir, 1);
 	if (shb_histo_init(&histo, 60000000000ull, 3) != 0)
 		return -1;
 	/* 1 us .. 1000 us, one sample each */
@@ -91,9 +64,9 @@ static int run_named(const char *name, struct membuf *m)
 		.requests_ok = 1000, .statuses = statuses, .status_count = 1,
 		.latency = shb_histo_abi(&histo),
 	};
-	struct shb_ostream os = {sizeof(os), 0, m, mem_write};
+	struct shb_ostream os = {sizeof(os), 0, m, membuf_write};
 	void *rep = NULL;
-	rc = h.vt.create(&host, &os, NULL, &rep, err, sizeof(err));
+	rc = h.vt.create(&rep_host, &os, NULL, &rep, err, sizeof(err));
 	CU_ASSERT_EQUAL_FATAL(rc, SHB_OK);
 	rc = h.vt.begin(rep, &run);
 	if (rc == SHB_OK)

@@ -18,6 +18,7 @@
 #include "common/hdrv2.h"
 #include "results/hist.h"
 #include "loader/loader.h"
+#include "report_host.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 /* The sanitizer runtime's count (its allocator_interface.h ships with
@@ -27,32 +28,6 @@ size_t __sanitizer_get_current_allocated_bytes(void);
 
 #define NIVALS 400
 #define NVALUES 3000
-
-static const struct shb_host host = {
-	.struct_size = sizeof(struct shb_host),
-	.abi_major = SHB_ABI_MAJOR,
-	.abi_minor = SHB_ABI_MINOR,
-	.version = "0.1.0",
-	.hist = &shb_histo_ops,
-};
-
-struct membuf {
-	char *data;
-	size_t len;
-};
-
-static shb_ssize mem_write(void *ctx, const void *buf, size_t len)
-{
-	struct membuf *m = ctx;
-	char *p = realloc(m->data, m->len + len + 1);
-	if (!p)
-		return SHB_E_NOMEM;
-	memcpy(p + m->len, buf, len);
-	m->data = p;
-	m->len += len;
-	p[m->len] = '\0';
-	return (shb_ssize)len;
-}
 
 /* Bytes the process has allocated and not freed: the sanitizer's count
  * under ASan (it replaces malloc), glibc's otherwise. */
@@ -71,10 +46,8 @@ static struct shb_histo histo;
 
 static int suite_init(void)
 {
-	char *dir = getenv("SHB_REPORT_PLUGIN_DIR");
-	if (!dir)
+	if (rep_loader_init(&loader) < 0)
 		return -1;
-	shb_loader_init(&loader, &host, &dir, 1);
 	return shb_histo_init(&histo, 60000000000ull, 3);
 }
 
@@ -122,9 +95,9 @@ static int run_intervals(struct membuf *m, double *per_ival)
 	char err[256] = "";
 	CU_ASSERT_EQUAL_FATAL(shb_loader_report(&loader, "json", &h, err,
 						sizeof(err)), 0);
-	struct shb_ostream os = {sizeof(os), 0, m, mem_write};
+	struct shb_ostream os = {sizeof(os), 0, m, membuf_write};
 	void *rep = NULL;
-	int rc = h.vt.create(&host, &os, NULL, &rep, err, sizeof(err));
+	int rc = h.vt.create(&rep_host, &os, NULL, &rep, err, sizeof(err));
 	CU_ASSERT_EQUAL_FATAL(rc, SHB_OK);
 	rc = h.vt.begin(rep, &run);
 	size_t at50 = 0;
