@@ -1,6 +1,7 @@
 /* Connection fixture: see h2_fixture.h. */
 #include "h2_fixture.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -314,4 +315,134 @@ void shb_h2_srv_goaway(struct shb_h2_bytes *b, uint32_t last, uint32_t code,
 const struct shb_kit_done *shb_h2_fx_done(uint64_t cookie)
 {
 	return shb_kit_done_find(&shb_h2_kit, cookie);
+}
+
+/* ---- steps the connection tests share ---- */
+
+const struct shb_h2_setting_kv shb_h2_fx_nginx_settings[] = {
+	{SHB_H2_SET_MAX_CONCURRENT_STREAMS, 128},
+	{SHB_H2_SET_INITIAL_WINDOW_SIZE, 65536},
+	{SHB_H2_SET_MAX_FRAME_SIZE, 16777215},
+};
+
+/* Server SETTINGS fed and our ACK checked and dropped. */
+void shb_h2_fx_hello(struct shb_h2_fx *f)
+{
+	struct shb_h2_bytes b = {0};
+	static const uint8_t ack[] = {0, 0, 0, 4, 1, 0, 0, 0, 0};
+
+	/* What was queued before goes out first. */
+	shb_h2_fx_flush(f, 0);
+	f->sent.len = 0;
+	shb_h2_srv_settings(&b, shb_h2_fx_nginx_settings, 3);
+	CU_ASSERT_EQUAL(shb_h2_fx_recv(f, b.p, b.len), (shb_ssize)b.len);
+	shb_h2_bytes_free(&b);
+	shb_h2_fx_flush(f, 0);
+	CU_ASSERT_EQUAL_FATAL(f->sent.len, sizeof(ack));
+	CU_ASSERT_EQUAL(memcmp(f->sent.p, ack, sizeof(ack)), 0);
+	f->sent.len = 0;
+}
+
+/* Feeds `in` after the server's SETTINGS (unless raw) and expects a
+ * connection error whose detail contains `text`, a GOAWAY with `code`,
+ * and a CLOSED state; also split at every offset. */
+void shb_h2_fx_conn_error_step(const struct shb_h2_bytes *in, int raw,
+				   uint32_t code, const char *text,
+				   size_t step)
+{
+	for (size_t cut = 0; cut <= in->len;
+	     cut = cut == in->len || cut + step <= in->len ? cut + step
+							   : in->len) {
+		struct shb_h2_fx f;
+		struct shb_h2_fx_frame fr[8];
+		shb_ssize r1, r2 = 0;
+		size_t n;
+
+		shb_h2_fx_open(&f, 0, 4, NULL, 0, NULL, 0, 0);
+		shb_h2_fx_ready(&f);
+		shb_h2_fx_issue(&f);
+		if (!raw)
+			shb_h2_fx_hello(&f);
+		shb_h2_fx_flush(&f, 0);
+		f.sent.len = 0;
+		r1 = shb_h2_fx_recv(&f, in->p, cut);
+		if (r1 >= 0)
+			r2 = shb_h2_fx_recv(&f, in->p + cut, in->len - cut);
+		CU_ASSERT(r1 == SHB_E_PROTO || (r1 == (shb_ssize)cut && r2 == SHB_E_PROTO));
+		CU_ASSERT_EQUAL(shb_h2_fx_state(&f), SHB_CS_CLOSED);
+		CU_ASSERT_EQUAL(shb_h2_fx_capacity(&f), 0);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(shb_h2_fx_error_detail(&f));
+		if (!strstr(shb_h2_fx_error_detail(&f), text))
+			fprintf(stderr, "\n  detail: %s\n", shb_h2_fx_error_detail(&f));
+		CU_ASSERT_PTR_NOT_NULL(strstr(shb_h2_fx_error_detail(&f), text));
+		CU_ASSERT_EQUAL(strncmp(shb_h2_fx_error_detail(&f), "h2: ", 4), 0);
+		/* The core completes the stream itself. */
+		CU_ASSERT_EQUAL(shb_h2_kit.done_count, 0);
+		shb_h2_fx_flush(&f, 0);
+		n = shb_h2_fx_frames(f.sent.p, f.sent.len, fr, 8);
+		CU_ASSERT_FATAL(n >= 1);
+		CU_ASSERT_EQUAL(fr[n - 1].h.type, SHB_H2_GOAWAY);
+		CU_ASSERT_EQUAL(memcmp(fr[n - 1].payload, "\0\0\0\0", 4), 0);
+		CU_ASSERT_EQUAL(fr[n - 1].payload[7], code);
+		/* Nothing more is read. */
+		CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, "junk", 4), 4);
+		shb_h2_fx_close(&f);
+	}
+}
+
+void shb_h2_fx_conn_error(const struct shb_h2_bytes *in, int raw,
+			      uint32_t code, const char *text)
+{
+	shb_h2_fx_conn_error_step(in, raw, code, text, 1);
+}
+
+void shb_h2_fx_conn_error_frame(uint8_t type, uint8_t flags, uint32_t sid,
+			     const void *p, size_t n, uint32_t code,
+			     const char *text)
+{
+	struct shb_h2_bytes b = {0};
+
+	shb_h2_srv_frame(&b, type, flags, sid, p, n);
+	shb_h2_fx_conn_error(&b, 0, code, text);
+	shb_h2_bytes_free(&b);
+}
+
+/* Malformed responses reset only their stream. */
+void shb_h2_fx_stream_error(const struct shb_h2_bytes *b, const char *detail)
+{
+	struct shb_h2_fx f;
+	struct shb_h2_fx_frame fr[4];
+	const struct shb_kit_done *d;
+	uint64_t c1, c2;
+
+	shb_h2_fx_open(&f, 0, 4, NULL, 0, NULL, 0, 0);
+	shb_h2_fx_ready(&f);
+	shb_h2_fx_hello(&f);
+	c1 = shb_h2_fx_issue(&f);
+	c2 = shb_h2_fx_issue(&f);
+	shb_h2_fx_flush(&f, 0);
+	f.sent.len = 0;
+	CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, b->p, b->len), (shb_ssize)b->len);
+	CU_ASSERT_EQUAL_FATAL(shb_h2_kit.done_count, 1);
+	d = shb_h2_fx_done(c1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	CU_ASSERT_EQUAL(d->res.outcome, SHB_REQ_PROTO_ERROR);
+	CU_ASSERT_EQUAL(d->res.err_space, SHB_ERRSPACE_H2);
+	CU_ASSERT_STRING_EQUAL(d->detail, detail);
+	shb_h2_fx_flush(&f, 0);
+	CU_ASSERT_EQUAL_FATAL(shb_h2_fx_frames(f.sent.p, f.sent.len, fr, 4), 1);
+	CU_ASSERT_EQUAL(fr[0].h.type, SHB_H2_RST_STREAM);
+	CU_ASSERT_EQUAL(fr[0].h.stream_id, 1);
+	/* The other stream and the connection carry on. */
+	CU_ASSERT_EQUAL(shb_h2_fx_state(&f), 0);
+	CU_ASSERT_EQUAL(shb_h2_fx_capacity(&f), 3);
+	{
+		struct shb_h2_bytes ok = {0};
+
+		shb_h2_srv_status(&ok, 3, SHB_H2_FLAG_END_HEADERS | SHB_H2_FLAG_END_STREAM, 200);
+		CU_ASSERT_EQUAL(shb_h2_fx_recv(&f, ok.p, ok.len), (shb_ssize)ok.len);
+		CU_ASSERT_EQUAL(shb_h2_fx_done(c2)->res.status, 200);
+		shb_h2_bytes_free(&ok);
+	}
+	shb_h2_fx_close(&f);
 }

@@ -95,4 +95,24 @@ void shb_h2_srv_goaway(struct shb_h2_bytes *b, uint32_t last, uint32_t code,
 /* The result recorded for `cookie`, or NULL. */
 const struct shb_kit_done *shb_h2_fx_done(uint64_t cookie);
 
+/* ---- steps the connection tests share ---- */
+
+/* nginx's SETTINGS: 128 streams, a 64 KiB window, the largest frames. */
+extern const struct shb_h2_setting_kv shb_h2_fx_nginx_settings[];
+/* Server SETTINGS fed and our ACK checked and dropped. */
+void shb_h2_fx_hello(struct shb_h2_fx *f);
+/* Feeds `in` after the server's SETTINGS (unless raw) and expects a
+ * connection error whose detail contains `text`, a GOAWAY with `code`,
+ * and a CLOSED state; also split at every `step` offsets (1: every). */
+void shb_h2_fx_conn_error_step(const struct shb_h2_bytes *in, int raw,
+			       uint32_t code, const char *text, size_t step);
+void shb_h2_fx_conn_error(const struct shb_h2_bytes *in, int raw,
+			  uint32_t code, const char *text);
+/* The same for one server frame. */
+void shb_h2_fx_conn_error_frame(uint8_t type, uint8_t flags, uint32_t sid,
+				const void *p, size_t n, uint32_t code,
+				const char *text);
+/* `b` on stream 1 of two resets only that stream, its detail `detail`. */
+void shb_h2_fx_stream_error(const struct shb_h2_bytes *b, const char *detail);
+
 #endif
