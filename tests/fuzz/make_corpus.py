@@ -3,7 +3,7 @@
 vectors: the HTTP/1.1 responses of tests/h1/test_h1_scan.c, the RFC 7541
 examples and Huffman code of tests/vectors, the RFC 9001 packets of
 tests/h3/wire/wire_vectors.c, the URLs of tests/url_cli/test_url.c and the
-argument lists of tests/url_cli/test_cli.c, plus frames built from them.
+argument lists of tests/url_cli/test_cli*.c, plus frames built from them.
 Each seed starts with the control bytes its target reads (see the comment
 at the top of each fuzz_*.c). Run from anywhere; rewrites the corpus
 directories. The output is committed; rerun after changing a vector."""
@@ -373,7 +373,9 @@ def url_seeds():
 
 
 def cli_seeds():
-    src = read('tests', 'url_cli', 'test_cli.c')
+    src = ''.join(read('tests', 'url_cli', f) for f in (
+        'test_cli.c', 'test_cli_body.c', 'test_cli_values.c',
+        'test_cli_targets.c'))
     seeds = set()
     for m in re.finditer(r'(?:PARSE|EXPECT_ERROR)\(([^;]*)\);', src, re.S):
         args = literals(m.group(1))

@@ -8,6 +8,9 @@
 extern CU_TestInfo shb_url_tests[];
 extern CU_TestInfo shb_duration_tests[];
 extern CU_TestInfo shb_cli_tests[];
+extern CU_TestInfo shb_cli_body_tests[];
+extern CU_TestInfo shb_cli_value_tests[];
+extern CU_TestInfo shb_cli_target_tests[];
 extern CU_TestInfo shb_route_tests[];
 extern CU_TestInfo shb_plugin_opt_tests[];
 extern CU_TestInfo shb_cli_hint_tests[];
