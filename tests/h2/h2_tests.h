@@ -16,6 +16,7 @@ extern CU_TestInfo shb_h2_huffman_tests[];
 extern CU_TestInfo shb_h2_prefint_tests[];
 extern CU_TestInfo shb_h2_hpack_tests[];
 extern CU_TestInfo shb_h2_hscan_tests[];
+extern CU_TestInfo shb_h2_hscan_table_tests[];
 extern CU_TestInfo shb_h2_hmemo_tests[];
 extern CU_TestInfo shb_h2_frame_tests[];
 extern CU_TestInfo shb_h2_conn_tests[];

@@ -8,6 +8,7 @@ CU_SuiteInfo shb_test_suites[] = {
 	{"h2_prefint", NULL, NULL, NULL, NULL, shb_h2_prefint_tests},
 	{"h2_hpack", NULL, NULL, NULL, NULL, shb_h2_hpack_tests},
 	{"h2_hscan", NULL, NULL, NULL, NULL, shb_h2_hscan_tests},
+	{"h2_hscan_table", NULL, NULL, NULL, NULL, shb_h2_hscan_table_tests},
 	{"h2_hmemo", NULL, NULL, NULL, NULL, shb_h2_hmemo_tests},
 	{"h2_frame", NULL, NULL, NULL, NULL, shb_h2_frame_tests},
 	{"h2_conn", NULL, NULL, NULL, NULL, shb_h2_conn_tests},
