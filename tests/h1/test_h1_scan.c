@@ -1,225 +1,13 @@
 /* The response scanner: every vector is fed whole, split in two at every
  * offset, split in three at every pair of offsets (small vectors) and byte
- * by byte; every way must give the same responses, counts and verdicts. */
+ * by byte; every way must give the same responses, counts and verdicts
+ * (the driver: h1_scan_fx.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "h1_scan.h"
+#include "h1_scan_fx.h"
 #include "h1_tests.h"
-
-#define MAX_RESP 4
-
-struct expect {
-	int error;       /* this response is malformed */
-	uint32_t status; /* the rest: for a complete response */
-	size_t resp_len; /* bytes on the wire: head + body */
-	uint64_t body;
-	int keep_alive;
-	uint32_t framing;
-	const char *reason; /* for an error */
-};
-
-struct vector {
-	const char *name;
-	const uint8_t *data;
-	size_t len;
-	int eof;            /* the peer closes after the data */
-	uint32_t head_mask; /* bit i: response i answers a HEAD */
-	size_t count;
-	struct expect ex[MAX_RESP];
-};
-
-struct got {
-	int rc;
-	uint32_t status;
-	uint64_t head, body;
-	int keep_alive;
-	uint32_t framing;
-	const char *reason;
-};
-
-struct outcome {
-	size_t count;
-	struct got r[MAX_RESP + 1];
-	int incomplete; /* bytes of a response were left without an end */
-};
-
-/* ---- the driver -------------------------------------------------------- */
-
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (!p)
-		abort(); /* noreturn: the compiler then knows p is valid */
-	return p;
-}
-
-struct driver {
-	const struct vector *v;
-	struct shb_h1_scan s;
-	struct outcome *o;
-	int in_response; /* begin() was called for the current response */
-	int stopped;
-};
-
-static void record(struct driver *d, int rc)
-{
-	struct got *g;
-
-	if (d->o->count > MAX_RESP) {
-		d->stopped = 1;
-		return;
-	}
-	g = &d->o->r[d->o->count];
-	g->rc = rc;
-	g->status = shb_h1_scan_status(&d->s);
-	g->head = shb_h1_scan_header_bytes(&d->s);
-	g->body = shb_h1_scan_body_bytes(&d->s);
-	g->keep_alive = shb_h1_scan_keep_alive(&d->s);
-	g->framing = shb_h1_scan_framing(&d->s);
-	g->reason = shb_h1_scan_reason(&d->s);
-	d->o->count++;
-	d->in_response = 0;
-	if (rc == SHB_H1_SCAN_ERROR)
-		d->stopped = 1;
-}
-
-static void feed_piece(struct driver *d, const uint8_t *p, size_t n)
-{
-	/* A private copy of exactly n bytes, so that ASan sees over-reads. */
-	uint8_t *buf = xmalloc(n);
-	size_t off = 0;
-
-	memcpy(buf, p, n);
-	while (off < n && !d->stopped) {
-		size_t used = 0;
-		if (!d->in_response) {
-			uint32_t idx = (uint32_t)d->o->count;
-			shb_h1_scan_begin(&d->s, idx < 32 && ((d->v->head_mask >> idx) & 1));
-			d->in_response = 1;
-		}
-		int rc = shb_h1_scan_feed(&d->s, buf + off, n - off, &used);
-		CU_ASSERT(used <= n - off);
-		if (rc == SHB_H1_SCAN_MORE)
-			CU_ASSERT(used == n - off);
-		off += used;
-		if (rc != SHB_H1_SCAN_MORE)
-			record(d, rc);
-	}
-	free(buf);
-}
-
-/* Feeds v->data cut at the ascending offsets cuts[0..ncuts). */
-static void drive(const struct vector *v, const size_t *cuts, size_t ncuts,
-		  struct outcome *o)
-{
-	struct driver d = {.v = v, .o = o};
-	size_t from = 0;
-
-	memset(o, 0, sizeof(*o));
-	for (size_t i = 0; i <= ncuts; i++) {
-		size_t to = i < ncuts ? cuts[i] : v->len;
-		if (to > from)
-			feed_piece(&d, v->data + from, to - from);
-		from = to;
-	}
-	if (d.stopped || !d.in_response)
-		return;
-	if (v->eof)
-		record(&d, shb_h1_scan_eof(&d.s));
-	else
-		o->incomplete = 1;
-}
-
-static int same_got(const struct got *a, const struct got *b)
-{
-	/* Counts at an error depend on where in a piece it was seen: only
-	 * the verdict and the reason are defined. */
-	if (a->rc == SHB_H1_SCAN_ERROR || b->rc == SHB_H1_SCAN_ERROR)
-		return a->rc == b->rc && a->reason == b->reason;
-	return a->rc == b->rc && a->status == b->status && a->head == b->head &&
-	       a->body == b->body && a->keep_alive == b->keep_alive &&
-	       a->framing == b->framing && a->reason == b->reason;
-}
-
-static int same_outcome(const struct outcome *a, const struct outcome *b)
-{
-	if (a->count != b->count || a->incomplete != b->incomplete)
-		return 0;
-	for (size_t i = 0; i < a->count; i++)
-		if (!same_got(&a->r[i], &b->r[i]))
-			return 0;
-	return 1;
-}
-
-static void check_expected(const struct vector *v, const struct outcome *o)
-{
-	CU_ASSERT_EQUAL(o->count, v->count);
-	CU_ASSERT_FALSE(o->incomplete);
-	for (size_t i = 0; i < v->count && i < o->count; i++) {
-		const struct expect *e = &v->ex[i];
-		const struct got *g = &o->r[i];
-		if (e->error) {
-			CU_ASSERT_EQUAL(g->rc, SHB_H1_SCAN_ERROR);
-			CU_ASSERT_PTR_NOT_NULL_FATAL(g->reason);
-			CU_ASSERT_STRING_EQUAL(g->reason, e->reason);
-			continue;
-		}
-		CU_ASSERT_EQUAL(g->rc, SHB_H1_SCAN_DONE);
-		CU_ASSERT_EQUAL(g->status, e->status);
-		CU_ASSERT_EQUAL(g->body, e->body);
-		CU_ASSERT_EQUAL(g->head + g->body, e->resp_len);
-		CU_ASSERT_EQUAL(g->keep_alive, e->keep_alive);
-		CU_ASSERT_EQUAL(g->framing, e->framing);
-		CU_ASSERT_PTR_NULL(g->reason);
-	}
-}
-
-static void check_splits(const struct vector *v, const struct outcome *ref)
-{
-	struct outcome o;
-	size_t cut[2];
-	size_t bad = 0;
-
-	for (size_t i = 1; i < v->len; i++) {
-		cut[0] = i;
-		drive(v, cut, 1, &o);
-		bad += !same_outcome(ref, &o);
-	}
-	if (v->len <= 400) {
-		for (size_t i = 1; i < v->len; i++)
-			for (size_t j = i + 1; j < v->len; j++) {
-				cut[0] = i;
-				cut[1] = j;
-				drive(v, cut, 2, &o);
-				bad += !same_outcome(ref, &o);
-			}
-	}
-	CU_ASSERT_EQUAL(bad, 0);
-}
-
-static void check_bytewise(const struct vector *v, const struct outcome *ref)
-{
-	struct outcome o;
-	size_t *cuts = xmalloc(v->len * sizeof(*cuts));
-
-	for (size_t i = 1; i < v->len; i++)
-		cuts[i - 1] = i;
-	drive(v, cuts, v->len ? v->len - 1 : 0, &o);
-	CU_ASSERT(same_outcome(ref, &o));
-	free(cuts);
-}
-
-static void check_vector(const struct vector *v)
-{
-	struct outcome ref;
-
-	drive(v, NULL, 0, &ref);
-	check_expected(v, &ref);
-	check_splits(v, &ref);
-	check_bytewise(v, &ref);
-}
 
 /* ---- vectors ----------------------------------------------------------- */
 
@@ -235,14 +23,14 @@ static void test_content_length(void)
 {
 	struct vector v = {"content-length", TXT(CL_RESP), 0, 0, 1,
 			   {OK(200, CL_RESP, 5, 1, LENGTH)}};
-	check_vector(&v);
+	h1s_check_vector(&v);
 }
 
 static void test_content_length_list(void)
 {
 #define R "HTTP/1.1 200 OK\r\nContent-Length: 3 , 3\r\ncontent-length:3\r\n\r\nabc"
 	struct vector v = {"cl list", TXT(R), 0, 0, 1, {OK(200, R, 3, 1, LENGTH)}};
-	check_vector(&v);
+	h1s_check_vector(&v);
 #undef R
 }
 
@@ -257,7 +45,7 @@ static void test_chunked(void)
 {
 	struct vector v = {"chunked", TXT(CH_RESP), 0, 0, 1,
 			   {OK(200, CH_RESP, 46, 1, CHUNKED)}};
-	check_vector(&v);
+	h1s_check_vector(&v);
 }
 
 #define INTERIM_RESP "HTTP/1.1 100 Continue\r\n\r\n" \
@@ -269,7 +57,7 @@ static void test_interim(void)
 {
 	struct vector v = {"1xx", TXT(INTERIM_RESP), 0, 0, 1,
 			   {OK(200, INTERIM_RESP, 2, 1, LENGTH)}};
-	check_vector(&v);
+	h1s_check_vector(&v);
 }
 
 #define HEAD_R1 "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n"
@@ -280,7 +68,7 @@ static void test_head(void)
 	struct vector v = {"head", TXT(HEAD_R1 HEAD_R2), 0, 1, 2,
 			   {OK(200, HEAD_R1, 0, 1, NONE),
 			    OK(404, HEAD_R2, 3, 1, LENGTH)}};
-	check_vector(&v);
+	h1s_check_vector(&v);
 }
 
 #define NB_R1 "HTTP/1.1 204 No Content\r\nServer: x\r\n\r\n"
@@ -292,7 +80,7 @@ static void test_no_body(void)
 	struct vector v = {"204/304", TXT(NB_R1 NB_R2 NB_R3), 0, 0, 3,
 			   {OK(204, NB_R1, 0, 1, NONE), OK(304, NB_R2, 0, 1, NONE),
 			    OK(200, NB_R3, 0, 1, LENGTH)}};
-	check_vector(&v);
+	h1s_check_vector(&v);
 }
 
 #define EOF_RESP "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nbody until the end"
@@ -301,7 +89,7 @@ static void test_close_delimited(void)
 {
 	struct vector v = {"to eof", TXT(EOF_RESP), 1, 0, 1,
 			   {OK(200, EOF_RESP, 18, 0, EOF)}};
-	check_vector(&v);
+	h1s_check_vector(&v);
 }
 
 #define GZ_RESP "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n" \
@@ -311,7 +99,7 @@ static void test_te_not_chunked(void)
 {
 	struct vector v = {"te gzip", TXT(GZ_RESP), 1, 0, 1,
 			   {OK(200, GZ_RESP, 5, 0, EOF)}};
-	check_vector(&v);
+	h1s_check_vector(&v);
 }
 
 #define V10_R1 "HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nhi"
@@ -320,7 +108,7 @@ static void test_http10_close(void)
 {
 	struct vector v = {"1.0", TXT(V10_R1), 0, 0, 1,
 			   {OK(200, V10_R1, 2, 0, LENGTH)}};
-	check_vector(&v);
+	h1s_check_vector(&v);
 }
 
 #define V10_KA1 "HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 2\r\n\r\nhi"
@@ -331,7 +119,7 @@ static void test_http10_keep_alive(void)
 	struct vector v = {"1.0 keep-alive", TXT(V10_KA1 V10_KA2), 0, 0, 2,
 			   {OK(200, V10_KA1, 2, 1, LENGTH),
 			    OK(200, V10_KA2, 0, 1, LENGTH)}};
-	check_vector(&v);
+	h1s_check_vector(&v);
 }
 
 /* A 1.0 peer cannot vouch for chunked framing: read it, then close. */
@@ -342,7 +130,7 @@ static void test_http10_chunked(void)
 {
 	struct vector v = {"1.0 chunked", TXT(V10_TE), 0, 0, 1,
 			   {OK(200, V10_TE, 2, 0, CHUNKED)}};
-	check_vector(&v);
+	h1s_check_vector(&v);
 }
 
 #define V10_EOF "HTTP/1.0 200 OK\r\nConnection: keep-alive\r\n\r\nabc"
@@ -351,7 +139,7 @@ static void test_http10_eof(void)
 {
 	struct vector v = {"1.0 to eof", TXT(V10_EOF), 1, 0, 1,
 			   {OK(200, V10_EOF, 3, 0, EOF)}};
-	check_vector(&v);
+	h1s_check_vector(&v);
 }
 
 #define CC_RESP "HTTP/1.1 200 OK\r\nConnection: keep-alive, Close\r\nContent-Length: 1\r\n\r\nx"
@@ -360,7 +148,7 @@ static void test_connection_close(void)
 {
 	struct vector v = {"close", TXT(CC_RESP), 0, 0, 1,
 			   {OK(200, CC_RESP, 1, 0, LENGTH)}};
-	check_vector(&v);
+	h1s_check_vector(&v);
 }
 
 /* Tokens and names that only look like "close" must not count. */
@@ -372,7 +160,7 @@ static void test_connection_lookalikes(void)
 {
 	struct vector v = {"not close", TXT(NC_RESP), 0, 0, 1,
 			   {OK(200, NC_RESP, 1, 1, LENGTH)}};
-	check_vector(&v);
+	h1s_check_vector(&v);
 }
 
 #define PL_R1 "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc"
@@ -385,7 +173,7 @@ static void test_pipelined(void)
 	struct vector v = {"pipelined", TXT(PL_R1 PL_R2 PL_R3 PL_R4), 0, 0, 4,
 			   {OK(200, PL_R1, 3, 1, LENGTH), OK(201, PL_R2, 3, 1, CHUNKED),
 			    OK(500, PL_R3, 0, 1, LENGTH), OK(200, PL_R4, 1, 1, LENGTH)}};
-	check_vector(&v);
+	h1s_check_vector(&v);
 }
 
 #define LF_R1 "HTTP/1.1 200 OK\nContent-Length: 4\n\nbody"
@@ -395,7 +183,7 @@ static void test_bare_lf(void)
 {
 	struct vector v = {"bare lf", TXT(LF_R1 LF_R2), 0, 0, 2,
 			   {OK(200, LF_R1, 4, 1, LENGTH), OK(200, LF_R2, 4, 1, CHUNKED)}};
-	check_vector(&v);
+	h1s_check_vector(&v);
 }
 
 #define ST_R1 "HTTP/1.1 999 Whatever\r\nContent-Length: 0\r\n\r\n"
@@ -407,7 +195,7 @@ static void test_status_forms(void)
 	struct vector v = {"status", TXT(ST_R1 ST_R2 ST_R3), 1, 0, 3,
 			   {OK(999, ST_R1, 0, 1, LENGTH), OK(200, ST_R2, 0, 1, LENGTH),
 			    OK(599, ST_R3, 0, 0, EOF)}};
-	check_vector(&v);
+	h1s_check_vector(&v);
 }
 
 #define SPLIT_CRLF "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
@@ -423,9 +211,9 @@ static void test_split_in_crlf(void)
 	CU_ASSERT_EQUAL(v.data[15], '\r');
 	CU_ASSERT_EQUAL(v.data[34], '\r');
 	CU_ASSERT_EQUAL(v.data[36], '\r');
-	drive(&v, cuts, 3, &o);
-	check_expected(&v, &o);
-	check_vector(&v);
+	h1s_drive(&v, cuts, 3, &o);
+	h1s_check_expected(&v, &o);
+	h1s_check_vector(&v);
 }
 
 /* ---- errors ------------------------------------------------------------ */
@@ -434,7 +222,7 @@ static void check_error(const char *text, const char *why)
 {
 	struct vector v = {"error", (const uint8_t *)text, strlen(text), 1, 0, 1,
 			   {ERR(why)}};
-	check_vector(&v);
+	h1s_check_vector(&v);
 }
 
 static void test_conflicting_length(void)
@@ -462,7 +250,7 @@ static void test_length_list_forms(void)
 {
 	struct vector v = {"5, 5", TXT(CL_SAME), 0, 0, 1,
 			   {OK(200, CL_SAME, 5, 1, LENGTH)}};
-	check_vector(&v);
+	h1s_check_vector(&v);
 	check_error("HTTP/1.1 200 OK\r\nContent-Length: 5, 6\r\n\r\nhello",
 		    "conflicting Content-Length values");
 	check_error("HTTP/1.1 200 OK\r\nContent-Length: 5,\r\n\r\nhello",
@@ -511,7 +299,7 @@ static void test_length_and_chunked(void)
 	struct vector v = {"cl + te", TXT(TE_CL1 TE_CL2), 0, 0, 2,
 			   {OK(200, TE_CL1, 2, 1, CHUNKED),
 			    OK(200, TE_CL2, 1, 1, CHUNKED)}};
-	check_vector(&v);
+	h1s_check_vector(&v);
 }
 
 /* RFC 9112 §5.2: an obs-fold is a space, so "2" folded with " 3" is the
@@ -558,7 +346,7 @@ static void test_fold_other(void)
 	struct vector v = {"folds", TXT(FOLD_R1 FOLD_R2), 0, 0, 2,
 			   {OK(200, FOLD_R1, 2, 1, LENGTH),
 			    OK(200, FOLD_R2, 1, 0, LENGTH)}};
-	check_vector(&v);
+	h1s_check_vector(&v);
 }
 
 static void test_bad_status(void)
@@ -613,7 +401,7 @@ static void test_error_after_good(void)
 {
 	struct vector v = {"good then bad", TXT(GOOD_THEN_BAD "HTTP/1.1 abc\r\n\r\n"), 0, 0, 2,
 			   {OK(200, GOOD_THEN_BAD, 1, 1, LENGTH), ERR("bad status line")}};
-	check_vector(&v);
+	h1s_check_vector(&v);
 }
 
 static void test_eof_cases(void)
@@ -659,7 +447,7 @@ static size_t build_big(uint8_t **out)
 	static const char post[] = "close\r\nContent-Length: 4\r\n\r\nbody";
 	size_t big = 48 * 1024, cc = 1000, toks = 200;
 	size_t len = LEN(pre) + big + LEN(mid) + cc + LEN(conn) + toks * 5 + LEN(post);
-	uint8_t *b = xmalloc(len), *p;
+	uint8_t *b = h1s_xmalloc(len), *p;
 
 	p = append(b, pre, LEN(pre));
 	memset(p, 'a', big);
@@ -681,7 +469,7 @@ static void test_big_header(void)
 	struct vector v = {"48k header", b, len, 0, 0, 1,
 			   {{0, 200, len, 4, 0, SHB_H1_FRAME_LENGTH, NULL}}};
 
-	check_vector(&v);
+	h1s_check_vector(&v);
 	free(b);
 }
 
@@ -694,7 +482,7 @@ static void check_long_line(size_t line, size_t piece, int ok)
 	static const char post[] = "\r\nContent-Length: 0\r\n\r\n";
 	size_t content = line - 1;
 	size_t len = LEN(pre) + content + LEN(post);
-	uint8_t *b = xmalloc(len);
+	uint8_t *b = h1s_xmalloc(len);
 	struct shb_h1_scan s;
 	int rc = SHB_H1_SCAN_MORE;
 
@@ -761,7 +549,7 @@ static void check_section(int trailer, size_t total, size_t piece, int ok)
 	 * the trailer only its own fields; both end with the empty line. */
 	size_t counted = trailer ? 0 : plen;
 	size_t len = plen + (total - counted - 2) + 2;
-	uint8_t *b = xmalloc(len);
+	uint8_t *b = h1s_xmalloc(len);
 	struct shb_h1_scan s;
 
 	memcpy(b, pre, plen);
@@ -798,7 +586,7 @@ static void check_interims(unsigned n, size_t piece)
 	static const char one[] = "HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n";
 	static const char fin[] = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
 	size_t len = n * LEN(one) + LEN(fin);
-	uint8_t *b = xmalloc(len);
+	uint8_t *b = h1s_xmalloc(len);
 	struct shb_h1_scan s;
 
 	for (unsigned i = 0; i < n; i++)
