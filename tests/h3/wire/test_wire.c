@@ -11,6 +11,7 @@ CU_SuiteInfo shb_test_suites[] = {
 	{"wire_varint_pn", NULL, NULL, NULL, NULL, shb_wire_varint_tests},
 	{"wire_header", NULL, NULL, NULL, NULL, shb_wire_header_tests},
 	{"wire_frame", NULL, NULL, NULL, NULL, shb_wire_frame_tests},
+	{"wire_frame_enc", NULL, NULL, NULL, NULL, shb_wire_frame_enc_tests},
 	{"wire_ack", NULL, NULL, NULL, NULL, shb_wire_ack_tests},
 	{"wire_tp", NULL, NULL, NULL, NULL, shb_wire_tp_tests},
 	{"wire_robust", NULL, NULL, NULL, NULL, shb_wire_robust_tests},
@@ -79,6 +80,11 @@ uint8_t *wt_copy(const uint8_t *p, size_t n)
 int wt_same(const uint8_t *a, const uint8_t *b, size_t n)
 {
 	return n == 0 || memcmp(a, b, n) == 0;
+}
+
+int wt_bytes_eq(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
+{
+	return al == bl && wt_same(a, b, al);
 }
 
 uint64_t wt_rand(uint64_t *state)

@@ -10,6 +10,7 @@
 extern CU_TestInfo shb_wire_varint_tests[];
 extern CU_TestInfo shb_wire_header_tests[];
 extern CU_TestInfo shb_wire_frame_tests[];
+extern CU_TestInfo shb_wire_frame_enc_tests[];
 extern CU_TestInfo shb_wire_ack_tests[];
 extern CU_TestInfo shb_wire_tp_tests[];
 extern CU_TestInfo shb_wire_robust_tests[];
@@ -24,6 +25,8 @@ uint8_t *wt_copy(const uint8_t *p, size_t n);
 
 /* 1 when a[0..n) == b[0..n). */
 int wt_same(const uint8_t *a, const uint8_t *b, size_t n);
+/* 1 when a[0..al) and b[0..bl) are the same bytes. */
+int wt_bytes_eq(const uint8_t *a, size_t al, const uint8_t *b, size_t bl);
 
 /* A deterministic pseudo-random sequence for property tests. */
 uint64_t wt_rand(uint64_t *state);
