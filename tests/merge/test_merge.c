@@ -1,8 +1,7 @@
-/* Unit tests for the HdrHistogram export (common/hdrv2.c), --percentiles
- * (core/cli/percentiles.c) and shb merge (core/results/merge.c): an encoding checked
- * byte for byte against one made by another zlib, round trips through the
- * core's own bucket walk, merges that must equal the histogram of the
- * union bucket for bucket, and every refusal word for word. */
+/* Unit tests for shb merge (core/results/merge.c): merges that must equal
+ * the histogram of the union bucket for bucket, intervals on the wall
+ * clock, hostile reports, and every refusal word for word (test_hdr.c:
+ * the HdrHistogram export they carry). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,353 +12,7 @@
 #include "common/hdrv2.h"
 #include "results/merge.h"
 #include "cli/percentiles.h"
-
-/* ---- the encoding ----------------------------------------------------------- */
-
-/* Values {1, 1, 3}, encoded by an independent writer (Python's struct,
- * its own ZigZag LEB128 and zlib.compress(level 0), then base64). */
-static const char tiny_b64[] =
-	"HISTFAAAADd4AQEsANP/HISTEwAAAAQAAAAAAAAAAwAAAAAAAAABAAADRjC4oAA/"
-	"8AAAAAAAAAAEAAJgBwRV";
-
-/* The core's histogram through the reporters' path: the ABI bucket walk. */
-static char *encode_histo(const struct shb_histo *h)
-{
-	struct shb_hdr_counts c;
-	CU_ASSERT_EQUAL_FATAL(shb_hdr_counts_init(&c), 0);
-	CU_ASSERT_EQUAL(shb_histo_ops.foreach_bucket(shb_histo_abi(h),
-						     shb_hdr_add_bucket, &c), 0);
-	CU_ASSERT_EQUAL(c.total, h->total);
-	char *s = shb_hdr_encode(&c);
-	shb_hdr_counts_free(&c);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	return s;
-}
-
-static void new_histo(struct shb_histo *h)
-{
-	CU_ASSERT_EQUAL_FATAL(shb_histo_init(h, SHB_HIST_HIGHEST, SHB_HIST_SIGFIGS), 0);
-}
-
-static void test_encode_known(void)
-{
-	struct shb_histo h;
-	new_histo(&h);
-	shb_histo_record(&h, 1);
-	shb_histo_record(&h, 1);
-	shb_histo_record(&h, 3);
-	char *s = encode_histo(&h);
-	CU_ASSERT_STRING_EQUAL(s, tiny_b64);
-	free(s);
-	shb_histo_destroy(&h);
-}
-
-/* The layouts are one: every index of the core is the export's. */
-static void test_layout_same(void)
-{
-	struct shb_histo h;
-	new_histo(&h);
-	CU_ASSERT_EQUAL(h.counts_len, SHB_HDR_COUNTS);
-	int checked = 0;
-	for (int32_t i = 0; i < SHB_HDR_COUNTS; i += 7) {
-		uint64_t lo, hi;
-		shb_hdr_bounds(i, &lo, &hi);
-		if (lo == 0 || hi > SHB_HIST_HIGHEST) /* above: clamped */
-			continue;
-		checked++;
-		shb_histo_reset(&h);
-		shb_histo_record(&h, hi);
-		CU_ASSERT_EQUAL(shb_hdr_index(lo), i);
-		CU_ASSERT_EQUAL(shb_hdr_index(hi), i);
-		CU_ASSERT_EQUAL(h.counts[i], 1);
-	}
-	CU_ASSERT_TRUE(checked > 4700);
-	shb_histo_destroy(&h);
-}
-
-/* Something in every bucket, counts of 1 to 3 LEB128 bytes: a V2 payload
- * beyond one stored deflate block (65535 bytes). */
-static void test_round_trip_every_bucket(void)
-{
-	struct shb_histo h;
-	new_histo(&h);
-	for (int32_t i = 0; i < h.counts_len; i++) {
-		uint64_t lo, hi;
-		shb_hdr_bounds(i, &lo, &hi);
-		if (lo == 0 || lo > SHB_HIST_HIGHEST)
-			continue;
-		uint64_t n = 1 + (uint64_t)(i % 3) * 9000;
-		for (uint64_t k = 0; k < n % 50 + 1; k++)
-			shb_histo_record(&h, lo + (hi - lo) / 2);
-		h.counts[i] += n; /* the counts only matter here */
-		h.total += n;
-	}
-	char *s = encode_histo(&h);
-	CU_ASSERT_TRUE(strlen(s) > 65535 * 4 / 3);
-	struct shb_hdr_counts c;
-	char err[160] = "";
-	CU_ASSERT_EQUAL_FATAL(shb_hdr_counts_init(&c), 0);
-	CU_ASSERT_EQUAL(shb_hdr_decode(s, &c, err, sizeof(err)), 0);
-	CU_ASSERT_STRING_EQUAL(err, "");
-	CU_ASSERT_EQUAL(c.total, h.total);
-	int same = 1;
-	for (int32_t i = 0; i < h.counts_len; i++)
-		same &= c.counts[i] == h.counts[i];
-	CU_ASSERT_TRUE(same);
-	shb_hdr_counts_free(&c);
-	free(s);
-	shb_histo_destroy(&h);
-}
-
-static void decode_fails(const char *b64, const char *want)
-{
-	struct shb_hdr_counts c;
-	char err[160] = "";
-	CU_ASSERT_EQUAL_FATAL(shb_hdr_counts_init(&c), 0);
-	CU_ASSERT_EQUAL(shb_hdr_decode(b64, &c, err, sizeof(err)), -1);
-	CU_ASSERT_STRING_EQUAL(err, want);
-	if (strcmp(err, want))
-		fprintf(stderr, "\nwant \"%s\", got \"%s\"\n", want, err);
-	CU_ASSERT_EQUAL(c.total, 0);
-	shb_hdr_counts_free(&c);
-}
-
-static void test_decode_errors(void)
-{
-	char buf[sizeof(tiny_b64)];
-	decode_fails("HIST*", "not base64");
-	decode_fails("AAAAAAAAAAAA", "not an HdrHistogram V2 compressed histogram");
-	/* cut inside the zlib stream */
-	snprintf(buf, sizeof(buf), "%.24s", tiny_b64);
-	decode_fails(buf, "compressed length beyond the data");
-	/* {1, 1, 3} again, compressed: Python's zlib.compress(raw, 9) */
-	decode_fails("HISTFAAAACR42pNpmSzMwMDAwgABzFCaEch0M9ixgMH+A1SEhYEJAGAHBFU=",
-		     "compressed deflate blocks: shb reads the stored blocks it writes");
-	/* one payload byte changed: the Adler-32 catches it */
-	snprintf(buf, sizeof(buf), "%s", tiny_b64);
-	buf[strlen(buf) - 9] = buf[strlen(buf) - 9] == 'A' ? 'B' : 'A';
-	decode_fails(buf, "zlib Adler-32 mismatch");
-}
-
-/* ---- hostile encodings ------------------------------------------------------ */
-
-static uint8_t *be32(uint8_t *p, uint32_t v)
-{
-	for (int s = 24; s >= 0; s -= 8)
-		*p++ = (uint8_t)(v >> s);
-	return p;
-}
-
-/* ZigZag LEB128 as HdrHistogram writes it: eight 7-bit groups, then a
- * whole ninth byte. */
-static size_t zz(uint8_t *p, int64_t sv)
-{
-	uint64_t v = ((uint64_t)sv << 1) ^ (uint64_t)(sv >> 63);
-	size_t n = 0;
-	while (n < 8 && v >= 0x80) {
-		p[n++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	p[n++] = (uint8_t)v;
-	return n;
-}
-
-/* The base64 of a compressed V2 histogram whose counts are the bytes
- * `w`, made here with no help from hdrv2.c: header, one stored deflate
- * block, Adler-32. Static buffer: one at a time. */
-static const char *wrap_bytes(const uint8_t *w, size_t nw)
-{
-	static char out[512];
-	uint8_t raw[300], z[400];
-	size_t n = 40 + nw;
-	CU_ASSERT_FATAL(n <= sizeof(raw));
-	memcpy(raw + 40, w, nw);
-	uint8_t *h = be32(raw, 0x1c849313u);
-	h = be32(h, (uint32_t)(n - 40));
-	h = be32(h, 0);
-	h = be32(h, 3);
-	h = be32(be32(h, 0), 1);                 /* lowest 1 */
-	h = be32(be32(h, 0x346), 0x30b8a000u);   /* highest one hour */
-	be32(be32(h, 0x3ff00000u), 0);           /* ratio 1.0 */
-	uint8_t *p = z + 8;
-	*p++ = 0x78;
-	*p++ = 0x01;
-	*p++ = 1;
-	*p++ = (uint8_t)n;
-	*p++ = (uint8_t)(n >> 8);
-	*p++ = (uint8_t)~n;
-	*p++ = (uint8_t)(~n >> 8);
-	memcpy(p, raw, n);
-	p += n;
-	uint32_t a = 1, b = 0;
-	for (size_t i = 0; i < n; i++) {
-		a = (a + raw[i]) % 65521u;
-		b = (b + a) % 65521u;
-	}
-	p = be32(p, b << 16 | a);
-	be32(z, 0x1c849314u);
-	be32(z + 4, (uint32_t)(p - z - 8));
-	static const char tab[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	size_t zn = (size_t)(p - z), o = 0;
-	for (size_t i = 0; i < zn; i += 3) {
-		uint32_t v = (uint32_t)z[i] << 16 |
-			     (i + 1 < zn ? (uint32_t)z[i + 1] << 8 : 0) |
-			     (i + 2 < zn ? z[i + 2] : 0);
-		out[o++] = tab[v >> 18];
-		out[o++] = tab[(v >> 12) & 63];
-		out[o++] = i + 1 < zn ? tab[(v >> 6) & 63] : '=';
-		out[o++] = i + 2 < zn ? tab[v & 63] : '=';
-	}
-	out[o] = '\0';
-	return out;
-}
-
-/* The same, of counts given as numbers. */
-static const char *wrap_words(const int64_t *words, size_t nw)
-{
-	uint8_t w[200];
-	size_t n = 0;
-	for (size_t i = 0; i < nw; i++)
-		n += zz(w + n, words[i]);
-	return wrap_bytes(w, n);
-}
-
-/* Runs that used to move the index past INT64_MAX, wrap it to -1 and
- * write the count before the array (108 characters of base64). */
-static const int64_t wrap_to_minus_one[] = {-INT64_MAX, -INT64_MAX, -1, 1};
-
-static void test_decode_hostile_counts(void)
-{
-	decode_fails(wrap_words(wrap_to_minus_one, 4),
-		     "a run of 9223372036854775807 empty buckets past the last bucket");
-	const int64_t min_run[] = {INT64_MIN, 1};
-	decode_fails(wrap_words(min_run, 2),
-		     "a run of 9223372036854775808 empty buckets past the last bucket");
-	const int64_t past[] = {5, -SHB_HDR_COUNTS, 1};
-	decode_fails(wrap_words(past, 3), "a run of 33792 empty buckets past the last bucket");
-	const int64_t at_end[] = {-SHB_HDR_COUNTS, 1};
-	decode_fails(wrap_words(at_end, 2), "a count beyond the highest trackable value");
-	const int64_t sum[] = {INT64_MAX, INT64_MAX, 2};
-	decode_fails(wrap_words(sum, 3), "counts whose sum overflows 64 bits");
-
-	/* a run to the very end is no error; -1 is a run of one */
-	struct shb_hdr_counts c;
-	char err[160] = "";
-	CU_ASSERT_EQUAL_FATAL(shb_hdr_counts_init(&c), 0);
-	const int64_t ok[] = {7, -1, 3, -(SHB_HDR_COUNTS - 3)};
-	CU_ASSERT_EQUAL(shb_hdr_decode(wrap_words(ok, 4), &c, err, sizeof(err)), 0);
-	CU_ASSERT_STRING_EQUAL(err, "");
-	CU_ASSERT_EQUAL(c.counts[0], 7);
-	CU_ASSERT_EQUAL(c.counts[1], 0);
-	CU_ASSERT_EQUAL(c.counts[2], 3);
-	CU_ASSERT_EQUAL(c.total, 10);
-	CU_ASSERT_EQUAL(c.max_index, 2);
-	/* decodes add up until the sum would overflow; the one refused adds
-	 * nothing */
-	const int64_t big[] = {-2, INT64_MAX};
-	CU_ASSERT_EQUAL(shb_hdr_decode(wrap_words(big, 2), &c, err, sizeof(err)), 0);
-	CU_ASSERT_EQUAL(c.total, 10 + (uint64_t)INT64_MAX);
-	const int64_t more[] = {1, -1, 1, INT64_MAX};
-	CU_ASSERT_EQUAL(shb_hdr_decode(wrap_words(more, 4), &c, err, sizeof(err)), -1);
-	CU_ASSERT_STRING_EQUAL(err, "counts whose sum overflows 64 bits");
-	CU_ASSERT_EQUAL(c.counts[0], 7);
-	CU_ASSERT_EQUAL(c.counts[2], 3 + (uint64_t)INT64_MAX);
-	CU_ASSERT_EQUAL(c.total, 10 + (uint64_t)INT64_MAX);
-	CU_ASSERT_EQUAL(c.max_index, 2);
-	shb_hdr_counts_free(&c);
-	/* a word cut short by the payload's end */
-	const uint8_t cut[] = {0x02, 0x80, 0x80};
-	decode_fails(wrap_bytes(cut, 3), "counts cut short");
-}
-
-/* ---- --percentiles -------------------------------------------------------------- */
-
-static void test_percentiles(void)
-{
-	uint32_t ppm[SHB_PCT_MAX];
-	size_t n = 0;
-	char err[160] = "";
-	CU_ASSERT_EQUAL(shb_percentiles_parse("50,90,99,99.9,99.99,99.999,100",
-					      ppm, &n, err, sizeof(err)), 0);
-	CU_ASSERT_EQUAL(n, 7);
-	CU_ASSERT_EQUAL(ppm[0], 500000);
-	CU_ASSERT_EQUAL(ppm[3], 999000);
-	CU_ASSERT_EQUAL(ppm[5], 999990);
-	CU_ASSERT_EQUAL(ppm[6], 1000000);
-	CU_ASSERT_EQUAL(shb_percentiles_parse("0.0001", ppm, &n, err, sizeof(err)), 0);
-	CU_ASSERT_EQUAL(ppm[0], 1);
-	static const struct {
-		const char *in, *err;
-	} bad[] = {
-		{"", "\"\" is not a percentile (0 < P <= 100, at most 4 decimals)"},
-		{"50,", "\"\" is not a percentile (0 < P <= 100, at most 4 decimals)"},
-		{"0", "\"0\" is not a percentile (0 < P <= 100, at most 4 decimals)"},
-		{"100.01", "\"100.01\" is not a percentile (0 < P <= 100, at most 4 decimals)"},
-		{"99.99999", "\"99.99999\" is not a percentile (0 < P <= 100, at most 4 decimals)"},
-		{"50,p99", "\"p99\" is not a percentile (0 < P <= 100, at most 4 decimals)"},
-		{"5.", "\"5.\" is not a percentile (0 < P <= 100, at most 4 decimals)"},
-		{"90,50", "\"50\": percentiles must be ascending and distinct"},
-		{"90,90", "\"90\": percentiles must be ascending and distinct"},
-	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		CU_ASSERT_EQUAL(shb_percentiles_parse(bad[i].in, ppm, &n, err,
-						      sizeof(err)), -1);
-		CU_ASSERT_STRING_EQUAL(err, bad[i].err);
-	}
-	/* 64 are allowed, 65 are not */
-	char list[1024] = "";
-	for (int i = 1; i <= 65; i++)
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%d.5",
-			 i > 1 ? "," : "", i);
-	CU_ASSERT_EQUAL(shb_percentiles_parse(list, ppm, &n, err, sizeof(err)), -1);
-	CU_ASSERT_STRING_EQUAL(err, "at most 64 percentiles");
-	*strrchr(list, ',') = '\0';
-	CU_ASSERT_EQUAL(shb_percentiles_parse(list, ppm, &n, err, sizeof(err)), 0);
-	CU_ASSERT_EQUAL(n, 64);
-}
-
-/* ---- merge ---------------------------------------------------------------------- */
-
-/* A report as the json reporter writes it, for a histogram of ok
- * requests, with `errs` timeouts and a status 200 per ok request. */
-static json_t *report(const struct shb_histo *h, uint64_t errs, const char *url,
-		      int connections)
-{
-	char *b64 = encode_histo(h);
-	json_t *lat = json_pack("{s:f, s:f, s:f, s:f}",
-		"min", (double)shb_histo_min(h) / 1e9,
-		"mean", (double)shb_histo_mean(h) / 1e9,
-		"stddev", (double)shb_histo_stddev(h) / 1e9,
-		"max", (double)shb_histo_max(h) / 1e9);
-	json_t *doc = json_pack(
-		"{s:i, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:b, s:s, s:I,"
-		" s:n, s:f, s:f, s:b, s:{s:I, s:I, s:I, s:I, s:I},"
-		" s:I, s:I, s:i, s:{s:I}, s:{s:I, s:I}, s:{s:s}, s:o, s:s, s:s, s:n,"
-		" s:n, s:n}",
-		"schemaVersion", 1, "shbVersion", "0.1.0",
-		"startTime", "2026-01-02T03:04:05.250Z", "url", url,
-		"method", "GET", "protocolName", "h1", "threads", 1,
-		"connections", connections, "parallel", 1, "tls", 0,
-		"tlsVerify", "none", "requestsTarget", (json_int_t)(h->total + errs),
-		"durationTargetSeconds", "warmupSeconds", 0.0,
-		"durationSeconds", 1.5, "interrupted", 0,
-		"requests", "total", (json_int_t)(h->total + errs),
-		"ok", (json_int_t)h->total, "errors", (json_int_t)errs,
-		"connectErrors", (json_int_t)0, "retried", (json_int_t)0,
-		"bytesReceived", (json_int_t)(100 * h->total),
-		"bytesSent", (json_int_t)(40 * (h->total + errs)),
-		"connectionsOpened", connections,
-		"statusCodes", "200", (json_int_t)h->total,
-		"errors", "timeout", (json_int_t)errs, "connect", (json_int_t)0,
-		"errorSamples", "timeout", "request timed out",
-		"latencySeconds", lat, "histogramUnit", "nanoseconds",
-		"latencyHistogram", b64, "label",
-		"shard", "openLoop");
-	free(b64);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-	return doc;
-}
+#include "merge_fx.h"
 
 /* Deterministic values over six decades. */
 static uint64_t next_value(uint64_t *state)
@@ -373,16 +26,16 @@ static uint64_t next_value(uint64_t *state)
 static void test_merge_exact(void)
 {
 	struct shb_histo a, b, all;
-	new_histo(&a);
-	new_histo(&b);
-	new_histo(&all);
+	mt_new_histo(&a);
+	mt_new_histo(&b);
+	mt_new_histo(&all);
 	uint64_t st = 42;
 	for (int i = 0; i < 30000; i++) {
 		uint64_t v = next_value(&st);
 		shb_histo_record(i % 3 ? &a : &b, v);
 		shb_histo_record(&all, v);
 	}
-	json_t *ja = report(&a, 3, "http://x/", 4), *jb = report(&b, 2, "http://x/", 4);
+	json_t *ja = mt_report(&a, 3, "http://x/", 4), *jb = mt_report(&b, 2, "http://x/", 4);
 	json_object_set_new(jb, "startTime", json_string("2026-01-02T03:04:06.007Z"));
 	struct shb_merge m;
 	char err[SHB_MERGE_TEXT] = "";
@@ -439,29 +92,14 @@ static void test_merge_exact(void)
 	shb_histo_destroy(&all);
 }
 
-/* Adds good then bad; bad must be refused with `want`. */
-static void refused(json_t *good, json_t *bad, const char *want)
-{
-	struct shb_merge m;
-	char err[SHB_MERGE_TEXT] = "";
-	CU_ASSERT_EQUAL_FATAL(shb_merge_init(&m), 0);
-	CU_ASSERT_EQUAL(shb_merge_add(&m, "a.json", good, err, sizeof(err)), 0);
-	CU_ASSERT_EQUAL(shb_merge_add(&m, "b.json", bad, err, sizeof(err)), -1);
-	CU_ASSERT_STRING_EQUAL(err, want);
-	if (strcmp(err, want))
-		fprintf(stderr, "\nwant \"%s\"\ngot  \"%s\"\n", want, err);
-	CU_ASSERT_EQUAL(m.files, 1);
-	CU_ASSERT_EQUAL(m.stats.ok, good ? 2 : 0);
-	shb_merge_fini(&m);
-}
 
 static void test_merge_refused(void)
 {
 	struct shb_histo h;
-	new_histo(&h);
+	mt_new_histo(&h);
 	shb_histo_record(&h, 1000);
 	shb_histo_record(&h, 5000);
-	json_t *a = report(&h, 0, "http://x/", 4);
+	json_t *a = mt_report(&h, 0, "http://x/", 4);
 	static const struct {
 		const char *key;
 		const char *json; /* the new value */
@@ -488,18 +126,18 @@ static void test_merge_refused(void)
 		json_t *b = json_deep_copy(a);
 		json_object_set_new(b, cases[i].key,
 				    json_loads(cases[i].json, JSON_DECODE_ANY, NULL));
-		refused(a, b, cases[i].want);
+		mt_refused(a, b, cases[i].want);
 		json_decref(b);
 	}
 	/* a histogram that is not the one of requests.ok */
 	json_t *b = json_deep_copy(a);
 	json_object_set_new(json_object_get(b, "requests"), "ok", json_integer(3));
-	refused(a, b, "b.json: latencyHistogram holds 2 values, requests.ok is 3");
+	mt_refused(a, b, "b.json: latencyHistogram holds 2 values, requests.ok is 3");
 	json_decref(b);
 	/* a min the histogram cannot hold */
 	b = json_deep_copy(a);
 	json_object_set_new(json_object_get(b, "latencySeconds"), "min", json_real(2e-6));
-	refused(a, b, "b.json: latencyHistogram does not hold the min and max the report gives");
+	mt_refused(a, b, "b.json: latencyHistogram does not hold the min and max the report gives");
 	json_decref(b);
 	/* sharded runs may split -c, but not differ in their shard count */
 	json_t *s1 = json_deep_copy(a), *s2 = json_deep_copy(a);
@@ -525,10 +163,10 @@ static void test_merge_refused(void)
 static json_t *interval(int index, double start, const uint64_t *vals, size_t n)
 {
 	struct shb_histo h;
-	new_histo(&h);
+	mt_new_histo(&h);
 	for (size_t i = 0; i < n; i++)
 		shb_histo_record(&h, vals[i]);
-	char *b64 = encode_histo(&h);
+	char *b64 = mt_encode_histo(&h);
 	json_t *o = json_pack("{s:i, s:f, s:f, s:I, s:i, s:f, s:i, s:i, s:{s:f}, s:s}",
 		"index", index, "startSeconds", start, "durationSeconds", 1.0,
 		"ok", (json_int_t)n, "errors", index, "requestsPerSec", (double)n,
@@ -549,9 +187,9 @@ static const uint64_t iv_b[2][3] = {{10000, 20000, 30000}, {1500, 2500, 3500}};
 static void test_merge_wall_clock(void)
 {
 	struct shb_histo h;
-	new_histo(&h);
+	mt_new_histo(&h);
 	shb_histo_record(&h, 1000);
-	json_t *a = report(&h, 0, "http://x/", 4), *b = report(&h, 0, "http://x/", 4);
+	json_t *a = mt_report(&h, 0, "http://x/", 4), *b = mt_report(&h, 0, "http://x/", 4);
 	json_object_set_new(a, "shard", json_pack("{s:i, s:i}", "index", 0, "count", 2));
 	json_object_set_new(b, "shard", json_pack("{s:i, s:i}", "index", 1, "count", 2));
 	json_object_set_new(a, "loadStart", json_string("2026-01-02T03:04:05.500000000Z"));
@@ -600,7 +238,7 @@ static void test_merge_wall_clock(void)
 	/* bin 2's latency: the percentiles of a2's and b0's values together,
 	 * by the core's own rule on their union */
 	struct shb_histo u;
-	new_histo(&u);
+	mt_new_histo(&u);
 	for (int i = 0; i < 3; i++) {
 		shb_histo_record(&u, iv_a[2][i]);
 		shb_histo_record(&u, iv_b[0][i]);
@@ -666,14 +304,14 @@ static void test_merge_wall_clock(void)
 static void test_merge_hostile_numbers(void)
 {
 	struct shb_histo h;
-	new_histo(&h);
+	mt_new_histo(&h);
 	shb_histo_record(&h, 1000);
 	shb_histo_record(&h, 5000);
-	json_t *a = report(&h, 0, "http://x/", 4);
+	json_t *a = mt_report(&h, 0, "http://x/", 4);
 	/* a status key that would add to 200 a second time */
 	json_t *b = json_deep_copy(a);
 	json_object_set_new(json_object_get(b, "statusCodes"), "0200", json_integer(1));
-	refused(a, b, "b.json: status code \"0200\"");
+	mt_refused(a, b, "b.json: status code \"0200\"");
 	json_decref(b);
 	/* counts whose sum over the reports passes 2^63 */
 	json_t *big = json_deep_copy(a);
@@ -697,7 +335,7 @@ static void test_merge_hostile_numbers(void)
 	json_object_set_new(json_object_get(b, "requests"), "errors", json_integer(2));
 	json_object_set_new(b, "errors", json_pack("{s:I, s:I, s:I}", "connect",
 		(json_int_t)INT64_MAX, "tls", (json_int_t)INT64_MAX, "read", (json_int_t)4));
-	refused(a, b, "b.json: errors: counts whose sum passes 2^63");
+	mt_refused(a, b, "b.json: errors: counts whose sum passes 2^63");
 	json_decref(b);
 	/* a negative rate, seconds and a start time beyond any run's */
 	json_t *s1 = json_deep_copy(a), *s2 = json_deep_copy(a);
@@ -728,9 +366,9 @@ static int extend_two(json_t *a_iv, json_t *b_iv, json_t **out, char *err,
 		      size_t errlen)
 {
 	struct shb_histo h;
-	new_histo(&h);
+	mt_new_histo(&h);
 	shb_histo_record(&h, 1000);
-	json_t *a = report(&h, 0, "http://x/", 4), *b = report(&h, 0, "http://x/", 4);
+	json_t *a = mt_report(&h, 0, "http://x/", 4), *b = mt_report(&h, 0, "http://x/", 4);
 	json_object_set_new(a, "loadStart", json_string("2026-01-02T03:04:05.5Z"));
 	json_object_set_new(b, "loadStart", json_string("2026-01-02T03:04:05.5Z"));
 	json_object_set_new(a, "intervals", a_iv);
@@ -767,7 +405,7 @@ static void test_merge_hostile_intervals(void)
 	/* ok counts whose sum in one bin passes 2^63, each with a histogram
 	 * that holds it */
 	const int64_t words[] = {-1000, INT64_MAX};
-	const char *hist = wrap_words(words, 2);
+	const char *hist = mt_wrap_words(words, 2);
 	ia = json_array();
 	ib = json_array();
 	json_array_append_new(ia, json_pack("{s:i, s:f, s:f, s:I, s:s}", "index", 0,
@@ -780,17 +418,8 @@ static void test_merge_hostile_intervals(void)
 	json_decref(out);
 }
 
-static CU_TestInfo hdr_tests[] = {
-	{"encoding of {1, 1, 3} byte for byte", test_encode_known},
-	{"the core's layout is the export's", test_layout_same},
-	{"round trip, every bucket, several blocks", test_round_trip_every_bucket},
-	{"decoding errors", test_decode_errors},
-	{"hostile counts: runs, indexes, sums", test_decode_hostile_counts},
-	{"--percentiles", test_percentiles},
-	CU_TEST_INFO_NULL,
-};
 
-static CU_TestInfo merge_tests[] = {
+CU_TestInfo merge_tests[] = {
 	{"two reports merge into the union, bucket for bucket", test_merge_exact},
 	{"mismatched runs are refused", test_merge_refused},
 	{"intervals on the wall clock, a line per report", test_merge_wall_clock},
