@@ -70,13 +70,11 @@ enum {
 	SHB_QPACK_DECODER_STREAM_ERROR = 0x0202,
 };
 
-/* What shb advertises in its SETTINGS: no dynamic table (so decoding is
- * stateless and never blocks) and a 256 KiB cap on response field
+/* What shb advertises in its SETTINGS besides the QPACK table (struct
+ * shb_h3_conn_config in h3_local.h): a 256 KiB cap on response field
  * sections (as HTTP/2's header list cap), which the response reader
  * enforces on HEADERS frame sizes and the QPACK decoder on decoded sizes
  * (SHB_QPACK_DEC_MAX_SECTION). */
-#define SHB_H3_LOCAL_QPACK_MAX_TABLE_CAPACITY 0
-#define SHB_H3_LOCAL_QPACK_BLOCKED_STREAMS 0
 #define SHB_H3_LOCAL_MAX_FIELD_SECTION_SIZE ((uint64_t)256 << 10)
 /* Interim (1xx) responses accepted before the final one, per request. */
 #define SHB_H3_MAX_INTERIM 16u

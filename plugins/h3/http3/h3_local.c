@@ -21,13 +21,15 @@ static size_t put(uint8_t *out, size_t cap, size_t at, uint64_t v, int *ok)
 }
 
 /* The SETTINGS payload into out[cap]. */
-static size_t settings(uint8_t *out, size_t cap, uint32_t grease, int *ok)
+static size_t settings(uint8_t *out, size_t cap,
+		       const struct shb_h3_conn_config *cfg, uint32_t grease,
+		       int *ok)
 {
-	static const uint64_t fixed[][2] = {
+	const uint64_t fixed[][2] = {
 		{SHB_H3_SETTING_QPACK_MAX_TABLE_CAPACITY,
-		 SHB_H3_LOCAL_QPACK_MAX_TABLE_CAPACITY},
+		 cfg ? cfg->qpack_max_table_capacity : 0},
 		{SHB_H3_SETTING_QPACK_BLOCKED_STREAMS,
-		 SHB_H3_LOCAL_QPACK_BLOCKED_STREAMS},
+		 cfg ? cfg->qpack_blocked_streams : 0},
 		{SHB_H3_SETTING_MAX_FIELD_SECTION_SIZE,
 		 SHB_H3_LOCAL_MAX_FIELD_SECTION_SIZE},
 	};
@@ -45,11 +47,13 @@ static size_t settings(uint8_t *out, size_t cap, uint32_t grease, int *ok)
 	return at;
 }
 
-size_t shb_h3_local_control(uint8_t *out, size_t cap, uint32_t grease)
+size_t shb_h3_local_control(uint8_t *out, size_t cap,
+			    const struct shb_h3_conn_config *cfg,
+			    uint32_t grease)
 {
 	uint8_t payload[SHB_H3_LOCAL_CONTROL_MAX];
 	int ok = 1;
-	size_t plen = settings(payload, sizeof(payload), grease, &ok), at;
+	size_t plen = settings(payload, sizeof(payload), cfg, grease, &ok), at;
 
 	if (!ok || cap < 1)
 		return 0;

@@ -12,6 +12,22 @@
  * writes. */
 #define SHB_H3_LOCAL_CONTROL_MAX 32
 
+/* The largest QPACK dynamic table and blocked-stream count a client may
+ * announce (--proto-opt qpack-table= and qpack-blocked=): browsers
+ * announce 65536 octets and 100 streams. */
+#define SHB_H3_QPACK_TABLE_MAX 65536u
+#define SHB_H3_QPACK_BLOCKED_MAX 100u
+
+/* What an HTTP/3 connection announces and enforces as a decoder, chosen
+ * once per run (immutable while workers run). Zero in both fields is
+ * shb's default: no dynamic table, nothing ever blocks. */
+struct shb_h3_conn_config {
+	/* SETTINGS_QPACK_MAX_TABLE_CAPACITY, octets, 0..65536 */
+	uint32_t qpack_max_table_capacity;
+	/* SETTINGS_QPACK_BLOCKED_STREAMS, 0..100 */
+	uint32_t qpack_blocked_streams;
+};
+
 /* The whole content of our QPACK encoder and decoder streams: their type
  * octet. With capacity 0 on both sides neither ever carries an
  * instruction. */
@@ -19,13 +35,16 @@ extern const uint8_t shb_h3_local_encoder_stream[1];
 extern const uint8_t shb_h3_local_decoder_stream[1];
 
 /* Writes the start of our control stream into out[cap]: the stream type
- * (0x00) and a SETTINGS frame with QPACK_MAX_TABLE_CAPACITY 0,
- * QPACK_BLOCKED_STREAMS 0 and MAX_FIELD_SECTION_SIZE 1 MiB. When `grease`
+ * (0x00) and a SETTINGS frame with QPACK_MAX_TABLE_CAPACITY and
+ * QPACK_BLOCKED_STREAMS from cfg (NULL: both 0) and
+ * MAX_FIELD_SECTION_SIZE 256 KiB. When `grease`
  * is non-zero a reserved setting is appended, so that peers keep
  * ignoring unknown settings: identifier 0x1f * (grease % 4096) + 0x21,
  * value grease (pass a random number). Returns the octets written, or 0
  * when cap is too small (SHB_H3_LOCAL_CONTROL_MAX always suffices). */
-size_t shb_h3_local_control(uint8_t *out, size_t cap, uint32_t grease);
+size_t shb_h3_local_control(uint8_t *out, size_t cap,
+			    const struct shb_h3_conn_config *cfg,
+			    uint32_t grease);
 
 /* Writes a GOAWAY frame for our control stream: a client's GOAWAY carries
  * a push ID, and since shb allows no pushes that is 0. Returns the octets

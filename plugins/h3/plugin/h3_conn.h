@@ -29,6 +29,7 @@
 #include <shb/proto.h>
 
 #include "common/buf.h"
+#include "h3_local.h"
 #include "h3_peer.h"
 #include "h3_quic_ops.h"
 #include "h3_reqtab.h"
@@ -67,6 +68,9 @@ struct shb_h3_module {
 	uint64_t initial_window;     /* --proto-opt initial-window; 0: RFC */
 	uint32_t no_pacing;          /* --proto-opt pacing=0 */
 	uint32_t no_prio_update;     /* --proto-opt priority-update=off */
+	/* --proto-opt qpack-table= and qpack-blocked=: what our SETTINGS
+	 * announce and our QPACK decoder enforces. */
+	struct shb_h3_conn_config conf;
 	/* SHB_RUN_WANT_RESPONSE (ABI 1.4): responses kept for req_response,
 	 * bodies up to body_max (response_body_max with SHB_RUN_WANT_BODY). */
 	uint32_t want_response;

@@ -308,7 +308,7 @@ static void on_handshake(struct shb_h3_conn *c)
 	 * ones (RFC 9114 Section 7.2.4.1). */
 	if (c->mod->host->random_secure)
 		(void)c->mod->host->random_secure(&grease, sizeof(grease));
-	n = shb_h3_local_control(ctl, sizeof(ctl), grease);
+	n = shb_h3_local_control(ctl, sizeof(ctl), &c->mod->conf, grease);
 	report_settings(c, ctl, n);
 	uint64_t qpack_id;
 

@@ -28,6 +28,12 @@ static const struct shb_option_def h3_option_defs[] = {
 	 "auto (default): an RFC 9218 PRIORITY_UPDATE frame on the control "
 	 "stream before each request with a Priority field; off: the header "
 	 "alone"},
+	{"qpack-table", "BYTES",
+	 "QPACK dynamic table capacity announced to the server, 0..65536 "
+	 "(K suffix: KiB); default 0, no dynamic table"},
+	{"qpack-blocked", "N",
+	 "QPACK streams the server may leave blocked on its table, 0..100; "
+	 "default 0"},
 	{NULL, NULL, NULL},
 };
 
@@ -52,6 +58,54 @@ static int parse_bytes(const char *v, uint64_t *out)
 		return -1;
 	*out = n * mul;
 	return 0;
+}
+
+/* A decimal count 0..max, nothing else. 0 on success. */
+static int parse_count(const char *v, uint64_t max, uint64_t *out)
+{
+	uint64_t n = 0;
+
+	if (!v || !*v)
+		return -1;
+	for (; *v; v++) {
+		if (*v < '0' || *v > '9' || n > max)
+			return -1;
+		n = n * 10 + (uint64_t)(*v - '0');
+	}
+	if (n > max)
+		return -1;
+	*out = n;
+	return 0;
+}
+
+/* qpack-table= and qpack-blocked=; 1 when k is neither. */
+static int qpack_option(const char *k, const char *v,
+			struct shb_h3_module *m, char *err, size_t errlen)
+{
+	uint64_t n;
+
+	if (strcmp(k, "qpack-table") == 0) {
+		if (parse_bytes(v, &n) < 0 || n > SHB_H3_QPACK_TABLE_MAX) {
+			snprintf(err, errlen, "h3: --proto-opt qpack-table=%s: "
+				 "expected bytes from 0 to 65536 (K suffix "
+				 "allowed)", v ? v : "");
+			return SHB_E_INVAL;
+		}
+		if (m)
+			m->conf.qpack_max_table_capacity = (uint32_t)n;
+		return SHB_OK;
+	}
+	if (strcmp(k, "qpack-blocked") == 0) {
+		if (parse_count(v, SHB_H3_QPACK_BLOCKED_MAX, &n) < 0) {
+			snprintf(err, errlen, "h3: --proto-opt qpack-blocked=%s: "
+				 "expected a number from 0 to 100", v ? v : "");
+			return SHB_E_INVAL;
+		}
+		if (m)
+			m->conf.qpack_blocked_streams = (uint32_t)n;
+		return SHB_OK;
+	}
+	return 1;
 }
 
 /* --proto-opt: the core already refused keys not in h3_option_defs.
@@ -91,9 +145,17 @@ static int h3_parse_options(const struct shb_run_config *cfg,
 			if (m)
 				m->no_prio_update = strcmp(v, "off") == 0;
 		} else {
-			snprintf(err, errlen, "h3: unknown option '%s' (known: "
-				 "initial-window, pacing, priority-update)", k);
-			return SHB_E_INVAL;
+			int rc = qpack_option(k, v, m, err, errlen);
+
+			if (rc == 1) {
+				snprintf(err, errlen, "h3: unknown option '%s' "
+					 "(known: initial-window, pacing, "
+					 "priority-update, qpack-table, "
+					 "qpack-blocked)", k);
+				return SHB_E_INVAL;
+			}
+			if (rc < 0)
+				return rc;
 		}
 	}
 	return SHB_OK;

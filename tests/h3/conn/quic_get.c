@@ -215,7 +215,7 @@ static void on_event(void *user, const struct shb_quic_event *ev)
 	case SHB_QUIC_EV_HANDSHAKE_DONE: {
 		int64_t id = shb_quic_conn_uni_open(a->c);
 
-		n = shb_h3_local_control(ctl, sizeof(ctl), 7);
+		n = shb_h3_local_control(ctl, sizeof(ctl), NULL, 7);
 		if (id < 0 || shb_quic_conn_uni_send(a->c, (uint64_t)id, ctl, n) ||
 		    (id = shb_quic_conn_uni_open(a->c)) < 0 ||
 		    shb_quic_conn_uni_send(a->c, (uint64_t)id,

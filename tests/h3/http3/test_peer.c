@@ -378,26 +378,39 @@ static void test_local_streams(void)
 	struct shb_h3_peer p;
 	struct shb_h3_uni u;
 
-	n = shb_h3_local_control(out, sizeof(out), 0);
+	n = shb_h3_local_control(out, sizeof(out), NULL, 0);
 	CU_ASSERT(same(out, n, "00 04 09 0100 0700 06 80040000"));
 	/* Read back by our own peer reader. */
 	shb_h3_peer_init(&p);
 	shb_h3_uni_init(&u);
 	CU_ASSERT_EQUAL(shb_h3_uni_feed(&p, &u, out, n, 0), SHB_H3_EV_SETTINGS);
 	CU_ASSERT_EQUAL(p.max_field_section_size, 256 << 10);
-	n = shb_h3_local_control(out, sizeof(out), 5);
+	n = shb_h3_local_control(out, sizeof(out), NULL, 5);
 	CU_ASSERT(same(out, n, "00 04 0c 0100 0700 06 80040000 40bc 05"));
-	n = shb_h3_local_control(out, sizeof(out), 4097);
+	n = shb_h3_local_control(out, sizeof(out), NULL, 4097);
 	CU_ASSERT(same(out, n, "00 04 0d 0100 0700 06 80040000 4040 5001"));
-	n = shb_h3_local_control(out, sizeof(out), UINT32_MAX);
+	n = shb_h3_local_control(out, sizeof(out), NULL, UINT32_MAX);
 	CU_ASSERT_EQUAL(n, 24);
 	shb_h3_peer_init(&p);
 	shb_h3_uni_init(&u);
 	CU_ASSERT_EQUAL(shb_h3_uni_feed(&p, &u, out, n, 0), SHB_H3_EV_SETTINGS);
 	CU_ASSERT_EQUAL(p.error, 0);
-	CU_ASSERT_EQUAL(shb_h3_local_control(out, 11, 0), 0);
-	CU_ASSERT_EQUAL(shb_h3_local_control(out, 12, 0), 12);
-	CU_ASSERT_EQUAL(shb_h3_local_control(out, 0, 0), 0);
+	/* The dynamic table announced as configured (qpack-table=,
+	 * qpack-blocked=), the browsers' largest included. */
+	struct shb_h3_conn_config cfg = {4096, 16};
+	n = shb_h3_local_control(out, sizeof(out), &cfg, 0);
+	CU_ASSERT(same(out, n, "00 04 0a 015000 0710 06 80040000"));
+	cfg = (struct shb_h3_conn_config){65536, 100};
+	n = shb_h3_local_control(out, sizeof(out), &cfg, UINT32_MAX);
+	CU_ASSERT_EQUAL(n, 28);
+	shb_h3_peer_init(&p);
+	shb_h3_uni_init(&u);
+	CU_ASSERT_EQUAL(shb_h3_uni_feed(&p, &u, out, n, 0), SHB_H3_EV_SETTINGS);
+	CU_ASSERT_EQUAL(p.qpack_max_table_capacity, 65536);
+	CU_ASSERT_EQUAL(p.qpack_blocked_streams, 100);
+	CU_ASSERT_EQUAL(shb_h3_local_control(out, 11, NULL, 0), 0);
+	CU_ASSERT_EQUAL(shb_h3_local_control(out, 12, NULL, 0), 12);
+	CU_ASSERT_EQUAL(shb_h3_local_control(out, 0, NULL, 0), 0);
 	CU_ASSERT_EQUAL(shb_h3_local_encoder_stream[0], 0x02);
 	CU_ASSERT_EQUAL(shb_h3_local_decoder_stream[0], 0x03);
 	n = shb_h3_local_goaway(out, sizeof(out));
@@ -411,11 +424,11 @@ static void test_local_settings_text(void)
 {
 	uint8_t out[SHB_H3_LOCAL_CONTROL_MAX];
 	char t[64];
-	size_t n = shb_h3_local_control(out, sizeof(out), 0);
+	size_t n = shb_h3_local_control(out, sizeof(out), NULL, 0);
 
 	CU_ASSERT_EQUAL(shb_h3_local_settings_text(out, n, t, sizeof(t)), 16);
 	CU_ASSERT_STRING_EQUAL(t, "1:0;7:0;6:262144");
-	n = shb_h3_local_control(out, sizeof(out), 4097);
+	n = shb_h3_local_control(out, sizeof(out), NULL, 4097);
 	CU_ASSERT_EQUAL(shb_h3_local_settings_text(out, n, t, sizeof(t)), 23);
 	CU_ASSERT_STRING_EQUAL(t, "1:0;7:0;6:262144;GREASE");
 	for (size_t cut = 0; cut < n; cut++)

@@ -40,7 +40,7 @@ static void test_local_streams(void)
 {
 	struct h3p_fx f;
 	uint8_t ctl[SHB_H3_LOCAL_CONTROL_MAX];
-	size_t n = shb_h3_local_control(ctl, sizeof(ctl), 0);
+	size_t n = shb_h3_local_control(ctl, sizeof(ctl), NULL, 0);
 
 	h3p_open_ready(&f, 1);
 	CU_ASSERT_EQUAL_FATAL(f.q->uni_count, 3);

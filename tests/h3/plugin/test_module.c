@@ -2,6 +2,7 @@
  * options, prepared requests, and the built shared module's exports (path
  * in SHB_H3_PLUGIN). */
 #include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,7 +83,8 @@ static void test_module_options(void)
 
 	CU_ASSERT_EQUAL(create(SHB_RUN_TLS, 4, opts, 1, err, sizeof(err), &m), SHB_E_INVAL);
 	CU_ASSERT_STRING_EQUAL(err, "h3: unknown option 'window' (known: "
-			       "initial-window, pacing, priority-update)");
+			       "initial-window, pacing, priority-update, "
+			       "qpack-table, qpack-blocked)");
 	CU_ASSERT_EQUAL(create(0, 4, NULL, 0, err, sizeof(err), &m), SHB_E_INVAL);
 	CU_ASSERT_STRING_EQUAL(err, "h3: HTTP/3 runs over QUIC, which needs an https:// URL");
 	CU_ASSERT_EQUAL(create(SHB_RUN_TLS, 5000, NULL, 0, err, sizeof(err), &m), SHB_E_INVAL);
@@ -130,7 +132,7 @@ static void test_cc_options(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d->option_defs);
 	for (; d->option_defs[n].key; n++)
 		CU_ASSERT_PTR_NOT_NULL(d->option_defs[n].summary);
-	CU_ASSERT_EQUAL(n, 3); /* [2] priority-update: test_prio.c */
+	CU_ASSERT_EQUAL(n, 5); /* [2] priority-update: test_prio.c */
 	CU_ASSERT_STRING_EQUAL(d->option_defs[0].key, "initial-window");
 	CU_ASSERT_STRING_EQUAL(d->option_defs[0].value_name, "BYTES");
 	CU_ASSERT_STRING_EQUAL(d->option_defs[1].key, "pacing");
@@ -156,6 +158,63 @@ static void test_cc_options(void)
 		CU_ASSERT_EQUAL(create(SHB_RUN_TLS, 4, &bad[i].kv, 1, err,
 				       sizeof(err), &m), SHB_E_INVAL);
 		CU_ASSERT_STRING_EQUAL(err, bad[i].err);
+		CU_ASSERT_PTR_NULL(m);
+	}
+}
+
+/* --proto-opt qpack-table=BYTES and qpack-blocked=N: defaults 0, the
+ * browsers' 65536 and 100 at most, bad values refused with one line. */
+static void test_qpack_options(void)
+{
+	static const struct shb_kv big[] = {{"qpack-table", "64K"},
+					    {"qpack-blocked", "100"}};
+	static const struct shb_kv some[] = {{"qpack-table", "4096"},
+					     {"qpack-blocked", "16"}};
+	static const char table_err[] = "expected bytes from 0 to 65536 (K "
+					"suffix allowed)";
+	static const struct {
+		struct shb_kv kv;
+		const char *err;
+	} bad[] = {
+		{{"qpack-table", "65537"}, "h3: --proto-opt qpack-table=65537: "},
+		{{"qpack-table", "1M"}, "h3: --proto-opt qpack-table=1M: "},
+		{{"qpack-table", "-1"}, "h3: --proto-opt qpack-table=-1: "},
+		{{"qpack-table", NULL}, "h3: --proto-opt qpack-table=: "},
+		{{"qpack-blocked", "101"}, "h3: --proto-opt qpack-blocked=101: "},
+		{{"qpack-blocked", "1k"}, "h3: --proto-opt qpack-blocked=1k: "},
+		{{"qpack-blocked", ""}, "h3: --proto-opt qpack-blocked=: "},
+	};
+	const struct shb_proto_desc *d = get_desc();
+	char err[160] = "", want[160];
+	void *m = NULL;
+	struct shb_h3_module *hm;
+
+	CU_ASSERT_STRING_EQUAL(d->option_defs[3].key, "qpack-table");
+	CU_ASSERT_STRING_EQUAL(d->option_defs[4].key, "qpack-blocked");
+	CU_ASSERT_EQUAL_FATAL(create(SHB_RUN_TLS, 4, NULL, 0, err, sizeof(err), &m), SHB_OK);
+	hm = m;
+	CU_ASSERT_EQUAL(hm->conf.qpack_max_table_capacity, 0);
+	CU_ASSERT_EQUAL(hm->conf.qpack_blocked_streams, 0);
+	d->vt->module_destroy(m);
+	CU_ASSERT_EQUAL_FATAL(create(SHB_RUN_TLS, 4, big, 2, err, sizeof(err), &m), SHB_OK);
+	hm = m;
+	CU_ASSERT_EQUAL(hm->conf.qpack_max_table_capacity, 65536);
+	CU_ASSERT_EQUAL(hm->conf.qpack_blocked_streams, 100);
+	d->vt->module_destroy(m);
+	CU_ASSERT_EQUAL_FATAL(create(SHB_RUN_TLS, 4, some, 2, err, sizeof(err), &m), SHB_OK);
+	hm = m;
+	CU_ASSERT_EQUAL(hm->conf.qpack_max_table_capacity, 4096);
+	CU_ASSERT_EQUAL(hm->conf.qpack_blocked_streams, 16);
+	d->vt->module_destroy(m);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		m = NULL;
+		err[0] = 0;
+		CU_ASSERT_EQUAL(create(SHB_RUN_TLS, 4, &bad[i].kv, 1, err,
+				       sizeof(err), &m), SHB_E_INVAL);
+		snprintf(want, sizeof(want), "%s%s", bad[i].err,
+			 bad[i].kv.key[6] == 't' ? table_err
+						 : "expected a number from 0 to 100");
+		CU_ASSERT_STRING_EQUAL(err, want);
 		CU_ASSERT_PTR_NULL(m);
 	}
 }
@@ -251,6 +310,7 @@ CU_TestInfo shb_h3p_module_tests[] = {
 	{"descriptor", test_descriptor},
 	{"module options", test_module_options},
 	{"congestion options", test_cc_options},
+	{"QPACK options", test_qpack_options},
 	{"timeouts", test_timeouts},
 	{"prepared request", test_prepare},
 	{"shared module exports", test_shared_module},
