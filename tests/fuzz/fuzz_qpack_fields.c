@@ -1,17 +1,19 @@
 /* The QPACK field decoder for req_response (plugins/h3/http3/
- * qpack_fields.c), on a field section as a server sends it. Input: the
- * section.
+ * qpack_fields.c), on a field section as a server sends it, with no table
+ * or over a dynamic table that encoder-stream input fills
+ * (fuzz_qpack_table.h; all of it before the section). Input: the
+ * table's part, then the section.
  *
  * Checked besides memory safety: a section the streaming decoder
  * (qpack_dec.c, which the response reader runs first) accepts is decoded
- * here too, into at most as many fields as it has lines, none a
- * pseudo-header, each name and value a NUL-terminated string within the
- * strings buffer. */
+ * here too, over the same table, into at most as many fields as it has
+ * lines, none a pseudo-header, each name and value a NUL-terminated
+ * string within the strings buffer; one it finds blocked is not. */
 #include <string.h>
 
 #include <shb/types.h>
 
-#include "fuzz_input.h"
+#include "fuzz_qpack_table.h"
 #include "qpack_dec.h"
 #include "qpack_fields.h"
 
@@ -22,17 +24,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct fz f = {data, size};
+	struct fz_qtable q;
 	struct shb_qpack_dec d;
+	const struct shb_qpack_table *t;
 	int rc = -1;
 
-	shb_qpack_dec_begin(&d, size);
-	if (size)
-		rc = shb_qpack_dec_feed(&d, data, size);
-	long n = shb_qpack_fields(data, size, &strs, &kvs);
+	fz_qtable_read(&f, &q);
+	fz_qtable_rest(&q);
+	t = q.on ? &q.t : NULL;
+	shb_qpack_dec_begin_table(&d, f.n, t);
+	if (f.n)
+		rc = shb_qpack_dec_feed(&d, f.p, f.n);
+	long n = shb_qpack_fields(f.p, f.n, t, &strs, &kvs);
+	fz_qtable_check(&q);
+	fz_qtable_free(&q);
 	if (rc == SHB_QPACK_DEC_DONE) {
 		FZ_CHECK(n >= 0);
 		FZ_CHECK((uint64_t)n <= d.lines);
 	}
+	if (rc == SHB_QPACK_DEC_BLOCKED)
+		FZ_CHECK(n == -1);
 	if (n <= 0)
 		return 0;
 	const struct shb_kv *kv = (const struct shb_kv *)(void *)kvs.p;

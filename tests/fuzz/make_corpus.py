@@ -241,6 +241,50 @@ def qpack_sections():
             b'\x00\x00' + bytes([0xc0 | st[(':status', '103')]])]
 
 
+# The dynamic table part of the qpack, qpack_fields inputs
+# (fuzz_qpack_table.h): limit byte (* 256), encoder length, the cut.
+QPACK_NO_TABLE = b'\x00'
+# capacity 220, :status 200 and x-a: 1 (literal names), then :status 404
+# by dynamic name reference (relative 1)
+QPACK_ENC = bytes.fromhex('3fbd01 473a737461747573 03323030 '
+                          '43782d61 0131 8103343034'.replace(' ', ''))
+# RFC 9204 Appendix B.2 to B.5's encoder stream instructions
+QPACK_ENC_B = bytes.fromhex(
+    '3fbd01 c00f7777772e6578616d706c652e636f6d c10c2f73616d706c652f70617468 '
+    '4a637573746f6d2d6b6579 0c637573746f6d2d76616c7565 02 '
+    '810d637573746f6d2d76616c756532'.replace(' ', ''))
+
+
+def qpack_table(enc, before):
+    return b'\x01' + struct.pack('<H', len(enc)) + bytes([before]) + enc
+
+
+def qpack_dyn_sections():
+    """(table part, section): responses from the table, one that blocks
+    until the rest of the encoder stream, Appendix B.4's request section."""
+    full = qpack_table(QPACK_ENC, len(QPACK_ENC))
+    # RIC 3 (encoded 4 with MaxEntries 8), Base 3: entries 2, 1
+    # (relative 0, 1); post-base from Base 0
+    return [(full, bytes.fromhex('0400 80 81')),
+            (full, bytes.fromhex('0482 10 11 12')),
+            (qpack_table(QPACK_ENC, 4), bytes.fromhex('0400 4003313033 81')),
+            (qpack_table(QPACK_ENC_B, len(QPACK_ENC_B)),
+             bytes.fromhex('0500 80 c1 81'))]
+
+
+def qpack_seeds():
+    return [QPACK_NO_TABLE + PLAN + s for s in qpack_sections()] + \
+        [t + PLAN + s for t, s in qpack_dyn_sections()]
+
+
+def qpack_fields_seeds():
+    # the static-only seeds first written by hand for this target
+    hand = ['0000ff035c022f6223782d610131', '000010', '0000d9', '00002b',
+            '0000d95c8cf1e3c2e5f23a6ba0ab90f4ff']
+    return [QPACK_NO_TABLE + bytes.fromhex(h) for h in hand] + \
+        [t + s for t, s in qpack_dyn_sections()]
+
+
 def h3_frame(t, payload):
     return varint(t) + varint(len(payload)) + payload
 
@@ -267,11 +311,24 @@ def h3_peer_seeds():
     def op(i, data, fin=False):
         return bytes([i | (4 if fin else 0), len(data)]) + data
 
-    return [op(0, control),
-            op(0, control[:3]) + op(1, b'\x02\x20') + op(2, b'\x03\x40') +
-            op(0, control[3:]) + op(3, b'\x21abc', True),
-            op(1, b'\x02') + op(0, b'\x00') + op(0, settings) + op(1, b'\x20'),
-            op(0, control) + bytes([8, 0])]
+    def sec(data):
+        return bytes([16, len(data)]) + data
+
+    no_table, table = b'\x00', b'\x10'  # limit 0, 4096 octets
+    enc = b'\x02' + QPACK_ENC
+    return [no_table + op(0, control),
+            no_table + op(0, control[:3]) + op(1, b'\x02\x20') +
+            op(2, b'\x03\x40') + op(0, control[3:]) +
+            op(3, b'\x21abc', True),
+            no_table + op(1, b'\x02') + op(0, b'\x00') + op(0, settings) +
+            op(1, b'\x20'),
+            no_table + op(0, control) + bytes([8, 0]),
+            # a section that blocks, the inserts, then it decodes
+            table + op(0, control) + sec(bytes.fromhex('0400 80 81')) +
+            op(1, enc[:9]) + op(1, enc[9:]) +
+            sec(bytes.fromhex('0400 80 81')) + op(2, b'\x03\x84'),
+            table + op(1, b'\x02' + QPACK_ENC_B) +
+            sec(bytes.fromhex('0500 80 c1 81'))]
 
 
 # ---- QUIC ---------------------------------------------------------------------
@@ -392,8 +449,8 @@ def cli_seeds():
 TARGETS = {
     'h1_scan': h1_seeds, 'h2_frame': h2_frame_seeds,
     'h2_conn': h2_conn_seeds, 'h2_hpack': hpack_seeds,
-    'huffman': huffman_seeds, 'qpack': lambda: [PLAN + s for s in
-                                                qpack_sections()],
+    'huffman': huffman_seeds, 'qpack': qpack_seeds,
+    'qpack_fields': qpack_fields_seeds,
     'h3_response': h3_response_seeds, 'h3_peer': h3_peer_seeds,
     'quic_header': quic_header_seeds, 'quic_frame': quic_frame_seeds,
     'quic_tp': quic_tp_seeds, 'quic_ack': quic_ack_seeds,
@@ -406,7 +463,9 @@ def main():
         d = os.path.join(CORPUS, name)
         os.makedirs(d, exist_ok=True)
         for old in os.listdir(d):
-            os.remove(os.path.join(d, old))
+            # named seeds (inputs a campaign found) are kept
+            if re.fullmatch(r'seed-[0-9a-f]{16}', old):
+                os.remove(os.path.join(d, old))
         seeds = make()
         for s in seeds:
             h = hashlib.sha1(s).hexdigest()[:16]

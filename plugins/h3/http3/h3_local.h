@@ -28,9 +28,11 @@ struct shb_h3_conn_config {
 	uint32_t qpack_blocked_streams;
 };
 
-/* The whole content of our QPACK encoder and decoder streams: their type
- * octet. With capacity 0 on both sides neither ever carries an
- * instruction. */
+/* The first octet of our QPACK encoder and decoder streams: their type.
+ * Our encoder never uses a dynamic table (the server's capacity is never
+ * touched), so the encoder stream carries nothing else; the decoder
+ * stream carries instructions only when we announced a table
+ * (plugins/h3/plugin/h3_qpack.c). */
 extern const uint8_t shb_h3_local_encoder_stream[1];
 extern const uint8_t shb_h3_local_decoder_stream[1];
 

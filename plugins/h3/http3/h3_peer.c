@@ -16,11 +16,24 @@ enum peer_flag {
 	F_SEEN_BLOCKED_STREAMS = 1u << 7,
 };
 
-void shb_h3_peer_init(struct shb_h3_peer *p)
+void shb_h3_peer_init_table(struct shb_h3_peer *p, uint32_t table_limit)
 {
 	memset(p, 0, sizeof(*p));
 	p->max_field_section_size = SHB_H3_UNLIMITED;
 	p->goaway_id = SHB_H3_NO_GOAWAY;
+	shb_qpack_table_init(&p->table, table_limit);
+	shb_qpack_encrd_init(&p->enc, p->table.limit);
+}
+
+void shb_h3_peer_init(struct shb_h3_peer *p)
+{
+	shb_h3_peer_init_table(p, 0);
+}
+
+void shb_h3_peer_fini(struct shb_h3_peer *p)
+{
+	shb_qpack_table_fini(&p->table);
+	shb_qpack_encrd_fini(&p->enc);
 }
 
 static int fail(struct shb_h3_peer *p, uint64_t code, const char *why)
@@ -238,21 +251,16 @@ static int control_bytes(struct shb_h3_peer *p, const uint8_t *in,
 
 /* ---- QPACK streams ------------------------------------------------------- */
 
-/* With capacity 0 the encoder may only confirm the capacity: Set Dynamic
- * Table Capacity (001xxxxx) with value 0, i.e. the octet 0x20. */
+/* The encoder's instructions go to our table (with limit 0 it may only
+ * confirm the capacity: Set Dynamic Table Capacity 0, the octet 0x20). */
 static int encoder_bytes(struct shb_h3_peer *p, const uint8_t *in,
 			 size_t len)
 {
-	for (size_t i = 0; i < len; i++) {
-		if (in[i] == 0x20)
-			continue;
-		if ((in[i] & 0xe0) == 0x20)
-			return fail(p, SHB_QPACK_ENCODER_STREAM_ERROR,
-				    "dynamic table capacity above 0");
-		return fail(p, SHB_QPACK_ENCODER_STREAM_ERROR,
-			    "insertion into a zero-capacity dynamic table");
-	}
-	return 0;
+	long n = shb_qpack_encrd_feed(&p->enc, &p->table, in, len);
+
+	if (n < 0)
+		return fail(p, SHB_QPACK_ENCODER_STREAM_ERROR, p->enc.detail);
+	return n > 0 ? SHB_H3_EV_INSERTS : 0;
 }
 
 /* The peer's decoder talks about our encoder, which never references the

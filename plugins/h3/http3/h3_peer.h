@@ -25,9 +25,11 @@
  *    H3_FRAME_ERROR.
  *  - 0x01 push: H3_ID_ERROR (a push stream needs a push ID shb never
  *    allowed).
- *  - 0x02 QPACK encoder: with the capacity 0 that shb advertises, the only
- *    instruction a peer may send is Set Dynamic Table Capacity 0 (octet
- *    0x20); anything else is QPACK_ENCODER_STREAM_ERROR.
+ *  - 0x02 QPACK encoder: read into the connection's dynamic table
+ *    (qpack_encstream.h, qpack_table.h), whose limit is the capacity we
+ *    announced (shb_h3_peer_init_table; 0 by default, when the only
+ *    instruction a peer may send is Set Dynamic Table Capacity 0); a bad
+ *    instruction is QPACK_ENCODER_STREAM_ERROR.
  *  - 0x03 QPACK decoder: shb's field sections never reference the
  *    dynamic table, so Stream Cancellation is accepted and skipped, while
  *    Section Acknowledgment and Insert Count Increment are
@@ -55,6 +57,8 @@
 #include "h3_frame.h"
 #include "h3_varint.h"
 #include "http_prefint.h"
+#include "qpack_encstream.h"
+#include "qpack_table.h"
 
 /* p->goaway_id before any GOAWAY arrived. */
 #define SHB_H3_NO_GOAWAY UINT64_MAX
@@ -65,6 +69,7 @@
 enum shb_h3_peer_event {
 	SHB_H3_EV_SETTINGS = 1u << 0, /* the SETTINGS frame was read */
 	SHB_H3_EV_GOAWAY = 1u << 1,   /* a GOAWAY was read: p->goaway_id */
+	SHB_H3_EV_INSERTS = 1u << 2,  /* entries were added to p->table */
 };
 
 #define SHB_H3_PEER_ERROR (-1)
@@ -98,6 +103,10 @@ struct shb_h3_peer {
 	/* private: QPACK decoder stream instruction parser */
 	struct shb_prefint dec_int;
 	uint8_t dec_in_int;
+	/* The dynamic table the server's encoder stream fills, read by the
+	 * request streams' decoders; owned (shb_h3_peer_fini). */
+	struct shb_qpack_table table;
+	struct shb_qpack_encrd enc; /* private: encoder stream reader */
 };
 
 enum shb_h3_uni_kind {
@@ -117,8 +126,13 @@ struct shb_h3_uni {
 };
 
 /* Prepares the connection-wide state (defaults: no SETTINGS yet, no
- * GOAWAY, unlimited field sections). */
+ * GOAWAY, unlimited field sections) with no dynamic table. */
 void shb_h3_peer_init(struct shb_h3_peer *p);
+/* The same with a dynamic table of limit `table_limit` octets (what our
+ * SETTINGS announce), allocated only once the encoder uses it. */
+void shb_h3_peer_init_table(struct shb_h3_peer *p, uint32_t table_limit);
+/* Frees the dynamic table and the encoder stream reader's buffers. */
+void shb_h3_peer_fini(struct shb_h3_peer *p);
 
 static inline void shb_h3_uni_init(struct shb_h3_uni *u)
 {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "h3_defs.h"
+#include "qpack_fields.h"
 
 _Static_assert(SHB_H3_LOCAL_MAX_FIELD_SECTION_SIZE ==
 		       SHB_QPACK_DEC_MAX_SECTION,
@@ -30,6 +31,7 @@ void shb_h3_resp_init_keep(struct shb_h3_resp *r, struct shb_h3_keep *keep)
 		shb_buf_clear(&keep->section);
 		shb_buf_clear(&keep->body);
 		keep->truncated = 0;
+		keep->nfields = 0;
 	}
 }
 
@@ -110,7 +112,7 @@ static int start_headers(struct shb_h3_resp *r, uint64_t length)
 	if (length == 0)
 		return conn_error(r, SHB_QPACK_DECOMPRESSION_FAILED,
 				  "empty HEADERS frame");
-	shb_qpack_dec_begin(&r->qd, length);
+	shb_qpack_dec_begin_table(&r->qd, length, r->table);
 	if (r->keep && r->phase == P_AWAIT_FINAL)
 		shb_buf_clear(&r->keep->section); /* an interim head's */
 	return SHB_H3_RESP_MORE;
@@ -139,10 +141,26 @@ static int start_frame(struct shb_h3_resp *r, uint64_t type, uint64_t length)
 	return SHB_H3_RESP_MORE;
 }
 
+/* The final head's fields, kept: decoded now, while the table still
+ * holds every entry the section references. */
+static void keep_fields(struct shb_h3_resp *r)
+{
+	struct shb_h3_keep *k = r->keep;
+
+	k->nfields = shb_qpack_fields(k->section.p, k->section.len, r->table,
+				      &k->strs, &k->kvs);
+}
+
 /* A whole HEADERS frame was decoded. */
 static int end_headers(struct shb_h3_resp *r)
 {
 	uint32_t st = r->qd.status;
+
+	if (r->qd.ric > 0) {
+		r->acks++;
+		if (r->qd.ric > r->ack_ric)
+			r->ack_ric = r->qd.ric;
+	}
 
 	if (r->phase == P_BODY) {
 		/* RFC 9114 Section 4.3: none in trailers, :status included. */
@@ -170,19 +188,22 @@ static int end_headers(struct shb_h3_resp *r)
 	}
 	r->status = st;
 	r->phase = P_BODY;
+	if (r->keep)
+		keep_fields(r);
 	return SHB_H3_RESP_MORE;
 }
 
-static int headers_payload(struct shb_h3_resp *r, const uint8_t *in,
-			   size_t n)
+/* The decoder's rc as ours. */
+static int headers_rc(struct shb_h3_resp *r, int rc)
 {
-	int rc = shb_qpack_dec_feed(&r->qd, in, n);
-
 	switch (rc) {
 	case SHB_QPACK_DEC_MORE:
 		return SHB_H3_RESP_MORE;
 	case SHB_QPACK_DEC_DONE:
 		return end_headers(r);
+	case SHB_QPACK_DEC_BLOCKED:
+		r->blocked = 1;
+		return SHB_H3_RESP_BLOCKED;
 	case SHB_QPACK_DEC_E_MESSAGE:
 		return stream_error(r, SHB_H3_MESSAGE_ERROR, r->qd.detail);
 	case SHB_QPACK_DEC_E_SIZE:
@@ -191,6 +212,20 @@ static int headers_payload(struct shb_h3_resp *r, const uint8_t *in,
 		return conn_error(r, SHB_QPACK_DECOMPRESSION_FAILED,
 				  r->qd.detail);
 	}
+}
+
+static int headers_payload(struct shb_h3_resp *r, const uint8_t *in,
+			   size_t n)
+{
+	return headers_rc(r, shb_qpack_dec_feed(&r->qd, in, n));
+}
+
+/* A blocked section's decoder goes on (or finishes a section whose
+ * octets all came before it blocked). */
+static int resume(struct shb_h3_resp *r)
+{
+	r->blocked = 0;
+	return headers_rc(r, shb_qpack_dec_resume(&r->qd));
 }
 
 /* Up to len octets of the current frame's payload; returns the octets
@@ -203,13 +238,19 @@ static int payload(struct shb_h3_resp *r, const uint8_t *in, size_t len,
 
 	if (r->keep)
 		keep_payload(r, in, n);
-	if (r->frame_type == SHB_H3_FRAME_DATA) {
-		r->body_bytes += n;
-	} else {
-		r->header_bytes += n;
-		if (r->frame_type == SHB_H3_FRAME_HEADERS)
-			rc = headers_payload(r, in, n);
+	if (r->frame_type == SHB_H3_FRAME_HEADERS) {
+		rc = headers_payload(r, in, n);
+		if (rc == SHB_H3_RESP_BLOCKED) {
+			/* The rest comes again once unblocked. */
+			if (r->keep && !r->keep->section.err)
+				r->keep->section.len -= n - r->qd.used;
+			n = r->qd.used;
+		}
 	}
+	if (r->frame_type == SHB_H3_FRAME_DATA)
+		r->body_bytes += n;
+	else
+		r->header_bytes += n;
 	r->frame_left -= n;
 	r->in_frame = r->frame_left > 0;
 	*used = n;
@@ -237,6 +278,13 @@ int shb_h3_resp_feed(struct shb_h3_resp *r, const uint8_t *data, size_t len,
 
 	if (r->result)
 		return r->result;
+	if (r->blocked) {
+		rc = resume(r);
+		if (rc == SHB_H3_RESP_BLOCKED) {
+			r->used = 0;
+			return rc;
+		}
+	}
 	while (i < len && rc == SHB_H3_RESP_MORE) {
 		if (r->in_frame) {
 			rc = payload(r, data + i, len - i, &n);
@@ -249,6 +297,10 @@ int shb_h3_resp_feed(struct shb_h3_resp *r, const uint8_t *data, size_t len,
 		i += n;
 		if (done)
 			rc = start_frame(r, type, length);
+	}
+	if (rc == SHB_H3_RESP_BLOCKED) {
+		r->used = i;
+		return rc;
 	}
 	if (rc != SHB_H3_RESP_MORE)
 		return rc;

@@ -5,8 +5,17 @@
  * Nothing is buffered and nothing allocates: HEADERS payloads go through
  * the streaming QPACK decoder (qpack_dec.h), which keeps only what it
  * needs for :status, so a 48 KB header section costs no memory and no
- * per-connection scratch is needed. The struct is plain data (about 230
+ * per-connection scratch is needed. The struct is plain data (about 270
  * bytes); one per request in flight.
+ *
+ * With the connection's dynamic table (shb_h3_resp_set_table), a section
+ * whose Required Insert Count is above the inserts seen blocks the
+ * stream: feed returns BLOCKED having consumed r->used octets of its
+ * input; the caller keeps the rest (and the FIN) and feeds it again once
+ * the table has r->qd.ric inserts. Each section decoded with a Required
+ * Insert Count above 0 is counted in r->acks (the caller sends a Section
+ * Acknowledgment per count and clears it), the largest such count in
+ * r->ack_ric.
  *
  * Frames on a request stream, as a client sees them:
  *  - HEADERS: decoded for :status and checked (qpack_dec.h). 1xx
@@ -63,6 +72,12 @@ struct shb_h3_keep {
 	struct shb_buf body;
 	uint64_t body_max;
 	uint8_t truncated;
+	/* The final head's fields (qpack_fields.h), decoded as soon as its
+	 * section was (the table may move on after its acknowledgment):
+	 * nfields of them in kvs, pointing into strs; -1 when the section
+	 * could not be decoded whole. */
+	struct shb_buf strs, kvs;
+	long nfields;
 };
 
 enum shb_h3_resp_rc {
@@ -70,6 +85,7 @@ enum shb_h3_resp_rc {
 	SHB_H3_RESP_DONE = 1,     /* FIN reached after a final status */
 	SHB_H3_RESP_E_STREAM = -1, /* stream error r->error (r->detail) */
 	SHB_H3_RESP_E_CONN = -2,   /* connection error r->error */
+	SHB_H3_RESP_BLOCKED = 2,   /* a section waits for inserts: see above */
 };
 
 struct shb_h3_resp {
@@ -88,6 +104,11 @@ struct shb_h3_resp {
 	uint8_t phase;
 	int8_t result; /* terminal rc once DONE or an error was returned */
 	struct shb_h3_keep *keep; /* NULL: nothing kept */
+	const struct shb_qpack_table *table; /* NULL: static only */
+	size_t used;      /* octets of the last feed consumed, when BLOCKED */
+	uint64_t ack_ric; /* largest Required Insert Count acknowledged */
+	uint32_t acks;    /* sections to acknowledge (caller clears) */
+	uint8_t blocked;  /* a section waits for inserts */
 };
 
 /* Prepares `r` for a new response. */
@@ -96,10 +117,20 @@ void shb_h3_resp_init(struct shb_h3_resp *r);
  * nothing). */
 void shb_h3_resp_init_keep(struct shb_h3_resp *r, struct shb_h3_keep *keep);
 
+/* Decodes the sections of this response over the connection's dynamic
+ * table t (borrowed for the response's life), instead of none. */
+static inline void shb_h3_resp_set_table(struct shb_h3_resp *r,
+					 const struct shb_qpack_table *t)
+{
+	r->table = t;
+}
+
 /* Consumes data[len] (borrowed for the call), the next ordered bytes of
  * the stream; `fin` non-zero when they end the stream (len may be 0).
  * Returns an enum shb_h3_resp_rc. Once DONE or an error was returned,
- * later calls return the same value and consume nothing.
+ * later calls return the same value and consume nothing. After BLOCKED
+ * the next call must carry the octets not consumed (data + r->used on)
+ * first.
  * r->status is set as soon as the final HEADERS frame was read, before
  * the FIN (a caller may use it, e.g. for time to first byte). */
 int shb_h3_resp_feed(struct shb_h3_resp *r, const uint8_t *data, size_t len,

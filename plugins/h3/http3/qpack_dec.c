@@ -6,6 +6,7 @@
 #include "http_huffman.h"
 #include "http_status.h"
 #include "qpack_static.h"
+#include "qpack_table.h"
 
 enum state {
 	ST_RIC,         /* first octet of Required Insert Count */
@@ -25,12 +26,17 @@ enum what {
 	W_NAME_REF,
 	W_NAME_LEN,
 	W_VALUE_LEN,
+	W_INDEXED_DYN,  /* relative to Base */
+	W_NAME_REF_DYN,
+	W_INDEXED_POST, /* post-base */
+	W_NAME_REF_POST,
 };
 
 enum flag {
 	F_HUFFMAN = 1u << 0,   /* the current string is Huffman-coded */
 	F_IS_STATUS = 1u << 1, /* the current line's name is :status */
 	F_UPPER = 1u << 2,     /* the current plain name has an 'A'..'Z' */
+	F_BASE_NEG = 1u << 3,  /* the Delta Base's sign bit */
 };
 
 /* What a field name is (RFC 9114 Section 4.3). */
@@ -56,6 +62,13 @@ void shb_qpack_dec_begin(struct shb_qpack_dec *d, uint64_t section_len)
 	memset(d, 0, sizeof(*d));
 	d->left = section_len;
 	d->state = ST_RIC;
+}
+
+void shb_qpack_dec_begin_table(struct shb_qpack_dec *d, uint64_t section_len,
+			       const struct shb_qpack_table *t)
+{
+	shb_qpack_dec_begin(d, section_len);
+	d->table = t;
 }
 
 static int fail(struct shb_qpack_dec *d, const char *why)
@@ -241,28 +254,100 @@ static int static_index(struct shb_qpack_dec *d, uint64_t index)
 	return end_line(d, e->value_len);
 }
 
-/* The integer in d->pi is complete. */
+_Static_assert((int)K_REGULAR == (int)SHB_QPACK_NAME_REGULAR &&
+		       (int)K_STATUS == (int)SHB_QPACK_NAME_STATUS &&
+		       (int)K_PSEUDO == (int)SHB_QPACK_NAME_PSEUDO,
+	       "table entries carry the decoder's name kinds");
+
+/* A dynamic reference: index v relative to Base, or post-base. Kept out
+ * of got_int, so that the static-only path stays as lean as it was. */
+__attribute__((noinline)) static int dynamic_index(struct shb_qpack_dec *d,
+						   uint64_t v)
+{
+	const struct shb_qpack_entry *e;
+	uint64_t abs;
+	int post = d->what == W_INDEXED_POST || d->what == W_NAME_REF_POST;
+
+	if (post) {
+		abs = d->base + v;
+	} else {
+		if (v >= d->base)
+			return fail(d, "dynamic reference below entry 0");
+		abs = d->base - 1 - v;
+	}
+	if (abs >= d->ric)
+		return fail(d, "dynamic reference at or above the Required "
+			       "Insert Count");
+	e = shb_qpack_table_get(d->table, abs);
+	if (!e)
+		return fail(d, "dynamic reference to an evicted entry");
+	name_known(d, e->kind, e->upper);
+	d->name_len = e->name_len;
+	if (d->what == W_NAME_REF_DYN || d->what == W_NAME_REF_POST) {
+		d->state = ST_VALUE_FIRST;
+		return SHB_QPACK_DEC_MORE;
+	}
+	if (e->kind == K_STATUS)
+		set_status(d, e->status);
+	return end_line(d, e->value_len);
+}
+
+__attribute__((noinline)) static int table_ric(struct shb_qpack_dec *d,
+					       uint64_t v)
+{
+	if (shb_qpack_ric_decode(d->table, v, &d->ric) < 0)
+		return fail(d, "invalid Required Insert Count");
+	if (d->ric > d->table->inserted) {
+		d->blocked = 1;
+		return SHB_QPACK_DEC_BLOCKED;
+	}
+	return SHB_QPACK_DEC_MORE;
+}
+
+static int got_ric(struct shb_qpack_dec *d, uint64_t v)
+{
+	d->state = ST_BASE;
+	if (d->table)
+		return table_ric(d, v);
+	/* With MaxEntries 0 the only valid encoding is 0. */
+	if (v != 0)
+		return fail(d, "Required Insert Count above 0 with a "
+			       "zero-capacity table");
+	return SHB_QPACK_DEC_MORE;
+}
+
+static int got_base(struct shb_qpack_dec *d, uint64_t delta)
+{
+	if (d->flags & F_BASE_NEG) {
+		if (delta >= d->ric)
+			return fail(d, "negative Base");
+		d->base = d->ric - delta - 1;
+		d->flags = 0;
+	} else {
+		d->base = d->ric + delta;
+	}
+	d->state = ST_LINE;
+	return SHB_QPACK_DEC_MORE;
+}
+
+/* The integer in d->pi is complete; not a dynamic reference (those go to
+ * dynamic_index, so that this switch keeps the shape, a jump table, it
+ * has for the static-only decoder). */
 static int got_int(struct shb_qpack_dec *d)
 {
 	uint64_t v = d->pi.value;
 
 	switch (d->what) {
 	case W_RIC:
-		/* With MaxEntries 0 the only valid encoding is 0. */
-		if (v != 0)
-			return fail(d, "Required Insert Count above 0 "
-				       "with a zero-capacity table");
-		d->state = ST_BASE;
-		return SHB_QPACK_DEC_MORE;
+		return got_ric(d, v);
 	case W_BASE:
-		d->state = ST_LINE;
-		return SHB_QPACK_DEC_MORE;
+		return got_base(d, v);
 	case W_INDEXED:
 	case W_NAME_REF:
 		return static_index(d, v);
 	case W_NAME_LEN:
 		return start_string(d, v, ST_NAME);
-	default:
+	default: /* W_VALUE_LEN */
 		return start_string(d, v, ST_VALUE);
 	}
 }
@@ -277,35 +362,62 @@ static int start_int(struct shb_qpack_dec *d, uint8_t octet,
 	return SHB_QPACK_DEC_MORE;
 }
 
+/* The same for a dynamic reference's index (out of line: see
+ * dynamic_index). */
+__attribute__((noinline)) static int start_dyn(struct shb_qpack_dec *d,
+					       uint8_t octet,
+					       unsigned prefix_bits,
+					       uint8_t what)
+{
+	d->what = what;
+	if (shb_prefint_begin(&d->pi, octet, prefix_bits) == SHB_PREFINT_DONE)
+		return dynamic_index(d, d->pi.value);
+	d->state = ST_INT;
+	return SHB_QPACK_DEC_MORE;
+}
+
 static int next_int(struct shb_qpack_dec *d, uint8_t octet)
 {
 	int rc = shb_prefint_next(&d->pi, octet);
 
 	if (rc == SHB_PREFINT_E_RANGE)
 		return fail(d, "QPACK integer too large");
-	return rc == SHB_PREFINT_DONE ? got_int(d) : SHB_QPACK_DEC_MORE;
+	if (rc != SHB_PREFINT_DONE)
+		return SHB_QPACK_DEC_MORE;
+	if (d->what >= W_INDEXED_DYN)
+		return dynamic_index(d, d->pi.value);
+	return got_int(d);
 }
 
 static int line_first(struct shb_qpack_dec *d, uint8_t o)
 {
 	if (o & 0x80) { /* 1 T index(6): Indexed Field Line */
-		if (!(o & 0x40))
+		if (o & 0x40)
+			return start_int(d, o, 6, W_INDEXED);
+		if (!d->table)
 			return fail(d, "dynamic table reference");
-		return start_int(d, o, 6, W_INDEXED);
+		return start_dyn(d, o, 6, W_INDEXED_DYN);
 	}
 	if (o & 0x40) { /* 01 N T index(4): Literal with Name Reference */
-		if (!(o & 0x10))
+		if (o & 0x10)
+			return start_int(d, o, 4, W_NAME_REF);
+		if (!d->table)
 			return fail(d, "dynamic table name reference");
-		return start_int(d, o, 4, W_NAME_REF);
+		return start_dyn(d, o, 4, W_NAME_REF_DYN);
 	}
 	if (o & 0x20) { /* 001 N H length(3): Literal with Literal Name */
 		if (o & 0x08)
 			d->flags |= F_HUFFMAN;
 		return start_int(d, o, 3, W_NAME_LEN);
 	}
-	if (o & 0x10)
-		return fail(d, "post-base indexed field line");
-	return fail(d, "post-base name reference");
+	if (o & 0x10) { /* 0001 index(4): Indexed Field Line, post-base */
+		if (!d->table)
+			return fail(d, "post-base indexed field line");
+		return start_dyn(d, o, 4, W_INDEXED_POST);
+	}
+	if (!d->table) /* 0000 N index(3): Literal, post-base name */
+		return fail(d, "post-base name reference");
+	return start_dyn(d, o, 3, W_NAME_REF_POST);
 }
 
 /* One octet of a non-string state. */
@@ -316,7 +428,7 @@ static int octet(struct shb_qpack_dec *d, uint8_t o)
 		return start_int(d, o, 8, W_RIC);
 	case ST_BASE:
 		if (o & 0x80)
-			return fail(d, "negative Base");
+			d->flags |= F_BASE_NEG;
 		return start_int(d, o, 7, W_BASE);
 	case ST_LINE:
 		return line_first(d, o);
@@ -397,8 +509,10 @@ int shb_qpack_dec_feed(struct shb_qpack_dec *d, const uint8_t *in,
 		d->left--;
 		rc = octet(d, in[i++]);
 	}
-	if (rc != SHB_QPACK_DEC_MORE)
+	if (rc != SHB_QPACK_DEC_MORE) {
+		d->used = i;
 		return rc;
+	}
 	if (d->left > 0)
 		return SHB_QPACK_DEC_MORE;
 	if (d->state == ST_RIC || d->state == ST_BASE ||
@@ -411,4 +525,14 @@ int shb_qpack_dec_feed(struct shb_qpack_dec *d, const uint8_t *in,
 		return SHB_QPACK_DEC_E_MESSAGE;
 	}
 	return SHB_QPACK_DEC_DONE;
+}
+
+int shb_qpack_dec_resume(struct shb_qpack_dec *d)
+{
+	d->used = 0;
+	if (d->table->inserted < d->ric)
+		return SHB_QPACK_DEC_BLOCKED;
+	d->blocked = 0;
+	/* A section whose octets all came before it blocked ends here. */
+	return shb_qpack_dec_feed(d, NULL, 0);
 }

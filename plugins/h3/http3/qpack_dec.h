@@ -1,5 +1,7 @@
-/* A QPACK field section decoder for a client that advertised a dynamic
- * table capacity of 0 (RFC 9204), streaming and stateless across sections.
+/* A QPACK field section decoder (RFC 9204), streaming: with no table
+ * (shb_qpack_dec_begin) for a client that advertised a dynamic table
+ * capacity of 0, or over the connection's dynamic table
+ * (shb_qpack_dec_begin_table, qpack_table.h).
  *
  * It decodes the :status pseudo-header and checks every other field line
  * without keeping it: names and values are measured and skipped, Huffman
@@ -9,18 +11,30 @@
  * octets of a name or value that may be ":status" or its value).
  *
  * Accepted representations (RFC 9204 Section 4.5):
- *  - prefix: Required Insert Count 0 (anything else cannot come from an
- *    encoder that respects capacity 0); Delta Base with sign 0 (sign 1
- *    would make Base negative);
+ *  - prefix: without a table, Required Insert Count 0 (anything else
+ *    cannot come from an encoder that respects capacity 0) and Delta
+ *    Base with sign 0 (sign 1 would make Base negative); with a table,
+ *    any Required Insert Count that decodes (Section 4.5.1.1) and a Base
+ *    that is not negative;
  *  - Indexed Field Line, static (T=1), index 0..98;
  *  - Literal Field Line with static Name Reference, index 0..98, value
  *    plain or Huffman-coded;
  *  - Literal Field Line with Literal Name, name and value plain or
  *    Huffman-coded.
- * A dynamic reference (T=0), either post-base representation, a static
- * index above 98, an integer above 2^62, a string running past the
- * section's end, or a section ending inside a line is
- * QPACK_DECOMPRESSION_FAILED (a connection error).
+ *  - with a table, the dynamic forms as well: Indexed Field Line and
+ *    Literal with Name Reference relative to Base (T=0), and both
+ *    post-base forms; each must name an entry below the Required Insert
+ *    Count that is still in the table.
+ * Without a table a dynamic reference (T=0) or either post-base
+ * representation is QPACK_DECOMPRESSION_FAILED (a connection error), as
+ * are, always, a static index above 98, an integer above 2^62, a string
+ * running past the section's end, or a section ending inside a line.
+ *
+ * Blocked sections (Section 2.1.2): when the Required Insert Count is
+ * above the inserts the table has seen, feed returns BLOCKED having
+ * consumed d->used octets of its input (the prefix's first integer); the
+ * caller keeps the rest, calls shb_qpack_dec_resume once t->inserted >=
+ * d->ric and, unless that ended the section, feeds the rest again.
  *
  * Every Huffman string is checked (RFC 7541 Section 5.2, which QPACK
  * follows): an EOS symbol inside it or bad padding is also
@@ -61,12 +75,15 @@
 enum shb_qpack_dec_rc {
 	SHB_QPACK_DEC_MORE = 0,       /* all input consumed, section goes on */
 	SHB_QPACK_DEC_DONE = 1,       /* the section ended, well-formed */
+	SHB_QPACK_DEC_BLOCKED = 2,    /* waits for inserts: see above */
 	SHB_QPACK_DEC_E_CONN = -1,    /* QPACK_DECOMPRESSION_FAILED */
 	SHB_QPACK_DEC_E_MESSAGE = -2, /* H3_MESSAGE_ERROR */
 	SHB_QPACK_DEC_E_SIZE = -3,    /* above SHB_QPACK_DEC_MAX_SECTION */
 };
 
-/* Plain data (about 130 bytes); no pointers into caller memory. */
+struct shb_qpack_table;
+
+/* Plain data (about 160 bytes); the table is borrowed. */
 struct shb_qpack_dec {
 	uint64_t left;     /* section octets not yet consumed */
 	uint64_t str_left; /* octets of the current name or value to skip */
@@ -86,16 +103,32 @@ struct shb_qpack_dec {
 	uint8_t buf[8];   /* private: head of a possible :status name/value */
 	const char *malformed; /* private: first reason the section is malformed */
 	const char *detail; /* static reason once an error was returned */
+	const struct shb_qpack_table *table; /* NULL: static table only */
+	uint64_t ric;  /* Required Insert Count, once the prefix was read */
+	uint64_t base; /* private */
+	size_t used;   /* octets of the last feed consumed, when BLOCKED */
+	uint8_t blocked; /* private */
 };
 
 /* Starts a section of section_len octets (the HEADERS frame payload). A
  * zero-length section is malformed: the first feed (even of nothing)
  * then fails. */
 void shb_qpack_dec_begin(struct shb_qpack_dec *d, uint64_t section_len);
+/* The same over dynamic table t (borrowed for the section; NULL: no
+ * table). */
+void shb_qpack_dec_begin_table(struct shb_qpack_dec *d, uint64_t section_len,
+			       const struct shb_qpack_table *t);
+
+/* After BLOCKED: the decoder goes on when the table has d->ric inserts.
+ * Returns BLOCKED (not yet), MORE (feed the rest), or what the end of
+ * the section gives when all of it came before it blocked (DONE or an
+ * error). */
+int shb_qpack_dec_resume(struct shb_qpack_dec *d);
 
 /* Consumes in[len], which must not run past the section's end (len <=
- * d->left). Returns an enum shb_qpack_dec_rc; after an error the decoder
- * must not be fed again. d->status is final once DONE was returned. */
+ * d->left). Returns an enum shb_qpack_dec_rc; after an error, or BLOCKED
+ * until resumed, the decoder must not be fed again. d->status is final once DONE was returned; a
+ * section with d->ric > 0 then needs a Section Acknowledgment. */
 int shb_qpack_dec_feed(struct shb_qpack_dec *d, const uint8_t *in,
 		       size_t len);
 

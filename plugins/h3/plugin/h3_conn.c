@@ -113,15 +113,15 @@ int shb_h3_conn_init(void *module, void *worker, void *conn,
 	c->handle = handle;
 	if (c->worker)
 		c->serial = c->worker->conns++;
-	shb_h3_peer_init(&c->peer);
 	shb_buf_init(&c->vsec, 64, SHB_H3_REQ_SECTION_MAX);
-	if (shb_h3_reqtab_init(&c->reqs, m->parallel) < 0)
+	if (shb_h3_qpack_init(c) < 0 ||
+	    shb_h3_reqtab_init(&c->reqs, m->parallel) < 0) {
+		shb_h3_qpack_fini(c);
 		return SHB_E_NOMEM;
+	}
 	if (m->want_response) {
-		shb_buf_init(&c->rstrs, 1024, 2 * SHB_QPACK_DEC_MAX_SECTION);
-		shb_buf_init(&c->rkvs, 32 * sizeof(struct shb_kv),
-			     SHB_QPACK_DEC_MAX_SECTION);
 		if (shb_h3_reqtab_keep(&c->reqs, m->body_max) < 0) {
+			shb_h3_qpack_fini(c);
 			shb_h3_reqtab_free(&c->reqs);
 			return SHB_E_NOMEM;
 		}
@@ -152,6 +152,17 @@ static void trace_totals(const struct shb_h3_conn *c)
 		     (unsigned long long)st.pto_count,
 		     (unsigned long long)st.cwnd,
 		     (double)st.smoothed_rtt / 1e6);
+	if (c->peer.table.limit)
+		shb_h3_trace(c, "QPACK: %llu inserts, table %u of %u octets, "
+			     "%llu section acknowledgments, %llu stream "
+			     "cancellations, %llu blocked streams, %llu "
+			     "instructions not sent (decoder stream full)",
+			     (unsigned long long)c->peer.table.inserted,
+			     c->peer.table.size, c->peer.table.capacity,
+			     (unsigned long long)c->qpack_acks,
+			     (unsigned long long)c->qpack_cancels,
+			     (unsigned long long)c->qpack_blocked,
+			     (unsigned long long)c->qpack_unsent);
 	if (c->prio_updates || c->prio_skipped)
 		shb_h3_trace(c, "PRIORITY_UPDATE frames: %llu sent, %llu not "
 			     "sent (control stream full)",
@@ -170,8 +181,7 @@ void shb_h3_conn_fini(void *conn)
 	c->q = NULL;
 	shb_h3_reqtab_free(&c->reqs);
 	shb_buf_free(&c->vsec);
-	shb_buf_free(&c->rstrs);
-	shb_buf_free(&c->rkvs);
+	shb_h3_qpack_fini(c);
 }
 
 /* Inside transport_ready, a [conn] call: the core keeps the run's first
@@ -429,6 +439,8 @@ static int64_t open_request(struct shb_h3_conn *c, uint64_t cookie,
 	}
 	req->cookie = cookie;
 	shb_h3_resp_init_keep(&req->resp, req->keep);
+	if (c->peer.table.limit)
+		shb_h3_resp_set_table(&req->resp, &c->peer.table);
 	*out = req;
 	return id;
 }
@@ -606,6 +618,7 @@ void shb_h3_conn_cancel(void *conn, uint64_t cookie, shb_tstamp now)
 	if (!req)
 		return;
 	id = req->id;
+	shb_h3_qpack_forget(c, req);
 	shb_h3_reqtab_remove(&c->reqs, req);
 	c->ops->stream_reset(c->q, id, SHB_H3_REQUEST_CANCELLED);
 	c->ops->retire(c->q, id, SHB_H3_REQUEST_CANCELLED);

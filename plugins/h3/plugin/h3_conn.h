@@ -48,6 +48,9 @@
  * 9218 Section 7.2); --priority's are at most 10 octets, a longer -H
  * value goes in the header only. */
 #define SHB_H3_PRIORITY_VALUE_MAX 128u
+/* Octets of a request stream held while its field section waits for
+ * the dynamic table (RFC 9204 Section 2.1.2); more is H3_EXCESSIVE_LOAD. */
+#define SHB_H3_BLOCKED_MAX (256u * 1024u)
 /* After our CONNECTION_CLOSE went out, the error is reported at the
  * latest this long after, should the core not ask to write again. */
 #define SHB_H3_CLOSE_GRACE_NS (UINT64_C(50) * 1000000u)
@@ -91,6 +94,15 @@ struct shb_h3_peer_uni {
 	uint8_t used;
 };
 
+/* A request stream blocked on the dynamic table: what arrived since, to
+ * be fed again once the table has the inserts it waits for. */
+struct shb_h3_blocked {
+	uint64_t id;
+	struct shb_buf buf; /* owned, capped at SHB_H3_BLOCKED_MAX */
+	uint8_t fin;
+	uint8_t used;
+};
+
 struct shb_h3_conn {
 	const struct shb_h3_module *mod;
 	const struct shb_h3_quic_ops *ops;
@@ -131,9 +143,15 @@ struct shb_h3_conn {
 	 * bytes then go into a buffer owned by its QUIC stream
 	 * (bidi_buffer). Freed by conn_fini. */
 	struct shb_buf vsec;
-	/* want_response: a kept head's fields as strings and struct shb_kv
-	 * (qpack_fields.h), rebuilt per response. */
-	struct shb_buf rstrs, rkvs;
+	/* QPACK with a dynamic table (h3_qpack.c): our decoder stream, the
+	 * Known Received Count the encoder has from us, the blocked streams
+	 * (nblk slots: the count we announced), and for SHB_DEBUG traces
+	 * what was sent and what the decoder stream had no room for. */
+	uint64_t qdec_id;
+	uint64_t qpack_krc;
+	struct shb_h3_blocked *blk;
+	uint32_t nblk;
+	uint64_t qpack_acks, qpack_cancels, qpack_blocked, qpack_unsent;
 	char detail[256];  /* error_detail() */
 	char scratch[192]; /* request result details, valid for req_done */
 };
@@ -176,6 +194,28 @@ void shb_h3_on_event(void *user, const struct shb_quic_event *ev);
 __attribute__((format(printf, 3, 4))) void
 shb_h3_conn_fail(struct shb_h3_conn *c, uint64_t h3_code, const char *fmt,
 		 ...);
+
+/* ---- QPACK's dynamic table (h3_qpack.c) ---- */
+
+/* The peer state with our table limit, and the blocked slots. 0, or -1
+ * out of memory. */
+int shb_h3_qpack_init(struct shb_h3_conn *c);
+void shb_h3_qpack_fini(struct shb_h3_conn *c);
+/* Sends the Section Acknowledgments req's response counted. */
+void shb_h3_qpack_acks(struct shb_h3_conn *c, struct shb_h3_req *req);
+/* Sends an Insert Count Increment for inserts not yet acknowledged. */
+void shb_h3_qpack_increment(struct shb_h3_conn *c);
+/* req's stream is blocked: holds data[len] (and fin) for later. 0, or -1
+ * when the connection failed (too many blocked streams, or the cap). */
+int shb_h3_qpack_hold(struct shb_h3_conn *c, struct shb_h3_req *req,
+		      const uint8_t *data, size_t len, int fin);
+/* A blocked stream the table now unblocks: its held octets into *out
+ * (the caller frees them), its FIN and id. 1, or 0 when none is ready. */
+int shb_h3_qpack_ready(struct shb_h3_conn *c, struct shb_buf *out, int *fin,
+		       uint64_t *id);
+/* req leaves the table: its held octets are dropped and, unless its
+ * response was read whole, a Stream Cancellation tells the encoder. */
+void shb_h3_qpack_forget(struct shb_h3_conn *c, struct shb_h3_req *req);
 
 /* Closes with H3_NO_ERROR once draining and no request is left. */
 void shb_h3_conn_settle_drain(struct shb_h3_conn *c);

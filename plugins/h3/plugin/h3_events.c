@@ -9,7 +9,6 @@
 #include "h3_defs.h"
 #include "h3_errtext.h"
 #include "h3_local.h"
-#include "qpack_fields.h"
 
 /* Client bidirectional (requests), client and server unidirectional
  * stream IDs (RFC 9000 Section 2.1). */
@@ -19,7 +18,7 @@ static int is_ours_uni(uint64_t id) { return (id & 3) == 2; }
 /* ---- requests ---------------------------------------------------------- */
 
 /* ABI 1.4: the response kept for req (runs that want responses), handed
- * to the core before req_done. A section the field decoder cannot read
+ * to the core before req_done. A section the field decoder could not read
  * (it passed the streaming checks, so only a cap) goes without fields. */
 static void deliver(struct shb_h3_conn *c, const struct shb_h3_req *req)
 {
@@ -28,13 +27,12 @@ static void deliver(struct shb_h3_conn *c, const struct shb_h3_req *req)
 
 	if (!SHB_HAS(h, struct shb_host, req_response) || !h->req_response)
 		return;
-	long n = shb_qpack_fields(k->section.p, k->section.len, &c->rstrs,
-				  &c->rkvs);
+	long n = k->nfields;
 	struct shb_response resp = {
 		.struct_size = sizeof(resp),
 		.status = req->resp.status,
 		.flags = k->truncated ? SHB_RESP_BODY_TRUNCATED : 0,
-		.headers = n > 0 ? (const struct shb_kv *)(void *)c->rkvs.p : NULL,
+		.headers = n > 0 ? (const struct shb_kv *)(void *)k->kvs.p : NULL,
 		.header_count = n > 0 ? (size_t)n : 0,
 		.body = k->body.len ? k->body.p : NULL,
 		.body_len = k->body.len,
@@ -68,25 +66,34 @@ static void finish(struct shb_h3_conn *c, struct shb_h3_req *req,
 	res.detail = detail;
 	if (outcome == SHB_REQ_OK && req->keep)
 		deliver(c, req);
+	shb_h3_qpack_forget(c, req);
 	shb_h3_reqtab_remove(&c->reqs, req);
 	c->ops->retire(c->q, id, retire_code);
 	c->mod->host->req_done(c->handle, cookie, &res);
 }
 
-static void on_request_data(struct shb_h3_conn *c, uint64_t id,
-			    const uint8_t *data, size_t len, int fin)
+/* The response bytes of req's stream, in order. */
+static void feed_request(struct shb_h3_conn *c, struct shb_h3_req *req,
+			 const uint8_t *data, size_t len, int fin)
 {
-	struct shb_h3_req *req = shb_h3_reqtab_find(&c->reqs, id);
+	uint64_t id = req->id;
 	char code[64];
-	int rc;
+	int rc = shb_h3_resp_feed(&req->resp, data, len, fin);
 
-	if (!req)
-		return; /* cancelled or refused meanwhile */
-	if (!req->ts_first_byte)
-		req->ts_first_byte = c->now;
-	rc = shb_h3_resp_feed(&req->resp, data, len, fin);
+	if (req->resp.acks)
+		shb_h3_qpack_acks(c, req);
 	switch (rc) {
 	case SHB_H3_RESP_MORE:
+		return;
+	case SHB_H3_RESP_BLOCKED:
+		if (c->mod->trace)
+			shb_h3_trace(c, "stream %llu blocked: Required Insert "
+				     "Count %llu, %llu inserts seen",
+				     (unsigned long long)id,
+				     (unsigned long long)req->resp.qd.ric,
+				     (unsigned long long)c->peer.table.inserted);
+		shb_h3_qpack_hold(c, req, data ? data + req->resp.used : data,
+				  len - req->resp.used, fin);
 		return;
 	case SHB_H3_RESP_DONE:
 		if (c->mod->trace)
@@ -112,6 +119,40 @@ static void on_request_data(struct shb_h3_conn *c, uint64_t id,
 				 req->resp.detail ? req->resp.detail : "malformed");
 		return;
 	}
+}
+
+static void on_request_data(struct shb_h3_conn *c, uint64_t id,
+			    const uint8_t *data, size_t len, int fin)
+{
+	struct shb_h3_req *req = shb_h3_reqtab_find(&c->reqs, id);
+
+	if (!req)
+		return; /* cancelled or refused meanwhile */
+	if (!req->ts_first_byte)
+		req->ts_first_byte = c->now;
+	if (req->resp.blocked) /* in order, after what it holds */
+		shb_h3_qpack_hold(c, req, data, len, fin);
+	else
+		feed_request(c, req, data, len, fin);
+}
+
+/* The encoder stream added entries: the streams they unblock go on, then
+ * the encoder learns what we received (Section 4.4.3). */
+static void on_inserts(struct shb_h3_conn *c)
+{
+	struct shb_buf held;
+	uint64_t id;
+	int fin;
+
+	while (!c->ended && shb_h3_qpack_ready(c, &held, &fin, &id)) {
+		struct shb_h3_req *req = shb_h3_reqtab_find(&c->reqs, id);
+
+		if (req) /* nothing held: no memory either */
+			feed_request(c, req, held.p ? held.p : (const uint8_t *)"",
+				     held.len, fin);
+		shb_buf_free(&held);
+	}
+	shb_h3_qpack_increment(c);
 }
 
 static void on_request_reset(struct shb_h3_conn *c, uint64_t id,
@@ -243,6 +284,8 @@ static void on_uni_data(struct shb_h3_conn *c, uint64_t id,
 			     (unsigned long long)c->peer.max_field_section_size,
 			     (unsigned long long)c->peer.qpack_max_table_capacity,
 			     (unsigned long long)c->peer.qpack_blocked_streams);
+	if (rc & SHB_H3_EV_INSERTS)
+		on_inserts(c);
 	if (rc & SHB_H3_EV_GOAWAY)
 		on_goaway(c);
 	if (c->ended)
@@ -314,7 +357,7 @@ static void on_handshake(struct shb_h3_conn *c)
 
 	if (n == 0 || open_local(c, ctl, n, &c->ctl_id) < 0 ||
 	    open_local(c, shb_h3_local_encoder_stream, 1, &qpack_id) < 0 ||
-	    open_local(c, shb_h3_local_decoder_stream, 1, &qpack_id) < 0) {
+	    open_local(c, shb_h3_local_decoder_stream, 1, &c->qdec_id) < 0) {
 		shb_h3_conn_fail(c, SHB_H3_STREAM_CREATION_ERROR,
 				 "cannot open the control and QPACK streams "
 				 "(the server must allow 3 unidirectional streams)");

@@ -37,6 +37,11 @@ int shb_h3_reqtab_keep(struct shb_h3_reqtab *t, uint64_t body_max)
 		/* The reader refuses a longer section unread. */
 		shb_buf_init(&k->section, 256, SHB_QPACK_DEC_MAX_SECTION);
 		shb_buf_init(&k->body, 1024, body_max ? (size_t)body_max : 1);
+		/* Decoded fields: strings at most twice the section's
+		 * decoded size (NULs), a struct shb_kv per 32 octets. */
+		shb_buf_init(&k->strs, 1024, 2 * SHB_QPACK_DEC_MAX_SECTION);
+		shb_buf_init(&k->kvs, 32 * sizeof(struct shb_kv),
+			     SHB_QPACK_DEC_MAX_SECTION);
 		k->body_max = body_max;
 		t->kfree[t->nkfree++] = k;
 	}
@@ -48,6 +53,8 @@ void shb_h3_reqtab_free(struct shb_h3_reqtab *t)
 	for (uint32_t i = 0; t->keeps && i < t->limit; i++) {
 		shb_buf_free(&t->keeps[i].section);
 		shb_buf_free(&t->keeps[i].body);
+		shb_buf_free(&t->keeps[i].strs);
+		shb_buf_free(&t->keeps[i].kvs);
 	}
 	free(t->keeps);
 	free(t->kfree);

@@ -11,6 +11,7 @@
 extern CU_TestInfo shb_h3t_defs_tests[];
 extern CU_TestInfo shb_h3t_varint_tests[];
 extern CU_TestInfo shb_h3t_qpack_tests[];
+extern CU_TestInfo shb_h3t_qpack_dyn_tests[];
 extern CU_TestInfo shb_h3t_request_tests[];
 extern CU_TestInfo shb_h3t_response_tests[];
 extern CU_TestInfo shb_h3t_peer_tests[];

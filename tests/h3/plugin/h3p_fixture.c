@@ -66,6 +66,7 @@ int h3p_logged(const char *text)
 /* ---- the fixture ------------------------------------------------------- */
 
 uint64_t h3p_body_max;
+struct shb_h3_conn_config h3p_qpack;
 
 void h3p_open(struct h3p_fx *f, uint32_t run_flags, uint32_t parallel,
 	      const char *body, int debug)
@@ -107,6 +108,7 @@ void h3p_open(struct h3p_fx *f, uint32_t run_flags, uint32_t parallel,
 			      SHB_OK);
 	f->mod = f->km.module;
 	f->mod->ops = &fq_ops;
+	f->mod->conf = h3p_qpack;
 	CU_ASSERT_EQUAL_FATAL(shb_kit_module_prepare(&f->km, &req), SHB_OK);
 	f->prep = f->km.prepared;
 	f->km.worker_index = 3;

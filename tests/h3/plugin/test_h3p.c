@@ -12,5 +12,6 @@ CU_SuiteInfo shb_test_suites[] = {
 	{"h3p_var", NULL, NULL, NULL, NULL, shb_h3p_var_tests},
 	{"h3p_resp", NULL, NULL, NULL, NULL, shb_h3p_resp_tests},
 	{"h3p_prio", NULL, NULL, NULL, NULL, shb_h3p_prio_tests},
+	{"h3p_qpack", NULL, NULL, NULL, NULL, shb_h3p_qpack_tests},
 	CU_SUITE_INFO_NULL,
 };
