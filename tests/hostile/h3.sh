@@ -8,8 +8,9 @@
 # versions other than 1 ends the attempt at once (RFC 9000 6.2).
 # Through shb-hostile-quicsrv (a real handshake): transport parameters
 # with wrong connection IDs, ACKs of packets never sent, answers that
-# are not HTTP/3, and a well-behaved server that counts the
-# CONNECTION_CLOSE frames it receives.
+# are not HTTP/3, a well-behaved server that counts the CONNECTION_CLOSE
+# frames it receives, and QPACK abuse: responses that wait for dynamic
+# table inserts that never come, an encoder stream above our capacity.
 # Usage: h3.sh CASE. Bounds: 2 attempts with --connect-timeout 1s end
 # within 10 s under 64 MB of RSS.
 # shellcheck disable=SC2154 # NAME_PORT: set by start_peer
@@ -169,6 +170,44 @@ case_close_goodbye() {
 	check r 'requests.ok > 10' 'requests.errors == 0'
 	stop_server "$q_PID"
 	stats_are "$E2E_TMP/q2.stats" 1
+}
+
+# Every response references a dynamic table entry never inserted. With
+# a table announced each request waits (blocked, its bytes held) until
+# --timeout cancels it, and the run ends on time; the held stream is let
+# go (Stream Cancellation) and the next request is blocked again. With
+# no table, the reference is QPACK_DECOMPRESSION_FAILED at once.
+case_qpack_blocked() {
+	need SHB_QUICSRV
+	start_peer q "$SHB_QUICSRV" --mode qpack-blocked
+	hrun r "$LIMIT" "$RSS" --proto h3 -c 1 -n 3 --timeout 1s --connect-timeout 5s \
+		--proto-opt qpack-table=4096 --proto-opt qpack-blocked=4 \
+		"https://127.0.0.1:$q_PORT/"
+	expect_rc r 1
+	errors_are r timeout 3
+	faster r 6000
+	hrun r "$LIMIT" "$RSS" --proto h3 -c 1 -n 2 --connect-timeout 5s \
+		"https://127.0.0.1:$q_PORT/"
+	expect_rc r 1
+	errors_are r protocol 2
+	sample_has r protocol 'QPACK_DECOMPRESSION_FAILED'
+	faster r 4000
+	stop_server "$q_PID"
+}
+
+# The server's encoder stream sets a capacity above the 4096 octets we
+# announced: QPACK_ENCODER_STREAM_ERROR closes each connection.
+case_qpack_encoder() {
+	need SHB_QUICSRV
+	start_peer q "$SHB_QUICSRV" --mode qpack-encoder
+	hrun r "$LIMIT" "$RSS" --proto h3 -c 1 -n 2 --connect-timeout 5s \
+		--proto-opt qpack-table=4096 --proto-opt qpack-blocked=4 \
+		"https://127.0.0.1:$q_PORT/"
+	expect_rc r 1
+	errors_are r protocol 2
+	sample_has r protocol 'QPACK_ENCODER_STREAM_ERROR.*capacity above'
+	faster r 4000
+	stop_server "$q_PID"
 }
 
 run_case "$@"

@@ -17,6 +17,10 @@
  *                 ever
  *   h3            a well-behaved server: every request gets an HTTP/3
  *                 200 with the body "ok" (one request at a time)
+ *   qpack-blocked as h3, but each response's field section needs a
+ *                 dynamic table entry the server never inserts
+ *   qpack-encoder as h3, after an encoder stream that sets a dynamic
+ *                 table capacity of 65536, above what shb announces
  *
  *   shb-hostile-quicsrv --mode MODE [--port-file FILE] [--stats-file FILE]
  *
@@ -45,6 +49,15 @@
  * DATA "ok". */
 static const uint8_t h3_ok[] = {0x01, 0x03, 0x00, 0x00, 0xd9,
 				0x00, 0x02, 'o', 'k'};
+/* The same answer with a field section that references dynamic entry 0
+ * (Required Insert Count 1, encoded 2 for a table of 4096 octets). */
+static const uint8_t h3_blocked[] = {0x01, 0x03, 0x02, 0x00, 0x80,
+				     0x00, 0x02, 'o', 'k'};
+/* A STREAM frame (type 0x0a: length) on our stream 7 (3 is the control
+ * stream): the QPACK encoder stream type, then Set Dynamic Table
+ * Capacity 65536. */
+static const uint8_t enc_65536[] = {0x0a, 0x07, 0x05, 0x02,
+				    0x3f, 0xe1, 0xff, 0x03};
 #define H3_STREAMS 4096u /* request streams answered per connection */
 
 static volatile sig_atomic_t g_stop;
@@ -82,6 +95,10 @@ static int set_mode(const char *m, struct ts_config *cfg)
 		cfg->max_streams_bidi = TS_NONE; /* no request stream, ever */
 	else if (strcmp(m, "h3") == 0)
 		cfg->no_auto_response = true, g_h3 = 1;
+	else if (strcmp(m, "qpack-blocked") == 0)
+		cfg->no_auto_response = true, g_h3 = 2;
+	else if (strcmp(m, "qpack-encoder") == 0)
+		cfg->no_auto_response = true, g_h3 = 3;
 	else if (strcmp(m, "raw-streams") != 0)
 		return -1;
 	return 0;
@@ -148,18 +165,22 @@ static void answer(struct ts_server *s)
 
 	for (uint64_t i = 0; i < n && i < H3_STREAMS; i++) {
 		uint64_t id = 4 * i;
-		uint8_t f[4 + sizeof(h3_ok)];
-		size_t len;
+		uint8_t f[sizeof(enc_65536) + 4 + sizeof(h3_ok)];
+		size_t len, at = 0;
 		bool fin;
 
 		if (g_answered[i] || !ts_stream_data(s, id, &len, &fin) || !fin)
 			continue;
-		f[0] = 0x0b;
-		f[1] = (uint8_t)(0x40 | (id >> 8)); /* 2-byte varint id */
-		f[2] = (uint8_t)id;
-		f[3] = sizeof(h3_ok);
-		memcpy(f + 4, h3_ok, sizeof(h3_ok));
-		ts_inject(s, f, sizeof(f), 1);
+		if (g_h3 == 3 && i == 0) { /* before the first answer */
+			memcpy(f, enc_65536, sizeof(enc_65536));
+			at = sizeof(enc_65536);
+		}
+		f[at] = 0x0b;
+		f[at + 1] = (uint8_t)(0x40 | (id >> 8)); /* 2-byte varint id */
+		f[at + 2] = (uint8_t)id;
+		f[at + 3] = sizeof(h3_ok);
+		memcpy(f + at + 4, g_h3 == 2 ? h3_blocked : h3_ok, sizeof(h3_ok));
+		ts_inject(s, f, at + 4 + sizeof(h3_ok), 1);
 		g_answered[i] = 1;
 	}
 }
@@ -240,7 +261,8 @@ int main(int argc, char **argv)
 	}
 	if (have_mode != 1 || optind != argc) {
 		fprintf(stderr, "usage: shb-hostile-quicsrv --mode bad-tp-odcid|"
-			"bad-tp-iscid|bad-tp-retry|raw-streams|ack-unsent|ack-huge|no-streams|h3 "
+			"bad-tp-iscid|bad-tp-retry|raw-streams|ack-unsent|ack-huge|no-streams|h3|"
+			"qpack-blocked|qpack-encoder "
 			"[--port-file FILE] [--stats-file FILE]\n");
 		return 2;
 	}
