@@ -27,6 +27,9 @@ dns_endpoints="dns:a dns:nx"
 # configured for them (README.md): few concurrent streams, a small
 # initial window, GOAWAY every few requests.
 h2_cases="h2:streams h2:window h2:goaway"
+# HTTP/3 with a QPACK dynamic table announced (4096 octets, 16 blocked
+# streams, as --proto-opt qpack-table= and qpack-blocked= set it).
+h3_cases="h3:qpack"
 
 usage() {
 	cat <<EOF
@@ -132,7 +135,7 @@ if ((quick)); then
 	ws_endpoints="ws:echo"
 	grpc_endpoints="grpc:echo"
 else
-	endpoints="$all_endpoints $h2_cases"
+	endpoints="$all_endpoints $h2_cases $h3_cases"
 fi
 
 # proto_endpoints PROTO: what is run over a protocol column.
@@ -501,6 +504,7 @@ run_one() {
 	grpc:1m) args+=(-d "@$IOP_DOCROOT/1m") ;;
 	dns:a) args+=(--proto-opt name=a.shb.test) ;;
 	dns:nx) args+=(--proto-opt 'name=n{seq}.shb.test') ;;
+	h3:qpack) args+=(--proto-opt qpack-table=4096 --proto-opt qpack-blocked=16) ;;
 	esac
 	# The examples' plugins are on the plugin path of their rows only.
 	case $proto in ws | wss | grpc | grpcs | dns) pp+=":$ex_path" ;; esac
@@ -707,6 +711,7 @@ for s in "${server_list[@]}"; do
 				if [[ $ep == h2:* ]]; then
 					[[ $p == h2* && -n ${IOP_NA["$p $ep"]:-${IOP_NA["* $ep"]:-}} ]] || continue
 				fi
+				[[ $ep != h3:* || $p == h3 ]] || continue
 				why=${IOP_NA["$p $ep"]:-${IOP_NA["* $ep"]:-not configured}}
 				runs+=("$s${US}$p${US}$ep${US}n/a${US}$why${US}${US}")
 				continue
@@ -739,7 +744,7 @@ report() {
 	echo
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "- shb: $(run_shb --version 2>/dev/null | head -n 1) (protocol plugins: ${plugins:-none})"
-	echo "- mode: $( ((quick)) && echo "quick (GET / only)" || echo "full ($all_endpoints; HTTP/2 cases: $h2_cases)")"
+	echo "- mode: $( ((quick)) && echo "quick (GET / only)" || echo "full ($all_endpoints; HTTP/2 cases: $h2_cases; HTTP/3 cases: $h3_cases)")"
 	echo "- each run: -c 10 -n 200, -p 16 on h2c/h2/h3; pass = exit 0, 200 ok, 0 errors, only status 200"
 	echo "- ws/wss ($ws_endpoints): -p 4 (1 on websocketd); pass = exit 0, 200 ok, 0 errors, only close code 1000"
 	echo "- grpc/grpcs ($grpc_endpoints): -p 16; pass = exit 0, 200 ok, 0 errors, only status 200 and grpc-status 0 (streams: exactly the body octets of every message sent back); grpc:fail: exit 1, 200 application errors, only grpc-status 3"

@@ -1,7 +1,8 @@
 # shellcheck shell=bash disable=SC2034 # the variables are read by run.sh
 # ngtcp2's example HTTP/3 server on GnuTLS (gtlsserver): HTTP/3 only, on
 # UDP, serving the docroot: / (index.html), /1m, and POST /echo (the
-# file "echo"; the body is read and discarded). It serves files only, so
+# file "echo"; the body is read and discarded); h3:qpack is GET / with a
+# QPACK dynamic table, which its encoder (nghttp3) fills. It serves files only, so
 # no /bigheaders and no /close. There is no configuration file: the
 # options below are all of it. Sourced by interop/run.sh.
 
@@ -26,6 +27,7 @@ gtlsserver_start() {
 	for ep in / /1m /echo; do
 		iop_url h3 "$ep" "https://127.0.0.1:$port$ep"
 	done
+	iop_url h3 h3:qpack "https://127.0.0.1:$port/"
 	iop_na h3 /bigheaders "gtlsserver serves files only: no custom headers"
 	iop_na h3 /close "gtlsserver has no per-connection request limit"
 }
