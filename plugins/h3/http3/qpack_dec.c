@@ -456,9 +456,15 @@ static int string_octets(struct shb_qpack_dec *d, const uint8_t *in,
 			 size_t len, size_t *used)
 {
 	size_t n = len < d->str_left ? len : (size_t)d->str_left;
+	size_t keep = sizeof(d->buf) - d->got;
 
-	for (size_t i = 0; i < n && d->got < sizeof(d->buf); i++)
-		d->buf[d->got++] = in[i];
+	/* One copy, not an octet at a time: every string passes here. */
+	if (keep > n)
+		keep = n;
+	if (keep) {
+		memcpy(d->buf + d->got, in, keep);
+		d->got = (uint8_t)(d->got + keep);
+	}
 	d->str_left -= n;
 	*used = n;
 	if (d->flags & F_HUFFMAN) {
