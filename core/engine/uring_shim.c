@@ -25,9 +25,14 @@ int shb_uring_init(struct shb_uring *u, unsigned entries)
 		memset(&p, 0, sizeof(p));
 		p.flags = ladder[i];
 		/* A CQ four times the SQ: an overflow costs far more (a
-		 * third of throughput) than the memory. */
-		if (p.flags & IORING_SETUP_CQSIZE)
+		 * third of throughput) than the memory. CLAMP: past the
+		 * kernel's largest CQ (65536) the largest, not EINVAL, which
+		 * sent a ring of more than 16384 entries (a worker of more
+		 * than 8,188 connections) down the ladder to no flags. */
+		if (p.flags & IORING_SETUP_CQSIZE) {
+			p.flags |= IORING_SETUP_CLAMP;
 			p.cq_entries = entries * 4;
+		}
 		ret = io_uring_queue_init_params(entries, &u->ring, &p);
 		if (ret == 0) {
 			u->setup_flags = p.flags;

@@ -23,7 +23,8 @@ struct shb_uring {
 
 /* Creates the ring on the calling thread (SINGLE_ISSUER requires that the
  * creator enters it). Tries SINGLE_ISSUER|COOP_TASKRUN|DEFER_TASKRUN with a
- * 4x CQ, then without DEFER_TASKRUN, then no flags. Never passes
+ * 4x CQ (at most the kernel's largest: IORING_SETUP_CLAMP), then without
+ * DEFER_TASKRUN, then no flags. Never passes
  * IORING_SETUP_NO_SQARRAY (liburing 2.3 corrupts the ring with it).
  * Returns 0 or a negative errno; on EPERM the caller explains seccomp. */
 int shb_uring_init(struct shb_uring *u, unsigned entries);
