@@ -78,13 +78,13 @@ static void show_line(const struct shb_run *run, const struct shb_tseries *ts,
 		(unsigned long long)ok, (unsigned long long)errs, rate, last, etas);
 }
 
-void shb_progress_watch(const struct shb_run *run, const struct shb_worker_args *wa,
-		  uint32_t n, struct shb_tseries *ts, int tty)
+uint64_t shb_progress_watch(const struct shb_run *run, const struct shb_worker_args *wa,
+			    uint32_t n, struct shb_tseries *ts, int tty)
 {
 	const uint64_t tick = 500000000u;
-	uint64_t next_show = shb_now_ns() + tick;
+	uint64_t next_show = shb_now_ns() + tick, passes = 0;
 	int shown = 0;
-	for (;;) {
+	for (;; passes++) {
 		uint64_t wake = next_show;
 		uint64_t load = atomic_load(&run->load_ns);
 		uint64_t measure = load + run->cfg->warmup_ns;
@@ -106,9 +106,14 @@ void shb_progress_watch(const struct shb_run *run, const struct shb_worker_args 
 		measure = load + run->cfg->warmup_ns;
 		while (ts && load && now >= measure + shb_tseries_next_end(ts))
 			shb_tseries_take(ts, shb_tseries_next_end(ts), 0);
-		if (!tty || now < next_show)
+		/* next_show moves on with or without a terminal: it is also
+		 * when this loop wakes next, and a past one would have it spin
+		 * (--interval with -q or stderr not a terminal). */
+		if (now < next_show)
 			continue;
 		next_show = now + tick;
+		if (!tty)
+			continue;
 		if (!load) {
 			show_setup(run, wa, n, now);
 			shown = 1;
@@ -125,5 +130,6 @@ void shb_progress_watch(const struct shb_run *run, const struct shb_worker_args 
 	}
 	if (shown)
 		fprintf(stderr, "\r%110s\r", "");
+	return passes;
 }
 

@@ -15,9 +15,11 @@
  * on stderr refreshed twice a second from the counters the workers
  * publish (during set-up: connections open, connecting and failed of
  * -c), cleared before the report prints; with --interval (ts), each
- * interval taken from the workers as it ends. */
-void shb_progress_watch(const struct shb_run *run,
-			const struct shb_worker_args *wa, uint32_t n,
-			struct shb_tseries *ts, int tty);
+ * interval taken from the workers as it ends. Sleeps in between: returns
+ * how many times it woke to look at the counters (a few per second; what
+ * tests/core/test_progress.c bounds). */
+uint64_t shb_progress_watch(const struct shb_run *run,
+			    const struct shb_worker_args *wa, uint32_t n,
+			    struct shb_tseries *ts, int tty);
 
 #endif
