@@ -18,11 +18,12 @@
  * connection, and, as shb does in closed loop, waits for a batch of
  * completions (a quarter of the connections, at most 8, over HTTP/1.1;
  * one per connection, at most 32, over HTTP/2) of at most 500 µs.
- * Prints requests, seconds, req/s and its CPU (getrusage user + sys).
+ * Prints requests, seconds, req/s and its CPU (getrusage user + sys);
+ * with --warmup S also the same over the load but its first S seconds,
+ * set-up and exit left out (floor_report.h).
  * Built only when asked: ninja -C BUILD bench/http_floor. Loopback only. */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <liburing.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -33,16 +34,15 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "floor_opts.h"
+#include "floor_report.h"
+
 #define BUF_SIZE 16384		/* one provided receive buffer */
 #define BGID 7			/* the buffer group of every ring */
-#define MAX_DEPTH 1024		/* requests in flight per connection */
-#define MAX_CONNS 100000
-#define MAX_THREADS 256
 #define ACKS_PER_SEND 8		/* SETTINGS acks written per send */
 #define MAX_ACKS_OWED 1024	/* more unanswered SETTINGS kill the connection */
 #define H2_WINDOW 0x7fffffffu	/* the largest window HTTP/2 allows */
@@ -51,13 +51,6 @@
 enum { OP_RECV = 1, OP_SEND, OP_TIMEOUT };
 enum { F_DATA = 0, F_HEADERS = 1, F_RST = 3, F_SETTINGS = 4, F_PING = 6, F_GOAWAY = 7 };
 
-struct opts {
-	int h2, conns, depth, duration, threads, batch, linger_us;
-	struct sockaddr_in addr;
-	char authority[32], path[1024];
-};
-
-static struct opts o = { .conns = 50, .depth = 1, .duration = 5, .threads = 1, .linger_us = 500 };
 static uint8_t *reqs;		/* HTTP/1.1: depth copies of the request */
 static size_t req_len;		/* HTTP/1.1 request or HTTP/2 HEADERS frame */
 static size_t resp_size;	/* HTTP/1.1 response, head and body */
@@ -92,6 +85,7 @@ struct worker {
 	uint64_t done, errors;
 	double secs;
 	char why[160];		/* a fatal condition of this worker */
+	struct floor_mark warm, end;	/* --warmup: the measured window */
 };
 
 static double now_s(void)
@@ -100,89 +94,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void usage_exit(const char *msg)
-{
-	if (msg)
-		fprintf(stderr, "http_floor: %s\n", msg);
-	fprintf(stderr,
-		"Usage: http_floor [--h2c] [-c CONNS] [-p DEPTH] [-d SECONDS] [-t THREADS] http://IPv4:PORT/PATH\n"
-		"  -c, --connections N  keep-alive connections (default 50)\n"
-		"  -p, --pipeline N     requests in flight per connection: HTTP/1.1 pipeline\n"
-		"                       depth, HTTP/2 concurrent streams (default 1)\n"
-		"  -d, --duration S     seconds of load (default 5)\n"
-		"  -t, --threads N      threads, one io_uring each (default 1)\n"
-		"      --h2c            HTTP/2 over cleartext with prior knowledge\n"
-		"  -b, --batch N        completions a wait asks for (default: a quarter of a\n"
-		"                       thread's connections, at most 8, over HTTP/1.1; one\n"
-		"                       per connection, at most 32, over HTTP/2)\n"
-		"  -l, --linger USEC    longest wait for a batch (default 500)\n");
-	exit(2);
-}
-
-static int parse_num(const char *what, const char *s, int lo, int hi)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (end == s || (*end && strcmp(end, "s")) || v < lo || v > hi) {
-		char m[160];
-
-		snprintf(m, sizeof(m), "%s must be a whole number in %d..%d, not '%s'", what, lo, hi, s);
-		usage_exit(m);
-	}
-	return (int)v;
-}
-
-/* http://A.B.C.D:PORT/PATH: a numeric IPv4 address, for loopback runs. */
-static void parse_url(const char *url)
-{
-	char host[16];
-	unsigned port = 0;
-	int n = 0;
-
-	if (sscanf(url, "http://%15[0-9.]:%5u%n", host, &port, &n) != 2 || !n ||
-	    (url[n] && url[n] != '/') || port < 1 || port > 65535)
-		usage_exit("the URL must be http://A.B.C.D:PORT/PATH (cleartext, a numeric IPv4 address)");
-	o.addr.sin_family = AF_INET;
-	o.addr.sin_port = htons((uint16_t)port);
-	if (inet_pton(AF_INET, host, &o.addr.sin_addr) != 1)
-		usage_exit("the URL's host is not an IPv4 address");
-	snprintf(o.authority, sizeof(o.authority), "%.*s", n - 7, url + 7);
-	snprintf(o.path, sizeof(o.path), "%s", url[n] ? url + n : "/");
-	if (strlen(url + n) > 1000 || strpbrk(o.path, " \r\n"))
-		usage_exit("the URL's path is over 1000 bytes or holds a space or line break");
-}
-
-static void parse_args(int argc, char **argv)
-{
-	static const struct option longs[] = {
-		{ "connections", required_argument, 0, 'c' }, { "pipeline", required_argument, 0, 'p' },
-		{ "duration", required_argument, 0, 'd' }, { "threads", required_argument, 0, 't' },
-		{ "h2c", no_argument, 0, '2' }, { "batch", required_argument, 0, 'b' },
-		{ "linger", required_argument, 0, 'l' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
-	};
-	int ch;
-
-	while ((ch = getopt_long(argc, argv, "c:p:d:t:b:l:h", longs, NULL)) != -1) {
-		switch (ch) {
-		case 'c': o.conns = parse_num("-c", optarg, 1, MAX_CONNS); break;
-		case 'p': o.depth = parse_num("-p", optarg, 1, MAX_DEPTH); break;
-		case 'd': o.duration = parse_num("-d", optarg, 1, 86400); break;
-		case 't': o.threads = parse_num("-t", optarg, 1, MAX_THREADS); break;
-		case '2': o.h2 = 1; break;
-		case 'b': o.batch = parse_num("--batch", optarg, 1, 4096); break;
-		case 'l': o.linger_us = parse_num("--linger", optarg, 0, 1000000); break;
-		case 'h': usage_exit(NULL); break;
-		default: usage_exit("unknown option");
-		}
-	}
-	if (optind != argc - 1)
-		usage_exit("one URL is needed");
-	if (o.threads > o.conns)
-		usage_exit("-t is above -c: every thread needs a connection");
-	parse_url(argv[optind]);
 }
 
 /* ---- requests, encoded once ------------------------------------------- */
@@ -377,7 +288,9 @@ static int ring_init(struct worker *w)
 	while (entries < (unsigned)(2 * w->n + 8) && entries < 32768)
 		entries <<= 1;
 	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]) && rc < 0; i++) {
-		struct io_uring_params p = { .flags = tries[i] | IORING_SETUP_CQSIZE, .cq_entries = 4 * entries };
+		/* CLAMP: past 16384 entries 4x is above the largest CQ. */
+		struct io_uring_params p = { .flags = tries[i] | IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP,
+					     .cq_entries = 4 * entries };
 		rc = io_uring_queue_init_params(entries, &w->ring, &p);
 	}
 	if (rc < 0) {
@@ -742,10 +655,14 @@ static void *worker_main(void *arg)
 		}
 		if (reap(w))
 			break;
-		if (now_s() - t0 >= o.duration || w->lost == w->n)
+		double t = now_s() - t0;
+		if (o.warmup && !w->warm.taken && t >= o.warmup)
+			floor_mark_take(&w->warm, w->done);
+		if (t >= o.duration || w->lost == w->n)
 			w->stop = 1;	/* time is up, or no connection is left */
 		flush_ready(w);
 	}
+	floor_mark_take(&w->end, w->done);	/* before the teardown */
 	w->secs = now_s() - t0;
 	w->stop = 1;
 	io_uring_queue_exit(&w->ring);	/* cancels what is in flight, closes the files */
@@ -757,10 +674,9 @@ int main(int argc, char **argv)
 	struct worker *ws;
 	uint64_t done = 0, errors = 0;
 	double secs = 0;
-	struct rusage ru;
 	int failed = 0;
 
-	parse_args(argc, argv);
+	floor_parse_args(argc, argv);
 	if (o.h2) {
 		build_h2();
 	} else {
@@ -786,13 +702,10 @@ int main(int argc, char **argv)
 		if (ws[i].secs > secs)
 			secs = ws[i].secs;
 	}
-	getrusage(RUSAGE_SELF, &ru);
-	double user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
-	double sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 	printf("%s -c %d -p %d -t %d -d %d --linger %d %s\n", o.h2 ? "h2c" : "http/1.1", o.conns, o.depth,
 	       o.threads, o.duration, o.linger_us, o.authority);
-	printf("requests %llu errors %llu seconds %.3f req/s %.0f user %.3f sys %.3f us/req %.3f\n",
-	       (unsigned long long)done, (unsigned long long)errors, secs, secs > 0 ? (double)done / secs : 0,
-	       user, sys, done ? (user + sys) * 1e6 / (double)done : 0);
+	floor_run_print(done, errors, secs);
+	if (o.warmup)
+		floor_window_print(&ws[0].warm, &ws[0].end, o.threads, sizeof(*ws));
 	return failed || done == 0;
 }
