@@ -7,12 +7,22 @@
 # connections it holds: the figure to read is, per build, the CPU per
 # request at the high count divided by the one at the low count.
 #
+# The kernel's cost per request grows with the connections too (TCP and
+# io_uring per socket), for any client: bench/http_floor, the least an
+# HTTP/1.1 client can do, runs the h1 loads beside shb (without --timeout,
+# which it has not), and shb's CPU per request over the floor's, at the
+# high count against the low one, says what grows in shb itself. User CPU
+# (utime) per request is given apart: the kernel's part is not in it.
+#
 # The CPU is taken over the load only: shb runs with --interval 1s, its
 # utime + stime (and the server's) are sampled about every 0.1 s, and the
 # CPU per request is the CPU between the start of its second interval and
 # the end of its last full one but one (interpolated between samples), divided by
 # the requests those intervals completed. Setting up 10,000 connections
-# (or 1,000 QUIC handshakes) is left out that way.
+# (or 1,000 QUIC handshakes) is left out that way. The floor measures its
+# own window (--warmup 1: from 1 s into its load to its end, before its
+# teardown) from its threads' getrusage; the server's CPU is interpolated
+# over the same window.
 # Writes bench/results/DATE-timers.md; see bench/README.md.
 set -euo pipefail
 
@@ -39,6 +49,8 @@ Options:
                          --timeout 2s; default: all six)
       --before PATH      an earlier shb binary to compare with (plugins
                          found next to it)
+      --no-floor         leave bench/http_floor out (it runs the h1 loads
+                         without :t, built next to shb)
   -o, --output FILE      results file (default: bench/results/DATE-timers.md)
       --shb PATH         use this shb binary instead of building one into
                          build-bench/ at the top of the repository
@@ -54,6 +66,7 @@ before=""
 out=""
 shb=""
 plugin_path=""
+with_floor=1
 
 while [ "$#" -gt 0 ]; do
 	case "$1" in
@@ -62,6 +75,7 @@ while [ "$#" -gt 0 ]; do
 	-t | --threads) need_arg "$@"; threads=$2; shift 2 ;;
 	-l | --loads) need_arg "$@"; loads=$2; shift 2 ;;
 	--before) need_arg "$@"; before=$2; shift 2 ;;
+	--no-floor) with_floor=0; shift ;;
 	-o | --output) need_arg "$@"; out=$2; shift 2 ;;
 	--shb) need_arg "$@"; shb=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
@@ -94,6 +108,11 @@ if [ -n "$before" ]; then
 	ppath[before]="$b/plugins/h1:$b/plugins/h3/plugin:$b/plugins/reporters"
 	builds=(before after)
 fi
+floor=""
+if [ "$with_floor" -eq 1 ]; then
+	setup_floor
+	builds+=(floor)
+fi
 raise_nofile
 
 # --- servers -----------------------------------------------------------------
@@ -121,64 +140,75 @@ h3_url="https://127.0.0.1:$H3SRV_PORT/"
 
 # --- one run -----------------------------------------------------------------
 
-# utime + stime of a process, read without a fork (the sampler must not
-# cost the machine more than it measures).
-ticks_nofork() { # pid -> $tk
+# utime + stime of a process, and its utime alone, read without a fork
+# (the sampler must not cost the machine more than it measures).
+ticks_nofork() { # pid -> $tk $tu
 	local line f
 	tk=0
+	tu=0
 	{ read -r line <"/proc/$1/stat"; } 2>/dev/null || return 1
 	line=${line##*) }
 	read -r -a f <<<"$line"
 	tk=$((f[11] + f[12]))
+	tu=${f[11]}
 }
 
 runs="$tmp/runs.tsv"
 : >"$runs"
 
 run_load() { # round build load
-	local r=$1 b=$2 load=$3 proto c t="" base pid sp now tk st p
-	local -a srv
+	local r=$1 b=$2 load=$3 proto c t="" base pid sp now tk tu st="" su p
+	local -a srv cmd
 	IFS=: read -r proto c t <<<"$load"
 	base="$tmp/r$r-${load//:/-}-$b"
-	local -a cmd=("${bin[$b]}" -t "$threads" -c "$c" -z "${duration}s" -q
+	cmd=("${bin[$b]:-}" -t "$threads" -c "$c" -z "${duration}s" -q
 		--interval 1s --report "json:$base.json")
 	[ -z "$t" ] || cmd+=(--timeout 2s)
-	if [ "$proto" = h3 ]; then
+	if [ "$b" = floor ]; then
+		[ "$proto" = h1 ] && [ -z "$t" ] || return 0
+		cmd=("$floor" -t "$threads" -c "$c" -d "$duration" --warmup 1 "$h1_url")
+		mapfile -t srv < <(server_pids nginx)
+	elif [ "$proto" = h3 ]; then
 		cmd+=(--proto h3 "$h3_url")
 		srv=("$h3_pid")
 	else
 		cmd+=("$h1_url")
 		mapfile -t srv < <(server_pids nginx)
 	fi
-	SHB_PLUGIN_PATH=${ppath[$b]} "${cmd[@]}" </dev/null >"$base.out" 2>&1 &
+	cut -d' ' -f1 /proc/loadavg >>"$tmp/loadavg"
+	SHB_PLUGIN_PATH=${ppath[$b]:-} "${cmd[@]}" </dev/null >"$base.out" 2>&1 &
 	pid=$!
 	: >"$base.cpu"
 	local end=$((${EPOCHREALTIME/./} + (duration + 60) * 1000000))
 	while ticks_nofork "$pid"; do
 		now=${EPOCHREALTIME/./}
 		st=$tk
+		su=$tu
 		sp=0
 		for p in "${srv[@]}"; do ticks_nofork "$p" && sp=$((sp + tk)); done
-		echo "$now $st $sp" >>"$base.cpu"
+		echo "$now $st $sp $su" >>"$base.cpu"
 		if [ "$now" -gt "$end" ]; then
 			kill -TERM "$pid" 2>/dev/null || true
 			break
 		fi
 		sleep 0.1
 	done
+	# One more sample of the server once the client is gone (its last
+	# figures kept): the floor's window ends just before it exits.
+	if [ -n "${st:-}" ]; then
+		sp=0
+		for p in "${srv[@]}"; do ticks_nofork "$p" && sp=$((sp + tk)); done
+		echo "${EPOCHREALTIME/./} $st $sp $su" >>"$base.cpu"
+	fi
 	local rc=0
 	wait "$pid" || rc=$?
-	python3 - "$base.json" "$base.cpu" "$clk_tck" "$load" "$b" "$r" "$rc" >>"$runs" <<'EOF' ||
+	python3 - "$base" "$clk_tck" "$load" "$b" "$r" "$rc" >>"$runs" <<'EOF' ||
 import bisect, datetime, json, sys
-js, cpuf, tck, load, build, rnd, rc = sys.argv[1:8]
+base, tck, load, build, rnd, rc = sys.argv[1:7]
 tck = float(tck)
 if rc != "0":
     sys.exit("exit status " + rc)
-d = json.load(open(js))
-day, frac = d["loadStart"].rstrip("Z").split(".")
-t = datetime.datetime.strptime(day, "%Y-%m-%dT%H:%M:%S").replace(tzinfo=datetime.timezone.utc)
-start = int(t.timestamp()) * 10**6 + int(frac.ljust(6, "0")[:6])  # microseconds
-cpu = [tuple(map(int, l.split())) for l in open(cpuf) if l.strip()]
+cpu = [tuple(map(int, l.split())) for l in open(base + ".cpu") if l.strip()]
 us = [c[0] for c in cpu]
 
 
@@ -189,6 +219,24 @@ def at(ts, k):
     a, b = cpu[i - 1], cpu[i]
     return a[k] + (b[k] - a[k]) * (ts - a[0]) / (b[0] - a[0])
 
+
+if build == "floor":
+    # "window START_US END_US requests N user U sys S ...", its own threads'
+    # CPU over its load but the first second.
+    w = [l.split() for l in open(base + ".out") if l.startswith("window ")]
+    if not w:
+        raise SystemExit("no window line")
+    w = w[-1]
+    t0, t1, ok = int(w[1]), int(w[2]), int(w[4])
+    user, sys_ = float(w[6]), float(w[8])
+    sv = (at(t1, 2) - at(t0, 2)) / tck * 1e6 / ok
+    print("%s\t%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%d\t%.3f" % (load, build, rnd, ok, (t1 - t0) / 1e6,
+          (user + sys_) * 1e6 / ok, sv, 0, user * 1e6 / ok))
+    sys.exit(0)
+d = json.load(open(base + ".json"))
+day, frac = d["loadStart"].rstrip("Z").split(".")
+t = datetime.datetime.strptime(day, "%Y-%m-%dT%H:%M:%S").replace(tzinfo=datetime.timezone.utc)
+start = int(t.timestamp()) * 10**6 + int(frac.ljust(6, "0")[:6])  # microseconds
 
 # The first interval may hold the end of the set-up, and the last ends
 # when shb stops sampling: both left out.
@@ -201,84 +249,23 @@ ok = sum(v["ok"] for v in iv)
 errs = sum(v["errors"] for v in iv)
 cl = (at(t1, 1) - at(t0, 1)) / tck * 1e6 / ok
 sv = (at(t1, 2) - at(t0, 2)) / tck * 1e6 / ok
-print("%s\t%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%d" % (load, build, rnd, ok, (t1 - t0) / 1e6, cl, sv, errs))
+ucl = (at(t1, 3) - at(t0, 3)) / tck * 1e6 / ok
+print("%s\t%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%d\t%.3f" % (load, build, rnd, ok, (t1 - t0) / 1e6, cl, sv, errs, ucl))
 EOF
 		{ echo "$prog: round $r $load $b: no figures (exit $rc): $(tail -n 2 "$base.out")" >&2; return 0; }
-	tail -n 1 "$runs" | awk -F '\t' '{ printf "  round %s  %-11s %-6s %8.0f req/s  client %6.2f us/req  server %6.2f us/req  errors %d\n",
-		$3, $1, $2, $4 / $5, $6, $7, $8 }' >&2
+	tail -n 1 "$runs" | awk -F '\t' '{ printf "  round %s  %-11s %-6s %8.0f req/s  client %6.2f us/req (user %5.2f)  server %6.2f us/req  errors %d\n",
+		$3, $1, $2, $4 / $5, $6, $9, $7, $8 }' >&2
 }
 
 started=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 ab_rounds "$rounds" run_load "${load_list[@]}" -- "${builds[@]}"
 finished=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 
 # --- the report --------------------------------------------------------------
 
 tables() {
-	python3 - "$runs" "${builds[@]}" <<'EOF'
-import statistics, sys
-rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
-builds = sys.argv[2:]
-loads = []
-for r in rows:
-    if r[0] not in loads:
-        loads.append(r[0])
-med = lambda xs: statistics.median(xs) if xs else float("nan")
-def sel(load, b):
-    return [r for r in rows if r[0] == load and r[1] == b]
-print("### Medians\n")
-print("| Load | Build | Runs | req/s | client µs/req | min..max | server µs/req | client/server | errors |")
-print("|---|---|---:|---:|---:|---|---:|---:|---:|")
-for l in loads:
-    for b in builds:
-        s = sel(l, b)
-        if not s:
-            continue
-        cl = [float(r[5]) for r in s]
-        sv = [float(r[6]) for r in s]
-        print("| %s | %s | %d | %.0f | %.2f | %.2f..%.2f | %.2f | %.3f | %d |" % (
-            l, b, len(s), med([int(r[3]) / float(r[4]) for r in s]), med(cl), min(cl), max(cl),
-            med(sv), med([c / v for c, v in zip(cl, sv) if v > 0]), sum(int(r[7]) for r in s)))
-pairs = [("h1:10000", "h1:50"), ("h1:10000:t", "h1:50:t"), ("h3:1000", "h3:8")]
-print("\n### Many connections against few\n")
-print("Client µs/req at the high count divided by the one at the low count: the quotient of the medians, and")
-print("the median of the quotients of the same round (runs next to each other in time).\n")
-print("| Build | Loads | quotient of medians | median of round quotients | round quotients |")
-print("|---|---|---:|---:|---|")
-for b in builds:
-    for hi, lo in pairs:
-        h, o = sel(hi, b), sel(lo, b)
-        if not h or not o:
-            continue
-        byr = {r[2]: float(r[5]) for r in o}
-        q = [float(r[5]) / byr[r[2]] for r in h if r[2] in byr]
-        print("| %s | %s / %s | %.3f | %.3f | %s |" % (b, hi, lo, med([float(r[5]) for r in h]) /
-              med([float(r[5]) for r in o]), med(q), " ".join("%.2f" % x for x in q)))
-if len(builds) == 2:
-    print("\n### after / before\n")
-    print("Client µs/req of this build divided by the earlier one's, in the same round; and the same from the")
-    print("client/server ratios, which cancel what slows both the client and the server in a run.\n")
-    print("| Load | median of round quotients | from client/server ratios | round quotients |")
-    print("|---|---:|---:|---|")
-    for l in loads:
-        a = {r[2]: r for r in sel(l, "after")}
-        q, qr = [], []
-        for r in sel(l, "before"):
-            x = a.get(r[2])
-            if not x:
-                continue
-            q.append(float(x[5]) / float(r[5]))
-            if float(x[6]) > 0 and float(r[6]) > 0:
-                qr.append((float(x[5]) / float(x[6])) / (float(r[5]) / float(r[6])))
-        if q:
-            print("| %s | %.3f | %.3f | %s |" % (l, med(q), med(qr), " ".join("%.2f" % v for v in q)))
-print("\n### Every run\n")
-print("| Round | Load | Build | req/s | client µs/req | server µs/req | errors |")
-print("|---:|---|---|---:|---:|---:|---:|")
-for r in rows:
-    print("| %s | %s | %s | %.0f | %.2f | %.2f | %s |" % (r[2], r[0], r[1], int(r[3]) / float(r[4]),
-          float(r[5]), float(r[6]), r[7]))
-EOF
+	python3 "$root/bench/timers_tables.py" "$runs" "${builds[@]}"
 }
 
 report() {
@@ -287,10 +274,13 @@ report() {
 	echo "- Date: $started to $finished"
 	echo "- Host: $(host_line)"
 	echo "- Repository: $(repo_state)"
-	echo "- Builds: ${builds[*]} ($(for b in "${builds[@]}"; do printf '%s: %s; ' "$b" "$("${bin[$b]}" --version 2>&1 | head -n 1)"; done))"
+	echo "- Builds: ${builds[*]} ($(for b in "${builds[@]}"; do [ "$b" = floor ] || printf '%s: %s; ' "$b" "$("${bin[$b]}" --version 2>&1 | head -n 1)"; done))"
 	echo "- Servers: $(version_of nginx), 1 worker, \`return 200\`, on 127.0.0.1; gtlsserver (ngtcp2) on 127.0.0.1"
 	echo "- Runs: $rounds rounds × ${duration} s per load and build, builds alternating, -t $threads, -p 1;"
 	echo "  :t adds --timeout 2s. CPU over shb's full 1 s intervals but the first and the last (set-up and exit left out)"
+	[ -z "$floor" ] || echo "- Floor: bench/http_floor --warmup 1 (its load but the first second, its teardown left out), h1 loads without :t"
+	echo "- Load average at the start: $load_start; at the end: $(cut -d' ' -f1-3 /proc/loadavg);"
+	echo "  1-minute load average as each run started: $(sort -n "$tmp/loadavg" | awk '{ v[NR] = $1 } END { printf "min %s, median %s, max %s", v[1], v[int((NR + 1) / 2)], v[NR] }')"
 	echo
 	tables
 }
