@@ -31,6 +31,12 @@ Options:
   -r, --rounds N         rounds (default: 3)
   -d, --duration S       seconds of load per run (default: 3)
   -c, --conns LIST       connection counts (default: "50 1000 10000")
+  -t, --threads N        shb threads (default: 1)
+  -w, --workers N        nginx worker processes (default: 1; more listen
+                         with reuseport, each holding its share of the
+                         connections under the open-files limit)
+      --source LIST      shb's --source (local addresses: past about
+                         28,000 connections one address runs out of ports)
       --before PATH      an earlier shb binary to compare with (plugins
                          found next to it)
   -o, --output FILE      results file (default: bench/results/DATE-close.md)
@@ -48,10 +54,15 @@ out=""
 shb=""
 plugin_path=""
 threads=1
+workers=1
+source=""
 
 parse_options "-r|--rounds=rounds" "-d|--duration=duration" "-c|--conns=conns" \
+	"-t|--threads=threads" "-w|--workers=workers" "--source=source" \
 	"--before=before" "-o|--output=out" "--shb=shb" -- "$@"
 check_int rounds "$rounds" 1 100
+check_int threads "$threads" 1 64
+check_int workers "$workers" 1 64
 check_int duration "$duration" 1 3600
 read -r -a conn_list <<<"$conns"
 [ "${#conn_list[@]}" -gt 0 ] || die "--conns needs at least one count"
@@ -78,14 +89,15 @@ fi
 raise_nofile
 
 nginx_bin=$(command -v nginx)
-workers=1
 max_conns=0
 for c in "${conn_list[@]}"; do [ "$c" -le "$max_conns" ] || max_conns=$c; done
 write_nginx_conf() { # port
-	nginx_conf "listen 127.0.0.1:$1 backlog=4096;" >"$tmp/nginx/nginx.conf"
+	local rp=""
+	[ "$workers" -eq 1 ] || rp=" reuseport"
+	nginx_conf "listen 127.0.0.1:$1 backlog=4096$rp;" >"$tmp/nginx/nginx.conf"
 }
 scratch_dir bench-close
-start_server nginx 1 1 write_nginx_conf \
+start_server nginx 1 "$workers" write_nginx_conf \
 	"$nginx_bin" -p "$tmp/nginx" -e "$tmp/nginx/error.log" -c "$tmp/nginx/nginx.conf"
 url="http://127.0.0.1:${srv_ports[nginx]}/"
 
@@ -97,8 +109,10 @@ runs="$tmp/runs.tsv"
 run_close() { # round build conns
 	local r=$1 b=$2 c=$3 base
 	base="$tmp/r$r-c$c-$b"
+	local -a src=()
+	[ -z "$source" ] || src=(--source "$source")
 	SHB_PLUGIN_PATH=${ppath[$b]} python3 - "$base" "$c" "$b" "$r" "$duration" \
-		"${bin[$b]}" -t "$threads" -c "$c" -z "${duration}s" -q \
+		"${bin[$b]}" -t "$threads" -c "$c" -z "${duration}s" -q "${src[@]}" \
 		--report "json:$base.json" "$url" >>"$runs" <<'EOF' ||
 import bisect, datetime, json, os, subprocess, sys, time
 base, conns, build, rnd, dur = sys.argv[1:6]
@@ -172,7 +186,7 @@ report() {
 	echo "# The end of a run: wall time and CPU from the -z deadline to the exit"
 	echo
 	echo "$(host_line); shb $(version_of shb) ($(repo_state)), -t $threads -z ${duration}s,"
-	echo "HTTP/1.1 against $(version_of nginx) (1 worker) on loopback; $rounds rounds, $started to $finished."
+	echo "HTTP/1.1 against $(version_of nginx) ($workers worker(s)) on loopback${source:+, --source $source}; $rounds rounds, $started to $finished."
 	[ -z "$before" ] || echo "before: ${bin[before]}; after: ${bin[after]}."
 	echo
 	tables
