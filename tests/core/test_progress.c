@@ -34,7 +34,7 @@ static void *end_run(void *arg)
 	return NULL;
 }
 
-static uint64_t watch(uint64_t load_ns, int tty)
+static uint64_t watch(uint64_t load_ns, int tty, struct shb_tseries *ts)
 {
 	static struct shb_config cfg;
 	static struct shb_run run;
@@ -47,21 +47,37 @@ static uint64_t watch(uint64_t load_ns, int tty)
 	for (size_t i = 0; i < sizeof(wa) / sizeof(wa[0]); i++)
 		atomic_store(&wa[i].live_done, 0);
 	CU_ASSERT_FATAL(pthread_create(&t, NULL, end_run, NULL) == 0);
-	uint64_t passes = shb_progress_watch(&run, wa, 2, NULL, tty);
+	uint64_t passes = shb_progress_watch(&run, wa, 2, ts, tty);
 	pthread_join(t, NULL);
 	return passes;
 }
 
 static void test_no_terminal_sleeps_during_load(void)
 {
-	uint64_t passes = watch(shb_now_ns(), 0);
+	uint64_t passes = watch(shb_now_ns(), 0, NULL);
 	CU_ASSERT(passes >= 1);
 	CU_ASSERT(passes <= MAX_PASSES);
 }
 
+/* --interval 200ms: each interval is taken at its end and emitted a
+ * tenth of an interval later, two looks per interval over six intervals,
+ * and the two of the progress line's clock. */
+static void test_no_terminal_with_intervals(void)
+{
+	static struct shb_run_info info;
+	struct shb_tseries ts;
+
+	CU_ASSERT_FATAL(shb_tseries_init(&ts, wa, 2, &info, 200000000u) == 0);
+	uint64_t passes = watch(shb_now_ns(), 0, &ts);
+	CU_ASSERT(passes >= 6);
+	CU_ASSERT(passes <= 2 * 6 + 2 + MAX_PASSES);
+	CU_ASSERT(ts.index >= 5);
+	shb_tseries_destroy(&ts);
+}
+
 static void test_no_terminal_sleeps_during_setup(void)
 {
-	uint64_t passes = watch(0, 0);
+	uint64_t passes = watch(0, 0, NULL);
 	CU_ASSERT(passes >= 1);
 	CU_ASSERT(passes <= MAX_PASSES);
 }
@@ -69,6 +85,7 @@ static void test_no_terminal_sleeps_during_setup(void)
 CU_TestInfo progress_tests[] = {
 	{"no terminal: a few looks over 1.2 s of load", test_no_terminal_sleeps_during_load},
 	{"no terminal: a few looks over 1.2 s of set-up", test_no_terminal_sleeps_during_setup},
+	{"no terminal, --interval 200ms: two looks an interval", test_no_terminal_with_intervals},
 	CU_TEST_INFO_NULL,
 };
 
