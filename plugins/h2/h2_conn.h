@@ -209,6 +209,9 @@ struct shb_h2_conn {
 	uint32_t hb_bytes;  /* octets of the block so far */
 	uint32_t hb_frames; /* frames of the block so far */
 	uint8_t hb_end_stream;
+	/* The block's scanner is not begun yet: its first piece starts it
+	 * (shb_h2_hscan_start), or its end does when none came. */
+	uint8_t hb_unstarted;
 	struct shb_h2_stream *hb_stream; /* NULL: block of an ignored stream */
 	struct shb_h2_hscan hscan;
 	struct shb_h2_hmemo hmemo; /* repeated Huffman values and blocks, for hscan */

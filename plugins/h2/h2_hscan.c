@@ -677,21 +677,43 @@ static int feed_all(struct shb_h2_hscan *s, const uint8_t *p, size_t n)
 	return rc;
 }
 
+/* A piece the block memo did not take; a first one (`first`) is kept
+ * in it when it may be. */
+static int feed_scan(struct shb_h2_hscan *s, const uint8_t *p, size_t n,
+		     int first)
+{
+	uint64_t gen0 = s->table->gen;
+	uint32_t max0 = s->table->max;
+	int rc = feed_all(s, p, n);
+
+	if (first && rc == SHB_H2_HSCAN_OK)
+		block_put(s, p, n, gen0, max0);
+	return rc;
+}
+
 int shb_h2_hscan_feed(struct shb_h2_hscan *s, const uint8_t *p, size_t n)
 {
 	/* The block memo takes a first piece, never one collected. */
 	int first = !s->fed && s->memo && !s->out && n;
-	uint64_t gen0 = s->table->gen;
-	uint32_t max0 = s->table->max;
-	int rc;
 
 	s->fed = 1;
 	if (first && block_hit(s, p, n))
 		return SHB_H2_HSCAN_OK;
-	rc = feed_all(s, p, n);
-	if (first && rc == SHB_H2_HSCAN_OK)
-		block_put(s, p, n, gen0, max0);
-	return rc;
+	return feed_scan(s, p, n, first);
+}
+
+int shb_h2_hscan_start(struct shb_h2_hscan *s, struct shb_h2_dtable *table,
+		       struct shb_h2_hmemo *memo, const uint8_t *p, size_t n)
+{
+	/* block_hit reads only these two, and on a hit sets all of *s. */
+	s->table = table;
+	s->memo = memo;
+	if (n && block_hit(s, p, n))
+		return SHB_H2_HSCAN_OK;
+	shb_h2_hscan_begin(s, table);
+	s->memo = memo;
+	s->fed = 1;
+	return feed_scan(s, p, n, n != 0);
 }
 
 int shb_h2_hscan_end(const struct shb_h2_hscan *s)

@@ -169,6 +169,13 @@ void shb_h2_hscan_memo(struct shb_h2_hscan *s, struct shb_h2_hmemo *memo);
  * which the scanner (and its table) must not be used again. */
 int shb_h2_hscan_feed(struct shb_h2_hscan *s, const uint8_t *p, size_t n);
 
+/* begin(), memo() and feed() of the block's first piece in one, for a
+ * block not collected: the same result and state, but a piece the block
+ * memo takes costs no reset of the scanner first (a repeated head is
+ * most blocks, and the reset was a third of its cost). */
+int shb_h2_hscan_start(struct shb_h2_hscan *s, struct shb_h2_dtable *table,
+		       struct shb_h2_hmemo *memo, const uint8_t *p, size_t n);
+
 /* The block ended (END_HEADERS): SHB_H2_HSCAN_OK when it ended between
  * fields, else SHB_H2_HSCAN_E_TRUNCATED. */
 int shb_h2_hscan_end(const struct shb_h2_hscan *s);

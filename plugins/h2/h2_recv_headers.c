@@ -36,10 +36,12 @@ int shb_h2_begin_headers(struct shb_h2_conn *c,
 	/* The block is decoded even for a stream we dropped: it must still
 	 * be a valid HPACK block, and it may change the dynamic table that
 	 * later blocks refer to. */
-	shb_h2_hscan_begin(&c->hscan, &c->dtable);
-	shb_h2_hscan_memo(&c->hscan, &c->hmemo);
-	if (c->mod->observed || c->keep)
+	c->hb_unstarted = !c->mod->observed && !c->keep;
+	if (!c->hb_unstarted) {
+		shb_h2_hscan_begin(&c->hscan, &c->dtable);
+		shb_h2_hscan_memo(&c->hscan, &c->hmemo);
 		shb_h2_hscan_collect(&c->hscan, &c->fields);
+	}
 	c->hb_bytes = h->length;
 	c->hb_frames = 1;
 	c->hb_stream = s;
@@ -90,8 +92,14 @@ static int hscan_error(struct shb_h2_conn *c, uint32_t sid, int rc)
 
 int shb_h2_headers_content(struct shb_h2_conn *c, const uint8_t *p, size_t n)
 {
-	int rc = shb_h2_hscan_feed(&c->hscan, p, n);
+	int rc;
 
+	if (c->hb_unstarted) {
+		c->hb_unstarted = 0;
+		rc = shb_h2_hscan_start(&c->hscan, &c->dtable, &c->hmemo, p, n);
+	} else {
+		rc = shb_h2_hscan_feed(&c->hscan, p, n);
+	}
 	return rc == SHB_H2_HSCAN_OK ? SHB_OK : hscan_error(c, c->hb_sid, rc);
 }
 
@@ -184,6 +192,11 @@ int shb_h2_end_header_fragment(struct shb_h2_conn *c)
 	if (!(c->rd.fh.flags & SHB_H2_FLAG_END_HEADERS))
 		return SHB_OK;
 	c->hb_sid = 0;
+	if (c->hb_unstarted) { /* a block without octets */
+		c->hb_unstarted = 0;
+		shb_h2_hscan_begin(&c->hscan, &c->dtable);
+		shb_h2_hscan_memo(&c->hscan, &c->hmemo);
+	}
 	rc = shb_h2_hscan_end(&c->hscan);
 	if (rc != SHB_H2_HSCAN_OK)
 		return hscan_error(c, c->rd.fh.stream_id, rc);
