@@ -30,7 +30,7 @@ static size_t grown(const struct shb_buf *b, size_t need)
 	return cap < b->max ? cap : b->max;
 }
 
-uint8_t *shb_buf_room(struct shb_buf *b, size_t n)
+uint8_t *shb_buf_room_grow(struct shb_buf *b, size_t n)
 {
 	size_t cap;
 	uint8_t *p;
@@ -54,11 +54,6 @@ uint8_t *shb_buf_room(struct shb_buf *b, size_t n)
 	b->p = p;
 	b->cap = cap;
 	return b->p + b->len;
-}
-
-void shb_buf_commit(struct shb_buf *b, size_t n)
-{
-	b->len += n <= b->cap - b->len ? n : b->cap - b->len;
 }
 
 int shb_buf_put(struct shb_buf *b, const void *data, size_t n)

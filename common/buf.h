@@ -42,14 +42,29 @@ struct shb_buf {
  * every non-empty append fails with SHB_BUF_E_CAP until this is called. */
 void shb_buf_init(struct shb_buf *b, size_t first, size_t max);
 
+/* shb_buf_room when the room is not there already: checks the cap,
+ * grows, or answers the error. */
+uint8_t *shb_buf_room_grow(struct shb_buf *b, size_t n);
+
 /* Room for `n` more octets at p + len, or NULL (err set). The caller
  * writes at most n octets there and then calls shb_buf_commit. n == 0
- * answers p + len (NULL when nothing was allocated yet). */
-uint8_t *shb_buf_room(struct shb_buf *b, size_t n);
+ * answers p + len (NULL when nothing was allocated yet). Inline: most
+ * calls find the room allocated (a connection's output, once warm), and
+ * they are on every request's path. */
+static inline uint8_t *shb_buf_room(struct shb_buf *b, size_t n)
+{
+	/* cap <= max: room within cap is within the cap on len too. */
+	if (b->err == SHB_BUF_OK && b->p && n <= b->cap - b->len)
+		return b->p + b->len;
+	return shb_buf_room_grow(b, n);
+}
 
 /* Counts `n` octets written into the room as in use (n at most the room
  * asked for; larger n is clamped to cap). */
-void shb_buf_commit(struct shb_buf *b, size_t n);
+static inline void shb_buf_commit(struct shb_buf *b, size_t n)
+{
+	b->len += n <= b->cap - b->len ? n : b->cap - b->len;
+}
 
 /* Appends data[0..n): SHB_BUF_OK or the (sticky) error. */
 int shb_buf_put(struct shb_buf *b, const void *data, size_t n);
