@@ -201,7 +201,13 @@ static int need_len(struct shb_h2_conn *c, const struct shb_h2_frame_header *h,
 	return SHB_OK;
 }
 
-static int begin_frame(struct shb_h2_conn *c)
+/* begin_frame(), content() and end_frame() are inlined into
+ * whole_frame, the step most frames take: a call each, with the
+ * registers it saved and the switch behind it, was some 55 instructions
+ * of a response's two frames. */
+#define SHB_H2_HOT static inline __attribute__((always_inline))
+
+SHB_H2_HOT int begin_frame(struct shb_h2_conn *c)
 {
 	const struct shb_h2_frame_header *h = &c->rd.fh;
 
@@ -276,10 +282,6 @@ static int begin_frame(struct shb_h2_conn *c)
 
 /* ---- frame content --------------------------------------------------------- */
 
-/* content() and end_frame() are inlined into whole_frame, the step most
- * frames take: a call each, with the registers it saved and the switch
- * behind it, was some 45 instructions of a response's two frames. */
-#define SHB_H2_HOT static inline __attribute__((always_inline))
 
 /* Gathers the fixed part of a control frame into rd.small. */
 size_t shb_h2_gather(struct shb_h2_conn *c, const uint8_t *p, size_t n,
