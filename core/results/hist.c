@@ -172,9 +172,10 @@ void shb_histo_record(struct shb_histo *h, uint64_t v)
 	h->clamped += over;
 	v = over ? h->highest : v;
 	h->counts[index_of(h, v)]++;
-	/* The first value becomes the origin of sum_sq: all-ones mask then. */
-	uint64_t first = (uint64_t)0 - (h->total == 0);
-	h->sq_origin ^= (h->sq_origin ^ v) & first;
+	/* The first value becomes the origin of sum_sq: a branch taken once,
+	 * predicted every other time, costs less than a mask made always. */
+	if (h->total == 0)
+		h->sq_origin = v;
 	h->total++;
 	h->min = v < h->min ? v : h->min;
 	h->max = v > h->max ? v : h->max;
