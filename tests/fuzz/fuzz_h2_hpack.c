@@ -13,7 +13,10 @@
  * and the split run gives exactly the results (status, why malformed,
  * list size, table size and count, and decoded fields) of
  * the unsplit run, which alone remembers repeated Huffman values and
- * blocks (shb_h2_hscan_memo) as a connection does. */
+ * blocks (shb_h2_hscan_memo) as a connection does; and so does a third
+ * run, split the same way and with the memo, that begins each block not
+ * collected as the plugin does, by shb_h2_hscan_start with its first
+ * piece. */
 #include <string.h>
 
 #include "fuzz_input.h"
@@ -38,6 +41,8 @@ struct run {
 	struct shb_h2_fields fields;
 	struct shb_h2_hmemo memo;
 	int use_memo;
+	int use_start; /* blocks begin with their first piece */
+	int started;   /* this block's scanner was begun */
 	int rc;
 	size_t count;
 	struct result r[MAX_BLOCKS];
@@ -48,7 +53,11 @@ static int feed(void *ctx, const uint8_t *p, size_t n, int last)
 	struct run *u = ctx;
 
 	(void)last;
-	u->rc = shb_h2_hscan_feed(&u->s, p, n);
+	if (u->use_start && !u->started)
+		u->rc = shb_h2_hscan_start(&u->s, &u->table, &u->memo, p, n);
+	else
+		u->rc = shb_h2_hscan_feed(&u->s, p, n);
+	u->started = 1;
 	return u->rc != SHB_H2_HSCAN_OK;
 }
 
@@ -60,12 +69,20 @@ static int block(struct run *u, const struct fz_plan *pl, const uint8_t *p,
 
 	memset(r, 0, sizeof(*r));
 	u->rc = SHB_H2_HSCAN_OK;
-	shb_h2_hscan_begin(&u->s, &u->table);
-	if (u->use_memo)
-		shb_h2_hscan_memo(&u->s, &u->memo);
-	if (u->collect)
-		shb_h2_hscan_collect(&u->s, &u->fields);
+	u->started = 0;
+	if (!u->use_start) {
+		shb_h2_hscan_begin(&u->s, &u->table);
+		if (u->use_memo)
+			shb_h2_hscan_memo(&u->s, &u->memo);
+		if (u->collect)
+			shb_h2_hscan_collect(&u->s, &u->fields);
+		u->started = 1;
+	}
 	fz_feed_plan(pl, p, n, feed, u);
+	if (!u->started) { /* no piece: begun at its end */
+		shb_h2_hscan_begin(&u->s, &u->table);
+		shb_h2_hscan_memo(&u->s, &u->memo);
+	}
 	r->feed_rc = u->rc;
 	if (u->rc == SHB_H2_HSCAN_OK) {
 		r->end_rc = shb_h2_hscan_end(&u->s);
@@ -101,14 +118,15 @@ static int block(struct run *u, const struct fz_plan *pl, const uint8_t *p,
 }
 
 static void run(struct run *u, uint32_t limit, int collect,
-		const struct fz_plan *pl, struct fz f)
+		const struct fz_plan *pl, int start, struct fz f)
 {
 	shb_h2_fields_free(&u->fields);
 	shb_h2_dtable_free(&u->table);
 	memset(u, 0, sizeof(*u));
 	FZ_CHECK(shb_h2_dtable_init_big(&u->table, limit) == 0);
 	u->collect = collect;
-	u->use_memo = pl == NULL;
+	u->use_memo = pl == NULL || start;
+	u->use_start = start;
 	if (collect)
 		shb_h2_dtable_keep_octets(&u->table, u->ring);
 	while (f.n && u->count < MAX_BLOCKS) {
@@ -120,7 +138,7 @@ static void run(struct run *u, uint32_t limit, int collect,
 	}
 }
 
-static struct run split, whole;
+static struct run split, whole, started;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -137,9 +155,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else if (limit > SHB_H2_DTABLE_MAX)
 		limit = SHB_H2_DTABLE_MAX;
 	fz_plan_read(&f, &pl);
-	run(&split, limit, collect, &pl, f);
-	run(&whole, limit, collect, NULL, f);
+	run(&split, limit, collect, &pl, 0, f);
+	run(&whole, limit, collect, NULL, 0, f);
 	FZ_CHECK(split.count == whole.count);
 	FZ_CHECK(memcmp(split.r, whole.r, split.count * sizeof(split.r[0])) == 0);
+	if (!collect) { /* the plugin collects with begin, never start */
+		run(&started, limit, collect, &pl, 1, f);
+		FZ_CHECK(started.count == whole.count);
+		FZ_CHECK(memcmp(started.r, whole.r,
+				started.count * sizeof(started.r[0])) == 0);
+	}
 	return 0;
 }
