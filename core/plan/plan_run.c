@@ -13,7 +13,7 @@ static int check_proto(const struct shb_config *cfg, const struct shb_url *url,
 {
 	if (cfg->parallel > 1 && !(d->flags & SHB_PROTO_MULTIPLEXED)) {
 		snprintf(err, errlen, "-p %u: protocol %s sends one request at a time "
-			 "per connection (use --proto h2 or h3 for -p)",
+			 "per connection (h1, h2 and h3 take -p)",
 			 cfg->parallel, d->name);
 		return -1;
 	}

@@ -22,17 +22,6 @@ trace(const struct shb_h1_conn *c, const char *fmt, ...)
 	c->mod->host->log(SHB_LOG_DEBUG, SHB_H1_PLUGIN_ID, line);
 }
 
-/* The bytes one request puts on the wire. */
-static size_t req_total(const struct shb_h1_conn *c)
-{
-	return c->req->total + c->abs_len;
-}
-
-static int send_pending(const struct shb_h1_conn *c)
-{
-	return c->req && c->send_off < req_total(c);
-}
-
 /* A core before 1.3 has no route_flags: never absolute form. */
 static void pick_form(struct shb_h1_conn *c)
 {
@@ -58,6 +47,8 @@ int shb_h1_conn_init(void *module, void *worker, void *conn,
 	c->mod = module;
 	c->handle = handle;
 	pick_form(c);
+	if (shb_h1_pipe_init(&c->pipe, c->mod->depth) < 0)
+		return SHB_E_NOMEM;
 	if (!(c->mod->run_flags & SHB_RUN_WANT_RESPONSE))
 		return SHB_OK;
 	c->keep = calloc(1, sizeof(*c->keep));
@@ -77,11 +68,9 @@ void shb_h1_conn_fini(void *conn)
 {
 	struct shb_h1_conn *c = conn;
 
-	/* The prepared request belongs to the module; only the buffer of
-	 * varied requests is ours. */
-	free(c->vbuf);
-	c->vbuf = NULL;
-	c->vcap = 0;
+	/* The prepared request belongs to the module; only the buffers of
+	 * varied requests are ours. */
+	shb_h1_pipe_fini(&c->pipe);
 	if (c->keep) {
 		shb_buf_free(&c->keep->head);
 		shb_buf_free(&c->keep->body);
@@ -104,7 +93,32 @@ int shb_h1_conn_transport_ready(void *conn,
 	return SHB_OK;
 }
 
-/* ---- completing a request ------------------------------------------------ */
+/* ---- completing requests ----------------------------------------------- */
+
+static const char behind_failed[] =
+	"connection closed: the response to a request before this one in "
+	"the pipeline failed";
+static const char behind_cancelled[] =
+	"connection closed: another request in the pipeline was cancelled "
+	"(HTTP/1.1 cannot skip a response)";
+static const char behind_close[] =
+	"not processed: the server closed the connection after the response "
+	"to a request before this one in the pipeline";
+
+/* The oldest request owed. */
+static struct shb_h1_entry *owed_front(struct shb_h1_conn *c)
+{
+	return shb_h1_pipe_at(&c->pipe, c->pipe.answered);
+}
+
+/* Starts the scanner on the oldest request owed, if any. */
+static void scan_next(struct shb_h1_conn *c)
+{
+	c->ts_first_byte = 0;
+	if (shb_h1_pipe_owed(&c->pipe))
+		shb_h1_scan_begin_keep(&c->scan, (int)owed_front(c)->req->is_head,
+				       c->keep);
+}
 
 static void result_from_scan(const struct shb_h1_conn *c,
 			     struct shb_req_result *res, uint32_t outcome,
@@ -136,38 +150,70 @@ static void trace_response(const struct shb_h1_conn *c, int reuse)
 		    : (shb_h1_scan_keep_alive(s) ? "close (ours)" : "close"));
 }
 
+/* Reports every request still owed, from the oldest, with `outcome` and
+ * `why` (none is `skip`, a cookie the core gave up), and forgets them
+ * all: the connection is closing. */
+static void end_owed(struct shb_h1_conn *c, uint32_t outcome, const char *why,
+		     int skip_one, uint64_t skip, shb_tstamp now)
+{
+	struct shb_req_result res;
+	struct shb_h1_pipe *p = &c->pipe;
+
+	memset(&res, 0, sizeof(res));
+	res.struct_size = sizeof(res);
+	res.outcome = outcome;
+	res.detail = why;
+	res.ts_done = now;
+	c->closed = 1;
+	for (uint32_t i = p->answered; i < p->count; i++) {
+		uint64_t cookie = shb_h1_pipe_at(p, i)->cookie;
+		if (!(skip_one && cookie == skip))
+			c->mod->host->req_done(c->handle, cookie, &res);
+	}
+	if (c->mod->debug && p->count > p->answered)
+		trace(c, "%u request(s) behind: %s", p->count - p->answered, why);
+	shb_h1_pipe_clear(p);
+}
+
 static void complete(struct shb_h1_conn *c, shb_tstamp now)
 {
 	struct shb_req_result res;
+	uint64_t cookie = owed_front(c)->cookie;
 	int reuse = shb_h1_scan_keep_alive(&c->scan) &&
 		    !(c->mod->run_flags & SHB_RUN_DISABLE_KEEPALIVE);
 
 	result_from_scan(c, &res, SHB_REQ_OK, now);
-	c->awaiting = 0;
-	if (!reuse)
-		c->closed = 1;
 	if (c->mod->debug)
 		trace_response(c, reuse);
 	if (c->keep)
-		shb_h1_resp_deliver(c->mod->host, c->handle, c->cookie,
+		shb_h1_resp_deliver(c->mod->host, c->handle, cookie,
 				    res.status, c->keep, &c->kvs);
-	c->mod->host->req_done(c->handle, c->cookie, &res);
+	shb_h1_pipe_answer(&c->pipe);
+	c->mod->host->req_done(c->handle, cookie, &res);
+	if (!reuse) {
+		end_owed(c, SHB_REQ_REFUSED, behind_close, 0, 0, now);
+		return;
+	}
+	scan_next(c);
 }
 
-/* Ends the outstanding request with `outcome` and closes the connection. */
-static void fail_request(struct shb_h1_conn *c, uint32_t outcome,
-			 shb_tstamp now)
+/* Ends the oldest request owed with `outcome`, the ones behind it as
+ * conn lost, and closes the connection. */
+static void fail_requests(struct shb_h1_conn *c, uint32_t outcome,
+			  shb_tstamp now)
 {
 	struct shb_req_result res;
+	uint64_t cookie = owed_front(c)->cookie;
 
 	c->detail = shb_h1_scan_reason(&c->scan);
 	result_from_scan(c, &res, outcome, now);
 	res.detail = c->detail;
-	c->awaiting = 0;
 	c->closed = 1;
 	if (c->mod->debug)
 		trace(c, "request failed: %s", c->detail);
-	c->mod->host->req_done(c->handle, c->cookie, &res);
+	shb_h1_pipe_answer(&c->pipe);
+	c->mod->host->req_done(c->handle, cookie, &res);
+	end_owed(c, SHB_REQ_CONN_LOST, behind_failed, 0, 0, now);
 }
 
 /* ---- receiving --------------------------------------------------------- */
@@ -192,7 +238,7 @@ shb_ssize shb_h1_conn_recv(void *conn, const uint8_t *data, size_t len,
 		 * more is read; the core is about to close it. */
 		if (c->closed)
 			break;
-		if (!c->awaiting)
+		if (!shb_h1_pipe_owed(&c->pipe))
 			return unsolicited(c);
 		if (!shb_h1_scan_started(&c->scan))
 			c->ts_first_byte = now;
@@ -201,7 +247,7 @@ shb_ssize shb_h1_conn_recv(void *conn, const uint8_t *data, size_t len,
 					  &used);
 		off += used;
 		if (rc == SHB_H1_SCAN_ERROR) {
-			fail_request(c, SHB_REQ_PROTO_ERROR, now);
+			fail_requests(c, SHB_REQ_PROTO_ERROR, now);
 			return SHB_E_PROTO;
 		}
 		if (rc == SHB_H1_SCAN_DONE)
@@ -214,7 +260,7 @@ int shb_h1_conn_recv_eof(void *conn, shb_tstamp now)
 {
 	struct shb_h1_conn *c = conn;
 
-	if (c->closed || !c->awaiting) {
+	if (c->closed || !shb_h1_pipe_owed(&c->pipe)) {
 		/* An idle keep-alive connection timing out on the server side
 		 * is normal, not an error. */
 		if (c->mod->debug && !c->closed)
@@ -223,11 +269,13 @@ int shb_h1_conn_recv_eof(void *conn, shb_tstamp now)
 		return SHB_OK;
 	}
 	if (shb_h1_scan_eof(&c->scan) == SHB_H1_SCAN_DONE) {
+		/* A body to EOF: its request is answered, any behind it
+		 * were not processed. */
 		complete(c, now);
 		c->closed = 1;
 		return SHB_OK;
 	}
-	fail_request(c, SHB_REQ_CONN_LOST, now);
+	fail_requests(c, SHB_REQ_CONN_LOST, now);
 	return SHB_E_CLOSED;
 }
 
@@ -240,24 +288,30 @@ static struct shb_vec vec_of(const uint8_t *p, size_t n)
 	return v;
 }
 
-/* Absolute form: the head split at the request target, with scheme,
- * "://" and authority in between, then the body; send_off bytes in. */
-static shb_ssize pull_absolute(const struct shb_h1_conn *c,
-			       struct shb_vec *vecs, size_t max)
+/* Request r's bytes from `skip` on into vecs[max]: the vec count. In
+ * absolute form the head is split at the request target, with scheme,
+ * "://" and authority in between, then the body. */
+static size_t request_vecs(const struct shb_h1_conn *c,
+			   const struct shb_h1_request *r, size_t skip,
+			   struct shb_vec *vecs, size_t max)
 {
-	const struct shb_h1_request *r = c->req;
-	const size_t sl = strlen(c->abs_scheme);
-	struct shb_vec seg[6] = {
-		vec_of(r->head, r->target_off),
-		vec_of((const uint8_t *)c->abs_scheme, sl),
-		vec_of((const uint8_t *)"://", 3),
-		vec_of((const uint8_t *)c->abs_authority, c->abs_len - sl - 3),
-		vec_of(r->head + r->target_off, r->head_len - r->target_off),
-		vec_of(r->body, r->body_len),
-	};
-	size_t skip = c->send_off, k = 0;
+	struct shb_vec seg[6];
+	size_t n = 0, k = 0;
 
-	for (size_t i = 0; i < 6 && k < max; i++) {
+	if (c->abs_len) {
+		const size_t sl = strlen(c->abs_scheme);
+		seg[n++] = vec_of(r->head, r->target_off);
+		seg[n++] = vec_of((const uint8_t *)c->abs_scheme, sl);
+		seg[n++] = vec_of((const uint8_t *)"://", 3);
+		seg[n++] = vec_of((const uint8_t *)c->abs_authority,
+				  c->abs_len - sl - 3);
+		seg[n++] = vec_of(r->head + r->target_off,
+				  r->head_len - r->target_off);
+	} else {
+		seg[n++] = vec_of(r->head, r->head_len);
+	}
+	seg[n++] = vec_of(r->body, r->body_len);
+	for (size_t i = 0; i < n && k < max; i++) {
 		if (skip >= seg[i].len) {
 			skip -= seg[i].len;
 			continue;
@@ -266,27 +320,24 @@ static shb_ssize pull_absolute(const struct shb_h1_conn *c,
 				   seg[i].len - skip);
 		skip = 0;
 	}
-	return (shb_ssize)k;
+	return k;
 }
 
+/* Every request not yet sent, in order, as far as `max` vecs go: a
+ * pipeline leaves in one write. */
 shb_ssize shb_h1_conn_pull_send(void *conn, struct shb_vec *vecs, size_t max,
 				shb_tstamp now)
 {
 	struct shb_h1_conn *c = conn;
-	const struct shb_h1_request *r = c->req;
-	size_t k = 0, off = c->send_off;
+	struct shb_h1_pipe *p = &c->pipe;
+	size_t k = 0, skip = p->send_off;
 
-	if (c->closed || !send_pending(c))
+	if (c->closed)
 		return 0;
-	if (c->abs_len)
-		return pull_absolute(c, vecs, max);
-	if (k < max && off < r->head_len) {
-		vecs[k++] = vec_of(r->head + off, r->head_len - off);
-		off = r->head_len;
-	}
-	if (k < max && off < r->total) {
-		size_t b = off - r->head_len;
-		vecs[k++] = vec_of(r->body + b, r->body_len - b);
+	for (uint32_t i = p->sent; i < p->count && k < max; i++) {
+		k += request_vecs(c, shb_h1_pipe_at(p, i)->req, skip, vecs + k,
+				  max - k);
+		skip = 0;
 	}
 	return (shb_ssize)k;
 }
@@ -294,12 +345,8 @@ shb_ssize shb_h1_conn_pull_send(void *conn, struct shb_vec *vecs, size_t max,
 void shb_h1_conn_sent(void *conn, size_t n, shb_tstamp now)
 {
 	struct shb_h1_conn *c = conn;
-	size_t left;
 
-	if (!c->req)
-		return;
-	left = req_total(c) - c->send_off;
-	c->send_off += n < left ? n : left;
+	shb_h1_pipe_sent(&c->pipe, n, c->abs_len);
 }
 
 /* ---- state ------------------------------------------------------------- */
@@ -320,29 +367,29 @@ uint32_t shb_h1_conn_state(const void *conn)
 
 	if (c->closed)
 		return SHB_CS_CLOSED;
-	return send_pending(c) ? SHB_CS_WANT_WRITE : 0;
+	return shb_h1_pipe_unsent(&c->pipe) ? SHB_CS_WANT_WRITE : 0;
 }
 
 uint32_t shb_h1_conn_capacity(const void *conn)
 {
 	const struct shb_h1_conn *c = conn;
 
-	/* An eager server may answer before our body is out; the next
-	 * request must still wait, or its bytes would follow a partial
-	 * body. */
-	return c->ready && !c->closed && !c->awaiting && !send_pending(c);
+	/* A request stays in the FIFO until its response is read and its
+	 * last byte sent (an eager server may answer before the body is
+	 * out): with -p 1 the next one waits for both. */
+	return c->ready && !c->closed ? shb_h1_pipe_room(&c->pipe) : 0;
 }
 
-/* Starts r (capacity checked by the caller). */
+/* Starts r (room checked by the caller): it joins the FIFO, and becomes
+ * the response the scanner reads if none is owed before it. */
 static void begin(struct shb_h1_conn *c, const struct shb_h1_request *r,
 		  uint64_t cookie)
 {
-	c->req = r;
-	c->send_off = 0;
-	c->cookie = cookie;
-	c->awaiting = 1;
-	c->ts_first_byte = 0;
-	shb_h1_scan_begin_keep(&c->scan, (int)c->req->is_head, c->keep);
+	int first = !shb_h1_pipe_owed(&c->pipe);
+
+	shb_h1_pipe_push(&c->pipe, r, cookie);
+	if (first)
+		scan_next(c);
 }
 
 int shb_h1_conn_issue(void *conn, const void *prepared, uint64_t cookie,
@@ -358,9 +405,8 @@ int shb_h1_conn_issue(void *conn, const void *prepared, uint64_t cookie,
 	return SHB_OK;
 }
 
-/* The varied request is written whole into the connection's buffer
- * (HTTP/1.1 has one request in flight, so one buffer does), which grows
- * only when a request is larger than any before it. */
+/* The varied request is written whole into its FIFO entry's buffer,
+ * which grows only when a request is larger than any it carried. */
 int shb_h1_conn_issue_var(void *conn, const void *prepared,
 			  const struct shb_request_var *var, uint64_t cookie,
 			  shb_tstamp now)
@@ -376,21 +422,18 @@ int shb_h1_conn_issue_var(void *conn, const void *prepared,
 	int rc = shb_h1_request_var_plan(r, var, &plan);
 	if (rc < 0)
 		return rc;
-	if (plan.size > c->vcap) {
-		uint8_t *p = realloc(c->vbuf, plan.size);
-		if (!p)
-			return SHB_E_NOMEM;
-		c->vbuf = p;
-		c->vcap = plan.size;
-	}
-	shb_h1_request_var_write(r, var, &plan, c->vbuf, &c->vreq);
-	begin(c, &c->vreq, cookie);
+	uint8_t *buf = shb_h1_pipe_buf(&c->pipe, plan.size);
+	if (!buf)
+		return SHB_E_NOMEM;
+	struct shb_h1_entry *e = shb_h1_pipe_tail(&c->pipe);
+	shb_h1_request_var_write(r, var, &plan, buf, &e->own);
+	begin(c, &e->own, cookie);
 	return SHB_OK;
 }
 
 /* A whole request (a redirect's next hop, a script's): encoded like a
- * template, then copied into the connection's buffer of varied
- * requests, so the connection holds nothing of the caller's. */
+ * template, then copied into its FIFO entry's buffer, so the connection
+ * holds nothing of the caller's. */
 int shb_h1_conn_issue_req(void *conn, const struct shb_request *req,
 			  uint64_t cookie, shb_tstamp now)
 {
@@ -406,25 +449,22 @@ int shb_h1_conn_issue_req(void *conn, const struct shb_request *req,
 				       sizeof(err));
 	if (rc < 0)
 		return rc;
-	if (r->total > c->vcap) {
-		uint8_t *p = realloc(c->vbuf, r->total);
-		if (!p) {
-			shb_h1_request_free(r);
-			return SHB_E_NOMEM;
-		}
-		c->vbuf = p;
-		c->vcap = r->total;
+	uint8_t *buf = shb_h1_pipe_buf(&c->pipe, r->total);
+	if (!buf) {
+		shb_h1_request_free(r);
+		return SHB_E_NOMEM;
 	}
-	memcpy(c->vbuf, r->head, r->head_len);
+	struct shb_h1_entry *e = shb_h1_pipe_tail(&c->pipe);
+	memcpy(buf, r->head, r->head_len);
 	if (r->body_len)
-		memcpy(c->vbuf + r->head_len, r->body, r->body_len);
-	c->vreq = *r;
-	c->vreq.head = c->vbuf;
-	c->vreq.body = r->body_len ? c->vbuf + r->head_len : NULL;
-	c->vreq.hv = NULL;
-	c->vreq.header_count = 0;
+		memcpy(buf + r->head_len, r->body, r->body_len);
+	e->own = *r;
+	e->own.head = buf;
+	e->own.body = r->body_len ? buf + r->head_len : NULL;
+	e->own.hv = NULL;
+	e->own.header_count = 0;
 	shb_h1_request_free(r);
-	begin(c, &c->vreq, cookie);
+	begin(c, &e->own, cookie);
 	return SHB_OK;
 }
 
@@ -432,11 +472,10 @@ void shb_h1_conn_cancel(void *conn, uint64_t cookie, shb_tstamp now)
 {
 	struct shb_h1_conn *c = conn;
 
-	/* HTTP/1.1 cannot abandon a response mid-stream; the connection
-	 * goes. */
-	c->awaiting = 0;
-	c->closed = 1;
+	/* HTTP/1.1 cannot abandon a response mid-stream, nor skip one: the
+	 * connection goes, and with it the requests behind. */
 	c->detail = "request cancelled";
+	end_owed(c, SHB_REQ_CONN_LOST, behind_cancelled, 1, cookie, now);
 }
 
 void shb_h1_conn_shutdown(void *conn, uint32_t mode, shb_tstamp now)

@@ -1,10 +1,23 @@
-/* HTTP/1.1 connection state machine: one request at a time, sent straight
- * from the prepared request bytes, its response found by the scanner.
+/* HTTP/1.1 connection state machine: up to -p requests pipelined
+ * (h1_pipe.h), sent straight from the prepared request bytes, their
+ * responses found by the scanner one after another, each completing the
+ * oldest request owed.
+ *
+ * When the connection ends with requests owed, each is reported once:
+ * the one whose response broke by what broke it (protocol for a malformed
+ * response, conn lost for a close or reset), the ones behind it as conn
+ * lost (kind read), and those behind a response that closes the
+ * connection (Connection: close, HTTP/1.0, a body to EOF) as refused,
+ * since the server processes no request after it (RFC 9112 section 9.6):
+ * the core sends them again. A cancelled request (--timeout) closes the
+ * connection, since a response cannot be skipped, and the others owed
+ * are conn lost.
  *
  * The functions are the [conn] entries of the protocol vtable (proto.h has
  * the contract); `conn` is the core-provided memory of
- * sizeof(struct shb_h1_conn) bytes. Nothing here allocates, except
- * issue_var's buffer, which grows to the largest varied request and is
+ * sizeof(struct shb_h1_conn) bytes. Nothing here allocates, except the
+ * FIFO of a pipeline deeper than 1 (at conn_init) and the buffers of
+ * varied requests, each grown to the largest request it carried and
  * reused. */
 #ifndef SHB_H1_CONN_H
 #define SHB_H1_CONN_H
@@ -13,6 +26,7 @@
 #include <shb/proto.h>
 
 #include "common/buf.h"
+#include "h1_pipe.h"
 #include "h1_request.h"
 #include "h1_scan.h"
 
@@ -25,32 +39,25 @@ struct shb_h1_module {
 	uint32_t debug;     /* host->log_enabled(SHB_LOG_DEBUG) at create */
 	/* run_config.response_body_max with SHB_RUN_WANT_BODY, else 0. */
 	uint64_t body_max;
+	uint32_t depth; /* -p: requests in flight per connection */
+	uint32_t reserved0;
 };
 
 struct shb_h1_conn {
 	const struct shb_h1_module *mod;
 	struct shb_conn *handle;
-	const struct shb_h1_request *req; /* last issued, NULL before */
-	uint64_t cookie;
-	size_t send_off; /* bytes of req already accepted by the transport */
-	shb_tstamp ts_first_byte;
+	struct shb_h1_pipe pipe; /* the requests in flight */
+	shb_tstamp ts_first_byte; /* of the response being read */
 	const char *detail; /* last error, static text */
 	uint8_t ready;      /* transport is up */
-	uint8_t awaiting;   /* a response is owed for cookie */
 	uint8_t closed;     /* no further use: state() says CLOSED */
-	uint8_t reserved0;
+	uint8_t reserved0, reserved1;
 	/* Absolute form for a forward proxy (the origin's route_flags has
 	 * SHB_ROUTE_ABSOLUTE_FORM): the origin's scheme and authority, owned
 	 * by the core until module_destroy, inserted before each request's
 	 * path; abs_len is the bytes that adds. NULL and 0 otherwise. */
 	const char *abs_scheme, *abs_authority;
 	size_t abs_len;
-	/* issue_var: the varied request is written into vbuf (grown to the
-	 * largest request so far, freed by conn_fini) and sent through
-	 * vreq, which req then points at. */
-	uint8_t *vbuf;
-	size_t vcap;
-	struct shb_h1_request vreq;
 	struct shb_h1_scan scan;
 	/* SHB_RUN_WANT_RESPONSE only (h1_resp.h): the response kept for
 	 * req_response and its fields; NULL and empty otherwise. */

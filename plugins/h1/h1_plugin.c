@@ -32,6 +32,18 @@ static int h1_module_create(const struct shb_host *host,
 			 key);
 		return SHB_E_INVAL;
 	}
+	uint32_t depth = cfg->parallel ? cfg->parallel : 1;
+	if (depth > SHB_H1_PIPE_MAX) {
+		snprintf(err, errlen, "h1: -p %u: HTTP/1.1 pipelines at most %u "
+			 "requests per connection", depth, SHB_H1_PIPE_MAX);
+		return SHB_E_INVAL;
+	}
+	if (depth > 1 && (cfg->flags & SHB_RUN_DISABLE_KEEPALIVE)) {
+		snprintf(err, errlen, "h1: -p %u pipelines requests on a "
+			 "connection that --disable-keepalive closes after "
+			 "the first", depth);
+		return SHB_E_INVAL;
+	}
 	m = calloc(1, sizeof(*m));
 	if (!m) {
 		snprintf(err, errlen, "h1: out of memory");
@@ -39,6 +51,7 @@ static int h1_module_create(const struct shb_host *host,
 	}
 	m->host = host;
 	m->run_flags = cfg->flags;
+	m->depth = depth;
 	/* A pre-1.4 core never sets SHB_RUN_WANT_RESPONSE. */
 	if ((cfg->flags & SHB_RUN_WANT_BODY) &&
 	    SHB_HAS(cfg, struct shb_run_config, response_body_max))
@@ -118,10 +131,13 @@ static const char *const h1_alpn[] = {"http/1.1", NULL};
 static const struct shb_proto_desc h1_desc = {
 	.struct_size = sizeof(struct shb_proto_desc),
 	.transport = SHB_TRANSPORT_STREAM,
-	.flags = SHB_PROTO_CORE_TLS | SHB_PROTO_ABSOLUTE_FORM,
+	/* Multiplexed in the core's sense: -p requests in flight, here
+	 * pipelined and answered in order. */
+	.flags = SHB_PROTO_CORE_TLS | SHB_PROTO_MULTIPLEXED |
+		 SHB_PROTO_ABSOLUTE_FORM,
 	.name = "h1",
 	.display_name = "HTTP/1.1",
-	.summary = "HTTP/1.1 over TCP or TLS, one request at a time per connection",
+	.summary = "HTTP/1.1 over TCP or TLS, up to -p requests pipelined per connection",
 	.schemes = h1_schemes,
 	.alpn = h1_alpn,
 	.worker_size = 0,

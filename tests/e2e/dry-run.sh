@@ -123,11 +123,11 @@ EOT
 
 # Bad input is refused as for a run: exit 2, one line, nothing on stdout.
 rc=0
-"$SHB" --dry-run -p 4 -n 10 "$ua/" >"$E2E_TMP/bad.out" 2>"$E2E_TMP/bad.err" || rc=$?
+"$SHB" --dry-run --sni x -n 10 "$ua/" >"$E2E_TMP/bad.out" 2>"$E2E_TMP/bad.err" || rc=$?
 [[ $rc -eq 2 ]] || fail "bad input: exit $rc, expected 2"
 [[ ! -s "$E2E_TMP/bad.out" && $(wc -l <"$E2E_TMP/bad.err") -eq 1 ]] ||
 	{ cat "$E2E_TMP/bad.out" "$E2E_TMP/bad.err" >&2; fail "bad input: not one line on stderr alone"; }
-grep -qF -- "shb: -p 4: protocol h1 sends one request at a time per connection" \
+grep -qF -- "shb: --sni x: SNI is sent only over TLS, and the URL is http://" \
 	"$E2E_TMP/bad.err" || { cat "$E2E_TMP/bad.err" >&2; fail "bad input: wrong line"; }
 
 # Neither server saw a connection.

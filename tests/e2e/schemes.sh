@@ -56,6 +56,12 @@ refused 'protocol fx: its TLS priority "NORMAL:+BOGUS:-CIPHER-ALL" is refused by
 # A protocol without options (an empty table): the core names the key.
 refused '--proto-opt "window=1": protocol h1 has no option "window" (it takes none)' \
 	"${FX[@]}" --proto h1 --proto-opt window=1 -n 1 http://127.0.0.1/
+# -p: a protocol that sends one request at a time refuses it; h1
+# pipelines, but not on connections closed after each request.
+refused '-p 4: protocol fx sends one request at a time per connection (h1, h2 and h3 take -p)' \
+	"${FX[@]}" -p 4 -n 1 fx://127.0.0.1:9/
+refused 'protocol h1: -p 2 pipelines requests on a connection that --disable-keepalive closes after the first' \
+	"${FX[@]}" --proto h1 -p 2 --disable-keepalive -n 1 http://127.0.0.1:9/
 
 # Keys the plugin does not declare, flags with values, values missing.
 refused '--proto-opt "bogus=1": protocol fx has no option "bogus" (known: tag=TEXT, fail, failreq, upload=BYTES, bye, hello, failworker=INDEX, tlsprio=STRING)' \

@@ -14,6 +14,7 @@ extern CU_TestInfo shb_h1_conn_tests[];
 extern CU_TestInfo shb_h1_module_tests[];
 extern CU_TestInfo shb_h1_var_tests[];
 extern CU_TestInfo shb_h1_resp_tests[];
+extern CU_TestInfo shb_h1_pipe_tests[];
 
 /* The plugin's entry, linked in from the static library. */
 extern const struct shb_plugin_entry shb_plugin_entry_v1;

@@ -9,5 +9,6 @@ CU_SuiteInfo shb_test_suites[] = {
 	{"h1_module", NULL, NULL, NULL, NULL, shb_h1_module_tests},
 	{"h1_var", NULL, NULL, NULL, NULL, shb_h1_var_tests},
 	{"h1_resp", NULL, NULL, NULL, NULL, shb_h1_resp_tests},
+	{"h1_pipe", NULL, NULL, NULL, NULL, shb_h1_pipe_tests},
 	CU_SUITE_INFO_NULL,
 };

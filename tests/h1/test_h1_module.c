@@ -29,8 +29,9 @@ static void test_descriptor(void)
 	CU_ASSERT_PTR_NULL(f->get(1));
 	CU_ASSERT_EQUAL(d->struct_size, sizeof(*d));
 	CU_ASSERT_EQUAL(d->transport, SHB_TRANSPORT_STREAM);
-	/* Absolute form for a forward proxy (since 1.3). */
-	CU_ASSERT_EQUAL(d->flags, SHB_PROTO_CORE_TLS | SHB_PROTO_ABSOLUTE_FORM);
+	/* -p pipelines; absolute form for a forward proxy (since 1.3). */
+	CU_ASSERT_EQUAL(d->flags, SHB_PROTO_CORE_TLS | SHB_PROTO_MULTIPLEXED |
+				  SHB_PROTO_ABSOLUTE_FORM);
 	CU_ASSERT_STRING_EQUAL(d->name, "h1");
 	CU_ASSERT_STRING_EQUAL(d->display_name, "HTTP/1.1");
 	CU_ASSERT_STRING_EQUAL(d->schemes[0], "http");

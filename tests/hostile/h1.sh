@@ -188,6 +188,67 @@ case_tls_accept_close() {
 	stop_server "$p_PID"
 }
 
+# Pipelining (-p 4 on one connection): the peer reads 4 requests before it
+# answers any (but in pipe-conn-close), so these cases also show that the
+# 4 left together. Some requests complete, so the exit status is 0. Each
+# request is counted once, with the kind docs/reports.md gives.
+pipe_run() { # MODE SHB_ARGS...: -t 1 -c 1 -p 4 against a fresh pipe-* peer
+	local mode=$1
+	shift
+	need SHB_H1PEER
+	start_peer p "$SHB_H1PEER" --mode "$mode" --depth 4 --stats-file "$E2E_TMP/p.stats"
+	hrun r "$LIMIT" "$RSS" -t 1 -c 1 -p 4 "$@" "http://127.0.0.1:$p_PORT/"
+	stop_server "$p_PID"
+}
+
+# Two answers, then FIN: the two behind are errors of kind read.
+case_pipe_close_mid() {
+	pipe_run pipe-close-mid -n 4
+	expect_rc r 0
+	check r 'requests.total == 4' 'requests.ok == 2' 'requests.errors == 2' \
+		'errors.read == 2' 'connectionsOpened == 1'
+	sample_has r read 'closed'
+	check_file "$E2E_TMP/p.stats" 'requests == 4'
+}
+
+# One answer, then RST: three errors of kind read.
+case_pipe_reset() {
+	pipe_run pipe-reset -n 4
+	expect_rc r 0
+	check r 'requests.total == 4' 'requests.ok == 1' 'requests.errors == 3' \
+		'errors.read == 3'
+	sample_has r read 'reset|closed'
+}
+
+# One answer fewer: the last times out, and only it.
+case_pipe_one_fewer() {
+	pipe_run pipe-one-fewer -n 4 --timeout 1s
+	expect_rc r 0
+	check r 'requests.total == 4' 'requests.ok == 3' 'requests.errors == 1' \
+		'errors.timeout == 1'
+	faster r 4000
+}
+
+# One answer more: the extra is no request's, the connection closes, the
+# next one carries the next 4; nothing is counted twice.
+case_pipe_extra() {
+	pipe_run pipe-extra -n 8 --timeout 2s
+	expect_rc r 0
+	check r 'requests.total == 8' 'requests.ok == 8' 'requests.errors == 0' \
+		'connectionsOpened == 2'
+	check_file "$E2E_TMP/p.stats" 'requests == 8' 'accepted == 2'
+}
+
+# Connection: close on the first answer: the three behind are refused
+# (the server processes none after it) and sent again, each connection
+# answering one: 8 connections, 3 + 3 + 3 + 3 + 3 + 2 + 1 = 18 resent.
+case_pipe_conn_close() {
+	pipe_run pipe-conn-close -n 8 --timeout 2s
+	expect_rc r 0
+	check r 'requests.total == 8' 'requests.ok == 8' 'requests.errors == 0' \
+		'requests.retried == 18' 'connectionsOpened == 8'
+}
+
 # The same misbehaviours over TLS.
 case_tls_garbage_status() { bad_tls garbage-status protocol 'status|HTTP'; }
 case_tls_endless_headers() { bad_tls endless-headers protocol "$HEAD_RE"; }

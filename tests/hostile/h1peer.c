@@ -4,7 +4,12 @@
  * heads and bodies without end or beyond any sane size, framing that
  * contradicts itself, a byte at a time, or a reset in the middle.
  *
- *   shb-hostile-h1 --mode MODE [--port-file FILE] [--stats-file FILE]
+ * The pipe-* modes read --depth requests (4 by default) before they send
+ * any response, so that a client that does not pipeline waits for ever,
+ * then answer them, all or wrongly.
+ *
+ *   shb-hostile-h1 --mode MODE [--depth N] [--port-file FILE]
+ *                  [--stats-file FILE]
  *
  * Listens on 127.0.0.1, an ephemeral port written to --port-file; at
  * SIGTERM writes what it saw to --stats-file and exits 0. */
@@ -26,6 +31,8 @@
 #define HELLO "HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nhello, world!"
 
 typedef void (*build_fn)(struct shb_hscript *s);
+
+static unsigned depth = 4; /* --depth: the pipe-* modes' pipeline */
 
 /* Bytes of one character, as a script step: huge lines. */
 static void send_fill(struct shb_hscript *s, char ch, size_t n)
@@ -333,6 +340,86 @@ static void m_hello(struct shb_hscript *s)
 	shb_hscript_repeat(s, top, 0);
 }
 
+/* Reads `depth` requests before any answer: the step to repeat. */
+static int read_pipeline(struct shb_hscript *s)
+{
+	int top = shb_hscript_expect_request(s);
+
+	for (unsigned i = 1; i < depth; i++)
+		shb_hscript_expect_request(s);
+	return top;
+}
+
+/* n copies of str in one send step: one write, so that a client reads
+ * them in one receive (one segment on loopback). */
+static void send_n(struct shb_hscript *s, const char *str, unsigned n)
+{
+	size_t len = strlen(str);
+	char *p = malloc(len * n + 1);
+
+	if (!p) {
+		shb_hscript_send(s, NULL, 1); /* fails: the script is broken */
+		return;
+	}
+	for (unsigned i = 0; i < n; i++)
+		memcpy(p + i * len, str, len);
+	shb_hscript_send(s, p, len * n);
+	free(p);
+}
+
+/* Every pipeline answered, for ever. */
+static void m_pipe(struct shb_hscript *s)
+{
+	int top = read_pipeline(s);
+
+	send_n(s, HELLO, depth);
+	shb_hscript_repeat(s, top, 0);
+}
+
+/* Two answers, then FIN: the rest of the pipeline is lost. */
+static void m_pipe_close_mid(struct shb_hscript *s)
+{
+	read_pipeline(s);
+	send_n(s, HELLO, 2);
+	shb_hscript_close(s);
+}
+
+/* One answer, then RST. */
+static void m_pipe_reset(struct shb_hscript *s)
+{
+	read_pipeline(s);
+	send_n(s, HELLO, 1);
+	shb_hscript_delay(s, 20); /* the bytes leave before the RST */
+	shb_hscript_reset(s);
+}
+
+/* One answer fewer than requests, then silence. */
+static void m_pipe_one_fewer(struct shb_hscript *s)
+{
+	read_pipeline(s);
+	send_n(s, HELLO, depth - 1);
+	shb_hscript_stall(s);
+}
+
+/* One answer more than requests, then silence. */
+static void m_pipe_extra(struct shb_hscript *s)
+{
+	read_pipeline(s);
+	send_n(s, HELLO, depth + 1);
+	shb_hscript_stall(s);
+}
+
+/* The first request answered with Connection: close, then FIN: the
+ * server processes none of those behind it (RFC 9112 9.6), however many
+ * there are. */
+static void m_pipe_conn_close(struct shb_hscript *s)
+{
+	shb_hscript_expect_request(s);
+	shb_hscript_send_str(s, "HTTP/1.1 200 OK\r\nConnection: close\r\n"
+			     "Content-Length: 13\r\n\r\nhello, world!");
+	shb_hscript_close(s);
+}
+
 static const struct {
 	const char *name;
 	build_fn build;
@@ -370,6 +457,12 @@ static const struct {
 	{ "accept-close", m_accept_close },
 	{ "bad-version", m_bad_version },
 	{ "h2-preface", m_h2_preface },
+	{ "pipe", m_pipe },
+	{ "pipe-close-mid", m_pipe_close_mid },
+	{ "pipe-reset", m_pipe_reset },
+	{ "pipe-one-fewer", m_pipe_one_fewer },
+	{ "pipe-extra", m_pipe_extra },
+	{ "pipe-conn-close", m_pipe_conn_close },
 };
 
 static struct shb_hscript *build(const char *mode)
@@ -418,8 +511,8 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: shb-hostile-h1 --mode MODE [--port-file FILE] "
-		"[--stats-file FILE] [--location URL]\n"
+	fprintf(out, "usage: shb-hostile-h1 --mode MODE [--depth N] "
+		"[--port-file FILE] [--stats-file FILE] [--location URL]\n"
 		"--location URL: where redirect-away redirects to\nmodes:");
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
 		fprintf(out, " %s", modes[i].name);
@@ -430,6 +523,7 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "mode", required_argument, NULL, 'm' },
+		{ "depth", required_argument, NULL, 'd' },
 		{ "port-file", required_argument, NULL, 'f' },
 		{ "stats-file", required_argument, NULL, 's' },
 		{ "location", required_argument, NULL, 'l' },
@@ -443,6 +537,13 @@ int main(int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'm': mode = optarg; break;
+		case 'd':
+			depth = (unsigned)strtoul(optarg, NULL, 10);
+			if (depth < 2 || depth > 1024) {
+				usage(stderr);
+				return 2;
+			}
+			break;
 		case 'f': port_file = optarg; break;
 		case 's': stats_file = optarg; break;
 		case 'l':
