@@ -80,6 +80,20 @@ static int next_string(struct worker *w, struct shb_script_worker *sw)
 			      sw->err, sizeof(sw->err));
 }
 
+/* A string's requests go out together on one connection, in one write
+ * on a protocol that pipelines (wrk's pipeline.lua): its first request
+ * waits for a connection with room for all of them (or for -p, when the
+ * string is longer), or with nothing else in flight, so that it never
+ * waits for ever (a server may allow fewer streams than -p). The slot of
+ * this request is taken already: c->nused counts it. */
+static int string_fits(struct shb_conn *c, size_t k)
+{
+	struct worker *w = c->w;
+	uint32_t want = k < w->parallel ? (uint32_t)k : w->parallel;
+
+	return c->nused <= 1 || w->vt->capacity(c->p) >= want;
+}
+
 int shb_script_issue(struct shb_conn *c, uint64_t cookie)
 {
 	struct worker *w = c->w;
@@ -90,6 +104,8 @@ int shb_script_issue(struct shb_conn *c, uint64_t cookie)
 		return SHB_E_BUSY;
 	if (sw->next >= sw->set.count && next_string(w, sw) < 0)
 		return w->script_stop ? SHB_E_BUSY : SHB_SCRIPT_FAILED;
+	if (sw->next == 0 && sw->set.count > 1 && !string_fits(c, sw->set.count))
+		return SHB_E_BUSY;
 	struct shb_request *rq = &sw->set.reqs[sw->next];
 	const char *own = rq->authority;
 	if (!own)
