@@ -111,13 +111,11 @@ static struct shb_h1_entry *owed_front(struct shb_h1_conn *c)
 	return shb_h1_pipe_at(&c->pipe, c->pipe.answered);
 }
 
-/* Starts the scanner on the oldest request owed, if any. */
-static void scan_next(struct shb_h1_conn *c)
+/* Starts the scanner on r's response. */
+static void scan_start(struct shb_h1_conn *c, const struct shb_h1_request *r)
 {
 	c->ts_first_byte = 0;
-	if (shb_h1_pipe_owed(&c->pipe))
-		shb_h1_scan_begin_keep(&c->scan, (int)owed_front(c)->req->is_head,
-				       c->keep);
+	shb_h1_scan_begin_keep(&c->scan, (int)r->is_head, c->keep);
 }
 
 static void result_from_scan(const struct shb_h1_conn *c,
@@ -190,11 +188,10 @@ static void complete(struct shb_h1_conn *c, shb_tstamp now)
 				    res.status, c->keep, &c->kvs);
 	shb_h1_pipe_answer(&c->pipe);
 	c->mod->host->req_done(c->handle, cookie, &res);
-	if (!reuse) {
+	if (!reuse)
 		end_owed(c, SHB_REQ_REFUSED, behind_close, 0, 0, now);
-		return;
-	}
-	scan_next(c);
+	else if (shb_h1_pipe_owed(&c->pipe))
+		scan_start(c, owed_front(c)->req);
 }
 
 /* Ends the oldest request owed with `outcome`, the ones behind it as
@@ -288,30 +285,25 @@ static struct shb_vec vec_of(const uint8_t *p, size_t n)
 	return v;
 }
 
-/* Request r's bytes from `skip` on into vecs[max]: the vec count. In
- * absolute form the head is split at the request target, with scheme,
- * "://" and authority in between, then the body. */
-static size_t request_vecs(const struct shb_h1_conn *c,
-			   const struct shb_h1_request *r, size_t skip,
-			   struct shb_vec *vecs, size_t max)
+/* Request r's bytes from `skip` on into vecs[max], in absolute form: the
+ * head split at the request target, with scheme, "://" and authority in
+ * between, then the body. The vec count. */
+static size_t absolute_vecs(const struct shb_h1_conn *c,
+			    const struct shb_h1_request *r, size_t skip,
+			    struct shb_vec *vecs, size_t max)
 {
-	struct shb_vec seg[6];
-	size_t n = 0, k = 0;
+	const size_t sl = strlen(c->abs_scheme);
+	struct shb_vec seg[6] = {
+		vec_of(r->head, r->target_off),
+		vec_of((const uint8_t *)c->abs_scheme, sl),
+		vec_of((const uint8_t *)"://", 3),
+		vec_of((const uint8_t *)c->abs_authority, c->abs_len - sl - 3),
+		vec_of(r->head + r->target_off, r->head_len - r->target_off),
+		vec_of(r->body, r->body_len),
+	};
+	size_t k = 0;
 
-	if (c->abs_len) {
-		const size_t sl = strlen(c->abs_scheme);
-		seg[n++] = vec_of(r->head, r->target_off);
-		seg[n++] = vec_of((const uint8_t *)c->abs_scheme, sl);
-		seg[n++] = vec_of((const uint8_t *)"://", 3);
-		seg[n++] = vec_of((const uint8_t *)c->abs_authority,
-				  c->abs_len - sl - 3);
-		seg[n++] = vec_of(r->head + r->target_off,
-				  r->head_len - r->target_off);
-	} else {
-		seg[n++] = vec_of(r->head, r->head_len);
-	}
-	seg[n++] = vec_of(r->body, r->body_len);
-	for (size_t i = 0; i < n && k < max; i++) {
+	for (size_t i = 0; i < 6 && k < max; i++) {
 		if (skip >= seg[i].len) {
 			skip -= seg[i].len;
 			continue;
@@ -324,7 +316,8 @@ static size_t request_vecs(const struct shb_h1_conn *c,
 }
 
 /* Every request not yet sent, in order, as far as `max` vecs go: a
- * pipeline leaves in one write. */
+ * pipeline leaves in one write. Origin form (no proxy) is each request's
+ * head and body as they are. */
 shb_ssize shb_h1_conn_pull_send(void *conn, struct shb_vec *vecs, size_t max,
 				shb_tstamp now)
 {
@@ -334,10 +327,18 @@ shb_ssize shb_h1_conn_pull_send(void *conn, struct shb_vec *vecs, size_t max,
 
 	if (c->closed)
 		return 0;
-	for (uint32_t i = p->sent; i < p->count && k < max; i++) {
-		k += request_vecs(c, shb_h1_pipe_at(p, i)->req, skip, vecs + k,
-				  max - k);
-		skip = 0;
+	for (uint32_t i = p->sent; i < p->count && k < max; i++, skip = 0) {
+		const struct shb_h1_request *r = shb_h1_pipe_at(p, i)->req;
+		if (c->abs_len) {
+			k += absolute_vecs(c, r, skip, vecs + k, max - k);
+			continue;
+		}
+		if (skip < r->head_len)
+			vecs[k++] = vec_of(r->head + skip, r->head_len - skip);
+		if (k < max && r->body_len) {
+			size_t b = skip > r->head_len ? skip - r->head_len : 0;
+			vecs[k++] = vec_of(r->body + b, r->body_len - b);
+		}
 	}
 	return (shb_ssize)k;
 }
@@ -389,7 +390,7 @@ static void begin(struct shb_h1_conn *c, const struct shb_h1_request *r,
 
 	shb_h1_pipe_push(&c->pipe, r, cookie);
 	if (first)
-		scan_next(c);
+		scan_start(c, r);
 }
 
 int shb_h1_conn_issue(void *conn, const void *prepared, uint64_t cookie,
@@ -425,9 +426,9 @@ int shb_h1_conn_issue_var(void *conn, const void *prepared,
 	uint8_t *buf = shb_h1_pipe_buf(&c->pipe, plan.size);
 	if (!buf)
 		return SHB_E_NOMEM;
-	struct shb_h1_entry *e = shb_h1_pipe_tail(&c->pipe);
-	shb_h1_request_var_write(r, var, &plan, buf, &e->own);
-	begin(c, &e->own, cookie);
+	struct shb_h1_own *o = shb_h1_pipe_tail_own(&c->pipe);
+	shb_h1_request_var_write(r, var, &plan, buf, &o->req);
+	begin(c, &o->req, cookie);
 	return SHB_OK;
 }
 
@@ -454,17 +455,17 @@ int shb_h1_conn_issue_req(void *conn, const struct shb_request *req,
 		shb_h1_request_free(r);
 		return SHB_E_NOMEM;
 	}
-	struct shb_h1_entry *e = shb_h1_pipe_tail(&c->pipe);
+	struct shb_h1_own *o = shb_h1_pipe_tail_own(&c->pipe);
 	memcpy(buf, r->head, r->head_len);
 	if (r->body_len)
 		memcpy(buf + r->head_len, r->body, r->body_len);
-	e->own = *r;
-	e->own.head = buf;
-	e->own.body = r->body_len ? buf + r->head_len : NULL;
-	e->own.hv = NULL;
-	e->own.header_count = 0;
+	o->req = *r;
+	o->req.head = buf;
+	o->req.body = r->body_len ? buf + r->head_len : NULL;
+	o->req.hv = NULL;
+	o->req.header_count = 0;
 	shb_h1_request_free(r);
-	begin(c, &e->own, cookie);
+	begin(c, &o->req, cookie);
 	return SHB_OK;
 }
 
