@@ -30,13 +30,16 @@ h2_cases="h2:streams h2:window h2:goaway"
 # HTTP/3 with a QPACK dynamic table announced (4096 octets, 16 blocked
 # streams, as --proto-opt qpack-table= and qpack-blocked= set it).
 h3_cases="h3:qpack"
+# HTTP/1.1 pipelining (-p 8 on h1 and h1s, GET /), on the servers that
+# declare it.
+h1_cases="h1:pipe"
 
 usage() {
 	cat <<EOF
 Usage: interop/run.sh [options]
 
 Starts each server on loopback with the configuration in interop/<server>/
-and runs shb (-c 10 -n 200; -p 16 on h2c, h2, h3) against every endpoint
+and runs shb (-c 10 -n 200; -p 16 on h2c, h2, h3, -p 8 for h1:pipe) against every endpoint
 it serves, over every protocol it speaks. Exit status 0 only when every
 applicable cell of the matrix passed.
 
@@ -135,7 +138,7 @@ if ((quick)); then
 	ws_endpoints="ws:echo"
 	grpc_endpoints="grpc:echo"
 else
-	endpoints="$all_endpoints $h2_cases $h3_cases"
+	endpoints="$all_endpoints $h1_cases $h2_cases $h3_cases"
 fi
 
 # proto_endpoints PROTO: what is run over a protocol column.
@@ -490,6 +493,7 @@ run_one() {
 	args=(--proto "$(shb_proto "$proto")" -c 10 -n 200)
 	case $proto in
 	h2c | h2 | h3 | grpc | grpcs | dns) args+=(-p 16) ;;
+	h1 | h1s) [[ $ep != h1:pipe ]] || args+=(-p 8) ;;
 	# In flight per connection: 4, unless the server can only answer
 	# one message at a time (IOP_PAR, websocketd).
 	ws | wss) args+=(-p "${IOP_PAR[$proto]:-4}") ;;
@@ -712,6 +716,10 @@ for s in "${server_list[@]}"; do
 					[[ $p == h2* && -n ${IOP_NA["$p $ep"]:-${IOP_NA["* $ep"]:-}} ]] || continue
 				fi
 				[[ $ep != h3:* || $p == h3 ]] || continue
+				# An HTTP/1.1 case likewise, for h1 and h1s.
+				if [[ $ep == h1:* ]]; then
+					[[ $p == h1* && -n ${IOP_NA["$p $ep"]:-${IOP_NA["* $ep"]:-}} ]] || continue
+				fi
 				why=${IOP_NA["$p $ep"]:-${IOP_NA["* $ep"]:-not configured}}
 				runs+=("$s${US}$p${US}$ep${US}n/a${US}$why${US}${US}")
 				continue
@@ -744,8 +752,8 @@ report() {
 	echo
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "- shb: $(run_shb --version 2>/dev/null | head -n 1) (protocol plugins: ${plugins:-none})"
-	echo "- mode: $( ((quick)) && echo "quick (GET / only)" || echo "full ($all_endpoints; HTTP/2 cases: $h2_cases; HTTP/3 cases: $h3_cases)")"
-	echo "- each run: -c 10 -n 200, -p 16 on h2c/h2/h3; pass = exit 0, 200 ok, 0 errors, only status 200"
+	echo "- mode: $( ((quick)) && echo "quick (GET / only)" || echo "full ($all_endpoints; HTTP/1.1 cases: $h1_cases; HTTP/2 cases: $h2_cases; HTTP/3 cases: $h3_cases)")"
+	echo "- each run: -c 10 -n 200, -p 16 on h2c/h2/h3, -p 8 on h1:pipe (pipelined); pass = exit 0, 200 ok, 0 errors, only status 200"
 	echo "- ws/wss ($ws_endpoints): -p 4 (1 on websocketd); pass = exit 0, 200 ok, 0 errors, only close code 1000"
 	echo "- grpc/grpcs ($grpc_endpoints): -p 16; pass = exit 0, 200 ok, 0 errors, only status 200 and grpc-status 0 (streams: exactly the body octets of every message sent back); grpc:fail: exit 1, 200 application errors, only grpc-status 3"
 	echo "- dns ($dns_endpoints): -p 16; pass = dns:a exit 0, 200 noerror; dns:nx exit 1, 200 nxdomain answered; each with 200 queries in the server's log"

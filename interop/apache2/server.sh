@@ -34,6 +34,8 @@ apache2_start() {
 		iop_url h2c "$ep" "http://127.0.0.1:$h1$ep"
 		iop_url h2 "$ep" "https://127.0.0.1:$tls$ep"
 	done
+	iop_url h1 h1:pipe "http://127.0.0.1:$h1/"
+	iop_url h1s h1:pipe "https://127.0.0.1:$tls/"
 	iop_na h2c /close "mod_http2 has no per-connection request limit (MaxKeepAliveRequests does not apply)"
 	iop_na h2 /close "mod_http2 has no per-connection request limit (MaxKeepAliveRequests does not apply)"
 }

@@ -45,6 +45,8 @@ nginx_start() {
 		iop_url h2c "$ep" "http://127.0.0.1:$h2c$ep"
 		iop_url h2 "$ep" "https://127.0.0.1:$tls$ep"
 	done
+	iop_url h1 h1:pipe "http://127.0.0.1:$h1/"
+	iop_url h1s h1:pipe "https://127.0.0.1:$tls/"
 	iop_url h2c /close "http://127.0.0.1:$h2c_ga/close"
 	iop_url h2 /close "https://127.0.0.1:$tls_ga/close"
 }
