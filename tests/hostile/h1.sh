@@ -229,6 +229,17 @@ case_pipe_one_fewer() {
 	faster r 4000
 }
 
+# No answer: the oldest times out, which closes the connection (a
+# response cannot be skipped); the three behind it are errors of kind read.
+case_pipe_stall() {
+	pipe_run pipe-stall -n 4 --timeout 1s
+	expect_rc r 1
+	check r 'requests.total == 4' 'requests.ok == 0' 'requests.errors == 4' \
+		'errors.timeout == 1' 'errors.read == 3'
+	sample_has r read 'another request in the pipeline was cancelled'
+	faster r 4000
+}
+
 # One answer more: the extra is no request's, the connection closes, the
 # next one carries the next 4; nothing is counted twice.
 case_pipe_extra() {

@@ -393,6 +393,13 @@ static void m_pipe_reset(struct shb_hscript *s)
 	shb_hscript_reset(s);
 }
 
+/* No answer at all: the pipeline waits for --timeout. */
+static void m_pipe_stall(struct shb_hscript *s)
+{
+	read_pipeline(s);
+	shb_hscript_stall(s);
+}
+
 /* One answer fewer than requests, then silence. */
 static void m_pipe_one_fewer(struct shb_hscript *s)
 {
@@ -461,6 +468,7 @@ static const struct {
 	{ "pipe-close-mid", m_pipe_close_mid },
 	{ "pipe-reset", m_pipe_reset },
 	{ "pipe-one-fewer", m_pipe_one_fewer },
+	{ "pipe-stall", m_pipe_stall },
 	{ "pipe-extra", m_pipe_extra },
 	{ "pipe-conn-close", m_pipe_conn_close },
 };
