@@ -108,7 +108,7 @@ static const char behind_close[] =
 /* The oldest request owed. */
 static struct shb_h1_entry *owed_front(struct shb_h1_conn *c)
 {
-	return shb_h1_pipe_at(&c->pipe, c->pipe.answered);
+	return shb_h1_pipe_at(&c->pipe, c->pipe.ans);
 }
 
 /* Starts the scanner on r's response. */
@@ -163,13 +163,13 @@ static void end_owed(struct shb_h1_conn *c, uint32_t outcome, const char *why,
 	res.detail = why;
 	res.ts_done = now;
 	c->closed = 1;
-	for (uint32_t i = p->answered; i < p->count; i++) {
-		uint64_t cookie = shb_h1_pipe_at(p, i)->cookie;
+	for (uint32_t s = p->ans; s != p->tail; s++) {
+		uint64_t cookie = shb_h1_pipe_at(p, s)->cookie;
 		if (!(skip_one && cookie == skip))
 			c->mod->host->req_done(c->handle, cookie, &res);
 	}
-	if (c->mod->debug && p->count > p->answered)
-		trace(c, "%u request(s) behind: %s", p->count - p->answered, why);
+	if (c->mod->debug && shb_h1_pipe_owed(p))
+		trace(c, "%u request(s) behind: %s", shb_h1_pipe_owed(p), why);
 	shb_h1_pipe_clear(p);
 }
 
@@ -327,8 +327,8 @@ shb_ssize shb_h1_conn_pull_send(void *conn, struct shb_vec *vecs, size_t max,
 
 	if (c->closed)
 		return 0;
-	for (uint32_t i = p->sent; i < p->count && k < max; i++, skip = 0) {
-		const struct shb_h1_request *r = shb_h1_pipe_at(p, i)->req;
+	for (uint32_t s = p->snt; s != p->tail && k < max; s++, skip = 0) {
+		const struct shb_h1_request *r = shb_h1_pipe_at(p, s)->req;
 		if (c->abs_len) {
 			k += absolute_vecs(c, r, skip, vecs + k, max - k);
 			continue;

@@ -43,7 +43,7 @@ void shb_h1_pipe_fini(struct shb_h1_pipe *p)
 	p->e = NULL;
 	p->own = NULL;
 	p->depth = 0;
-	p->count = p->answered = p->sent = 0;
+	p->base = p->tail = p->ans = p->snt = 0;
 }
 
 uint8_t *shb_h1_pipe_buf(struct shb_h1_pipe *p, size_t n)
@@ -68,7 +68,6 @@ uint8_t *shb_h1_pipe_buf(struct shb_h1_pipe *p, size_t n)
 
 void shb_h1_pipe_clear(struct shb_h1_pipe *p)
 {
-	p->head = 0;
-	p->count = p->answered = p->sent = 0;
+	p->base = p->ans = p->snt = p->tail;
 	p->send_off = 0;
 }

@@ -4,17 +4,16 @@
  * the requests came).
  *
  * An entry is added at the tail by issue. Its bytes leave from the send
- * cursor (`sent` whole entries, then send_off bytes of the next); its
- * response is read at the answer cursor (`answered` entries). It leaves
- * the FIFO only once both cursors are past it: an eager server may answer
- * before the body is out, and bytes handed to the core stay put until
- * sent() says so. With depth 1 this is the one-request-at-a-time
- * connection it replaces, with no allocation.
+ * cursor (snt, and send_off bytes into it); its response is read at the
+ * answer cursor (ans). It leaves the FIFO only once both cursors are past
+ * it: an eager server may answer before the body is out, and bytes handed
+ * to the core stay put until sent() says so. With depth 1 this is the
+ * one-request-at-a-time connection it replaces, with no allocation.
  *
  * Plain data, [conn]: owned by its connection. A varied or whole request
- * is written into its entry's own buffer (struct shb_h1_own) (grown to the largest request
- * that entry carried, freed by shb_h1_pipe_fini), so the entries in flight
- * never share bytes. */
+ * is written into its entry's own buffer (struct shb_h1_own, grown to the
+ * largest request that entry carried, freed by shb_h1_pipe_fini), so the
+ * entries in flight never share bytes. */
 #ifndef SHB_H1_PIPE_H
 #define SHB_H1_PIPE_H
 
@@ -28,8 +27,8 @@
  * buffers it holds. */
 #define SHB_H1_PIPE_MAX 1024u
 
-/* What every request reads (16 bytes: the ring is indexed with a shift
- * and a mask, not a division). */
+/* What every request reads (16 bytes, in a ring whose size is a power of
+ * two: indexed with a shift and a mask, not a division). */
 struct shb_h1_entry {
 	const struct shb_h1_request *req; /* the module's, or &own[i].req */
 	uint64_t cookie;
@@ -42,6 +41,9 @@ struct shb_h1_own {
 	size_t cap;
 };
 
+/* The cursors are sequence numbers of requests on the connection
+ * (wrapping uint32_t; entry of number s at e[s & mask]):
+ * base <= ans, snt <= tail, tail - base <= depth. */
 struct shb_h1_pipe {
 	struct shb_h1_entry *e; /* mask + 1 entries; &one for depth 1 */
 	struct shb_h1_own *own; /* as many; &own_one for depth 1; NULL until
@@ -49,90 +51,76 @@ struct shb_h1_pipe {
 	struct shb_h1_entry one;
 	struct shb_h1_own own_one;
 	uint32_t depth;
-	uint32_t mask;     /* ring size - 1: a power of two >= depth, - 1 */
-	uint32_t head;     /* index in e of the oldest entry */
-	uint32_t count;    /* entries in the FIFO */
-	uint32_t answered; /* of them, from the oldest, answered */
-	uint32_t sent;     /* of them, from the oldest, all bytes accepted */
-	size_t send_off;   /* bytes of the entry at `sent` accepted so far */
+	uint32_t mask;   /* ring size - 1: a power of two >= depth, - 1 */
+	uint32_t base;   /* the oldest request in the FIFO */
+	uint32_t tail;   /* the next request issued */
+	uint32_t ans;    /* the oldest request not answered */
+	uint32_t snt;    /* the oldest request not sent whole */
+	size_t send_off; /* bytes of request snt accepted so far */
 };
 
 /* depth 1..SHB_H1_PIPE_MAX. 0, or -1 when out of memory. */
 int shb_h1_pipe_init(struct shb_h1_pipe *p, uint32_t depth);
 void shb_h1_pipe_fini(struct shb_h1_pipe *p);
 
-/* The i-th entry from the oldest (i < count). */
+/* The entry of request number s (base <= s < tail). */
 static inline struct shb_h1_entry *shb_h1_pipe_at(struct shb_h1_pipe *p,
-						  uint32_t i)
+						  uint32_t s)
 {
-	return &p->e[(p->head + i) & p->mask];
+	return &p->e[s & p->mask];
 }
 
 static inline uint32_t shb_h1_pipe_room(const struct shb_h1_pipe *p)
 {
-	return p->depth - p->count;
+	return p->depth - (p->tail - p->base);
 }
 
 /* Requests whose response is still owed. */
 static inline uint32_t shb_h1_pipe_owed(const struct shb_h1_pipe *p)
 {
-	return p->count - p->answered;
+	return p->tail - p->ans;
 }
 
 static inline int shb_h1_pipe_unsent(const struct shb_h1_pipe *p)
 {
-	return p->sent < p->count;
-}
-
-/* The entry a new request goes into (room checked by the caller); it
- * counts once shb_h1_pipe_push is called. */
-static inline struct shb_h1_entry *shb_h1_pipe_tail(struct shb_h1_pipe *p)
-{
-	return shb_h1_pipe_at(p, p->count);
+	return p->snt != p->tail;
 }
 
 /* The tail entry's own request and buffer (after shb_h1_pipe_buf). */
 static inline struct shb_h1_own *shb_h1_pipe_tail_own(struct shb_h1_pipe *p)
 {
-	return &p->own[(p->head + p->count) & p->mask];
+	return &p->own[p->tail & p->mask];
 }
 
 /* Inline, as the rest of the per-request path: with -p 1 these calls
- * are most of what the FIFO adds to a request. */
+ * are most of what the FIFO adds to a request. Adds a request at the
+ * tail (room checked by the caller). */
 static inline void shb_h1_pipe_push(struct shb_h1_pipe *p,
 				    const struct shb_h1_request *r,
 				    uint64_t cookie)
 {
-	struct shb_h1_entry *e = shb_h1_pipe_tail(p);
+	struct shb_h1_entry *e = shb_h1_pipe_at(p, p->tail);
 
 	e->req = r;
 	e->cookie = cookie;
-	p->count++;
+	p->tail++;
 }
 
 /* The tail entry's buffer, at least n bytes: its pointer, or NULL when
  * out of memory (the entry keeps what it had). */
 uint8_t *shb_h1_pipe_buf(struct shb_h1_pipe *p, size_t n);
 
-/* Entries past both cursors leave from the front. */
+/* Requests past both cursors leave from the front. */
 static inline void shb_h1_pipe_retire(struct shb_h1_pipe *p)
 {
-	uint32_t k = p->answered < p->sent ? p->answered : p->sent;
-
-	if (!k)
-		return;
-	p->answered -= k;
-	p->sent -= k;
-	p->count -= k;
-	p->head = (p->head + k) & p->mask;
+	p->base = p->ans - p->base < p->snt - p->base ? p->ans : p->snt;
 }
 
-/* The oldest owed request was answered (or failed); entries both answered
- * and sent leave. */
+/* The oldest owed request was answered (or failed). */
 static inline void shb_h1_pipe_answer(struct shb_h1_pipe *p)
 {
-	if (p->answered < p->count)
-		p->answered++;
+	if (p->ans != p->tail)
+		p->ans++;
 	shb_h1_pipe_retire(p);
 }
 
@@ -142,15 +130,15 @@ static inline void shb_h1_pipe_answer(struct shb_h1_pipe *p)
 static inline void shb_h1_pipe_sent(struct shb_h1_pipe *p, size_t n,
 				    size_t extra)
 {
-	while (n && p->sent < p->count) {
-		const struct shb_h1_request *r = shb_h1_pipe_at(p, p->sent)->req;
+	while (n && p->snt != p->tail) {
+		const struct shb_h1_request *r = shb_h1_pipe_at(p, p->snt)->req;
 		size_t left = r->total + extra - p->send_off;
 		if (n < left) {
 			p->send_off += n;
 			break;
 		}
 		n -= left;
-		p->sent++;
+		p->snt++;
 		p->send_off = 0;
 	}
 	shb_h1_pipe_retire(p);
