@@ -27,7 +27,7 @@ targets_all=(h1_scan h2_frame h2_conn h2_hpack huffman qpack h3_response
 targets_all+=(hdrv2 report urls template values script_req)
 targets_all+=(elf proxy_connect h1_proxy ws_frame grpc_msg redis_resp)
 targets_all+=(check_needed prom_answer dns_reply)
-targets_all+=(url_ref qpack_fields h1_resp)
+targets_all+=(url_ref qpack_fields h1_resp h1_pipe)
 # Inputs longer than 4096 bytes where a target's seeds are (whole reports).
 declare -A max_len_of=([report]=65536)
 runs=100000

@@ -3,10 +3,12 @@
 vectors: the HTTP/1.1 responses of tests/h1/test_h1_scan.c, the RFC 7541
 examples and Huffman code of tests/vectors, the RFC 9001 packets of
 tests/h3/wire/wire_vectors.c, the URLs of tests/url_cli/test_url.c and the
-argument lists of tests/url_cli/test_cli*.c, plus frames built from them.
+argument lists of tests/url_cli/test_cli*.c, plus frames built from them,
+and pipelined HTTP/1.1 exchanges for h1_pipe.
 Each seed starts with the control bytes its target reads (see the comment
 at the top of each fuzz_*.c). Run from anywhere; rewrites the corpus
-directories. The output is committed; rerun after changing a vector."""
+directories (those named as arguments, or all). The output is committed;
+rerun after changing a vector."""
 import hashlib
 import os
 import re
@@ -70,6 +72,30 @@ def h1_seeds():
         seeds.append(b'\x80' + PLAN + r)  # the peer closes after it
     seeds.append(b'\x01' + PLAN + resp[0] + resp[-1])  # HEAD, pipelined
     return seeds
+
+
+def h1_pipe_seeds():
+    """fuzz_h1_pipe.c: flags (depth - 1, close, cancel, traces), HEAD mask,
+    send byte, plan, first segment's length, the server's bytes."""
+    hello = b'HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello'
+    mixed = [hello, b'HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n',
+             b'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n',
+             b'HTTP/1.1 304 Not Modified\r\nContent-Length: 7\r\n\r\n',
+             b'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n'
+             b'3\r\nabc\r\n0\r\n\r\n']
+    close = b'HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n'
+
+    def seed(flags, mask, send, first, data):
+        return bytes([flags, mask, send]) + PLAN + struct.pack('<H', first) + data
+    return [
+        seed(3, 0, 0, 4 * len(hello), 8 * hello),       # two full rounds
+        seed(4, 0x42, 0, len(b''.join(mixed)), 2 * b''.join(mixed)),
+        seed(2, 0, 0, 200, hello + close + hello),        # close mid-pipe
+        seed(3 | 8, 0, 0, 2 * len(hello), 2 * hello),     # EOF after two
+        seed(3 | 16, 0, 0, len(hello), 3 * hello),        # cancel after one
+        seed(1, 0, 0, 3 * len(hello), 3 * hello),         # one extra
+        seed(7 | 32, 0x81, 0x30, 9 * len(hello), 16 * hello),  # 1 vec, 21 B
+    ]
 
 
 # ---- HPACK, Huffman, HTTP/2 ---------------------------------------------------
@@ -454,12 +480,15 @@ TARGETS = {
     'h3_response': h3_response_seeds, 'h3_peer': h3_peer_seeds,
     'quic_header': quic_header_seeds, 'quic_frame': quic_frame_seeds,
     'quic_tp': quic_tp_seeds, 'quic_ack': quic_ack_seeds,
-    'url': url_seeds, 'cli': cli_seeds,
+    'url': url_seeds, 'cli': cli_seeds, 'h1_pipe': h1_pipe_seeds,
 }
 
 
 def main():
+    # Targets named on the command line only, or every one.
     for name, make in TARGETS.items():
+        if sys.argv[1:] and name not in sys.argv[1:]:
+            continue
         d = os.path.join(CORPUS, name)
         os.makedirs(d, exist_ok=True)
         for old in os.listdir(d):
