@@ -6,7 +6,7 @@
 # next request gets nothing from it (and --timeout ends the run with
 # errors), so exact ok counts here mean every batch reached the server
 # before any answer did. Cases: -p 4 on one connection, on two, through
-# TLS; wrk's pipeline.lua (three requests in one request() string) with
+# TLS, and under -R (each request timed from its own start); wrk's pipeline.lua (three requests in one request() string) with
 # -p 3, with -p 6 (two strings in flight), and over two connections of
 # -p 4, each string whole on one connection.
 # shellcheck disable=SC2154 # NAME_PORT, NAME_PID: set by start_peer
@@ -44,6 +44,19 @@ kill_quiet "$f_PID"
 stop_server "$p_PID"
 check_file "$E2E_TMP/p.stats" 'accepted == 4' 'requests == 160'
 note "-p 4: 160 requests in batches of 4, each batch sent before any answer"
+
+# Open loop, -R 20 on one connection of -p 4: each request is due 50 ms
+# after the one before, and the peer answers none of a batch before it
+# has all four, so the first of each batch waits at least 150 ms for the
+# three due after it. Its latency, from its own due time (and from its
+# own send), counts that wait; the last of a batch, due 150 ms later, is
+# not timed from the first's start.
+pipe o 4
+ok_run open 8 -c 1 -p 4 -R 20 "http://127.0.0.1:$o_PORT/"
+check open 'latencySeconds.max >= 0.15' 'latencyUncorrectedSeconds.max >= 0.15' \
+	'latencySeconds.min < 0.15'
+stop_server "$o_PID"
+note "-p 4 -R 20: each request of a batch timed from its own start"
 
 # wrk's pipeline.lua: its three requests leave together, on one
 # connection, before any response, as wrk sends them.
