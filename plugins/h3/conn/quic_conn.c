@@ -166,7 +166,7 @@ static void on_lost(void *ctx, enum shb_quic_pns space,
 
 /* ---- life cycle ---------------------------------------------------------- */
 
-static int random_bytes(struct shb_quic_conn *c, void *buf, size_t len)
+int qc_random(struct shb_quic_conn *c, void *buf, size_t len)
 {
 	if (c->cfg.random)
 		return c->cfg.random(c->cfg.user, buf, len);
@@ -183,11 +183,11 @@ static void local_params(struct shb_quic_conn *c)
 	tp->initial_max_data = c->cfg.conn_window;
 	tp->initial_max_stream_data_bidi_local = c->cfg.stream_window;
 	tp->initial_max_stream_data_bidi_remote = 0;
-	tp->initial_max_stream_data_uni = c->cfg.stream_window;
+	tp->initial_max_stream_data_uni = c->cfg.uni_window;
 	tp->initial_max_streams_bidi = 0;
-	tp->initial_max_streams_uni = SHB_QUIC_CONN_PEER_UNI;
+	tp->initial_max_streams_uni = c->cfg.peer_uni;
 	tp->max_ack_delay_ms = QC_MAX_ACK_DELAY_MS;
-	tp->active_connection_id_limit = QC_CID_LIMIT;
+	tp->active_connection_id_limit = QC_CID_ANNOUNCE;
 	shb_quic_cid_set(&tp->initial_scid, c->scid.id, c->scid.len);
 }
 
@@ -253,7 +253,7 @@ struct shb_quic_conn *shb_quic_conn_new(const struct shb_quic_conn_config *cfg,
 		goto fail;
 	}
 	rc = SHB_QUIC_CONN_E_TLS;
-	if (random_bytes(c, ids, sizeof(ids)) < 0)
+	if (qc_random(c, ids, sizeof(ids)) < 0)
 		goto fail_free;
 	shb_quic_cid_set(&c->scid, ids, 8);
 	shb_quic_cid_set(&c->odcid, ids + 8, 8);
@@ -266,7 +266,7 @@ struct shb_quic_conn *shb_quic_conn_new(const struct shb_quic_conn_config *cfg,
 	c->last_rx = now;
 	c->phase_start_pn = 0;
 	c->rx_max_data = k.conn_window;
-	c->peer_uni_limit = SHB_QUIC_CONN_PEER_UNI;
+	c->peer_uni_limit = k.peer_uni;
 	c->avail_was_zero = 1;
 	if (qc_streams_init(c) < 0)
 		goto fail_free;

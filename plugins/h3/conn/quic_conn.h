@@ -107,6 +107,7 @@
 #include <stdint.h>
 
 #include "quic_tls.h"
+#include "quic_tp_items.h"
 
 struct shb_quic_conn; /* opaque */
 
@@ -305,6 +306,28 @@ struct shb_quic_conn_config {
 	 * byte on; borrowed for the call), once, from inside
 	 * shb_quic_conn_new(); NULL: not wanted. For the report's JA3/JA4. */
 	void (*client_hello)(void *user, const uint8_t *msg, size_t len);
+	/* Server unidirectional streams allowed at once (our
+	 * initial_max_streams_uni, raised as they end): 3..128, default 3.
+	 * Each costs a stream slot (0.6 KiB) from shb_quic_conn_new(). */
+	uint32_t peer_uni;
+	/* Receive window of server unidirectional streams, bytes; 0:
+	 * stream_window. */
+	uint64_t uni_window;
+	/* Another client's transport parameters (quic_tp_items.h), sent in
+	 * this order instead of ours, permuted per connection when
+	 * tp_shuffle is 1; NULL: ours. Borrowed: must outlive the
+	 * connection. What the list announces is read back from its
+	 * encoding and enforced: the windows, initial_max_streams_uni,
+	 * max_udp_payload_size and max_idle_timeout must equal the members
+	 * above (conn_window, stream_window, uni_window, peer_uni,
+	 * max_recv_dgram, idle_timeout), active_connection_id_limit be 2..8;
+	 * otherwise shb_quic_conn_new() fails with E_INVAL.
+	 * max_datagram_frame_size (RFC 9221) makes DATAGRAM frames of that
+	 * size or less welcome (counted, discarded), larger ones a
+	 * PROTOCOL_VIOLATION, as any when it is not announced. */
+	const struct shb_quic_tp_item *tp_items;
+	uint32_t tp_count;
+	uint32_t tp_shuffle;
 };
 
 /* Connection states (shb_quic_conn_state()). */
@@ -342,6 +365,7 @@ struct shb_quic_conn_stats {
 	uint64_t ts_handshake;  /* `now` of completion, 0 before */
 	uint32_t retried;       /* a Retry was followed */
 	uint32_t reserved0;
+	uint64_t datagrams_received; /* DATAGRAM frames taken and dropped */
 };
 
 /* ---- life cycle ---------------------------------------------------------- */

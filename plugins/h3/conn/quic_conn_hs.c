@@ -270,14 +270,59 @@ void qc_handshake_confirmed(struct shb_quic_conn *c, uint64_t now)
 	shb_quic_recovery_handshake_confirmed(&c->rec, now);
 }
 
+/* What a profile's list announces, read back from its encoding, against
+ * what the connection enforces (quic_conn.h, tp_items). */
+static bool items_match(const struct shb_quic_conn *c)
+{
+	const struct shb_quic_tp *t = &c->local_tp;
+	const struct shb_quic_conn_config *k = &c->cfg;
+
+	return t->initial_max_data == k->conn_window &&
+	       t->initial_max_stream_data_bidi_local == k->stream_window &&
+	       t->initial_max_stream_data_uni == k->uni_window &&
+	       t->initial_max_streams_uni == k->peer_uni &&
+	       t->max_udp_payload_size == k->max_recv_dgram &&
+	       t->max_idle_timeout_ms == k->idle_timeout / SHB_QUIC_MS &&
+	       t->active_connection_id_limit <= QC_CID_LIMIT &&
+	       shb_quic_cid_eq(&t->initial_scid, c->scid.id, c->scid.len);
+}
+
+/* A profile's parameters into params[cap]: encoded in its order (or
+ * permuted), then read back into local_tp. */
+static int encode_items(struct shb_quic_conn *c, uint8_t *params, size_t cap,
+			size_t *n)
+{
+	struct shb_quic_tp_item it[SHB_QUIC_TP_ITEMS_MAX];
+	uint8_t rnd[SHB_QUIC_TP_RANDOM_LEN];
+
+	if (qc_random(c, rnd, sizeof(rnd)) < 0)
+		return SHB_QUIC_CONN_E_TLS;
+	memcpy(it, c->cfg.tp_items, c->cfg.tp_count * sizeof(it[0]));
+	if (c->cfg.tp_shuffle)
+		shb_quic_tp_items_shuffle(it, c->cfg.tp_count, rnd);
+	if (shb_quic_tp_encode_items(params, cap, it, c->cfg.tp_count, &c->scid,
+				     rnd, n) != SHB_QUIC_OK ||
+	    shb_quic_tp_decode_server(params, *n, &c->local_tp, NULL) !=
+		    SHB_QUIC_OK ||
+	    !items_match(c))
+		return SHB_QUIC_CONN_E_INVAL;
+	return SHB_QUIC_CONN_OK;
+}
+
 int qc_start_tls(struct shb_quic_conn *c)
 {
-	uint8_t params[SHB_QUIC_TP_CLIENT_MAX_LEN];
+	uint8_t params[SHB_QUIC_TP_ITEMS_MAX_LEN];
 	size_t n = 0;
+	int rc;
 
-	if (shb_quic_tp_encode_client(params, sizeof(params), &c->local_tp,
-				      &n) != SHB_QUIC_OK)
+	if (c->cfg.tp_count) {
+		rc = encode_items(c, params, sizeof(params), &n);
+		if (rc != SHB_QUIC_CONN_OK)
+			return rc;
+	} else if (shb_quic_tp_encode_client(params, sizeof(params), &c->local_tp,
+					     &n) != SHB_QUIC_OK) {
 		return SHB_QUIC_CONN_E_INVAL;
+	}
 	if (shb_quic_keys_init_initial(&c->sp[QC_INITIAL].tx,
 				       &c->sp[QC_INITIAL].rx, c->odcid.id,
 				       c->odcid.len) != SHB_QUIC_CRYPTO_OK)

@@ -60,14 +60,18 @@
 /* Acknowledged ranges of one of our uni streams kept above its acked
  * prefix. */
 #define QC_UNI_ACKS 8u
-/* Connection IDs from the server we store (our
- * active_connection_id_limit) and RETIRE_CONNECTION_ID frames pending. */
-#define QC_CID_LIMIT 4u
+/* Connection IDs from the server we can store (the most a profile's
+ * active_connection_id_limit may be), the limit we announce ourselves,
+ * and RETIRE_CONNECTION_ID frames pending. */
+#define QC_CID_LIMIT 8u
+#define QC_CID_ANNOUNCE 4u
 #define QC_RETIRE_MAX 16u
 /* A Retry token longer than this is ignored (with the Retry). */
 #define QC_TOKEN_MAX 512u
-/* Server unidirectional stream slots (live and retiring). */
+/* Server unidirectional stream slots (live and retiring) beyond the
+ * streams it may open at once. */
 #define QC_PEER_UNI_SLOTS 8u
+#define QC_PEER_UNI_MAX 128u
 /* Frame references one packet may carry. */
 #define QC_PKT_REFS 64u
 /* Sent-packet records of the 1-RTT space. */
@@ -384,6 +388,8 @@ void qc_on_receipt(struct shb_quic_conn *c, uint64_t now);
 /* Initial keys from our first DCID, TLS with our transport parameters,
  * the ClientHello: SHB_QUIC_CONN_OK or the error for shb_quic_conn_new. */
 int qc_start_tls(struct shb_quic_conn *c);
+/* len random octets from the owner's source (or GnuTLS): 0, or -1. */
+int qc_random(struct shb_quic_conn *c, void *buf, size_t len);
 /* Hands received CRYPTO bytes of `space` to reassembly and TLS, and
  * completes the handshake when TLS says so. */
 void qc_crypto_recv(struct shb_quic_conn *c, int space, uint64_t off,

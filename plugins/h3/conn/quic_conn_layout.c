@@ -36,7 +36,8 @@ void qc_plan(const struct shb_quic_conn_config *cfg, struct qc_layout *l)
 	struct shb_quic_recovery_config rc;
 
 	l->nbidi = 2 * cfg->max_bidi_streams;
-	l->nslots = l->nbidi + SHB_QUIC_CONN_MAX_UNI + QC_PEER_UNI_SLOTS;
+	l->nslots = l->nbidi + SHB_QUIC_CONN_MAX_UNI + QC_PEER_UNI_SLOTS +
+		    (cfg->peer_uni - SHB_QUIC_CONN_PEER_UNI);
 	l->map_cap = 1024;
 	while (l->map_cap < 16 * cfg->max_bidi_streams)
 		l->map_cap *= 2;
@@ -90,6 +91,14 @@ static int apply_defaults(struct shb_quic_conn_config *k)
 		k->stream_window = SHB_QUIC_CONN_STREAM_WINDOW;
 	if (!k->conn_window)
 		k->conn_window = SHB_QUIC_CONN_DATA_WINDOW;
+	if (!k->uni_window)
+		k->uni_window = k->stream_window;
+	if (!k->peer_uni)
+		k->peer_uni = SHB_QUIC_CONN_PEER_UNI;
+	if (k->peer_uni < SHB_QUIC_CONN_PEER_UNI || k->peer_uni > QC_PEER_UNI_MAX ||
+	    k->uni_window < 4096 || k->uni_window > SHB_QUIC_MAX_STREAM_OFFSET ||
+	    k->tp_count > SHB_QUIC_TP_ITEMS_MAX || (k->tp_count && !k->tp_items))
+		return -1;
 	if (k->stream_window < 4096 || k->conn_window < 4096 ||
 	    k->stream_window > SHB_QUIC_MAX_STREAM_OFFSET ||
 	    k->conn_window > (UINT64_C(1) << 30))

@@ -151,8 +151,7 @@ static struct qc_cid *cid_by_seq(struct shb_quic_conn *c, uint64_t seq)
 
 /* RETIRE_CONNECTION_ID frames wait in a fixed table until acknowledged:
  * a peer that retires faster than we can say so is refused. */
-_Static_assert(QC_RETIRE_MAX == 16 && QC_CID_LIMIT == 4,
-	       "the reasons below name the caps");
+_Static_assert(QC_RETIRE_MAX == 16, "the reason below names the cap");
 #define RETIRE_CAP_WHY \
 	"more than 16 connection IDs waiting to be retired (cap 16)"
 
@@ -197,6 +196,15 @@ static void retire_below(struct shb_quic_conn *c, uint64_t rpt)
 	}
 }
 
+static unsigned cids_used(const struct shb_quic_conn *c)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < QC_CID_LIMIT; i++)
+		n += c->cids[i].used;
+	return n;
+}
+
 static void on_new_cid(struct shb_quic_conn *c,
 		       const struct shb_quic_frame_new_cid *f)
 {
@@ -238,11 +246,10 @@ static void on_new_cid(struct shb_quic_conn *c,
 					e = &c->cids[i];
 		}
 	}
-	if (!e) {
+	if (!e || cids_used(c) >= c->local_tp.active_connection_id_limit) {
 		qc_fail(c, SHB_QUIC_TE_CONNECTION_ID_LIMIT_ERROR,
 			SHB_QUIC_FT_NEW_CONNECTION_ID,
-			"more connection IDs than active_connection_id_limit "
-			"(cap 4)");
+			"more connection IDs than our active_connection_id_limit");
 		return;
 	}
 	e->used = 1;
@@ -252,6 +259,23 @@ static void on_new_cid(struct shb_quic_conn *c,
 	e->has_token = 1;
 	if (c->retire_prior_to)
 		retire_below(c, c->retire_prior_to);
+}
+
+/* RFC 9221 Section 3: welcome within the size we announced, counted and
+ * dropped (HTTP/3 puts nothing shb reads in them); a PROTOCOL_VIOLATION
+ * without an announcement or above it. */
+static void on_datagram(struct shb_quic_conn *c, const struct shb_quic_frame *f)
+{
+	uint64_t max = c->local_tp.max_datagram_frame_size;
+
+	if (!max)
+		qc_fail(c, SHB_QUIC_TE_PROTOCOL_VIOLATION, f->type,
+			"DATAGRAM frame without our max_datagram_frame_size");
+	else if (f->wire_len > max)
+		qc_fail(c, SHB_QUIC_TE_PROTOCOL_VIOLATION, f->type,
+			"DATAGRAM frame above our max_datagram_frame_size");
+	else
+		c->stats.datagrams_received++;
 }
 
 static void on_frame(struct shb_quic_conn *c, int space,
@@ -323,6 +347,9 @@ static void on_frame(struct shb_quic_conn *c, int space,
 		break;
 	case SHB_QUIC_FT_HANDSHAKE_DONE:
 		qc_handshake_confirmed(c, now);
+		break;
+	case SHB_QUIC_FT_DATAGRAM:
+		on_datagram(c, f);
 		break;
 	default:
 		break;

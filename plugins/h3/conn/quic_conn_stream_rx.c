@@ -59,7 +59,7 @@ static struct qc_stream *rx_stream(struct shb_quic_conn *c, uint64_t id,
 			return NULL;
 		}
 		qc_stream_init(s, (c->peer_uni_next << 2) | 3, QC_UNI_PEER);
-		s->rx_max = c->cfg.stream_window;
+		s->rx_max = c->cfg.uni_window;
 		c->peer_uni_next++;
 
 		struct shb_quic_event ev = {.kind = SHB_QUIC_EV_STREAM_OPENED,
@@ -111,7 +111,8 @@ static bool rx_account(struct shb_quic_conn *c, struct qc_stream *s,
 
 static void refresh_stream_window(struct shb_quic_conn *c, struct qc_stream *s)
 {
-	uint64_t w = c->cfg.stream_window;
+	uint64_t w = s->kind == QC_UNI_PEER ? c->cfg.uni_window
+					    : c->cfg.stream_window;
 
 	if (s->rx_final == QC_NONE && s->rx_max - s->rx_off <= w / 2) {
 		s->rx_max = s->rx_off + w;

@@ -60,6 +60,13 @@ enum shb_quic_ftype {
 	SHB_QUIC_FT_CONNECTION_CLOSE = 0x1c,	 /* transport (QUIC layer) */
 	SHB_QUIC_FT_CONNECTION_CLOSE_APP = 0x1d, /* application */
 	SHB_QUIC_FT_HANDSHAKE_DONE = 0x1e,
+	/* RFC 9221 Section 4: 0x30 without a Length field (the frame runs
+	 * to the packet's end), 0x31 with one; both decode as DATAGRAM.
+	 * The decoder takes them in 0-RTT and 1-RTT packets whatever was
+	 * announced: the connection refuses them unless its
+	 * max_datagram_frame_size allows. */
+	SHB_QUIC_FT_DATAGRAM = 0x30,
+	SHB_QUIC_FT_DATAGRAM_LEN = 0x31,
 };
 
 /* The low bits of a STREAM frame type. */
@@ -156,6 +163,11 @@ struct shb_quic_frame {
 		uint8_t path_data[SHB_QUIC_PATH_DATA_LEN];
 		/* CONNECTION_CLOSE, CONNECTION_CLOSE_APP. */
 		struct shb_quic_frame_close close;
+		/* DATAGRAM: the payload, borrowed. */
+		struct {
+			const uint8_t *data;
+			size_t len;
+		} datagram;
 	} u;
 };
 

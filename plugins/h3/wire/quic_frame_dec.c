@@ -97,8 +97,15 @@ static int ptype_bit(uint32_t ptype)
 	}
 }
 
+static int is_datagram(uint64_t type)
+{
+	return type == SHB_QUIC_FT_DATAGRAM || type == SHB_QUIC_FT_DATAGRAM_LEN;
+}
+
 int shb_quic_frame_allowed(uint64_t type, uint32_t ptype)
 {
+	if (is_datagram(type)) /* RFC 9221 Section 4: 0-RTT and 1-RTT */
+		return (ptype_bit(ptype) & (P0 | P1)) != 0;
 	return type <= LAST_TYPE && (allowed_in[type] & ptype_bit(ptype));
 }
 
@@ -287,6 +294,22 @@ static int dec_body(struct shb_quic_rd *r, uint64_t type,
 	}
 }
 
+/* RFC 9221 Section 4: the payload, after a Length field for 0x31, else
+ * to the packet's end. */
+static int dec_datagram(struct shb_quic_rd *r, uint64_t type,
+			struct shb_quic_frame *f)
+{
+	uint64_t n = r->left;
+
+	f->type = SHB_QUIC_FT_DATAGRAM;
+	if (type == SHB_QUIC_FT_DATAGRAM_LEN && shb_quic_rd_varint(r, &n) < 0)
+		return fail(f, SHB_QUIC_E_FRAME_ENCODING, "DATAGRAM frame truncated");
+	if (shb_quic_rd_bytes(r, n, &f->u.datagram.data) < 0)
+		return fail(f, SHB_QUIC_E_FRAME_ENCODING, "DATAGRAM frame truncated");
+	f->u.datagram.len = (size_t)n;
+	return SHB_QUIC_OK;
+}
+
 int shb_quic_frame_decode(const uint8_t *in, size_t len, uint32_t ptype,
 			  struct shb_quic_frame *f)
 {
@@ -299,7 +322,7 @@ int shb_quic_frame_decode(const uint8_t *in, size_t len, uint32_t ptype,
 	tlen = shb_quic_varint_decode(in, len, &type);
 	if (!tlen)
 		return fail(f, SHB_QUIC_E_FRAME_ENCODING, "frame type truncated");
-	if (type > LAST_TYPE)
+	if (type > LAST_TYPE && !is_datagram(type))
 		return fail(f, SHB_QUIC_E_FRAME_ENCODING, "unknown frame type");
 	if (tlen != 1)
 		return fail(f, SHB_QUIC_E_PROTOCOL,
@@ -308,6 +331,11 @@ int shb_quic_frame_decode(const uint8_t *in, size_t len, uint32_t ptype,
 		return fail(f, SHB_QUIC_E_PROTOCOL,
 			    "frame type not allowed in this packet type");
 	shb_quic_rd_skip(&r, 1);
+	if (is_datagram(type)) {
+		rc = dec_datagram(&r, type, f);
+		f->wire_len = len - r.left;
+		return rc;
+	}
 	f->type = (type & ~(uint64_t)7) == SHB_QUIC_FT_STREAM ?
 			  SHB_QUIC_FT_STREAM : type;
 	rc = dec_body(&r, type, f);

@@ -6,6 +6,7 @@
 #include "quic_frame.h"
 #include "quic_rd.h"
 #include "quic_tp.h"
+#include "quic_tp_items.h"
 #include "quic_wire_err.h"
 
 #define LAST_KNOWN_ID SHB_QUIC_TP_RETRY_SCID
@@ -223,6 +224,18 @@ static const char *decode_known(struct shb_quic_tp *tp, uint64_t id,
 	}
 }
 
+/* RFC 9221 Section 3: an integer, once. */
+static const char *decode_datagram(struct shb_quic_tp *tp, const uint8_t *v,
+				   size_t len)
+{
+	if (tp->has_max_datagram)
+		return "duplicate transport parameter";
+	tp->has_max_datagram = 1;
+	if (len == 0 || shb_quic_varint_decode(v, len, &tp->max_datagram_frame_size) != len)
+		return "integer transport parameter does not fill its length";
+	return NULL;
+}
+
 static int tp_fail(const char **why, const char *msg)
 {
 	if (why)
@@ -247,6 +260,12 @@ int shb_quic_tp_decode_server(const uint8_t *in, size_t len,
 		    shb_quic_rd_varint(&r, &plen) < 0 ||
 		    shb_quic_rd_bytes(&r, plen, &v) < 0)
 			return tp_fail(why, "transport parameter truncated");
+		if (id == SHB_QUIC_TP_MAX_DATAGRAM_FRAME_SIZE) {
+			problem = decode_datagram(tp, v, (size_t)plen);
+			if (problem)
+				return tp_fail(why, problem);
+			continue;
+		}
 		if (id > LAST_KNOWN_ID)
 			continue; /* unknown or reserved: ignored */
 		if (tp->present & SHB_QUIC_TP_BIT(id))

@@ -86,6 +86,10 @@ struct shb_quic_tp {
 	struct shb_quic_cid retry_scid;
 	/* Both: the Source Connection ID of the sender's first Initial. */
 	struct shb_quic_cid initial_scid;
+	/* Decode only (RFC 9221): the largest DATAGRAM frame the sender
+	 * takes, 0 when it sent none (it takes no DATAGRAM frame). */
+	uint64_t max_datagram_frame_size;
+	uint8_t has_max_datagram;
 };
 
 /* Sets every field to its RFC default and `present` to 0. */
@@ -103,7 +107,8 @@ int shb_quic_tp_encode_client(uint8_t *out, size_t cap,
 			      const struct shb_quic_tp *tp, size_t *written);
 
 /* Decodes the server's parameters from in[0..len) into tp (initialised to
- * the defaults first). Unknown parameters (including the reserved 31*N+27
+ * the defaults first). max_datagram_frame_size (0x20, RFC 9221) is read
+ * as an integer; other unknown parameters (including the reserved 31*N+27
  * "grease" ones) are skipped; preferred_address is checked for shape and
  * ignored (no migration). Returns SHB_QUIC_OK, or
  * SHB_QUIC_E_TRANSPORT_PARAM when: a parameter runs past len; a known

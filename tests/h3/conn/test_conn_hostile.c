@@ -337,8 +337,7 @@ static void test_cid_limit_flood(void)
 		fb_new_cid(&f, seq, 0);
 	ts_inject(h.s, f.b, f.n, 1);
 	expect_closed(&h, 0x09, 0x18,
-		      "more connection IDs than active_connection_id_limit "
-		      "(cap 4)");
+		      "more connection IDs than our active_connection_id_limit");
 	h_fini(&h);
 }
 
@@ -451,7 +450,148 @@ static void test_cancel_request(void)
 	h_fini(&h);
 }
 
+/* ---- a profile's transport parameters ------------------------------------ */
+
+/* A parameter list (quic_tp_items.h) that announces max_datagram_frame_size
+ * 100 and active_connection_id_limit 8 with the windows of *k. */
+static const struct shb_quic_tp_item prof_items[] = {
+	{SHB_QUIC_TP_MAX_IDLE_TIMEOUT, SHB_QUIC_TPK_INT, 0, 30000, NULL},
+	{SHB_QUIC_TP_INITIAL_MAX_DATA, SHB_QUIC_TPK_INT, 0, 1 << 20, NULL},
+	{SHB_QUIC_TP_INITIAL_MAX_STREAM_DATA_BIDI_LOCAL, SHB_QUIC_TPK_INT, 0,
+	 1 << 19, NULL},
+	{SHB_QUIC_TP_INITIAL_MAX_STREAM_DATA_UNI, SHB_QUIC_TPK_INT, 0, 1 << 18, NULL},
+	{SHB_QUIC_TP_INITIAL_MAX_STREAMS_UNI, SHB_QUIC_TPK_INT, 0, 5, NULL},
+	{SHB_QUIC_TP_MAX_UDP_PAYLOAD_SIZE, SHB_QUIC_TPK_INT, 0, 1472, NULL},
+	{SHB_QUIC_TP_ACTIVE_CONNECTION_ID_LIMIT, SHB_QUIC_TPK_INT, 0, 8, NULL},
+	{SHB_QUIC_TP_INITIAL_SCID, SHB_QUIC_TPK_SCID, 0, 0, NULL},
+	{SHB_QUIC_TP_MAX_DATAGRAM_FRAME_SIZE, SHB_QUIC_TPK_INT, 0, 100, NULL},
+	{0, SHB_QUIC_TPK_GREASE, 4, 0, NULL},
+};
+
+static void prof_config(struct shb_quic_conn_config *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->tp_items = prof_items;
+	k->tp_count = sizeof(prof_items) / sizeof(prof_items[0]);
+	k->tp_shuffle = 1;
+	k->idle_timeout = 30000 * H_MS;
+	k->conn_window = 1 << 20;
+	k->stream_window = 1 << 19;
+	k->uni_window = 1 << 18;
+	k->peer_uni = 5;
+	k->max_recv_dgram = 1472;
+}
+
+static void fb_datagram(struct fb *f, size_t len, bool with_len)
+{
+	static const uint8_t x[200];
+
+	fb_varint(f, with_len ? 0x31 : 0x30);
+	if (with_len)
+		fb_varint(f, len);
+	fb_octets(f, x, len);
+}
+
+/* RFC 9221 Section 3: within the size we announced, DATAGRAM frames are
+ * counted and dropped; one of 101 octets is a PROTOCOL_VIOLATION. */
+static void test_datagram_announced(void)
+{
+	struct shb_quic_conn_config k;
+	struct shb_quic_conn_stats st;
+	struct harness h;
+	struct fb f = {0};
+
+	prof_config(&k);
+	CU_ASSERT_FATAL(h_init(&h, &k, NULL, 81) == 0);
+	CU_ASSERT_TRUE_FATAL(h_run(&h, h_cond_handshake, 5000 * H_MS));
+	h_run(&h, h_cond_quiet, 1000 * H_MS);
+	fb_datagram(&f, 10, true);	/* 12 octets */
+	fb_datagram(&f, 97, true);	/* 1 + 2 + 97: the most */
+	ts_inject(h.s, f.b, f.n, 1);
+	h_run(&h, h_cond_quiet, 1000 * H_MS);
+	f.n = 0;
+	fb_datagram(&f, 99, false);	/* 100 octets to the packet's end */
+	ts_inject(h.s, f.b, f.n, 1);
+	h_run(&h, h_cond_quiet, 1000 * H_MS);
+	CU_ASSERT_EQUAL(h.closed, 0);
+	shb_quic_conn_stats(h.c, &st);
+	CU_ASSERT_EQUAL(st.datagrams_received, 3);
+	f.n = 0;
+	fb_datagram(&f, 98, true);	/* 101 octets */
+	ts_inject(h.s, f.b, f.n, 1);
+	expect_closed(&h, 0x0a, 0x30,
+		      "DATAGRAM frame above our max_datagram_frame_size");
+	shb_quic_conn_stats(h.c, &st);
+	CU_ASSERT_EQUAL(st.datagrams_received, 3);
+	h_fini(&h);
+}
+
+/* Without max_datagram_frame_size (shb's own parameters) any DATAGRAM
+ * frame is a PROTOCOL_VIOLATION. */
+static void test_datagram_unannounced(void)
+{
+	struct harness h;
+	struct fb f = {0};
+
+	handshake(&h, NULL, 82);
+	fb_datagram(&f, 1, true);
+	ts_inject(h.s, f.b, f.n, 1);
+	expect_closed(&h, 0x0a, 0x30,
+		      "DATAGRAM frame without our max_datagram_frame_size");
+	h_fini(&h);
+}
+
+/* active_connection_id_limit 8 announced: 7 more IDs are taken (shb's
+ * own limit, 4, refuses the fifth: test_cid_limit_flood), the 8th more is
+ * CONNECTION_ID_LIMIT_ERROR. */
+static void test_cid_limit_profile(void)
+{
+	struct shb_quic_conn_config k;
+	struct harness h;
+	struct fb f = {0};
+
+	prof_config(&k);
+	CU_ASSERT_FATAL(h_init(&h, &k, NULL, 83) == 0);
+	CU_ASSERT_TRUE_FATAL(h_run(&h, h_cond_handshake, 5000 * H_MS));
+	h_run(&h, h_cond_quiet, 1000 * H_MS);
+	for (uint64_t seq = 1; seq <= 7; seq++)
+		fb_new_cid(&f, seq, 0);
+	ts_inject(h.s, f.b, f.n, 1);
+	h_run(&h, h_cond_quiet, 1000 * H_MS);
+	CU_ASSERT_EQUAL(h.closed, 0);
+	f.n = 0;
+	fb_new_cid(&f, 8, 0);
+	ts_inject(h.s, f.b, f.n, 1);
+	expect_closed(&h, 0x09, 0x18,
+		      "more connection IDs than our active_connection_id_limit");
+	h_fini(&h);
+}
+
+/* A list that announces what the connection does not enforce is
+ * refused: here a connection window other than conn_window. */
+static void test_items_mismatch(void)
+{
+	struct shb_quic_conn_config k;
+	struct harness h;
+
+	prof_config(&k);
+	k.conn_window = 1 << 21;
+	CU_ASSERT_NOT_EQUAL(h_init(&h, &k, NULL, 84), 0);
+	CU_ASSERT_PTR_NULL(h.c);
+	h_fini(&h);
+	prof_config(&k);
+	k.peer_uni = 4;
+	CU_ASSERT_NOT_EQUAL(h_init(&h, &k, NULL, 85), 0);
+	CU_ASSERT_PTR_NULL(h.c);
+	h_fini(&h);
+}
+
 CU_TestInfo shb_test_conn_hostile[] = {
+	{"DATAGRAM frames within max_datagram_frame_size",
+	 test_datagram_announced},
+	{"DATAGRAM frame not announced", test_datagram_unannounced},
+	{"active_connection_id_limit of a profile", test_cid_limit_profile},
+	{"a parameter list the connection does not match", test_items_mismatch},
 	{"CRYPTO beyond the reassembly window", test_crypto_beyond_window},
 	{"STREAM beyond MAX_DATA", test_stream_beyond_max_data},
 	{"reorder pool bounded", test_reorder_pool_bounded},

@@ -320,7 +320,40 @@ static void test_table3_allowed(void)
 			t, SHB_QUIC_PT_VERSION_NEG));
 	}
 	CU_ASSERT_FALSE(shb_quic_frame_allowed(0x1f, SHB_QUIC_PT_1RTT));
-	CU_ASSERT_FALSE(shb_quic_frame_allowed(0x30, SHB_QUIC_PT_1RTT));
+	/* RFC 9221 Section 4: DATAGRAM in 0-RTT and 1-RTT only. */
+	CU_ASSERT_TRUE(shb_quic_frame_allowed(0x30, SHB_QUIC_PT_1RTT));
+	CU_ASSERT_TRUE(shb_quic_frame_allowed(0x31, SHB_QUIC_PT_0RTT));
+	CU_ASSERT_FALSE(shb_quic_frame_allowed(0x30, SHB_QUIC_PT_INITIAL));
+	CU_ASSERT_FALSE(shb_quic_frame_allowed(0x31, SHB_QUIC_PT_HANDSHAKE));
+	CU_ASSERT_FALSE(shb_quic_frame_allowed(0x32, SHB_QUIC_PT_1RTT));
+}
+
+/* RFC 9221 Section 4: 0x30 runs to the packet's end, 0x31 has a Length;
+ * both decode as DATAGRAM whatever the connection announced. */
+static void test_datagram_decode(void)
+{
+	static const uint8_t a[] = {0x31, 0x03, 'a', 'b', 'c', 0x01};
+	static const uint8_t b[] = {0x30, 'a', 'b', 'c'};
+	static const uint8_t cut[] = {0x31, 0x05, 'a', 'b'};
+	struct shb_quic_frame f;
+
+	CU_ASSERT_EQUAL_FATAL(shb_quic_frame_decode(a, sizeof(a), SHB_QUIC_PT_1RTT, &f),
+			      SHB_QUIC_OK);
+	CU_ASSERT_EQUAL(f.type, SHB_QUIC_FT_DATAGRAM);
+	CU_ASSERT_EQUAL(f.wire_len, 5);
+	CU_ASSERT_EQUAL(f.u.datagram.len, 3);
+	CU_ASSERT_PTR_EQUAL(f.u.datagram.data, a + 2);
+	CU_ASSERT_TRUE(shb_quic_frame_ack_eliciting(f.type));
+	CU_ASSERT_EQUAL_FATAL(shb_quic_frame_decode(b, sizeof(b), SHB_QUIC_PT_0RTT, &f),
+			      SHB_QUIC_OK);
+	CU_ASSERT_EQUAL(f.type, SHB_QUIC_FT_DATAGRAM);
+	CU_ASSERT_EQUAL(f.wire_len, 4);
+	CU_ASSERT_EQUAL(f.u.datagram.len, 3);
+	CU_ASSERT_EQUAL(shb_quic_frame_decode(cut, sizeof(cut), SHB_QUIC_PT_1RTT, &f),
+			SHB_QUIC_E_FRAME_ENCODING);
+	CU_ASSERT_STRING_EQUAL(f.why, "DATAGRAM frame truncated");
+	CU_ASSERT_EQUAL(shb_quic_frame_decode(b, sizeof(b), SHB_QUIC_PT_HANDSHAKE, &f),
+			SHB_QUIC_E_PROTOCOL);
 }
 
 /* The decoder applies Table 3 itself: every example in every packet type
@@ -391,8 +424,10 @@ static void test_type_encoding(void)
 		 SHB_QUIC_E_PROTOCOL},
 		{"type 0x1f", "1f", SHB_QUIC_PT_1RTT,
 		 SHB_QUIC_E_FRAME_ENCODING},
-		{"DATAGRAM not negotiated", "30", SHB_QUIC_PT_1RTT,
+		{"type 0x32", "32", SHB_QUIC_PT_1RTT,
 		 SHB_QUIC_E_FRAME_ENCODING},
+		{"DATAGRAM in Initial", "30", SHB_QUIC_PT_INITIAL,
+		 SHB_QUIC_E_PROTOCOL},
 		{"unknown two-byte type", "401f", SHB_QUIC_PT_1RTT,
 		 SHB_QUIC_E_FRAME_ENCODING},
 		{"unknown type, unknown packet", "3f", SHB_QUIC_PT_INITIAL,
@@ -605,6 +640,7 @@ CU_TestInfo shb_wire_frame_tests[] = {
 	{"every frame type cut at every length", test_examples_truncated},
 	{"every frame type followed by another", test_examples_followed},
 	{"RFC 9000 Table 3 packet types", test_table3_allowed},
+	{"DATAGRAM frames (RFC 9221)", test_datagram_decode},
 	{"decoder enforces Table 3", test_table3_decode},
 	{"ack-eliciting frame types", test_ack_eliciting},
 	{"frame type encodings", test_type_encoding},

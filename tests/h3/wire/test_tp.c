@@ -279,7 +279,7 @@ static const char *const server_params[] = {
 	"4059 00",				/* reserved 31*2+27 */
 	"1b 00",				/* repeated reserved one */
 	"c000000000001234 02 abcd",		/* unknown, 8-byte ID */
-	"4020 01 ff",				/* unknown */
+	"4021 01 ff",				/* unknown */
 };
 
 #define N_SERVER (sizeof(server_params) / sizeof(server_params[0]))

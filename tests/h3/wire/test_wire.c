@@ -14,6 +14,7 @@ CU_SuiteInfo shb_test_suites[] = {
 	{"wire_frame_enc", NULL, NULL, NULL, NULL, shb_wire_frame_enc_tests},
 	{"wire_ack", NULL, NULL, NULL, NULL, shb_wire_ack_tests},
 	{"wire_tp", NULL, NULL, NULL, NULL, shb_wire_tp_tests},
+	{"wire_tp_items", NULL, NULL, NULL, NULL, shb_wire_tp_items_tests},
 	{"wire_robust", NULL, NULL, NULL, NULL, shb_wire_robust_tests},
 	CU_SUITE_INFO_NULL,
 };

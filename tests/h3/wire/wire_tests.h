@@ -13,6 +13,7 @@ extern CU_TestInfo shb_wire_frame_tests[];
 extern CU_TestInfo shb_wire_frame_enc_tests[];
 extern CU_TestInfo shb_wire_ack_tests[];
 extern CU_TestInfo shb_wire_tp_tests[];
+extern CU_TestInfo shb_wire_tp_items_tests[];
 extern CU_TestInfo shb_wire_robust_tests[];
 
 /* Heap copy of `hex` (lowercase or uppercase pairs, spaces ignored) of
