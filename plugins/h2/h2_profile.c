@@ -3,6 +3,8 @@
  * (most of the TLS ClientHello, which the core's GnuTLS writes). */
 #include "h2_profile.h"
 
+#include "http_look.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -51,19 +53,9 @@ static const struct shb_h2_profile prof_chrome = {
 		{"accept-encoding", "gzip, deflate, br"},
 		{"accept-language", "en-US,en;q=0.9"},
 	},
-	/* Groups X25519, P-256, P-384 and Chrome 120's 8 signature
-	 * algorithms in its order; its 15 suites plus ECDHE-ECDSA-AES128-SHA
-	 * and -AES256-SHA (GnuTLS cannot leave out one combination), ordered
-	 * by key exchange first (ECDSA before RSA). */
-	.tls_priority = "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:"
-		"-CIPHER-ALL:+AES-128-GCM:+AES-256-GCM:+CHACHA20-POLY1305:"
-		"+AES-128-CBC:+AES-256-CBC:-MAC-ALL:+AEAD:+SHA1:-KX-ALL:"
-		"+ECDHE-ECDSA:+ECDHE-RSA:+RSA:-GROUP-ALL:+GROUP-X25519:"
-		"+GROUP-SECP256R1:+GROUP-SECP384R1:-SIGN-ALL:"
-		"+SIGN-ECDSA-SECP256R1-SHA256:+SIGN-RSA-PSS-RSAE-SHA256:"
-		"+SIGN-RSA-SHA256:+SIGN-ECDSA-SECP384R1-SHA384:"
-		"+SIGN-RSA-PSS-RSAE-SHA384:+SIGN-RSA-SHA384:"
-		"+SIGN-RSA-PSS-RSAE-SHA512:+SIGN-RSA-SHA512",
+	/* Chrome 120's suites, groups and signature algorithms as near
+	 * as GnuTLS allows (http_look.h). */
+	.tls_priority = SHB_HTTP_TLS_CHROME,
 };
 
 /* Firefox 120.0.1 on Linux, as captured by curl-impersonate:
@@ -98,21 +90,9 @@ static const struct shb_h2_profile prof_firefox = {
 		{"sec-fetch-user", "?1"},
 		{"te", "trailers"},
 	},
-	/* Groups X25519, P-256, P-384, P-521, ffdhe2048, ffdhe3072 and
-	 * Firefox 120's 11 signature algorithms in its order; its 17 suites
-	 * exactly (the TLS 1.3 ones in its order, the TLS 1.2 ones by key
-	 * exchange first), so JA4's cipher hash is Firefox's (5b57614c22b0). */
-	.tls_priority = "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:"
-		"-CIPHER-ALL:+AES-128-GCM:+CHACHA20-POLY1305:+AES-256-GCM:"
-		"+AES-256-CBC:+AES-128-CBC:-MAC-ALL:+AEAD:+SHA1:-KX-ALL:"
-		"+ECDHE-ECDSA:+ECDHE-RSA:+RSA:-GROUP-ALL:+GROUP-X25519:"
-		"+GROUP-SECP256R1:+GROUP-SECP384R1:+GROUP-SECP521R1:"
-		"+GROUP-FFDHE2048:+GROUP-FFDHE3072:-SIGN-ALL:"
-		"+SIGN-ECDSA-SECP256R1-SHA256:+SIGN-ECDSA-SECP384R1-SHA384:"
-		"+SIGN-ECDSA-SECP521R1-SHA512:+SIGN-RSA-PSS-RSAE-SHA256:"
-		"+SIGN-RSA-PSS-RSAE-SHA384:+SIGN-RSA-PSS-RSAE-SHA512:"
-		"+SIGN-RSA-SHA256:+SIGN-RSA-SHA384:+SIGN-RSA-SHA512:"
-		"+SIGN-ECDSA-SHA1:+SIGN-RSA-SHA1",
+	/* Firefox 120's suites, groups and signature algorithms as near
+	 * as GnuTLS allows (http_look.h). */
+	.tls_priority = SHB_HTTP_TLS_FIREFOX,
 };
 
 /* curl 7.88.1 with nghttp2 (Debian 12's): MAX_CONCURRENT_STREAMS 100, a

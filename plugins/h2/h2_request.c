@@ -10,6 +10,7 @@
 #include "h2_hpack.h"
 #include "h2_profile.h"
 #include "http_fields.h"
+#include "http_look.h"
 #include "http_var.h"
 
 static void field(struct shb_buf *b, const char *name, const char *value)
@@ -93,11 +94,6 @@ static void pseudo_fields(const struct shb_request *req, const char *order,
 	r->pseudo[n] = '\0';
 }
 
-static int usable(const struct shb_kv *kv)
-{
-	return kv->key && kv->value && !shb_http_field_dropped(kv->key);
-}
-
 /* The user's header i (template index i: at[i] and pre_at[i]). */
 static int user_at(const struct shb_request *req, size_t i, struct shb_buf *b,
 		   struct shb_h2_request *r, struct shb_buf *pre)
@@ -110,37 +106,23 @@ static int user_at(const struct shb_request *req, size_t i, struct shb_buf *b,
 	return 0;
 }
 
-/* The user's first usable header named `name` (any case), or count. */
-static size_t user_named(const struct shb_request *req, const char *name)
-{
-	for (size_t i = 0; i < req->header_count; i++)
-		if (usable(&req->headers[i]) &&
-		    strcasecmp(req->headers[i].key, name) == 0)
-			return i;
-	return req->header_count;
-}
+struct walk_ctx {
+	const struct shb_request *req;
+	struct shb_buf *b, *pre;
+	struct shb_h2_request *r;
+};
 
-/* The profile's headers, a user one of the same name in its place, then
- * the user's other headers. `used` marks what went out. */
-static int header_fields(const struct shb_request *req,
-			 const struct shb_h2_profile *prof, struct shb_buf *b,
-			 struct shb_h2_request *r, struct shb_buf *pre,
-			 unsigned char *used)
+/* One field of the profile's order (http_look.h). */
+static int walk_field(void *user, const char *name, const char *value,
+		      size_t i)
 {
-	for (size_t j = 0; j < prof->n_headers; j++) {
-		size_t i = user_named(req, prof->headers[j].key);
-		if (i == req->header_count)
-			field(b, prof->headers[j].key, prof->headers[j].value);
-		else if (!used[i] && user_at(req, i, b, r, pre) < 0)
-			return -1;
-		if (i < req->header_count)
-			used[i] = 1;
+	struct walk_ctx *w = user;
+
+	if (i == SIZE_MAX) {
+		field(w->b, name, value);
+		return 0;
 	}
-	for (size_t i = 0; i < req->header_count; i++)
-		if (!used[i] && usable(&req->headers[i]) &&
-		    user_at(req, i, b, r, pre) < 0)
-			return -1;
-	return 0;
+	return user_at(w->req, i, w->b, w->r, w->pre);
 }
 
 static int build_block(const struct shb_request *req,
@@ -149,16 +131,12 @@ static int build_block(const struct shb_request *req,
 {
 	char len[24];
 	size_t at;
-	unsigned char *used = calloc(req->header_count + 1, 1);
+	struct walk_ctx w = {req, b, pre, r};
 
-	if (!used)
-		return -1;
 	pseudo_fields(req, prof->pseudo, b, r, pre);
-	if (header_fields(req, prof, b, r, pre, used) < 0) {
-		free(used);
+	if (shb_http_look_walk(prof->headers, prof->n_headers, req, walk_field,
+			       &w) != 0)
 		return -1;
-	}
-	free(used);
 	at = b->len;
 	if (req->flags & SHB_REQUEST_HAS_BODY) {
 		snprintf(len, sizeof(len), "%zu", req->body_len);
