@@ -113,7 +113,7 @@ expect_completion "PATCH POST PUT" "-X P"
 
 # --proto-opt: the keys the chosen protocol declares (--list-plugins'
 # "option" lines), up to the '=' of those that take a value; h1 has none.
-expect_completion "initial-window= pacing= priority-update= qpack-blocked= qpack-table=" "--http3 --proto-opt "
+expect_completion "initial-window= pacing= priority-update= profile= qpack-blocked= qpack-table=" "--http3 --proto-opt "
 expect_completion "priority-update= profile=" "--proto h2 -c 2 --proto-opt p"
 expect_completion "priority-update= profile=" "--proto=h2 --proto-opt=p"
 expect_completion "" "--proto-opt "

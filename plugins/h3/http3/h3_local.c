@@ -20,29 +20,31 @@ static size_t put(uint8_t *out, size_t cap, size_t at, uint64_t v, int *ok)
 	return at + n;
 }
 
-/* The SETTINGS payload into out[cap]. */
-static size_t settings(uint8_t *out, size_t cap,
-		       const struct shb_h3_conn_config *cfg, uint32_t grease,
-		       int *ok)
+/* 1 when s[0..n) names no id twice (RFC 9114 7.2.4: H3_SETTINGS_ERROR). */
+static int distinct(const struct shb_h3_setting *s, size_t n)
 {
-	const uint64_t fixed[][2] = {
-		{SHB_H3_SETTING_QPACK_MAX_TABLE_CAPACITY,
-		 cfg ? cfg->qpack_max_table_capacity : 0},
-		{SHB_H3_SETTING_QPACK_BLOCKED_STREAMS,
-		 cfg ? cfg->qpack_blocked_streams : 0},
-		{SHB_H3_SETTING_MAX_FIELD_SECTION_SIZE,
-		 SHB_H3_LOCAL_MAX_FIELD_SECTION_SIZE},
-	};
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (s[i].id == s[j].id)
+				return 0;
+	return 1;
+}
+
+/* The SETTINGS payload into out[cap]. */
+static size_t settings(uint8_t *out, size_t cap, const struct shb_h3_setting *s,
+		       size_t n, uint32_t grease, int *ok)
+{
 	size_t at = 0;
 
-	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
-		at = put(out, cap, at, fixed[i][0], ok);
-		at = put(out, cap, at, fixed[i][1], ok);
-	}
-	if (grease) {
-		at = put(out, cap, at, 0x1f * (uint64_t)(grease % 4096) + 0x21,
-			 ok);
-		at = put(out, cap, at, grease, ok);
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].id != SHB_H3_SETTING_GREASE) {
+			at = put(out, cap, at, s[i].id, ok);
+			at = put(out, cap, at, s[i].value, ok);
+		} else if (grease) {
+			at = put(out, cap, at,
+				 0x1f * (uint64_t)(grease % 4096) + 0x21, ok);
+			at = put(out, cap, at, grease, ok);
+		}
 	}
 	return at;
 }
@@ -51,9 +53,29 @@ size_t shb_h3_local_control(uint8_t *out, size_t cap,
 			    const struct shb_h3_conn_config *cfg,
 			    uint32_t grease)
 {
+	/* shb's own SETTINGS: the QPACK table of the run's configuration. */
+	const struct shb_h3_setting own[] = {
+		{SHB_H3_SETTING_QPACK_MAX_TABLE_CAPACITY,
+		 cfg ? cfg->qpack_max_table_capacity : 0},
+		{SHB_H3_SETTING_QPACK_BLOCKED_STREAMS,
+		 cfg ? cfg->qpack_blocked_streams : 0},
+		{SHB_H3_SETTING_MAX_FIELD_SECTION_SIZE,
+		 SHB_H3_LOCAL_MAX_FIELD_SECTION_SIZE},
+		{SHB_H3_SETTING_GREASE, 0},
+	};
+
+	return shb_h3_local_control_list(out, cap, own,
+					 sizeof(own) / sizeof(own[0]), grease);
+}
+
+size_t shb_h3_local_control_list(uint8_t *out, size_t cap,
+				 const struct shb_h3_setting *s, size_t n,
+				 uint32_t grease)
+{
 	uint8_t payload[SHB_H3_LOCAL_CONTROL_MAX];
-	int ok = 1;
-	size_t plen = settings(payload, sizeof(payload), cfg, grease, &ok), at;
+	int ok = n <= SHB_H3_LOCAL_SETTINGS_MAX && distinct(s, n);
+	size_t plen = ok ? settings(payload, sizeof(payload), s, n, grease, &ok)
+			 : 0, at;
 
 	if (!ok || cap < 1)
 		return 0;

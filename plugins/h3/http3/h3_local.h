@@ -8,9 +8,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Room for the longest control stream opening shb_h3_local_control
- * writes. */
-#define SHB_H3_LOCAL_CONTROL_MAX 32
+/* One SETTINGS entry we send. SHB_H3_SETTING_GREASE as the id: a
+ * reserved setting, identifier and value random (see below). */
+struct shb_h3_setting {
+	uint64_t id;
+	uint64_t value;
+};
+#define SHB_H3_SETTING_GREASE UINT64_MAX
+#define SHB_H3_LOCAL_SETTINGS_MAX 12u
+
+/* Room for the longest control stream opening shb_h3_local_control or
+ * shb_h3_local_control_list writes (SHB_H3_LOCAL_SETTINGS_MAX entries). */
+#define SHB_H3_LOCAL_CONTROL_MAX (1 + 16 + 16 * SHB_H3_LOCAL_SETTINGS_MAX)
 
 /* The largest QPACK dynamic table and blocked-stream count a client may
  * announce (--proto-opt qpack-table= and qpack-blocked=): browsers
@@ -47,6 +56,15 @@ extern const uint8_t shb_h3_local_decoder_stream[1];
 size_t shb_h3_local_control(uint8_t *out, size_t cap,
 			    const struct shb_h3_conn_config *cfg,
 			    uint32_t grease);
+
+/* The same with the entries s[0..n) in order (a connection profile's):
+ * a SHB_H3_SETTING_GREASE entry becomes the reserved setting of `grease`
+ * as above (left out when grease is 0). Returns the octets written, or 0
+ * when n is above SHB_H3_LOCAL_SETTINGS_MAX, an id or value is above
+ * 2^62 - 1, an id is there twice, or cap is too small. */
+size_t shb_h3_local_control_list(uint8_t *out, size_t cap,
+				 const struct shb_h3_setting *s, size_t n,
+				 uint32_t grease);
 
 /* Writes a GOAWAY frame for our control stream: a client's GOAWAY carries
  * a push ID, and since shb allows no pushes that is 0. Returns the octets

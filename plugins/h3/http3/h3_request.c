@@ -9,6 +9,7 @@
 #include "h3_defs.h"
 #include "h3_frame.h"
 #include "http_fields.h"
+#include "http_look.h"
 #include "http_var.h"
 #include "qpack_enc.h"
 #include "qpack_static.h"
@@ -50,39 +51,71 @@ static void prefix_end(struct shb_buf *pre, struct shb_http_fspan *at,
 	at->len = pre->len - start;
 }
 
-static void build_section(const struct shb_request *req,
-			  struct shb_buf *b, uint64_t *size,
-			  struct shb_h3_request *r, struct shb_buf *pre)
+static const struct shb_h3_look own_look = {"msap", NULL, 0};
+
+struct section {
+	const struct shb_request *req;
+	struct shb_buf *b, *pre;
+	struct shb_h3_request *r;
+	uint64_t *size;
+};
+
+/* The pseudo-headers in the look's order. */
+static void pseudo_fields(struct section *s, const char *order)
 {
+	const struct shb_request *req = s->req;
+	size_t at;
+
+	for (const char *o = order; *o; o++) {
+		if (*o == 'm') {
+			named(s->b, s->size, SHB_QPACK_IDX_METHOD_CONNECT, req->method);
+		} else if (*o == 's') {
+			named(s->b, s->size, SHB_QPACK_IDX_SCHEME_HTTPS, req->scheme);
+		} else if (*o == 'a') {
+			named(s->b, s->size, SHB_QPACK_IDX_AUTHORITY, req->authority);
+		} else if (*o == 'p') {
+			at = s->b->len;
+			named(s->b, s->size, SHB_QPACK_IDX_PATH_ROOT, req->path);
+			s->r->at[AT_PATH(s->r)] = span_from(s->b, at, strlen(req->path));
+			at = s->pre->len;
+			shb_qpack_put_name_ref(s->pre, SHB_QPACK_IDX_PATH_ROOT, "", 0);
+			prefix_end(s->pre, &s->r->pre_at[AT_PATH(s->r)], at);
+		}
+	}
+}
+
+/* One header of the look's order (http_look.h): a default (i SIZE_MAX)
+ * or the template's header i, names lower case. */
+static int header_field(void *user, const char *name, const char *value,
+			size_t i)
+{
+	struct section *s = user;
+	size_t nlen = strlen(name), vlen = strlen(value), at = s->b->len;
+
+	shb_qpack_put_literal(s->b, name, nlen, value, vlen);
+	*s->size += nlen + vlen + FIELD_OVERHEAD;
+	if (i == SIZE_MAX)
+		return 0;
+	s->r->at[i] = span_from(s->b, at, vlen);
+	at = s->pre->len;
+	shb_qpack_put_literal(s->pre, name, nlen, "", 0);
+	prefix_end(s->pre, &s->r->pre_at[i], at);
+	return 0;
+}
+
+static int build_section(const struct shb_request *req,
+			 const struct shb_h3_look *look, struct shb_buf *b,
+			 uint64_t *size, struct shb_h3_request *r,
+			 struct shb_buf *pre)
+{
+	struct section s = {req, b, pre, r, size};
 	char clen[24];
 	size_t at;
 
 	shb_qpack_put_prefix(b);
-	named(b, size, SHB_QPACK_IDX_METHOD_CONNECT, req->method);
-	named(b, size, SHB_QPACK_IDX_SCHEME_HTTPS, req->scheme);
-	named(b, size, SHB_QPACK_IDX_AUTHORITY, req->authority);
-	at = b->len;
-	named(b, size, SHB_QPACK_IDX_PATH_ROOT, req->path);
-	r->at[AT_PATH(r)] = span_from(b, at, strlen(req->path));
-	at = pre->len;
-	shb_qpack_put_name_ref(pre, SHB_QPACK_IDX_PATH_ROOT, "", 0);
-	prefix_end(pre, &r->pre_at[AT_PATH(r)], at);
-	for (size_t i = 0; i < req->header_count; i++) {
-		const struct shb_kv *kv = &req->headers[i];
-		size_t nlen, vlen;
-
-		if (!kv->key || !kv->value || shb_http_field_dropped(kv->key))
-			continue;
-		nlen = strlen(kv->key);
-		vlen = strlen(kv->value);
-		at = b->len;
-		shb_qpack_put_literal(b, kv->key, nlen, kv->value, vlen);
-		r->at[i] = span_from(b, at, vlen);
-		at = pre->len;
-		shb_qpack_put_literal(pre, kv->key, nlen, "", 0);
-		prefix_end(pre, &r->pre_at[i], at);
-		*size += nlen + vlen + FIELD_OVERHEAD;
-	}
+	pseudo_fields(&s, look->pseudo);
+	if (shb_http_look_walk(look->defaults, look->n, req, header_field, &s))
+		return -1;
 	at = b->len;
 	if (req->flags & SHB_REQUEST_HAS_BODY) {
 		snprintf(clen, sizeof(clen), "%zu", req->body_len);
@@ -92,6 +125,7 @@ static void build_section(const struct shb_request *req,
 	at = pre->len;
 	shb_qpack_put_name_ref(pre, SHB_QPACK_IDX_CONTENT_LENGTH, "", 0);
 	prefix_end(pre, &r->pre_at[AT_CLEN(r)], at);
+	return 0;
 }
 
 /* Lays out HEADERS frame | DATA header | body in one block. */
@@ -130,6 +164,14 @@ int shb_h3_request_encode(const struct shb_request *req,
 			  struct shb_h3_request **out, char *err,
 			  size_t errlen)
 {
+	return shb_h3_request_encode_as(req, NULL, out, err, errlen);
+}
+
+int shb_h3_request_encode_as(const struct shb_request *req,
+			     const struct shb_h3_look *look,
+			     struct shb_h3_request **out, char *err,
+			     size_t errlen)
+{
 	struct shb_buf b = SHB_BUF_INIT(64, SHB_H3_REQ_SECTION_MAX);
 	struct shb_buf pre = SHB_BUF_INIT(64, SHB_H3_REQ_SECTION_MAX);
 	struct shb_h3_request *r;
@@ -159,8 +201,10 @@ int shb_h3_request_encode(const struct shb_request *req,
 	r->header_count = req->header_count;
 	r->at = calloc(req->header_count + 2, sizeof(*r->at));
 	r->pre_at = calloc(req->header_count + 2, sizeof(*r->pre_at));
-	if (r->at && r->pre_at)
-		build_section(req, &b, &r->field_section_size, r, &pre);
+	if (r->at && r->pre_at &&
+	    build_section(req, look ? look : &own_look, &b,
+			  &r->field_section_size, r, &pre) < 0)
+		b.err = b.err ? b.err : SHB_BUF_E_NOMEM;
 	rc = b.err || pre.err || !r->at || !r->pre_at ||
 			     shb_http_prio_keep(req->headers, req->header_count,
 						&r->prio, &r->prio_len,

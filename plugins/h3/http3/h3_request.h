@@ -78,6 +78,23 @@ int shb_h3_request_encode(const struct shb_request *req,
 			  struct shb_h3_request **out, char *err,
 			  size_t errlen);
 
+/* A client's look (a connection profile's, h3_profile.h): the
+ * pseudo-headers in the order of `pseudo` ("masp": :method :authority
+ * :scheme :path; each letter once), then defaults[0..n) merged with the
+ * user's headers by plugins/common/http_look.h, each as a literal with a
+ * literal name. */
+struct shb_h3_look {
+	const char *pseudo;
+	const struct shb_kv *defaults;
+	size_t n;
+};
+
+/* shb_h3_request_encode with a look; NULL: shb's own (the order above). */
+int shb_h3_request_encode_as(const struct shb_request *req,
+			     const struct shb_h3_look *look,
+			     struct shb_h3_request **out, char *err,
+			     size_t errlen);
+
 /* Frees a request from shb_h3_request_encode; NULL is accepted. */
 void shb_h3_request_free(struct shb_h3_request *r);
 

@@ -237,6 +237,10 @@ int shb_h3_conn_transport_ready(void *conn,
 	if (SHB_HAS(m->host, struct shb_host, tls_client_hello) &&
 	    m->host->tls_client_hello)
 		cfg.client_hello = client_hello;
+	/* A profile's transport parameters and what they bind (checked when
+	 * the option was read). */
+	if (m->prof && shb_h3_profile_quic(m->prof, &cfg) < 0)
+		return SHB_E_INVAL;
 	c->q = c->ops->conn_new(&cfg, now, &rc);
 	if (!c->q) {
 		snprintf(c->detail, sizeof(c->detail), "QUIC connection setup failed: %s",
@@ -583,7 +587,7 @@ int shb_h3_conn_issue_req(void *conn, const struct shb_request *req,
 		return SHB_E_BUSY;
 	if (!req || !SHB_HAS(req, struct shb_request, body_len))
 		return SHB_E_INVAL;
-	rc = shb_h3_request_encode(req, &r, err, sizeof(err));
+	rc = shb_h3_request_encode_as(req, &c->mod->look, &r, err, sizeof(err));
 	if (rc < 0)
 		return rc;
 	if (c->peer.settings_received &&

@@ -31,8 +31,10 @@
 #include "common/buf.h"
 #include "h3_local.h"
 #include "h3_peer.h"
+#include "h3_profile.h"
 #include "h3_quic_ops.h"
 #include "h3_reqtab.h"
+#include "h3_request.h"
 #include "qpack_enc.h"
 #include "quic_tls.h"
 
@@ -78,6 +80,9 @@ struct shb_h3_module {
 	 * bodies up to body_max (response_body_max with SHB_RUN_WANT_BODY). */
 	uint32_t want_response;
 	uint64_t body_max;
+	/* --proto-opt profile (h3_profile.h), and its request look. */
+	const struct shb_h3_profile *prof;
+	struct shb_h3_look look;
 };
 
 /* Per worker thread (worker_size bytes of core memory). */

@@ -339,6 +339,23 @@ static void report_settings(struct shb_h3_conn *c, const uint8_t *ctl, size_t n)
 		h->conn_fingerprint(c->handle, SHB_FP_H3_SETTINGS, text);
 }
 
+/* Our control stream's opening: the profile's SETTINGS, its QPACK ones
+ * no higher than the run's decoder takes (conf), or shb's own. */
+static size_t local_control(const struct shb_h3_conn *c, uint8_t *ctl,
+			    size_t cap, uint32_t grease)
+{
+	const struct shb_h3_conn_config *k = &c->mod->conf;
+	struct shb_h3_setting s[SHB_H3_LOCAL_SETTINGS_MAX];
+	size_t n = c->mod->prof ? shb_h3_profile_settings(
+					  c->mod->prof, k->qpack_max_table_capacity,
+					  k->qpack_blocked_streams, s)
+				: 0;
+
+	if (n == 0)
+		return shb_h3_local_control(ctl, cap, k, grease);
+	return shb_h3_local_control_list(ctl, cap, s, n, grease);
+}
+
 static void on_handshake(struct shb_h3_conn *c)
 {
 	uint8_t ctl[SHB_H3_LOCAL_CONTROL_MAX];
@@ -351,7 +368,7 @@ static void on_handshake(struct shb_h3_conn *c)
 	 * ones (RFC 9114 Section 7.2.4.1). */
 	if (c->mod->host->random_secure)
 		(void)c->mod->host->random_secure(&grease, sizeof(grease));
-	n = shb_h3_local_control(ctl, sizeof(ctl), &c->mod->conf, grease);
+	n = local_control(c, ctl, sizeof(ctl), grease);
 	report_settings(c, ctl, n);
 	uint64_t qpack_id;
 

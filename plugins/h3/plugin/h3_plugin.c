@@ -34,6 +34,13 @@ static const struct shb_option_def h3_option_defs[] = {
 	{"qpack-blocked", "N",
 	 "QPACK streams the server may leave blocked on its table, 0..100; "
 	 "default 0"},
+	{"profile", "chrome|firefox|curl|shb",
+	 "what the connection looks like to a server: that client's QUIC "
+	 "transport parameters (ids, values, order), HTTP/3 SETTINGS, "
+	 "pseudo-header order, default request headers (-H replaces one of "
+	 "the same name) and, for chrome and firefox, TLS suites, groups and "
+	 "signature algorithms (--ciphers or --tls-version win); curl: its "
+	 "request only; shb (default): shb's own (docs/fingerprints.md)"},
 	{NULL, NULL, NULL},
 };
 
@@ -108,6 +115,39 @@ static int qpack_option(const char *k, const char *v,
 	return 1;
 }
 
+/* 1 when the user gave --proto-opt KEY. */
+static int option_given(const struct shb_run_config *cfg, const char *key)
+{
+	for (uint32_t i = 0; i < cfg->option_count; i++)
+		if (cfg->options[i].key && strcmp(cfg->options[i].key, key) == 0)
+			return 1;
+	return 0;
+}
+
+/* --proto-opt profile=NAME: one line listing the profiles otherwise,
+ * or naming what of the profile the QUIC connection cannot hold. */
+static int h3_parse_profile(const char *v, struct shb_h3_module *m, char *err,
+			    size_t errlen)
+{
+	const struct shb_h3_profile *p = shb_h3_profile_find(v);
+	struct shb_quic_conn_config k;
+
+	if (!p) {
+		snprintf(err, errlen, "h3: --proto-opt profile=%s: unknown "
+			 "profile (known: %s)", v ? v : "", shb_h3_profile_names());
+		return -1;
+	}
+	memset(&k, 0, sizeof(k));
+	if (shb_h3_profile_quic(p, &k) < 0) {
+		snprintf(err, errlen, "h3: profile %s announces transport "
+			 "parameters the QUIC connection cannot hold", p->name);
+		return -1;
+	}
+	if (m)
+		m->prof = p;
+	return 0;
+}
+
 /* --proto-opt: the core already refused keys not in h3_option_defs.
  * Fills m when it is not NULL. */
 static int h3_parse_options(const struct shb_run_config *cfg,
@@ -144,6 +184,9 @@ static int h3_parse_options(const struct shb_run_config *cfg,
 			}
 			if (m)
 				m->no_prio_update = strcmp(v, "off") == 0;
+		} else if (strcmp(k, "profile") == 0) {
+			if (h3_parse_profile(v, m, err, errlen) < 0)
+				return SHB_E_INVAL;
 		} else {
 			int rc = qpack_option(k, v, m, err, errlen);
 
@@ -151,7 +194,7 @@ static int h3_parse_options(const struct shb_run_config *cfg,
 				snprintf(err, errlen, "h3: unknown option '%s' "
 					 "(known: initial-window, pacing, "
 					 "priority-update, qpack-table, "
-					 "qpack-blocked)", k);
+					 "qpack-blocked, profile)", k);
 				return SHB_E_INVAL;
 			}
 			if (rc < 0)
@@ -229,7 +272,15 @@ static int h3_module_create(const struct shb_host *host,
 	}
 	m->host = host;
 	m->ops = &shb_h3_quic_ops_real;
+	m->prof = shb_h3_profile_default();
 	h3_parse_options(cfg, m, err, errlen); /* checked above */
+	/* The profile's QPACK table, which the decoder takes, unless
+	 * qpack-table= or qpack-blocked= says otherwise. */
+	if (!option_given(cfg, "qpack-table") && !option_given(cfg, "qpack-blocked"))
+		shb_h3_profile_qpack(m->prof, &m->conf);
+	m->look.pseudo = m->prof->pseudo;
+	m->look.defaults = m->prof->headers;
+	m->look.n = m->prof->n_headers;
 	m->parallel = cfg->parallel ? cfg->parallel : 1;
 	m->run_flags = cfg->flags;
 	/* A pre-1.4 core never sets SHB_RUN_WANT_RESPONSE. */
@@ -259,7 +310,10 @@ static int h3_module_create(const struct shb_host *host,
 		tc.cert_file = cfg->cert_file;
 		tc.key_file = cfg->key_file;
 		m->has_cert = cfg->cert_file != NULL;
-		if (cfg->tls_priority && !(prio = quic_priority(cfg->tls_priority))) {
+		/* The user's --ciphers or --tls-version, else the profile's. */
+		const char *want = cfg->tls_priority ? cfg->tls_priority
+						     : m->prof->tls_priority;
+		if (want && !(prio = quic_priority(want))) {
 			snprintf(err, errlen, "h3: out of memory");
 			free(m->server_name);
 			free(m);
@@ -267,6 +321,10 @@ static int h3_module_create(const struct shb_host *host,
 		}
 		tc.priority = prio;
 	}
+	/* A core older than 1.3 passes no priorities: the profile's still. */
+	if (!prio && m->prof->tls_priority &&
+	    !SHB_HAS(cfg, struct shb_run_config, tls_priority))
+		tc.priority = prio = quic_priority(m->prof->tls_priority);
 	int trc = shb_quic_tls_ctx_init(&m->tls, &tc, terr, sizeof(terr));
 	free(prio);
 	if (trc != 0) {
@@ -286,12 +344,12 @@ static int h3_prepare_request(void *module, const struct shb_request *req,
 	struct shb_h3_request *r = NULL;
 	int rc;
 
-	(void)module;
 	if (!req || !SHB_HAS(req, struct shb_request, body_len)) {
 		snprintf(err, errlen, "h3: missing request template");
 		return SHB_E_INVAL;
 	}
-	rc = shb_h3_request_encode(req, &r, err, errlen);
+	rc = shb_h3_request_encode_as(req, &((struct shb_h3_module *)module)->look,
+				      &r, err, errlen);
 	if (rc == SHB_OK)
 		*prepared = r;
 	return rc;

@@ -15,6 +15,7 @@ extern CU_TestInfo shb_h3t_qpack_dyn_tests[];
 extern CU_TestInfo shb_h3t_request_tests[];
 extern CU_TestInfo shb_h3t_response_tests[];
 extern CU_TestInfo shb_h3t_peer_tests[];
+extern CU_TestInfo shb_h3t_look_tests[];
 
 /* A growing byte string; large enough for a field section a little
  * over the 256 KiB cap. */

@@ -9,5 +9,6 @@ CU_SuiteInfo shb_test_suites[] = {
 	{"h3_request", NULL, NULL, NULL, NULL, shb_h3t_request_tests},
 	{"h3_response", NULL, NULL, NULL, NULL, shb_h3t_response_tests},
 	{"h3_peer", NULL, NULL, NULL, NULL, shb_h3t_peer_tests},
+	{"h3_look", NULL, NULL, NULL, NULL, shb_h3t_look_tests},
 	CU_SUITE_INFO_NULL,
 };

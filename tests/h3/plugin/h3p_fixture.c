@@ -67,6 +67,7 @@ int h3p_logged(const char *text)
 
 uint64_t h3p_body_max;
 struct shb_h3_conn_config h3p_qpack;
+const char *h3p_profile;
 
 void h3p_open(struct h3p_fx *f, uint32_t run_flags, uint32_t parallel,
 	      const char *body, int debug)
@@ -85,6 +86,7 @@ void h3p_open(struct h3p_fx *f, uint32_t run_flags, uint32_t parallel,
 		.connect_timeout_ns = 5000000000ull,
 		.response_body_max = h3p_body_max,
 	};
+	const struct shb_kv opt = {"profile", h3p_profile};
 	struct shb_request req = {
 		.struct_size = sizeof(req),
 		.flags = body ? SHB_REQUEST_HAS_BODY : 0,
@@ -100,6 +102,10 @@ void h3p_open(struct h3p_fx *f, uint32_t run_flags, uint32_t parallel,
 		.max_dgram = 1200,
 	};
 
+	if (h3p_profile) {
+		cfg.options = &opt;
+		cfg.option_count = 1;
+	}
 	h3p_reset(debug);
 	memset(f, 0, sizeof(*f));
 	d = desc();
@@ -108,7 +114,8 @@ void h3p_open(struct h3p_fx *f, uint32_t run_flags, uint32_t parallel,
 			      SHB_OK);
 	f->mod = f->km.module;
 	f->mod->ops = &fq_ops;
-	f->mod->conf = h3p_qpack;
+	if (!h3p_profile) /* a profile sets its own QPACK table */
+		f->mod->conf = h3p_qpack;
 	CU_ASSERT_EQUAL_FATAL(shb_kit_module_prepare(&f->km, &req), SHB_OK);
 	f->prep = f->km.prepared;
 	f->km.worker_index = 3;

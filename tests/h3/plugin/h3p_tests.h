@@ -28,6 +28,7 @@ extern CU_TestInfo shb_h3p_var_tests[];
 extern CU_TestInfo shb_h3p_resp_tests[];
 extern CU_TestInfo shb_h3p_prio_tests[];
 extern CU_TestInfo shb_h3p_qpack_tests[];
+extern CU_TestInfo shb_h3p_profile_tests[];
 
 /* ---- fake host (the plugin test kit's, shb/kit.h) ------------------------ */
 
@@ -156,6 +157,8 @@ extern uint64_t h3p_body_max;
 /* The QPACK table and blocked streams for h3p_open (0 unless a test sets
  * them, and resets them). */
 extern struct shb_h3_conn_config h3p_qpack;
+/* --proto-opt profile= for h3p_open; NULL: none (tests reset it). */
+extern const char *h3p_profile;
 void h3p_close(struct h3p_fx *f);
 /* Delivers the queued events through recv_dgrams (now += 1 ms); returns
  * its result. */

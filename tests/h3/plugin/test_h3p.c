@@ -5,6 +5,7 @@ CU_SuiteInfo shb_test_suites[] = {
 	{"h3p_reqtab", NULL, NULL, NULL, NULL, shb_h3p_reqtab_tests},
 	{"h3p_errtext", NULL, NULL, NULL, NULL, shb_h3p_errtext_tests},
 	{"h3p_module", NULL, NULL, NULL, NULL, shb_h3p_module_tests},
+	{"h3p_profile", NULL, NULL, NULL, NULL, shb_h3p_profile_tests},
 	{"h3p_conn", NULL, NULL, NULL, NULL, shb_h3p_conn_tests},
 	{"h3p_stream", NULL, NULL, NULL, NULL, shb_h3p_stream_tests},
 	{"h3p_end", NULL, NULL, NULL, NULL, shb_h3p_end_tests},

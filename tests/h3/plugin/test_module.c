@@ -84,7 +84,7 @@ static void test_module_options(void)
 	CU_ASSERT_EQUAL(create(SHB_RUN_TLS, 4, opts, 1, err, sizeof(err), &m), SHB_E_INVAL);
 	CU_ASSERT_STRING_EQUAL(err, "h3: unknown option 'window' (known: "
 			       "initial-window, pacing, priority-update, "
-			       "qpack-table, qpack-blocked)");
+			       "qpack-table, qpack-blocked, profile)");
 	CU_ASSERT_EQUAL(create(0, 4, NULL, 0, err, sizeof(err), &m), SHB_E_INVAL);
 	CU_ASSERT_STRING_EQUAL(err, "h3: HTTP/3 runs over QUIC, which needs an https:// URL");
 	CU_ASSERT_EQUAL(create(SHB_RUN_TLS, 5000, NULL, 0, err, sizeof(err), &m), SHB_E_INVAL);
@@ -132,7 +132,8 @@ static void test_cc_options(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d->option_defs);
 	for (; d->option_defs[n].key; n++)
 		CU_ASSERT_PTR_NOT_NULL(d->option_defs[n].summary);
-	CU_ASSERT_EQUAL(n, 5); /* [2] priority-update: test_prio.c */
+	CU_ASSERT_EQUAL(n, 6); /* [2] priority-update: test_prio.c */
+	CU_ASSERT_STRING_EQUAL(d->option_defs[5].key, "profile");
 	CU_ASSERT_STRING_EQUAL(d->option_defs[0].key, "initial-window");
 	CU_ASSERT_STRING_EQUAL(d->option_defs[0].value_name, "BYTES");
 	CU_ASSERT_STRING_EQUAL(d->option_defs[1].key, "pacing");
