@@ -8,6 +8,13 @@ the end-to-end test compares two implementations.
   tls_fp.py --quic-tp FILE  FILE holds one ClientHello handshake message;
                             prints the ids of its QUIC transport parameters
                             in order, joined by '-'.
+  tls_fp.py --quic-tp-values FILE  the same parameters with their values,
+                            joined by ';', as curl-impersonate's HTTP/3
+                            capture list writes them: ID:VALUE (integers of
+                            RFC 9000 and RFC 9221 in decimal, others in
+                            hex), 15:SCID, 17:CHOSEN@AVAILABLE,... with a
+                            reserved version as GREASE, a reserved
+                            (31 * N + 27) parameter as GREASE.
 """
 import hashlib
 import struct
@@ -75,6 +82,7 @@ def parse(msg):
                 h["versions"] = u16(d[1:1 + d[0]])
             elif t == 57:
                 h["tp_ids"] = tp_ids(d)
+                h["tp_values"] = tp_values(d)
     return h
 
 
@@ -97,6 +105,33 @@ def tp_ids(d):
     if i != len(d):
         raise ValueError("transport parameters cut short")
     return ids
+
+
+def tp_value(pid, v):
+    if (pid - 27) % 31 == 0 and pid >= 27:
+        return "GREASE"
+    if pid == 15:
+        return "15:SCID"
+    if pid == 17:
+        vs = ["GREASE" if (x & 0x0F0F0F0F) == 0x0A0A0A0A else str(x)
+              for x in struct.unpack("!%dI" % (len(v) // 4), v)]
+        return "17:%s@%s" % (vs[0], ",".join(vs[1:]))
+    if pid <= 0x20 and v:
+        x, end = varint(v, 0)
+        if end == len(v):
+            return "%d:%d" % (pid, x)
+    return "%d:%s" % (pid, v.hex())
+
+
+def tp_values(d):
+    """The parameters of the extension body, as --quic-tp-values prints."""
+    out, i = [], 0
+    while i < len(d):
+        pid, i = varint(d, i)
+        n, i = varint(d, i)
+        out.append(tp_value(pid, d[i:i + n]))
+        i += n
+    return out
 
 
 def ja3(h):
@@ -137,6 +172,10 @@ def main():
     if sys.argv[1] == "--quic-tp":
         h = parse(open(sys.argv[2], "rb").read())
         print("-".join(str(i) for i in h["tp_ids"]))
+        return
+    if sys.argv[1] == "--quic-tp-values":
+        h = parse(open(sys.argv[2], "rb").read())
+        print(";".join(h["tp_values"]))
         return
     quic = sys.argv[1] == "--quic"
     data = open(sys.argv[-1], "rb").read()

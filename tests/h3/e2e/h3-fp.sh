@@ -7,7 +7,11 @@
 # the report (h3SettingsFingerprint) are those gtlsserver (ngtcp2's
 # example server, verbose) received on shb's control stream
 # (h3_control_frames.py --settings), its reserved setting as GREASE. The
-# text report has both lines. Needs gtlsserver (Debian package
+# text report has both lines. The same for --proto-opt profile=chrome and
+# firefox, whose parameters (ids and values, read out of the Initial by
+# tls_fp.py --quic-tp-values) and SETTINGS must be those of the capture
+# each profile cites, with 40 requests and no error against gtlsserver.
+# Needs gtlsserver (Debian package
 # ngtcp2-server) and python3-cryptography.
 # shellcheck source-path=SCRIPTDIR
 # shellcheck disable=SC2154 # NAME_PORT: set by start_*
@@ -57,6 +61,74 @@ got=$(get settings h3SettingsFingerprint)
 python3 "$HERE/../../report/check_schema.py" "$HERE/../../../docs/shb-report.schema.json" \
 	"$E2E_TMP/settings.json" >&2 || fail "the report does not match the schema"
 note "HTTP/3 SETTINGS: $got"
+
+# The profiles (--proto-opt profile=): the parameters a listener took
+# out of the Initial, ids and values, against the capture each profile
+# cites (curl-impersonate's tests/http3_targets.yaml, curl_chrome146 and
+# curl_firefox147; Chrome permutes its parameters on every connection, so
+# its are compared as a set); the SETTINGS gtlsserver received; a run
+# of requests with 0 errors.
+declare -A want_tp=(
+	[chrome]="1:30000;3:1472;4:15728640;5:6291456;6:6291456;7:6291456;8:100;9:103;15:SCID;17:1@1,GREASE;32:65536;12584:4f524947;GREASE"
+	[firefox]="1:30000;4:25165824;5:12582912;6:1048576;7:1048576;8:100;9:100;11:20;14:8;15:SCID;17:1@GREASE,1;GREASE;32:65535"
+)
+# QPACK at 0 until the decoder takes a dynamic table.
+declare -A want_settings=(
+	[chrome]="1:0;6:262144;7:0;51:1;GREASE"
+	[firefox]="1:0;7:0;727725890:0;16765559:1;51:1;8:1"
+)
+sorted() { tr ';' '\n' <<<"$1" | sort | tr '\n' ';'; }
+for prof in chrome firefox; do
+	pf=$E2E_TMP/tp$prof.port
+	python3 "$HERE/quic_hello_catch.py" "$pf" "$E2E_TMP/tp$prof.hello" \
+		>"$E2E_TMP/tp$prof.catch.log" 2>&1 &
+	pid=$!
+	E2E_PIDS+=("$pid")
+	for _ in $(seq 1 100); do
+		[[ -s "$pf" ]] && break
+		sleep 0.05
+	done
+	[[ -s "$pf" ]] || fail "$prof: quic_hello_catch did not start"
+	run_shb "tp$prof" --proto h3 --proto-opt "profile=$prof" -c 1 -n 1 \
+		--connect-timeout 1s "https://localhost:$(cat "$pf")/"
+	expect_rc "tp$prof" 1
+	kill_quiet "$pid"
+	[[ -s "$E2E_TMP/tp$prof.hello" ]] || { show_run "tp$prof"; fail "$prof: no ClientHello captured"; }
+	got=$(get "tp$prof" quicTpFingerprint)
+	py=$(python3 "$HERE/../../e2e/tls_fp.py" --quic-tp "$E2E_TMP/tp$prof.hello")
+	[[ "$got" == "$py" ]] || fail "$prof: report says '$got', the ClientHello carried '$py'"
+	seen=$(python3 "$HERE/../../e2e/tls_fp.py" --quic-tp-values "$E2E_TMP/tp$prof.hello")
+	if [[ $prof == chrome ]]; then
+		[[ "$(sorted "$seen")" == "$(sorted "${want_tp[$prof]}")" ]] ||
+			fail "$prof: the Initial carried '$seen', the capture has '${want_tp[$prof]}' (any order)"
+	else
+		[[ "$seen" == "${want_tp[$prof]}" ]] ||
+			fail "$prof: the Initial carried '$seen', the capture has '${want_tp[$prof]}'"
+	fi
+	note "$prof: QUIC transport parameters $seen"
+
+	H3SRV_GTLS_VERBOSE=1 start_gtlsserver "g$prof" >/dev/null
+	port_var="g${prof}_PORT"
+	run_shb "set$prof" --proto h3 --proto-opt "profile=$prof" -c 2 -n 40 \
+		"https://127.0.0.1:${!port_var}/"
+	stop_h3 "g$prof"
+	expect_rc "set$prof" 0
+	check "set$prof" 'requests.ok == 40'
+	check_no_errors "set$prof"
+	python3 "$HERE/h3_control_frames.py" --settings "$H3_TMP/g$prof/gtlsserver.log" \
+		>"$E2E_TMP/set$prof.seen" || fail "$prof: a malformed control stream"
+	seen=$(cut -d' ' -f2 "$E2E_TMP/set$prof.seen" | sort -u)
+	got=$(get "set$prof" h3SettingsFingerprint)
+	[[ "$seen" == "${want_settings[$prof]}" && "$got" == "$seen" ]] ||
+		fail "$prof: the server received '$seen', the report says '$got', the profile has '${want_settings[$prof]}'"
+	note "$prof: HTTP/3 SETTINGS $seen"
+done
+
+# An unknown profile: one line naming the known ones, exit 2.
+rc=0
+out=$("$SHB" -q -c 1 -n 1 --proto h3 --proto-opt profile=edge https://127.0.0.1:1/ 2>&1) || rc=$?
+[[ $rc == 2 && $out == *"unknown profile (known: chrome, firefox, curl, shb)"* && $(wc -l <<<"$out") == 1 ]] ||
+	fail "profile=edge: exit $rc, '$out'"
 
 # The text report's lines.
 H3SRV_GTLS_VERBOSE=0 start_gtlsserver gtls2 >/dev/null
