@@ -605,7 +605,10 @@ void qc_rx_datagram(struct shb_quic_conn *c, uint8_t *d, size_t len,
 
 	while (off < len && !qc_ended(c)) {
 		struct shb_quic_hdr h;
-		int rc = shb_quic_hdr_parse(d + off, len - off, c->scid.len, &h);
+		/* RFC 9287: once we sent grease_quic_bit, the QUIC bit may
+		 * be 0 in anything the server sends. */
+		int rc = shb_quic_hdr_parse_bit(d + off, len - off, c->scid.len,
+						c->local_tp.grease_quic_bit, &h);
 
 		if (rc != SHB_QUIC_OK ||
 		    !shb_quic_cid_eq(&c->scid, h.dcid, h.dcid_len)) {
@@ -642,8 +645,9 @@ void qc_rx_replay_early(struct shb_quic_conn *c, uint64_t now)
 			e->len = 0;
 			c->nearly--;
 			again = true;
-			if (shb_quic_hdr_parse(e->data, len, c->scid.len, &h) !=
-				    SHB_QUIC_OK ||
+			if (shb_quic_hdr_parse_bit(e->data, len, c->scid.len,
+						   c->local_tp.grease_quic_bit,
+						   &h) != SHB_QUIC_OK ||
 			    rx_packet(c, e->data, &h, now) != RX_OK)
 				c->stats.packets_dropped++;
 		}

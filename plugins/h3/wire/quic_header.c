@@ -74,7 +74,8 @@ static int parse_protected_long(struct shb_quic_rd *r, const uint8_t *in,
 	return SHB_QUIC_OK;
 }
 
-static int parse_long(const uint8_t *in, size_t len, struct shb_quic_hdr *h)
+static int parse_long(const uint8_t *in, size_t len, int any_bit,
+		      struct shb_quic_hdr *h)
 {
 	struct shb_quic_rd r = {in + 1, len - 1};
 	int cids_ok;
@@ -96,7 +97,7 @@ static int parse_long(const uint8_t *in, size_t len, struct shb_quic_hdr *h)
 		return parse_vn(&r, len, h);
 	}
 	h->type = HDR_LONG_TYPE(h->first);
-	if (!(h->first & HDR_FIXED_BIT))
+	if (!(h->first & HDR_FIXED_BIT) && !any_bit)
 		return SHB_QUIC_E_DROP;
 	if (h->type == SHB_QUIC_PT_RETRY)
 		return parse_retry(&r, len, h);
@@ -104,10 +105,11 @@ static int parse_long(const uint8_t *in, size_t len, struct shb_quic_hdr *h)
 }
 
 static int parse_short(const uint8_t *in, size_t len, size_t dcid_len,
-		       struct shb_quic_hdr *h)
+		       int any_bit, struct shb_quic_hdr *h)
 {
 	h->type = SHB_QUIC_PT_1RTT;
-	if (!(h->first & HDR_FIXED_BIT) || dcid_len > SHB_QUIC_MAX_CID_LEN)
+	if ((!(h->first & HDR_FIXED_BIT) && !any_bit) ||
+	    dcid_len > SHB_QUIC_MAX_CID_LEN)
 		return SHB_QUIC_E_DROP;
 	if (len - 1 < dcid_len || len - 1 - dcid_len < HP_NEEDED)
 		return SHB_QUIC_E_DROP;
@@ -118,16 +120,23 @@ static int parse_short(const uint8_t *in, size_t len, size_t dcid_len,
 	return SHB_QUIC_OK;
 }
 
-int shb_quic_hdr_parse(const uint8_t *in, size_t len, size_t short_dcid_len,
-		       struct shb_quic_hdr *h)
+int shb_quic_hdr_parse_bit(const uint8_t *in, size_t len,
+			   size_t short_dcid_len, int any_fixed_bit,
+			   struct shb_quic_hdr *h)
 {
 	memset(h, 0, sizeof(*h));
 	if (len == 0)
 		return SHB_QUIC_E_DROP;
 	h->first = in[0];
 	if (in[0] & HDR_FORM_LONG)
-		return parse_long(in, len, h);
-	return parse_short(in, len, short_dcid_len, h);
+		return parse_long(in, len, any_fixed_bit, h);
+	return parse_short(in, len, short_dcid_len, any_fixed_bit, h);
+}
+
+int shb_quic_hdr_parse(const uint8_t *in, size_t len, size_t short_dcid_len,
+		       struct shb_quic_hdr *h)
+{
+	return shb_quic_hdr_parse_bit(in, len, short_dcid_len, 0, h);
 }
 
 uint32_t shb_quic_vn_version(const struct shb_quic_hdr *h, size_t i)

@@ -113,6 +113,13 @@ struct shb_quic_hdr {
 int shb_quic_hdr_parse(const uint8_t *in, size_t len, size_t short_dcid_len,
 		       struct shb_quic_hdr *h);
 
+/* The same for an endpoint that sent grease_quic_bit (RFC 9287 Section
+ * 3): when `any_fixed_bit` is 1 a clear QUIC bit (0x40) is taken in
+ * every packet type. */
+int shb_quic_hdr_parse_bit(const uint8_t *in, size_t len,
+			   size_t short_dcid_len, int any_fixed_bit,
+			   struct shb_quic_hdr *h);
+
 /* Version number i (0-based, < h->version_count) of a Version
  * Negotiation packet. */
 uint32_t shb_quic_vn_version(const struct shb_quic_hdr *h, size_t i);

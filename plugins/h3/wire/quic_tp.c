@@ -260,6 +260,14 @@ int shb_quic_tp_decode_server(const uint8_t *in, size_t len,
 		    shb_quic_rd_varint(&r, &plen) < 0 ||
 		    shb_quic_rd_bytes(&r, plen, &v) < 0)
 			return tp_fail(why, "transport parameter truncated");
+		if (id == SHB_QUIC_TP_GREASE_QUIC_BIT) {
+			problem = tp->grease_quic_bit ? "duplicate transport parameter"
+				  : plen ? "grease_quic_bit not empty" : NULL;
+			tp->grease_quic_bit = 1;
+			if (problem)
+				return tp_fail(why, problem);
+			continue;
+		}
 		if (id == SHB_QUIC_TP_MAX_DATAGRAM_FRAME_SIZE) {
 			problem = decode_datagram(tp, v, (size_t)plen);
 			if (problem)

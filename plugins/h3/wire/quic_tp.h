@@ -90,6 +90,9 @@ struct shb_quic_tp {
 	 * takes, 0 when it sent none (it takes no DATAGRAM frame). */
 	uint64_t max_datagram_frame_size;
 	uint8_t has_max_datagram;
+	/* Decode only (RFC 9287): the sender takes packets whose QUIC bit
+	 * (0x40) is 0. */
+	uint8_t grease_quic_bit;
 };
 
 /* Sets every field to its RFC default and `present` to 0. */
@@ -108,7 +111,7 @@ int shb_quic_tp_encode_client(uint8_t *out, size_t cap,
 
 /* Decodes the server's parameters from in[0..len) into tp (initialised to
  * the defaults first). max_datagram_frame_size (0x20, RFC 9221) is read
- * as an integer; other unknown parameters (including the reserved 31*N+27
+ * as an integer, grease_quic_bit (0x2ab2, RFC 9287) must be empty; other unknown parameters (including the reserved 31*N+27
  * "grease" ones) are skipped; preferred_address is checked for shape and
  * ignored (no migration). Returns SHB_QUIC_OK, or
  * SHB_QUIC_E_TRANSPORT_PARAM when: a parameter runs past len; a known

@@ -24,6 +24,7 @@
 /* Beyond RFC 9000's table. */
 #define SHB_QUIC_TP_VERSION_INFORMATION 0x11 /* RFC 9368 Section 3 */
 #define SHB_QUIC_TP_MAX_DATAGRAM_FRAME_SIZE 0x20 /* RFC 9221 Section 3 */
+#define SHB_QUIC_TP_GREASE_QUIC_BIT 0x2ab2 /* RFC 9287 Section 3, empty */
 
 enum shb_quic_tp_kind {
 	SHB_QUIC_TPK_INT = 0,      /* `value` as a varint */

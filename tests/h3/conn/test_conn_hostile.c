@@ -567,6 +567,53 @@ static void test_cid_limit_profile(void)
 	h_fini(&h);
 }
 
+/* RFC 9287: a server clears the QUIC bit of its 1-RTT packets. Once we
+ * sent grease_quic_bit they are ours; without it they are dropped. */
+static void test_grease_quic_bit(void)
+{
+	static const struct shb_quic_tp_item grease[] = {
+		{SHB_QUIC_TP_INITIAL_MAX_DATA, SHB_QUIC_TPK_INT, 0, 1 << 20, NULL},
+		{SHB_QUIC_TP_INITIAL_MAX_STREAM_DATA_BIDI_LOCAL, SHB_QUIC_TPK_INT, 0,
+		 1 << 19, NULL},
+		{SHB_QUIC_TP_INITIAL_MAX_STREAM_DATA_UNI, SHB_QUIC_TPK_INT, 0,
+		 1 << 18, NULL},
+		{SHB_QUIC_TP_INITIAL_MAX_STREAMS_UNI, SHB_QUIC_TPK_INT, 0, 5, NULL},
+		{SHB_QUIC_TP_MAX_UDP_PAYLOAD_SIZE, SHB_QUIC_TPK_INT, 0, 1472, NULL},
+		{SHB_QUIC_TP_MAX_IDLE_TIMEOUT, SHB_QUIC_TPK_INT, 0, 30000, NULL},
+		{SHB_QUIC_TP_GREASE_QUIC_BIT, SHB_QUIC_TPK_EMPTY, 0, 0, NULL},
+		{SHB_QUIC_TP_INITIAL_SCID, SHB_QUIC_TPK_SCID, 0, 0, NULL},
+	};
+	struct ts_config sc = {.clear_fixed_bit = true, .response_len = 3000};
+	struct shb_quic_conn_config k;
+	struct shb_quic_conn_stats st;
+	struct harness h;
+
+	prof_config(&k);
+	k.tp_items = grease;
+	k.tp_count = sizeof(grease) / sizeof(grease[0]);
+	CU_ASSERT_FATAL(h_init(&h, &k, &sc, 86) == 0);
+	CU_ASSERT_TRUE(h.c->local_tp.grease_quic_bit);
+	CU_ASSERT_TRUE_FATAL(h_run(&h, h_cond_handshake, 5000 * H_MS));
+	CU_ASSERT_EQUAL(h_request(&h, req, 5), 0);
+	h_run(&h, h_cond_quiet, 2000 * H_MS);
+	CU_ASSERT_EQUAL(h_stream(&h, 0)->len, 3000);
+	CU_ASSERT_TRUE(h_stream(&h, 0)->fin);
+	shb_quic_conn_stats(h.c, &st);
+	CU_ASSERT_EQUAL(st.packets_dropped, 0);
+	h_fini(&h);
+	/* shb's own parameters: the same packets are dropped. */
+	CU_ASSERT_FATAL(h_init(&h, NULL, &sc, 87) == 0);
+	CU_ASSERT_FALSE(h.c->local_tp.grease_quic_bit);
+	h_run(&h, h_cond_handshake, 2000 * H_MS);
+	if (h.hs_done)
+		h_request(&h, req, 5);
+	h_run(&h, h_cond_quiet, 2000 * H_MS);
+	CU_ASSERT_EQUAL(h_stream(&h, 0) ? h_stream(&h, 0)->len : 0, 0);
+	shb_quic_conn_stats(h.c, &st);
+	CU_ASSERT(st.packets_dropped > 0);
+	h_fini(&h);
+}
+
 /* A list that announces what the connection does not enforce is
  * refused: here a connection window other than conn_window. */
 static void test_items_mismatch(void)
@@ -592,6 +639,7 @@ CU_TestInfo shb_test_conn_hostile[] = {
 	{"DATAGRAM frame not announced", test_datagram_unannounced},
 	{"active_connection_id_limit of a profile", test_cid_limit_profile},
 	{"a parameter list the connection does not match", test_items_mismatch},
+	{"grease_quic_bit (RFC 9287)", test_grease_quic_bit},
 	{"CRYPTO beyond the reassembly window", test_crypto_beyond_window},
 	{"STREAM beyond MAX_DATA", test_stream_beyond_max_data},
 	{"reorder pool bounded", test_reorder_pool_bounded},

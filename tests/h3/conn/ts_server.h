@@ -59,6 +59,9 @@ struct ts_config {
 	/* Refresh our stream / connection receive windows (MAX_STREAM_DATA,
 	 * MAX_DATA) when half consumed [true unless set]. */
 	bool no_window_refresh;
+	/* Clear the QUIC bit (0x40) of every 1-RTT packet, as a server may
+	 * once the client sent grease_quic_bit (RFC 9287). */
+	bool clear_fixed_bit;
 };
 
 /* The byte at `off` of every response body: the test client checks each

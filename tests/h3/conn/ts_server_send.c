@@ -89,6 +89,8 @@ static bool obegin(struct ts_server *s, struct out *o, int space, uint8_t *p,
 	sp.key_phase = s->tx_phase;
 	if (shb_quic_hdr_build(p, cap, &sp, &o->lay) != 0)
 		return false;
+	if (s->cfg.clear_fixed_bit && sp.type == SHB_QUIC_PT_1RTT)
+		p[0] &= (uint8_t)~0x40;
 	o->space = space;
 	o->p = p;
 	o->cap = cap;

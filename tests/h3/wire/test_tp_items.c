@@ -7,6 +7,7 @@
 
 #include <CUnit/CUnit.h>
 
+#include "quic_header.h"
 #include "quic_tp.h"
 #include "quic_tp_items.h"
 #include "quic_wire_err.h"
@@ -173,7 +174,44 @@ static void test_decode_datagram(void)
 	CU_ASSERT_EQUAL(tp.max_datagram_frame_size, 0);
 }
 
+/* RFC 9287: grease_quic_bit is empty, once; an endpoint that sent it
+ * takes packets whose QUIC bit is 0. */
+static void test_grease_quic_bit(void)
+{
+	static const uint8_t ok[] = {0x6a, 0xb2, 0x00};
+	static const uint8_t full[] = {0x6a, 0xb2, 0x01, 0x00};
+	static const uint8_t twice[] = {0x6a, 0xb2, 0x00, 0x6a, 0xb2, 0x00};
+	uint8_t pkt[40];
+	struct shb_quic_tp tp;
+	struct shb_quic_hdr h;
+	const char *why;
+
+	CU_ASSERT_EQUAL(shb_quic_tp_decode_server(ok, sizeof(ok), &tp, &why), SHB_QUIC_OK);
+	CU_ASSERT_TRUE(tp.grease_quic_bit);
+	CU_ASSERT_EQUAL(shb_quic_tp_decode_server(full, sizeof(full), &tp, &why),
+			SHB_QUIC_E_TRANSPORT_PARAM);
+	CU_ASSERT_STRING_EQUAL(why, "grease_quic_bit not empty");
+	CU_ASSERT_EQUAL(shb_quic_tp_decode_server(twice, sizeof(twice), &tp, &why),
+			SHB_QUIC_E_TRANSPORT_PARAM);
+	CU_ASSERT_STRING_EQUAL(why, "duplicate transport parameter");
+	/* A short header, 8-octet DCID, QUIC bit clear. */
+	memset(pkt, 0x11, sizeof(pkt));
+	pkt[0] = 0x01;
+	CU_ASSERT_EQUAL(shb_quic_hdr_parse(pkt, sizeof(pkt), 8, &h), SHB_QUIC_E_DROP);
+	CU_ASSERT_EQUAL(shb_quic_hdr_parse_bit(pkt, sizeof(pkt), 8, 0, &h), SHB_QUIC_E_DROP);
+	CU_ASSERT_EQUAL(shb_quic_hdr_parse_bit(pkt, sizeof(pkt), 8, 1, &h), SHB_QUIC_OK);
+	CU_ASSERT_EQUAL(h.type, SHB_QUIC_PT_1RTT);
+	CU_ASSERT_EQUAL(h.pn_offset, 9);
+	/* A Handshake long header, QUIC bit clear: taken too. */
+	memcpy(pkt, "\xa0\x00\x00\x00\x01\x00\x00\x19", 8);
+	CU_ASSERT_EQUAL(shb_quic_hdr_parse(pkt, sizeof(pkt), 0, &h), SHB_QUIC_E_DROP);
+	CU_ASSERT_EQUAL(shb_quic_hdr_parse_bit(pkt, sizeof(pkt), 0, 1, &h), SHB_QUIC_OK);
+	CU_ASSERT_EQUAL(h.type, SHB_QUIC_PT_HANDSHAKE);
+	CU_ASSERT_EQUAL(h.packet_len, 8 + 25);
+}
+
 CU_TestInfo shb_wire_tp_items_tests[] = {
+	{"grease_quic_bit", test_grease_quic_bit},
 	{"parameter list octets and read-back", test_items_bytes},
 	{"reserved parameter and version choices", test_items_random},
 	{"permutation", test_items_shuffle},
