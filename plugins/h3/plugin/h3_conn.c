@@ -163,6 +163,9 @@ static void trace_totals(const struct shb_h3_conn *c)
 			     (unsigned long long)c->qpack_cancels,
 			     (unsigned long long)c->qpack_blocked,
 			     (unsigned long long)c->qpack_unsent);
+	if (st.datagrams_received)
+		shb_h3_trace(c, "DATAGRAM frames taken and dropped: %llu",
+			     (unsigned long long)st.datagrams_received);
 	if (c->prio_updates || c->prio_skipped)
 		shb_h3_trace(c, "PRIORITY_UPDATE frames: %llu sent, %llu not "
 			     "sent (control stream full)",
