@@ -1,7 +1,9 @@
 /* QUIC packet headers (plugins/h3/wire/quic_header.c), walked over a
  * datagram of coalesced packets as the connection does before removing
  * header protection. Input: a byte whose value modulo 21 is the length of
- * our connection IDs (what a short header's DCID is), then the datagram.
+ * our connection IDs (what a short header's DCID is) and whose top bit
+ * says we sent grease_quic_bit (RFC 9287: any QUIC bit taken), then the
+ * datagram.
  *
  * Checked besides memory safety: every pointer and length the parser
  * returns lies inside the datagram, and a packet is never empty, so the
@@ -29,7 +31,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fz f = {data, size};
-	size_t cid_len = fz_u8(&f) % 21, off = 0;
+	unsigned first = fz_u8(&f);
+	size_t cid_len = first % 21, off = 0;
+	/* An endpoint that sent grease_quic_bit (RFC 9287) when the byte's
+	 * top bit is set: a clear QUIC bit is then taken too. */
+	int any_bit = first >= 0x80;
 
 	while (off < f.n) {
 		const uint8_t *pkt = f.p + off;
@@ -38,7 +44,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int rc;
 
 		memset(&h, 0xa5, sizeof(h));
-		rc = shb_quic_hdr_parse(pkt, left, cid_len, &h);
+		rc = shb_quic_hdr_parse_bit(pkt, left, cid_len, any_bit, &h);
+		if (!any_bit || (pkt[0] & 0x40)) {
+			struct shb_quic_hdr g;
+			/* The bit aside, both parsers agree. */
+			FZ_CHECK(shb_quic_hdr_parse(pkt, left, cid_len, &g) == rc);
+		}
 		if (rc == SHB_QUIC_E_VERSION) {
 			if (h.dcid_len <= 20 && h.dcid)
 				inside(pkt, left, h.dcid, h.dcid_len);

@@ -337,6 +337,10 @@ def h3_peer_seeds():
     def op(i, data, fin=False):
         return bytes([i | (4 if fin else 0), len(data)]) + data
 
+    browser = h3_frame(4, varint(1) + varint(65536) + varint(7) + varint(20) +
+                       varint(0x2b603742) + varint(0) + varint(0xffd277) +
+                       varint(1) + varint(0x33) + varint(1) + varint(8) +
+                       varint(1) + varint(0x1f * 7 + 0x21) + varint(5))
     def sec(data):
         return bytes([16, len(data)]) + data
 
@@ -354,7 +358,11 @@ def h3_peer_seeds():
             op(1, enc[:9]) + op(1, enc[9:]) +
             sec(bytes.fromhex('0400 80 81')) + op(2, b'\x03\x84'),
             table + op(1, b'\x02' + QPACK_ENC_B) +
-            sec(bytes.fromhex('0500 80 c1 81'))]
+            sec(bytes.fromhex('0500 80 c1 81')),
+            # what a browser's SETTINGS hold (the h3 profiles): H3_DATAGRAM,
+            # ENABLE_CONNECT_PROTOCOL, draft ids, a reserved one
+            no_table + op(0, b'\x00' + browser + h3_frame(0x21 + 0x1f, b'xy')) +
+            op(2, varint(0x21 + 0x1f * 3) + b'grease stream')]
 
 
 # ---- QUIC ---------------------------------------------------------------------
@@ -372,11 +380,15 @@ WV = wire_vectors()
 
 
 def quic_header_seeds():
+    # 0x86: 8-octet IDs, and we sent grease_quic_bit (RFC 9287)
+    cleared = bytes([WV['wv_a3_packet'][0] & ~0x40]) + WV['wv_a3_packet'][1:]
+    short = b'\x01' + b'\x11' * 8 + bytes(range(30))
     return [b'\x08' + WV['wv_a2_packet'], b'\x08' + WV['wv_a3_packet'],
             b'\x08' + WV['wv_a4_retry_packet'], b'\x00' + WV['wv_a5_packet'],
             b'\x08' + WV['wv_a3_packet'] + WV['wv_a5_packet'],
             b'\x08' + bytes.fromhex('80000000000808') + b'\x11' * 8 +
-            b'\x22' * 8 + bytes.fromhex('00000001ff00001d')]
+            b'\x22' * 8 + bytes.fromhex('00000001ff00001d'),
+            b'\x86' + cleared + short, b'\x08' + cleared]
 
 
 def quic_frames():
@@ -409,7 +421,10 @@ def quic_frame_seeds():
             b'\x00' + WV['wv_a3_frames'],
             b'\x04' + b''.join(fr),
             b'\x02' + fr[1] + b'\x06' + varint(0) + varint(4) + b'abcd',
-            b'\x04' + fr[6] + b'\x08' + varint(0) + b'to the end']
+            b'\x04' + fr[6] + b'\x08' + varint(0) + b'to the end',
+            # DATAGRAM (RFC 9221): with a length, then to the end
+            b'\x04' + b'\x31' + varint(3) + b'abc' + b'\x01' + b'\x30dgram',
+            b'\x01' + b'\x31' + varint(40) + b'cut']
 
 
 def tp(pid, value):
@@ -431,8 +446,17 @@ def quic_tp_seeds():
     at = crypto.find(bytes.fromhex('0039'))
     ext_len = struct.unpack('>H', crypto[at + 2:at + 4])[0]
     client = crypto[at + 4:at + 4 + ext_len]
+    # what a browser's parameters add (the h3 profiles)
+    browser = server + tp(0x20, varint(65536)) + tp(0x2ab2, b'') + \
+        tp(0x11, bytes.fromhex('00000001 00000001 1a2a3a4a')) + \
+        tp(0x3128, b'ORIG') + tp(31 * 300 + 27, b'\x01\x02')
+    # a list as the fuzzer reads items: kind, id, length, value
+    items = bytes([0, 0, 1, 0, 0x75, 0x30, 3, 0, 15, 0, 0, 0,
+                   5, 0, 17, 0, 0, 1, 4, 0, 0, 16, 0, 1,
+                   2, 0x31, 0x28, 4, 0, 0, 1, 0, 0x20, 0, 0xff, 0xff])
     return [b'\x08\x08\x00' + server, b'\x08\x08\x08' + retry,
-            b'\x08\x08\x00' + client]
+            b'\x08\x08\x00' + client, b'\x08\x08\x00' + browser,
+            b'\x08\x08\x00' + items]
 
 
 def quic_ack_seeds():
