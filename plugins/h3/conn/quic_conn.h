@@ -67,8 +67,11 @@
  *    crypto buffers; each space's CRYPTO bytes kept until then so that a
  *    PTO rewinds and resends them;
  *  - transport parameters sent (windows, 3 peer uni streams, no peer bidi
- *    streams, max_ack_delay 0, active_connection_id_limit 4) and the
- *    server's validated, CIDs included; ALPN "h3" required;
+ *    streams, max_ack_delay 2, active_connection_id_limit 4), or another
+ *    client's list as given (tp_items below), and the server's
+ *    validated, CIDs included; ALPN "h3" required; DATAGRAM frames
+ *    (RFC 9221) within a max_datagram_frame_size we announced, and a
+ *    clear QUIC bit once we announced grease_quic_bit (RFC 9287);
  *  - out-of-order stream data held in a reorder store as large as the
  *    connection window, so it always fits; delivered in order, zero-copy
  *    from the decrypted packet whenever it arrives in order;
