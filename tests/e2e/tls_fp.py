@@ -15,6 +15,9 @@ the end-to-end test compares two implementations.
                             hex), 15:SCID, 17:CHOSEN@AVAILABLE,... with a
                             reserved version as GREASE, a reserved
                             (31 * N + 27) parameter as GREASE.
+  tls_fp.py --quic-offer FILE  the suites, groups and signature
+                            algorithms of that ClientHello, in decimal,
+                            each joined by '-', the three by ','.
 """
 import hashlib
 import struct
@@ -176,6 +179,11 @@ def main():
     if sys.argv[1] == "--quic-tp-values":
         h = parse(open(sys.argv[2], "rb").read())
         print(";".join(h["tp_values"]))
+        return
+    if sys.argv[1] == "--quic-offer":
+        h = parse(open(sys.argv[2], "rb").read())
+        j = lambda l: "-".join(str(v) for v in l)
+        print("%s,%s,%s" % (j(h["ciphers"]), j(h["groups"]), j(h["sigalgs"])))
         return
     quic = sys.argv[1] == "--quic"
     data = open(sys.argv[-1], "rb").read()

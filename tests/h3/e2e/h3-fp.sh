@@ -72,6 +72,12 @@ declare -A want_tp=(
 	[chrome]="1:30000;3:1472;4:15728640;5:6291456;6:6291456;7:6291456;8:100;9:103;15:SCID;17:1@1,GREASE;32:65536;12584:4f524947;GREASE"
 	[firefox]="1:30000;4:25165824;5:12582912;6:1048576;7:1048576;8:100;9:100;11:20;14:8;15:SCID;17:1@GREASE,1;GREASE;32:65535"
 )
+# The TLS side, the h2 profile's string with TLS 1.3 alone: suites,
+# groups and signature algorithms as the ClientHello offered them.
+declare -A want_offer=(
+	[chrome]="4865-4866-4867,29-23-24,1027-2052-1025-1283-2053-1281-2054-1537"
+	[firefox]="4865-4867-4866,29-23-24-25-256-257,1027-1283-1539-2052-2053-2054-1025-1281-1537-515-513"
+)
 # QPACK at 0 until the decoder takes a dynamic table.
 declare -A want_settings=(
 	[chrome]="1:0;6:262144;7:0;51:1;GREASE"
@@ -106,6 +112,9 @@ for prof in chrome firefox; do
 			fail "$prof: the Initial carried '$seen', the capture has '${want_tp[$prof]}'"
 	fi
 	note "$prof: QUIC transport parameters $seen"
+	offer=$(python3 "$HERE/../../e2e/tls_fp.py" --quic-offer "$E2E_TMP/tp$prof.hello")
+	[[ "$offer" == "${want_offer[$prof]}" ]] ||
+		fail "$prof: the ClientHello offered '$offer', the profile means '${want_offer[$prof]}'"
 
 	H3SRV_GTLS_VERBOSE=1 start_gtlsserver "g$prof" >/dev/null
 	port_var="g${prof}_PORT"
