@@ -242,8 +242,11 @@ int shb_h3_conn_transport_ready(void *conn,
 		cfg.client_hello = client_hello;
 	/* A profile's transport parameters and what they bind (checked when
 	 * the option was read). */
-	if (m->prof && shb_h3_profile_quic(m->prof, &cfg) < 0)
+	if (m->prof && shb_h3_profile_quic(m->prof, &cfg) < 0) {
+		snprintf(c->detail, sizeof(c->detail), "profile %s: transport "
+			 "parameters the QUIC connection cannot hold", m->prof->name);
 		return SHB_E_INVAL;
+	}
 	c->q = c->ops->conn_new(&cfg, now, &rc);
 	if (!c->q) {
 		snprintf(c->detail, sizeof(c->detail), "QUIC connection setup failed: %s",
