@@ -159,6 +159,14 @@ static void handshake_complete(struct shb_quic_conn *c)
 			why ? why : "transport parameters missing");
 		return;
 	}
+	/* RFC 9368 Section 4: the server's Chosen Version is the
+	 * connection's (v1: shb speaks no other). */
+	if (tp->has_version_info && tp->chosen_version != SHB_QUIC_VERSION_1) {
+		qc_fail(c, SHB_QUIC_TE_VERSION_NEGOTIATION_ERROR,
+			SHB_QUIC_FT_CRYPTO,
+			"version_information chooses another version than 1");
+		return;
+	}
 	c->hs_done = 1;
 	c->hs_deadline = QC_NONE;
 	c->state = SHB_QUIC_CONN_ESTABLISHED;

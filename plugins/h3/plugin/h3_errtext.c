@@ -24,6 +24,7 @@ const char *shb_h3_transport_error_name(uint64_t code)
 		"INVALID_TOKEN", "APPLICATION_ERROR",
 		"CRYPTO_BUFFER_EXCEEDED", "KEY_UPDATE_ERROR",
 		"AEAD_LIMIT_REACHED", "NO_VIABLE_PATH",
+		"VERSION_NEGOTIATION_ERROR",
 	};
 
 	return code < sizeof(names) / sizeof(names[0]) ? names[code] : NULL;

@@ -236,6 +236,24 @@ static const char *decode_datagram(struct shb_quic_tp *tp, const uint8_t *v,
 	return NULL;
 }
 
+/* RFC 9368 Section 3: Chosen Version, then Available Versions, 32 bits
+ * each; a version 0 anywhere is a parsing failure. */
+static const char *decode_versions(struct shb_quic_tp *tp, const uint8_t *v,
+				   size_t len)
+{
+	if (tp->has_version_info)
+		return "duplicate transport parameter";
+	tp->has_version_info = 1;
+	if (len < 4 || len % 4)
+		return "version_information not a list of versions";
+	for (size_t i = 0; i < len; i += 4)
+		if (!(v[i] | v[i + 1] | v[i + 2] | v[i + 3]))
+			return "version_information with version 0";
+	tp->chosen_version = (uint32_t)v[0] << 24 | (uint32_t)v[1] << 16 |
+			     (uint32_t)v[2] << 8 | v[3];
+	return NULL;
+}
+
 static int tp_fail(const char **why, const char *msg)
 {
 	if (why)
@@ -264,6 +282,12 @@ int shb_quic_tp_decode_server(const uint8_t *in, size_t len,
 			problem = tp->grease_quic_bit ? "duplicate transport parameter"
 				  : plen ? "grease_quic_bit not empty" : NULL;
 			tp->grease_quic_bit = 1;
+			if (problem)
+				return tp_fail(why, problem);
+			continue;
+		}
+		if (id == SHB_QUIC_TP_VERSION_INFORMATION) {
+			problem = decode_versions(tp, v, (size_t)plen);
 			if (problem)
 				return tp_fail(why, problem);
 			continue;

@@ -93,6 +93,10 @@ struct shb_quic_tp {
 	/* Decode only (RFC 9287): the sender takes packets whose QUIC bit
 	 * (0x40) is 0. */
 	uint8_t grease_quic_bit;
+	/* Decode only (RFC 9368): version_information was sent, with this
+	 * Chosen Version. */
+	uint8_t has_version_info;
+	uint32_t chosen_version;
 };
 
 /* Sets every field to its RFC default and `present` to 0. */
@@ -111,7 +115,8 @@ int shb_quic_tp_encode_client(uint8_t *out, size_t cap,
 
 /* Decodes the server's parameters from in[0..len) into tp (initialised to
  * the defaults first). max_datagram_frame_size (0x20, RFC 9221) is read
- * as an integer, grease_quic_bit (0x2ab2, RFC 9287) must be empty; other unknown parameters (including the reserved 31*N+27
+ * as an integer, grease_quic_bit (0x2ab2, RFC 9287) must be empty,
+ * version_information (0x11, RFC 9368) a list of non-zero versions; other unknown parameters (including the reserved 31*N+27
  * "grease" ones) are skipped; preferred_address is checked for shape and
  * ignored (no migration). Returns SHB_QUIC_OK, or
  * SHB_QUIC_E_TRANSPORT_PARAM when: a parameter runs past len; a known

@@ -63,6 +63,8 @@ enum shb_quic_transport_error {
 	SHB_QUIC_TE_KEY_UPDATE_ERROR = 0x0e,
 	SHB_QUIC_TE_AEAD_LIMIT_REACHED = 0x0f,
 	SHB_QUIC_TE_NO_VIABLE_PATH = 0x10,
+	/* RFC 9368 Section 10.2: version_information does not match. */
+	SHB_QUIC_TE_VERSION_NEGOTIATION_ERROR = 0x11,
 	/* CRYPTO_ERROR: 0x0100 + the TLS alert description (0x0100..0x01ff). */
 	SHB_QUIC_TE_CRYPTO_ERROR_BASE = 0x0100,
 };

@@ -614,6 +614,27 @@ static void test_grease_quic_bit(void)
 	h_fini(&h);
 }
 
+/* RFC 9368 Section 4: a server whose version_information chooses another
+ * version than the connection's v1 is a VERSION_NEGOTIATION_ERROR; one
+ * that chooses v1 is fine. */
+static void test_version_information(void)
+{
+	struct ts_config sc = {.chosen_version = 1};
+	struct harness h;
+
+	CU_ASSERT_FATAL(h_init(&h, NULL, &sc, 88) == 0);
+	CU_ASSERT_TRUE(h_run(&h, h_cond_handshake, 5000 * H_MS));
+	CU_ASSERT_EQUAL(h.closed, 0);
+	h_fini(&h);
+	sc.chosen_version = 0x6b3343cf; /* QUIC v2 */
+	CU_ASSERT_FATAL(h_init(&h, NULL, &sc, 89) == 0);
+	expect_closed_ex(&h, 0x11, 0x06,
+			 "version_information chooses another version than 1",
+			 false);
+	CU_ASSERT_EQUAL(h.hs_done, 0);
+	h_fini(&h);
+}
+
 /* A list that announces what the connection does not enforce is
  * refused: here a connection window other than conn_window. */
 static void test_items_mismatch(void)
@@ -640,6 +661,7 @@ CU_TestInfo shb_test_conn_hostile[] = {
 	{"active_connection_id_limit of a profile", test_cid_limit_profile},
 	{"a parameter list the connection does not match", test_items_mismatch},
 	{"grease_quic_bit (RFC 9287)", test_grease_quic_bit},
+	{"version_information (RFC 9368)", test_version_information},
 	{"CRYPTO beyond the reassembly window", test_crypto_beyond_window},
 	{"STREAM beyond MAX_DATA", test_stream_beyond_max_data},
 	{"reorder pool bounded", test_reorder_pool_bounded},

@@ -80,6 +80,12 @@ static void set_params(struct ts_server *s)
 		n += tp_int(o + n, SHB_QUIC_TP_MAX_ACK_DELAY,
 			    s->cfg.max_ack_delay_ms);
 	n += tp_bytes(o + n, SHB_QUIC_TP_INITIAL_SCID, iscid.id, iscid.len);
+	if (s->cfg.chosen_version) {
+		uint32_t v = s->cfg.chosen_version;
+		uint8_t vi[8] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16),
+				 (uint8_t)(v >> 8), (uint8_t)v, 0, 0, 0, 1};
+		n += tp_bytes(o + n, 0x11, vi, sizeof(vi));
+	}
 	if (s->retry_sent && s->cfg.bad_cids != 3)
 		n += tp_bytes(o + n, SHB_QUIC_TP_RETRY_SCID, s->retry_scid.id,
 			      s->retry_scid.len);

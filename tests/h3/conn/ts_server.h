@@ -62,6 +62,9 @@ struct ts_config {
 	/* Clear the QUIC bit (0x40) of every 1-RTT packet, as a server may
 	 * once the client sent grease_quic_bit (RFC 9287). */
 	bool clear_fixed_bit;
+	/* Send version_information (RFC 9368) with this Chosen Version and
+	 * Available Versions 1 [0: none]. */
+	uint32_t chosen_version;
 };
 
 /* The byte at `off` of every response body: the test client checks each

@@ -11,7 +11,9 @@ static void test_names(void)
 	CU_ASSERT_STRING_EQUAL(shb_h3_transport_error_name(0x0a), "PROTOCOL_VIOLATION");
 	CU_ASSERT_STRING_EQUAL(shb_h3_transport_error_name(0), "NO_ERROR");
 	CU_ASSERT_STRING_EQUAL(shb_h3_transport_error_name(0x10), "NO_VIABLE_PATH");
-	CU_ASSERT_PTR_NULL(shb_h3_transport_error_name(0x11));
+	CU_ASSERT_STRING_EQUAL(shb_h3_transport_error_name(0x11),
+			       "VERSION_NEGOTIATION_ERROR");
+	CU_ASSERT_PTR_NULL(shb_h3_transport_error_name(0x12));
 	CU_ASSERT_STRING_EQUAL(shb_h3_alert_name(42, b, sizeof(b)), "bad_certificate");
 	CU_ASSERT_STRING_EQUAL(shb_h3_alert_name(40, b, sizeof(b)), "handshake_failure");
 	CU_ASSERT_STRING_EQUAL(shb_h3_alert_name(120, b, sizeof(b)),

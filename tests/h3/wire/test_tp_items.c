@@ -210,7 +210,40 @@ static void test_grease_quic_bit(void)
 	CU_ASSERT_EQUAL(h.packet_len, 8 + 25);
 }
 
+/* RFC 9368 Section 3: a list of non-zero versions, once. */
+static void test_decode_versions(void)
+{
+	static const uint8_t ok[] = {0x11, 0x08, 0, 0, 0, 1, 0x1a, 0x2a, 0x3a, 0x4a};
+	static const uint8_t chosen_only[] = {0x11, 0x04, 0, 0, 0, 2};
+	static const uint8_t odd[] = {0x11, 0x05, 0, 0, 0, 1, 0};
+	static const uint8_t empty[] = {0x11, 0x00};
+	static const uint8_t zero[] = {0x11, 0x08, 0, 0, 0, 1, 0, 0, 0, 0};
+	static const uint8_t twice[] = {0x11, 0x04, 0, 0, 0, 1, 0x11, 0x04, 0, 0, 0, 1};
+	struct shb_quic_tp tp;
+	const char *why;
+
+	CU_ASSERT_EQUAL(shb_quic_tp_decode_server(ok, sizeof(ok), &tp, &why), SHB_QUIC_OK);
+	CU_ASSERT_TRUE(tp.has_version_info);
+	CU_ASSERT_EQUAL(tp.chosen_version, 1);
+	CU_ASSERT_EQUAL(shb_quic_tp_decode_server(chosen_only, sizeof(chosen_only), &tp,
+						  &why), SHB_QUIC_OK);
+	CU_ASSERT_EQUAL(tp.chosen_version, 2);
+	CU_ASSERT_EQUAL(shb_quic_tp_decode_server(odd, sizeof(odd), &tp, &why),
+			SHB_QUIC_E_TRANSPORT_PARAM);
+	CU_ASSERT_STRING_EQUAL(why, "version_information not a list of versions");
+	CU_ASSERT_EQUAL(shb_quic_tp_decode_server(empty, sizeof(empty), &tp, &why),
+			SHB_QUIC_E_TRANSPORT_PARAM);
+	CU_ASSERT_STRING_EQUAL(why, "version_information not a list of versions");
+	CU_ASSERT_EQUAL(shb_quic_tp_decode_server(zero, sizeof(zero), &tp, &why),
+			SHB_QUIC_E_TRANSPORT_PARAM);
+	CU_ASSERT_STRING_EQUAL(why, "version_information with version 0");
+	CU_ASSERT_EQUAL(shb_quic_tp_decode_server(twice, sizeof(twice), &tp, &why),
+			SHB_QUIC_E_TRANSPORT_PARAM);
+	CU_ASSERT_STRING_EQUAL(why, "duplicate transport parameter");
+}
+
 CU_TestInfo shb_wire_tp_items_tests[] = {
+	{"version_information decoded", test_decode_versions},
 	{"grease_quic_bit", test_grease_quic_bit},
 	{"parameter list octets and read-back", test_items_bytes},
 	{"reserved parameter and version choices", test_items_random},
