@@ -140,6 +140,11 @@ static int setting_value(struct shb_h3_peer *p, uint64_t v)
 	case SHB_H3_SETTING_QPACK_BLOCKED_STREAMS:
 		p->qpack_blocked_streams = v;
 		break;
+	case SHB_H3_SETTING_H3_DATAGRAM: /* RFC 9297 Section 2.1.1 */
+		if (v > 1)
+			return fail(p, SHB_H3_SETTINGS_ERROR,
+				    "H3_DATAGRAM setting neither 0 nor 1");
+		break;
 	default:
 		break; /* unknown or reserved: ignored */
 	}

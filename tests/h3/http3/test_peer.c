@@ -147,6 +147,7 @@ static void test_control_errors(void)
 		{"04 04 06 01 06 02", SHB_H3_SETTINGS_ERROR},
 		{"04 04 01 00 01 00", SHB_H3_SETTINGS_ERROR},
 		{"04 06 07 00 21 00 07 00", SHB_H3_SETTINGS_ERROR},
+		{"04 02 33 02", SHB_H3_SETTINGS_ERROR}, /* RFC 9297 2.1.1 */
 		{"04 01 06", SHB_H3_FRAME_ERROR},
 		{"04 02 06 40 00", SHB_H3_FRAME_ERROR},
 		{"04 03 06 80 00 00 00", SHB_H3_FRAME_ERROR},
@@ -175,6 +176,23 @@ static void test_control_errors(void)
 		shb_h3t_hex(&st, bad[i].hex);
 		expect(&p, &u, 0, SHB_H3_PEER_ERROR, bad[i].code);
 	}
+}
+
+/* A browser's SETTINGS from a server (RFC 9297's H3_DATAGRAM 0 or 1,
+ * ENABLE_CONNECT_PROTOCOL, draft ids): read, the unknown ones ignored. */
+static void test_settings_datagram(void)
+{
+	struct shb_h3_peer p;
+	struct shb_h3_uni u;
+
+	stream_hex("00 04 11 3301 0801 ab603742 00 80ffd277 01 06 4400");
+	expect(&p, &u, 0, SHB_H3_EV_SETTINGS, 0);
+	CU_ASSERT_EQUAL(p.max_field_section_size, 1024);
+	stream_hex("00 04 02 3300");
+	expect(&p, &u, 0, SHB_H3_EV_SETTINGS, 0);
+	stream_hex("00 04 03 33 4002");
+	expect(&p, &u, 0, SHB_H3_PEER_ERROR, SHB_H3_SETTINGS_ERROR);
+	CU_ASSERT_STRING_EQUAL(p.detail, "H3_DATAGRAM setting neither 0 nor 1");
 }
 
 /* SETTINGS: at most 64 identifiers, known, unknown or reserved. */
@@ -481,6 +499,7 @@ CU_TestInfo shb_h3t_peer_tests[] = {
 	{"push stream", test_push_stream},
 	{"unknown streams drained", test_unknown_streams_drained},
 	{"at most 64 settings", test_settings_cap},
+	{"a browser's SETTINGS, H3_DATAGRAM 0 or 1", test_settings_datagram},
 	{"unknown control frames skipped", test_unknown_frames_endless},
 	{"QPACK encoder stream", test_encoder_stream},
 	{"QPACK decoder stream", test_decoder_stream},
