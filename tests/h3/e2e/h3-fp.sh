@@ -78,10 +78,10 @@ declare -A want_offer=(
 	[chrome]="4865-4866-4867,29-23-24,1027-2052-1025-1283-2053-1281-2054-1537"
 	[firefox]="4865-4867-4866,29-23-24-25-256-257,1027-1283-1539-2052-2053-2054-1025-1281-1537-515-513"
 )
-# QPACK at 0 until the decoder takes a dynamic table.
+# The capture's, QPACK table included: the decoder takes it.
 declare -A want_settings=(
-	[chrome]="1:0;6:262144;7:0;51:1;GREASE"
-	[firefox]="1:0;7:0;727725890:0;16765559:1;51:1;8:1"
+	[chrome]="1:65536;6:262144;7:100;51:1;GREASE"
+	[firefox]="1:65536;7:20;727725890:0;16765559:1;51:1;8:1"
 )
 sorted() { tr ';' '\n' <<<"$1" | sort | tr '\n' ';'; }
 for prof in chrome firefox; do

@@ -139,7 +139,7 @@ static void test_tables_match_captures(void)
 	CU_ASSERT_STRING_EQUAL(t, chrome_settings);
 	settings_text(f, 65536, 20, t, sizeof(t));
 	CU_ASSERT_STRING_EQUAL(t, firefox_settings);
-	/* Today's decoder takes no dynamic table: announced as 0. */
+	/* A decoder set up without a table: announced as 0. */
 	settings_text(c, 0, 0, t, sizeof(t));
 	CU_ASSERT_STRING_EQUAL(t, "1:0;6:262144;7:0;51:1;GREASE");
 	settings_text(f, 0, 0, t, sizeof(t));
