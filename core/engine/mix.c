@@ -428,11 +428,12 @@ void shb_mix_begin_measuring(struct worker *w)
 		shb_stats_reset(&x->stats[t]);
 }
 
-int shb_mix_pick(struct worker *w, const struct shb_conn *c, uint32_t *t)
+/* The next target of origin oi, as shb_mix_pick. */
+static int pick_in(struct worker *w, uint32_t oi, uint32_t *t)
 {
 	const struct shb_mix *m = w->run->mix;
 	struct shb_mix_worker *x = w->mixw;
-	const struct shb_mix_origin *o = &m->o[c->oi];
+	const struct shb_mix_origin *o = &m->o[oi];
 	/* Bounded while -n counts (after any warm-up); free-running with -z
 	 * and during the warm-up. */
 	struct shb_swrr s = {
@@ -445,8 +446,46 @@ int shb_mix_pick(struct worker *w, const struct shb_conn *c, uint32_t *t)
 	if (j < 0)
 		return -1;
 	*t = m->order[o->first + (uint32_t)j];
-	shb_share_gate_take(&x->gate, c->oi);
+	shb_share_gate_take(&x->gate, oi);
 	return 0;
+}
+
+int shb_mix_pick(struct worker *w, const struct shb_conn *c, uint32_t *t)
+{
+	return pick_in(w, c->oi, t);
+}
+
+void shb_mix_blocked(struct worker *w, uint8_t *blocked)
+{
+	const struct shb_mix_worker *x = w->mixw;
+	for (uint32_t k = 0; k < w->run->mix->norigins; k++) {
+		blocked[k] = 1;
+		for (uint32_t i = x->base[k]; i < x->base[k] + x->conns[k] &&
+		     i < w->nconns && blocked[k]; i++) {
+			struct shb_conn *c = &w->conns[i];
+			if (c->st == C_READY && w->vt->capacity(c->p) > 0)
+				blocked[k] = 0;
+		}
+	}
+}
+
+int shb_mix_pick_waiting(struct worker *w, uint32_t oi, const uint8_t *blocked,
+			 uint32_t *t)
+{
+	uint32_t n = w->run->mix->norigins;
+	/* The queue's users are interchangeable (any connection takes the
+	 * oldest), so the entry's connection only says where to look
+	 * first: the request that waited is one of an origin that could not
+	 * take it (no connection up, or none with room), and one whose -n is
+	 * not used up (an origin that answers uses its share up while the
+	 * others' requests wait). */
+	for (uint32_t pass = 0; pass < 2; pass++)
+		for (uint32_t k = 0; k < n; k++) {
+			uint32_t o = (oi + k) % n;
+			if ((pass || blocked[o]) && pick_in(w, o, t) == 0)
+				return 0;
+		}
+	return -1;
 }
 
 void shb_mix_giveback(struct worker *w, uint32_t t)

@@ -128,6 +128,15 @@ void shb_mix_begin_measuring(struct worker *w);
 /* [worker] The next target for connection c (its origin's next by
  * weight); -1 when c's origin has none left (-n used up). */
 int shb_mix_pick(struct worker *w, const struct shb_conn *c, uint32_t *t);
+/* [worker] Per origin, 1 when none of this worker's connections of it
+ * can take a request now (none ready with room): blocked[norigins]. */
+void shb_mix_blocked(struct worker *w, uint8_t *blocked);
+/* [worker] A request that waited longer than --timeout is charged
+ * without being sent (waiting.c): the next target of a blocked origin
+ * (shb_mix_blocked), oi's first, else of any origin with one left, in
+ * index order from oi; -1 when none has one left. */
+int shb_mix_pick_waiting(struct worker *w, uint32_t oi, const uint8_t *blocked,
+			 uint32_t *t);
 /* [worker] A picked target's request was not sent after all (refused,
  * requeued, issue failed): it goes back to its budget (and its origin's
  * share). */

@@ -16,6 +16,14 @@
 #include "engine/waiting.h"
 #include "engine/worker_int.h"
 
+uint64_t shb_setup_wait_ns(const struct shb_config *cfg)
+{
+	uint64_t t = cfg->connect_timeout_ns;
+	if (cfg->timeout_ns && cfg->timeout_ns < t)
+		t = cfg->timeout_ns;
+	return t;
+}
+
 /* If a whole wave failed (none connected, none still trying), set-up
  * stops opening and ends: the slots left wait for the load, as failed
  * ones do. */
@@ -24,7 +32,7 @@ void shb_setup_connect(struct worker *w)
 	const struct shb_config *cfg = w->run->cfg;
 	if (w->nup_ever > w->setup_seen) { /* progress: another timeout */
 		w->setup_seen = w->nup_ever;
-		w->setup_until = w->now + cfg->connect_timeout_ns;
+		w->setup_until = w->now + shb_setup_wait_ns(cfg);
 	}
 	if (w->now >= w->setup_until)
 		return;
@@ -159,8 +167,13 @@ void shb_setup_step(struct worker *w)
 		shb_setup_begin_measuring(w);
 	arm_deadline(w);
 	for (uint32_t i = 0; i < w->nconns; i++)
-		if (w->conns[i].st == C_READY)
+		if (w->conns[i].st == C_READY) {
+			/* Nothing could be sent on it until now: the connect
+			 * timeout for a grant (shb_conn_check_grant) starts with the
+			 * load, however long set-up took. */
+			w->conns[i].t_granted = w->now;
 			shb_conn_mark_dirty(&w->conns[i]);
+		}
 }
 
 /* ---- the census ---------------------------------------------------------- */

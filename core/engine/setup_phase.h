@@ -5,7 +5,10 @@
 #ifndef SHB_CORE_SETUP_PHASE_H
 #define SHB_CORE_SETUP_PHASE_H
 
+#include <stdint.h>
 #include <shb/types.h>
+
+struct shb_config;
 
 struct worker;
 struct shb_conn;
@@ -15,6 +18,13 @@ struct shb_conn;
  * say, and Ctrl-C during set-up must leave at once. */
 #define SETUP_DRAIN_NS 100000000ull
 
+/* [any] How long set-up waits for the next connection to open: the
+ * connect timeout, or --timeout when that is shorter. A request that
+ * waits longer than --timeout for a connection is a timeout error
+ * (waiting.h), so set-up holding the load for longer than that, for a
+ * slot that may never open, would only delay its timeout (and every
+ * other request); a slot still connecting then opens during the load. */
+uint64_t shb_setup_wait_ns(const struct shb_config *cfg);
 /* [worker] Opens the next slots of the set-up, CONNECTS_MAX (datagram:
  * HANDSHAKES_MAX) at a time. */
 void shb_setup_connect(struct worker *w);

@@ -81,20 +81,33 @@ void shb_wait_again(struct worker *w, uint32_t conn)
 		push(w, w->now, conn);
 }
 
+/* A mixed run: the target an expired request is charged to (mix.h),
+ * with the origins' blocked flags taken once per expiry pass. */
+static int charge_to(struct worker *w, uint32_t oi, uint8_t *blocked,
+		     int *known, uint32_t *t)
+{
+	if (!w->mixw)
+		return 0;
+	if (!*known)
+		shb_mix_blocked(w, blocked);
+	*known = 1;
+	return shb_mix_pick_waiting(w, oi, blocked, t);
+}
+
 static void expire_closed(struct worker *w, uint64_t limit, const char *msg)
 {
+	uint8_t blocked[SHB_TARGETS_MAX];
+	int known = 0;
 	while (w->wq_len && w->now - w->waitq[w->wq_head].t > limit &&
 	       shb_worker_unissued(w) > 0 && !w->stopping) {
 		uint32_t ci = w->waitq[w->wq_head].conn, t = 0;
+		if (charge_to(w, w->conns[ci].oi, blocked, &known, &t) < 0)
+			return;
 		uint64_t due = shb_wait_take(w);
 		/* Refused ones wait in the queue too: which user it was does
 		 * not matter, only that one fewer waits to be resent. */
 		if (w->nretry)
 			w->nretry--;
-		/* A mixed run: the target its connection's origin is at; none
-		 * when that origin's -n is used up (the user is gone). */
-		if (w->mixw && shb_mix_pick(w, &w->conns[ci], &t) < 0)
-			continue;
 		shb_worker_fail_unsent(w, t, due, msg);
 		shb_wait_again(w, ci);
 	}
@@ -102,13 +115,15 @@ static void expire_closed(struct worker *w, uint64_t limit, const char *msg)
 
 static void expire_open(struct worker *w, uint64_t limit, const char *msg)
 {
+	uint8_t blocked[SHB_TARGETS_MAX];
+	int known = 0;
 	for (uint32_t n = 0; n < EXPIRE_BATCH && !w->stopping; n++) {
 		uint64_t due = w->next_due;
 		uint32_t t = 0;
 		if (due == UINT64_MAX || w->now <= due || w->now - due <= limit ||
 		    shb_worker_unissued(w) <= w->nretry)
 			return;
-		if (w->mixw && shb_mix_pick(w, &w->conns[w->cursor], &t) < 0)
+		if (charge_to(w, w->conns[w->cursor].oi, blocked, &known, &t) < 0)
 			return;
 		shb_worker_fail_unsent(w, t, due, msg);
 		shb_worker_sched_next(w);

@@ -13,8 +13,9 @@
 
 struct worker;
 
-/* One closed-loop user waiting: due since `t`, its last connection
- * (a mixed run charges a timeout to that connection's origin). */
+/* One closed-loop user waiting: due since `t`, its last connection (a
+ * mixed run charges a timeout to a blocked origin, that connection's
+ * first: shb_mix_pick_waiting). */
 struct shb_waiter {
 	uint64_t t;
 	uint32_t conn;
@@ -39,8 +40,8 @@ void shb_wait_again(struct worker *w, uint32_t conn);
 void shb_wait_expire(struct worker *w);
 /* When shb_wait_expire will next have one to expire (the oldest waiting,
  * or the open loop's next due, plus --timeout), UINT64_MAX for none. It
- * may have passed without one to charge (a mixed run's origin whose -n
- * is used up). */
+ * may have passed without one to charge (a mixed run none of whose
+ * targets has a request left). */
 uint64_t shb_wait_due(const struct worker *w);
 /* Open loop, at the end: the requests that were due while measuring and
  * never started (stats->unsent). */

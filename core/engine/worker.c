@@ -557,7 +557,7 @@ static void run_loop(struct worker *w)
 	w->check_every = check_every;
 	w->now = shb_now_ns();
 	w->next_check = w->now + check_every;
-	w->setup_until = w->now + cfg->connect_timeout_ns;
+	w->setup_until = w->now + shb_setup_wait_ns(cfg);
 	shb_setup_connect(w);
 	/* A datagram protocol without a handshake is ready as soon as its
 	 * socket is, inside shb_setup_connect, and nothing would wake the

@@ -96,6 +96,96 @@ case_redirect_queued_timeout() {
 	check_file "$E2E_TMP/b.stats" 'requests == 1'
 }
 
+# A request waiting for a connection is timed from when it was due. b
+# never completes a connect (its accept queue is full); a answers. Set-up
+# waits for a connection no longer than --timeout, so the load starts
+# 0.5 s in, and every request of b times out 0.5 s after it was due: a
+# timeout counted once, in b's own statistics, never a connect error 8 s
+# later (before: the run took 8 s, counted b's request as a connect error
+# and reported a load of 0.0001 s).
+full_backlog_peer() { # NAME
+	start_peer "$1" "$(dirname "$0")/full_backlog.py"
+}
+
+# conn_wait NAME SHB_ARGS...: a and b as above, the run under the limit.
+conn_wait() {
+	local name=$1
+	shift
+	h1_peer a hello
+	full_backlog_peer b
+	hrun "$name" "$LIMIT" "$RSS" --timeout 500ms --connect-timeout 8s "$@" \
+		--mix "http://127.0.0.1:$a_PORT/" "http://127.0.0.1:$b_PORT/"
+	expect_rc "$name" 1
+	check "$name" 'errors.connect == 0' 'requests.connectErrors == 0' \
+		'targets.1.requests.ok == 0' 'targets.1.errors.connect == 0'
+	faster "$name" 4000
+	stop_server "$a_PID"
+	stop_server "$b_PID"
+}
+
+# -n 2: a's one request ok, b's one a timeout 0.5 s after the load began.
+case_mix_conn_timeout() {
+	conn_wait r -c 2 -n 2
+	check r 'requests.total == 2' 'requests.ok == 1' 'errors.timeout == 1' \
+		'targets.0.requests.total == 1' 'targets.0.requests.ok == 1' \
+		'targets.1.requests.total == 1' \
+		'targets.1.errors.timeout == 1' \
+		'durationSeconds > 0.45' 'durationSeconds < 0.95'
+	sample_has r timeout '^request timed out after 500ms, never sent: no connection or stream had room for it$'
+}
+
+# -n 6 on 4 connections: a's three at once, b's three time out together.
+case_mix_conn_timeout_n() {
+	conn_wait r -c 4 -n 6
+	check r 'requests.total == 6' 'requests.ok == 3' 'errors.timeout == 3' \
+		'targets.0.requests.total == 3' 'targets.0.requests.ok == 3' \
+		'targets.1.requests.total == 3' \
+		'targets.1.errors.timeout == 3' \
+		'durationSeconds > 0.45' 'durationSeconds < 0.95'
+}
+
+# -z 2s: b's requests time out every 0.5 s for the whole load, charged to
+# b, the origin that could not take them (a's user, when it waits while
+# a's one connection is busy or held back by the origins' shares, may be
+# charged to a; a is held to b's pace by the origins' shares, so it is
+# sent as few as one); two users, four windows of 0.5 s: at most 8
+# timeouts.
+case_mix_conn_timeout_z() {
+	conn_wait r -c 2 -z 2s
+	check r 'durationSeconds == 2' 'targets.0.requests.ok >= 1' \
+		'targets.1.errors.timeout >= 3' 'errors.timeout <= 8'
+	local t0 t1
+	t0=$(get r targets.0.requests.total)
+	t1=$(get r targets.1.requests.total)
+	(($(get r requests.total) == t0 + t1)) ||
+		fail "r: the targets' totals $t0 + $t1 are not the run's"
+	(($(get r requests.errors) == $(get r errors.timeout))) ||
+		fail "r: errors other than timeouts"
+}
+
+# -R 10 -n 10, open loop: b's five (every other one, due 0.2 s apart)
+# time out 0.5 s after each was due; the last, due at 0.9 s, at 1.4 s.
+case_mix_conn_timeout_open() {
+	conn_wait r -c 2 -R 10 -n 10
+	check r 'requests.total == 10' 'requests.ok == 5' 'errors.timeout == 5' \
+		'targets.0.requests.total == 5' 'targets.0.requests.ok == 5' \
+		'targets.1.requests.total == 5' 'targets.1.errors.timeout == 5' \
+		'durationSeconds > 1.35' 'durationSeconds < 1.9'
+}
+
+# Without a mix, an origin that never completes a connect: each request
+# is a timeout 0.5 s after the load began, not a connect error after 8 s.
+case_conn_timeout() {
+	full_backlog_peer b
+	hrun r "$LIMIT" "$RSS" -c 2 -n 2 --timeout 500ms --connect-timeout 8s \
+		"http://127.0.0.1:$b_PORT/"
+	expect_rc r 1
+	errors_are r timeout 2
+	check r 'durationSeconds > 0.45' 'durationSeconds < 0.95'
+	faster r 4000
+	stop_server "$b_PID"
+}
+
 case_garbage_status() { bad garbage-status protocol 'status|HTTP'; }
 case_binary() { bad binary protocol 'status|HTTP|malformed|invalid'; }
 case_bad_code() { bad bad-code protocol 'status'; }

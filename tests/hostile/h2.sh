@@ -135,8 +135,9 @@ case_closed_stream() {
 # connections that fail. -t 1: the counts are one worker's.
 case_no_streams_n() {
 	# 3 x 2 users, each due at the start of the load: 6 timeouts 2 s
-	# later, before any connection fails (3 s). Set-up may wait for the
-	# connect timeout first (no connection can take a request).
+	# later, before any connection fails (3 s after the load started).
+	# Set-up may wait for --timeout first (no connection can take a
+	# request; it waits no longer than --timeout for one).
 	peer_url no-streams
 	hrun r "$LIMIT" "$RSS" --proto h2 -t 1 -c 3 -p 2 -n 6 --timeout 2s \
 		--connect-timeout 3s "$URL"
