@@ -193,6 +193,7 @@ static int run_and_report(struct shb_run *run, struct shb_reporter *reps,
 	if (ts) {
 		ts->emit = shb_run_sample;
 		ts->ctx = &sc;
+		ts->end_ns = run->cfg->duration_ns;
 	}
 	for (size_t i = 0; i < nrep; i++)
 		reps[i].h.vt.begin(reps[i].rep, pinfo);

@@ -89,8 +89,9 @@ uint64_t shb_progress_watch(const struct shb_run *run, const struct shb_worker_a
 		uint64_t load = atomic_load(&run->load_ns);
 		uint64_t measure = load + run->cfg->warmup_ns;
 		if (ts) {
-			uint64_t b = load ? measure + shb_tseries_next_end(ts) :
-					    shb_now_ns() + 20000000u;
+			uint64_t e = shb_tseries_next_end(ts);
+			uint64_t b = !load ? shb_now_ns() + 20000000u :
+				     e == UINT64_MAX ? UINT64_MAX : measure + e;
 			if (b < wake)
 				wake = b;
 		}
@@ -104,7 +105,8 @@ uint64_t shb_progress_watch(const struct shb_run *run, const struct shb_worker_a
 		uint64_t now = shb_now_ns();
 		load = atomic_load(&run->load_ns);
 		measure = load + run->cfg->warmup_ns;
-		while (ts && load && now >= measure + shb_tseries_next_end(ts))
+		while (ts && load && shb_tseries_next_end(ts) != UINT64_MAX &&
+		       now >= measure + shb_tseries_next_end(ts))
 			shb_tseries_take(ts, shb_tseries_next_end(ts), 0);
 		/* next_show moves on with or without a terminal: it is also
 		 * when this loop wakes next, and a past one would have it spin

@@ -32,6 +32,12 @@ struct shb_tseries {
 	struct shb_stats delta;
 	/* Interval index - 1, taken but not yet emitted (held for D/10). */
 	int held;
+	/* -z: the load's length (0 for none). The interval that ends there
+	 * is held until the run's end whatever the wait: what its workers
+	 * count after its D/10 (a stop that takes longer on a loaded
+	 * machine) was in it, and on its own would be an interval of no
+	 * length. */
+	uint64_t end_ns;
 	struct shb_stats held_delta;
 	/* The last interval taken, for the progress line. */
 	int have_last;
@@ -53,9 +59,12 @@ static inline uint64_t shb_tseries_fold_ns(const struct shb_tseries *ts)
 	return ts->interval_ns / 10;
 }
 /* [main] When shb_tseries_take is due next, measured from the load's
- * start: the held interval's emission, else the next interval's end. */
+ * start: the held interval's emission, else the next interval's end;
+ * UINT64_MAX when the held one is the last of a -z run (end_ns). */
 static inline uint64_t shb_tseries_next_end(const struct shb_tseries *ts)
 {
+	if (ts->held && ts->end_ns && ts->index * ts->interval_ns >= ts->end_ns)
+		return UINT64_MAX;
 	if (ts->held)
 		return ts->index * ts->interval_ns + shb_tseries_fold_ns(ts);
 	return (ts->index + 1) * ts->interval_ns;

@@ -74,7 +74,8 @@ static void answer(struct fixture *f, unsigned n)
 /* What the watch loop does: take every interval due by `now`. */
 static void watch_until(struct fixture *f, uint64_t now)
 {
-	while (now >= shb_tseries_next_end(&f->ts))
+	while (shb_tseries_next_end(&f->ts) != UINT64_MAX &&
+	       now >= shb_tseries_next_end(&f->ts))
 		shb_tseries_take(&f->ts, shb_tseries_next_end(&f->ts), 0);
 }
 
@@ -183,11 +184,39 @@ static void test_short_and_edge(void)
 	teardown(&f);
 }
 
+/* -z 2s whose stop took longer than D/10 (a loaded machine): the last
+ * interval stays held past its D/10, and what the workers counted after
+ * it (answered before the deadline) is folded in, never an interval of
+ * no length of its own. */
+static void test_last_held_until_end(void)
+{
+	struct fixture f;
+	setup(&f);
+	f.ts.end_ns = 2 * D;
+	answer(&f, 5);
+	watch_until(&f, D + D / 10);
+	CU_ASSERT_EQUAL(f.seen.n, 1);
+	answer(&f, 4);
+	watch_until(&f, 2 * D);
+	CU_ASSERT_EQUAL(shb_tseries_next_end(&f.ts), UINT64_MAX);
+	answer(&f, 2);
+	watch_until(&f, 3 * D); /* the watch loop, long after the end */
+	CU_ASSERT_EQUAL(f.seen.n, 1);
+	shb_tseries_take(&f.ts, 2 * D, 1);
+	CU_ASSERT_EQUAL_FATAL(f.seen.n, 2);
+	CU_ASSERT_EQUAL(f.seen.index[1], 1);
+	CU_ASSERT_EQUAL(f.seen.len[1], D);
+	CU_ASSERT_EQUAL(f.seen.ok[1], 6);
+	check_sum(&f);
+	teardown(&f);
+}
+
 static CU_TestInfo tseries_tests[] = {
 	{"a stub at the end is folded into the interval before", test_stub_folded},
 	{"requests in the stub are folded in too", test_stub_with_requests},
 	{"a last part of D/10 or more stands alone", test_partial_kept},
 	{"a short run, and an end on an edge", test_short_and_edge},
+	{"a -z run's last interval is held until the end", test_last_held_until_end},
 	CU_TEST_INFO_NULL,
 };
 
