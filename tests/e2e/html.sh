@@ -2,8 +2,10 @@
 # The html reporter end to end: shb runs against shb-testserver for 2 s
 # with --interval 200ms and writes the page; Debian's headless chromium
 # renders it, and the DOM it built must hold the three charts with one
-# point per interval in each time-series line (the JSON report's
-# intervals) and one per line of the hgrm report in the spectrum, the
+# point per interval in the throughput line and one per interval with an
+# ok request in the latency lines, a gap for an interval without (the
+# JSON report's intervals: on a loaded machine an interval may end no
+# request), and one per line of the hgrm report in the spectrum, the
 # URL (with < & ") read back as typed, and nothing that fetches. Every
 # request chromium makes goes to a logging stand-in proxy: the page must
 # cause none, and a control page with an external image and style sheet
