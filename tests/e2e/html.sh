@@ -118,7 +118,14 @@ hosts=$(python3 "$check_py" requests "$E2E_TMP/control.requests") &&
 note "open loop: the uncorrected spectrum too"
 run_shb ol -c 4 -R 300 -z 1s --interval 200ms \
 	--report "html:$E2E_TMP/ol.html,hgrm:$E2E_TMP/ol.hgrm" "$url"
-expect_rc ol 0
+# A client starved of CPU falls behind the schedule: exit 1 with the
+# shortfall reported (the page is written all the same); else 0.
+if [[ $RC -eq 1 ]]; then
+	check ol 'openLoop.shortfall == true' 'requests.errors == 0'
+	note "ol: the open loop fell short on this machine (exit 1, as it must)"
+else
+	expect_rc ol 0
+fi
 render ol "$E2E_TMP/ol.html"
 python3 "$check_py" dom "$E2E_TMP/ol.dom" "$E2E_TMP/ol.json" "$E2E_TMP/ol.hgrm" "$url" ||
 	fail "the rendered open-loop page"
