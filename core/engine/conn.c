@@ -29,6 +29,8 @@ void shb_conn_finish_close(struct shb_conn *c)
 	shb_buf_clear(&c->backlog);
 	c->proxy_sending = 0;
 	c->recv_paused = 0;
+	c->recv_cancelled = 0;
+	c->closing_rx = 0;
 	c->eof_pending = 0;
 	for (uint32_t i = 0; i < c->nrx; i++)
 		shb_buf_ring_recycle(&w->br, c->dg->rx_bid[i]);
@@ -93,24 +95,34 @@ static int shut_now(struct shb_conn *c)
 	return !w->dgram;
 }
 
+/* Cancels c's multishot receive, once per connection. */
+void shb_conn_cancel_recv(struct shb_conn *c)
+{
+	struct worker *w = c->w;
+	if (c->recv_cancelled)
+		return;
+	struct io_uring_sqe *sqe = shb_worker_sqe(w);
+	io_uring_prep_cancel64(sqe, shb_ud_make(OP_RECV, c->idx, c->gen), 0);
+	sqe->user_data = UD_IGNORE;
+	c->recv_cancelled = 1;
+	w->recv_cancels++;
+}
+
 /* Stops using c: no more plugin calls, the socket is shut down so that the
  * kernel completes the multishot receive and any send, and the slot is
  * released once they have. A receive the shutdown does not end is
  * cancelled; one it ends is not: a cancel looks through every request
  * queued for the ring's workers (io-wq) before it finds its target, and
  * the shutdowns of a run's end are queued there (a shutdown always runs
- * in io-wq), so a cancel per connection costs the square of -c. */
+ * in io-wq), so a cancel per connection costs the square of -c. A
+ * receive the shutdown would end but that still gets data (the peer
+ * keeps sending) is cancelled when that data comes (shb_conn_on_recv). */
 void shb_conn_begin_close(struct shb_conn *c)
 {
-	struct worker *w = c->w;
 	if (enter_closing(c) < 0)
 		return;
-	if (!shut_now(c) && c->recv_armed) {
-		struct io_uring_sqe *sqe = shb_worker_sqe(w);
-		io_uring_prep_cancel64(sqe, shb_ud_make(OP_RECV, c->idx, c->gen), 0);
-		sqe->user_data = UD_IGNORE;
-		w->recv_cancels++;
-	}
+	if (!shut_now(c) && c->recv_armed)
+		shb_conn_cancel_recv(c);
 	if (c->ops == 0)
 		shb_conn_finish_close(c);
 }

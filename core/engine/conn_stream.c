@@ -443,6 +443,17 @@ void shb_conn_on_recv(struct shb_conn *c, struct io_uring_cqe *cqe)
 	int more = (cqe->flags & IORING_CQE_F_MORE) != 0;
 	int eof = res == 0;
 
+	/* Our shutdown ends a TCP receive only once the socket's queue is
+	 * empty: a peer that keeps sending (an endless response) keeps it
+	 * full, and the receive would go on reading for a connection that
+	 * is closing, holding its slot forever. Past what a goodbye takes,
+	 * a cancel ends it instead. */
+	if (res > 0 && more && c->st == C_CLOSING) {
+		if (c->closing_rx <= CLOSING_RX_MAX)
+			c->closing_rx += (uint32_t)res;
+		if (c->closing_rx > CLOSING_RX_MAX)
+			shb_conn_cancel_recv(c);
+	}
 	if (res > 0) {
 		unsigned bid = cqe->flags >> IORING_CQE_BUFFER_SHIFT;
 		const uint8_t *buf = shb_buf_ring_buf(&w->br, bid);

@@ -84,6 +84,10 @@ _Static_assert(RECV_BUF_SIZE >= SHB_DGRAM_RECV_MAX, "recv_dgrams promise");
  * of a worker failed this many times in a row (each time after trying
  * every address). */
 #define GIVE_UP_FAILS 5
+/* What a closing connection may still receive before its receive is
+ * cancelled: far more than a goodbye (GOAWAY, close_notify, the rest of
+ * a response), far less than a peer that never stops sending. */
+#define CLOSING_RX_MAX (256u * 1024u)
 /* Refusals in a row (no response in between) resent before further ones
  * become errors: at least this many, and at least two full flights. */
 #define REFUSE_STREAK_MIN 16
@@ -150,6 +154,10 @@ struct shb_conn {
 	uint8_t st;
 	uint8_t recv_armed, send_busy, connect_busy;
 	uint8_t recv_paused; /* backlog held: the multishot recv is not re-armed */
+	/* Closing, the receive still got more than CLOSING_RX_MAX bytes: it
+	 * was cancelled (once). closing_rx counts them. */
+	uint8_t recv_cancelled;
+	uint32_t closing_rx;
 	uint8_t eof_pending; /* the peer's FIN came behind the backlog */
 	uint8_t dirty, plugin_live;
 	uint32_t ops; /* operations in the kernel */
@@ -588,6 +596,9 @@ void shb_conn_expire_request(struct shb_conn *c, uint32_t k);
 /* conn.c */
 void shb_conn_finish_close(struct shb_conn *c);
 void shb_conn_begin_close(struct shb_conn *c);
+/* [worker] Cancels c's multishot receive (once per connection): a
+ * closing connection whose peer keeps sending; see shb_conn_on_recv. */
+void shb_conn_cancel_recv(struct shb_conn *c);
 /* [worker] Closes once the server has (or after FIN_WAIT_NS); what the
  * wait ended with. */
 void shb_conn_close_after_peer(struct shb_conn *c);
