@@ -54,7 +54,8 @@ static void put_versions(struct shb_quic_wr *w, const struct shb_quic_tp_item *p
 	put32(v, 1);
 	put32(v + 4, p->value == 1 ? grease : 1);
 	put32(v + 8, p->value == 1 ? 1 : grease);
-	put(w, p->id, v, sizeof(v));
+	/* value 2: no reserved version, v1 alone */
+	put(w, p->id, v, p->value == 2 ? 8 : sizeof(v));
 }
 
 static int item_ok(const struct shb_quic_tp_item *it, size_t i)
@@ -66,6 +67,7 @@ static int item_ok(const struct shb_quic_tp_item *it, size_t i)
 	if ((p->kind == SHB_QUIC_TPK_BYTES && (p->len > BYTES_MAX ||
 					       (p->len && !p->bytes))) ||
 	    (p->kind == SHB_QUIC_TPK_GREASE && p->len > SHB_QUIC_TP_GREASE_MAX) ||
+	    (p->kind == SHB_QUIC_TPK_VERSIONS && p->value > 2) ||
 	    p->kind > SHB_QUIC_TPK_VERSIONS)
 		return 0;
 	for (size_t j = 0; j < i; j++)

@@ -37,7 +37,8 @@ enum shb_quic_tp_kind {
 	SHB_QUIC_TPK_GREASE = 4,
 	/* version_information: Chosen Version 1, Available Versions 1 and a
 	 * reserved version (0x?a?a?a?a, RFC 9000 15), the reserved one
-	 * first when `value` is 1. */
+	 * first when `value` is 1; Available Versions 1 alone when `value`
+	 * is 2 (what ngtcp2's client sends unless told other versions). */
 	SHB_QUIC_TPK_VERSIONS = 5,
 };
 

@@ -96,6 +96,30 @@ static void test_items_random(void)
 	CU_ASSERT_EQUAL(memcmp(out + 10, "\0\0\0\1\0\0\0\1\xfa\xfa\xfa\xfa", 12), 0);
 }
 
+/* value 2: Chosen Version 1, Available Versions 1 alone, no reserved
+ * version (ngtcp2's client), and read back as v1. */
+static void test_items_v1_alone(void)
+{
+	const struct shb_quic_tp_item it[] = {
+		{SHB_QUIC_TP_VERSION_INFORMATION, SHB_QUIC_TPK_VERSIONS, 0, 2, NULL},
+	};
+	static const uint8_t want[] = {0x11, 0x08, 0, 0, 0, 1, 0, 0, 0, 1};
+	uint8_t rnd[SHB_QUIC_TP_RANDOM_LEN], out[64];
+	struct shb_quic_cid c = {0};
+	struct shb_quic_tp tp;
+	size_t n = 0;
+
+	counting(rnd);
+	CU_ASSERT_EQUAL_FATAL(shb_quic_tp_encode_items(out, sizeof(out), it, 1, &c,
+						       rnd, &n), SHB_QUIC_OK);
+	CU_ASSERT_EQUAL_FATAL(n, sizeof(want));
+	CU_ASSERT_EQUAL(memcmp(out, want, n), 0);
+	CU_ASSERT_EQUAL_FATAL(shb_quic_tp_decode_server(out, n, &tp, NULL),
+			      SHB_QUIC_OK);
+	CU_ASSERT_TRUE(tp.has_version_info);
+	CU_ASSERT_EQUAL(tp.chosen_version, 1);
+}
+
 static void test_items_shuffle(void)
 {
 	struct shb_quic_tp_item it[5];
@@ -134,6 +158,9 @@ static void test_items_refused(void)
 	CU_ASSERT_EQUAL(shb_quic_tp_encode_items(out, sizeof(out), it, 2, &c, rnd, &n),
 			SHB_QUIC_E_INVALID);
 	it[1] = (struct shb_quic_tp_item){0, SHB_QUIC_TPK_GREASE, 17, 0, NULL};
+	CU_ASSERT_EQUAL(shb_quic_tp_encode_items(out, sizeof(out), it, 2, &c, rnd, &n),
+			SHB_QUIC_E_INVALID);
+	it[1] = (struct shb_quic_tp_item){0x11, SHB_QUIC_TPK_VERSIONS, 0, 3, NULL};
 	CU_ASSERT_EQUAL(shb_quic_tp_encode_items(out, sizeof(out), it, 2, &c, rnd, &n),
 			SHB_QUIC_E_INVALID);
 	it[1] = (struct shb_quic_tp_item){2, 6, 0, 0, NULL};
@@ -247,6 +274,7 @@ CU_TestInfo shb_wire_tp_items_tests[] = {
 	{"grease_quic_bit", test_grease_quic_bit},
 	{"parameter list octets and read-back", test_items_bytes},
 	{"reserved parameter and version choices", test_items_random},
+	{"version_information with v1 alone", test_items_v1_alone},
 	{"permutation", test_items_shuffle},
 	{"lists refused", test_items_refused},
 	{"max_datagram_frame_size decoded", test_decode_datagram},
