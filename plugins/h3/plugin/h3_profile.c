@@ -139,12 +139,60 @@ static const struct shb_h3_profile prof_firefox = {
 	.tls_priority = SHB_HTTP_TLS_FIREFOX,
 };
 
-/* curl: its request as the h2 profile has it (curl 7.88.1, Debian 12's,
- * which has no HTTP/3: :method :path :scheme :authority, user-agent and
- * accept); the QUIC and HTTP/3 layers stay shb's own, since no capture
- * of curl's ngtcp2 parameters is cited here. */
+/* curl 8.21.0 on HTTP/3 with its ngtcp2 and nghttp3 backend, from the
+ * sources (curl's tag curl-8_21_0, ngtcp2 v1.25.0, nghttp3 v1.18.0):
+ * lib/vquic/cf-ngtcp2-cmn.c (lib/vquic/curl_ngtcp2.c up to 8.20.0, with
+ * the same values), quic_settings(), starts from ngtcp2_transport_params_default()
+ * and sets initial_max_data 100 * 10 MiB (H3_CONN_WINDOW_SIZE_MAX in
+ * cf-ngtcp2-cmn.h), initial_max_stream_data_bidi_local and _remote 32
+ * KiB (H3_STREAM_WINDOW_SIZE_INITIAL), initial_max_stream_data_uni the
+ * same as initial_max_data, initial_max_streams_bidi and _uni 256 Ki
+ * (QUIC_MAX_STREAMS) and max_idle_timeout 0; ngtcp2_conn_client_new() is
+ * given version 1 and no available_versions. ngtcp2's
+ * lib/ngtcp2_transport_params.c, ngtcp2_transport_params_encode_versioned(),
+ * then writes initial_source_connection_id first and the rest in RFC
+ * 9000 order, leaving out what equals its default (max_udp_payload_size
+ * 65527, ack_delay_exponent 3, max_ack_delay 25 ms,
+ * active_connection_id_limit 2) or is 0 (max_idle_timeout,
+ * max_datagram_frame_size, grease_quic_bit), version_information last
+ * with version 1 chosen and alone available (lib/ngtcp2_conn.c,
+ * conn_new()). Two values differ, as the connection cannot do curl's:
+ * initial_max_streams_uni is 128, the most server streams a connection
+ * keeps slots for, where curl has 262144; and max_idle_timeout is
+ * announced, 30 s where ngtcp2 would have put it, since a connection
+ * without one would wait on a silent server for ever.
+ *
+ * SETTINGS: lib/vquic/cf-ngtcp2.c, init_ngh3_conn(), passes
+ * nghttp3_settings_default() unchanged (nghttp3's lib/nghttp3_settings.c:
+ * max_field_section_size 2^62 - 1, no QPACK dynamic table, no blocked
+ * streams, neither H3_DATAGRAM nor ENABLE_CONNECT_PROTOCOL), and
+ * nghttp3_stream_write_settings() (lib/nghttp3_stream.c) writes
+ * MAX_FIELD_SECTION_SIZE, QPACK_MAX_TABLE_CAPACITY, QPACK_BLOCKED_STREAMS
+ * in that order, with no reserved setting. MAX_FIELD_SECTION_SIZE goes
+ * out as the 256 KiB the QPACK decoder takes (shb_h3_profile_settings).
+ *
+ * The request as the h2 profile has it (curl 7.88.1, Debian 12's, which
+ * has no HTTP/3): :method :path :scheme :authority, user-agent and
+ * accept. The TLS ClientHello stays GnuTLS's. */
 static const struct shb_h3_profile prof_curl = {
 	.name = "curl",
+	.n_tp = 9,
+	.tp = {
+		TP_SCID,
+		TP_INT(SHB_QUIC_TP_INITIAL_MAX_STREAM_DATA_BIDI_LOCAL, 32768),
+		TP_INT(SHB_QUIC_TP_INITIAL_MAX_STREAM_DATA_BIDI_REMOTE, 32768),
+		TP_INT(SHB_QUIC_TP_INITIAL_MAX_STREAM_DATA_UNI, 1048576000),
+		TP_INT(SHB_QUIC_TP_INITIAL_MAX_DATA, 1048576000),
+		TP_INT(SHB_QUIC_TP_INITIAL_MAX_STREAMS_BIDI, 262144),
+		TP_INT(SHB_QUIC_TP_INITIAL_MAX_STREAMS_UNI, 128),
+		TP_INT(SHB_QUIC_TP_MAX_IDLE_TIMEOUT, 30000),
+		TP_VERSIONS(2),
+	},
+	.n_settings = 3,
+	.settings = {{SHB_H3_SETTING_MAX_FIELD_SECTION_SIZE,
+		      (UINT64_C(1) << 62) - 1},
+		     {SHB_H3_SETTING_QPACK_MAX_TABLE_CAPACITY, 0},
+		     {SHB_H3_SETTING_QPACK_BLOCKED_STREAMS, 0}},
 	.pseudo = "mpsa",
 	.n_headers = 2,
 	.headers = {
@@ -237,6 +285,10 @@ size_t shb_h3_profile_settings(const struct shb_h3_profile *p,
 		else if (out[i].id == SHB_H3_SETTING_QPACK_BLOCKED_STREAMS &&
 			 out[i].value > qpack_blocked)
 			out[i].value = qpack_blocked;
+		/* Never more than the response reader takes (curl's 2^62 - 1). */
+		else if (out[i].id == SHB_H3_SETTING_MAX_FIELD_SECTION_SIZE &&
+			 out[i].value > SHB_H3_LOCAL_MAX_FIELD_SECTION_SIZE)
+			out[i].value = SHB_H3_LOCAL_MAX_FIELD_SECTION_SIZE;
 	}
 	return p->n_settings;
 }

@@ -12,8 +12,9 @@
  * counts, max_udp_payload_size, max_idle_timeout and
  * active_connection_id_limit become the QUIC connection's own
  * (shb_h3_profile_quic), max_datagram_frame_size makes DATAGRAM frames
- * welcome (counted and dropped), and its QPACK settings are announced
- * only up to what the QPACK decoder takes (shb_h3_profile_settings). */
+ * welcome (counted and dropped), and its QPACK settings and
+ * MAX_FIELD_SECTION_SIZE are announced only up to what the QPACK decoder
+ * and the response reader take (shb_h3_profile_settings). */
 #ifndef SHB_H3_PROFILE_H
 #define SHB_H3_PROFILE_H
 
@@ -70,7 +71,9 @@ void shb_h3_profile_qpack(const struct shb_h3_profile *p,
 
 /* p's SETTINGS into out[SHB_H3_LOCAL_SETTINGS_MAX], QPACK_MAX_TABLE_CAPACITY
  * and QPACK_BLOCKED_STREAMS lowered to what the decoder takes
- * (qpack_table, qpack_blocked). Returns the count, 0 for shb's own. */
+ * (qpack_table, qpack_blocked), MAX_FIELD_SECTION_SIZE to what the
+ * response reader takes (SHB_H3_LOCAL_MAX_FIELD_SECTION_SIZE). Returns
+ * the count, 0 for shb's own. */
 size_t shb_h3_profile_settings(const struct shb_h3_profile *p,
 			       uint64_t qpack_table, uint64_t qpack_blocked,
 			       struct shb_h3_setting *out);

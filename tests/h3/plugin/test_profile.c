@@ -1,8 +1,10 @@
 /* --proto-opt profile= on h3: each profile's transport parameters,
  * SETTINGS and request against the capture its table cites (curl-
  * impersonate's tests/http3_targets.yaml at commit 2473011, curl_chrome146
- * and curl_firefox147, copied below by hand), and what the plugin hands
- * the QUIC connection and sends on its control stream. */
+ * and curl_firefox147; for curl, what curl 8.21.0 with ngtcp2 v1.25.0 and
+ * nghttp3 v1.18.0 sends, read out of their sources; copied below by
+ * hand), and what the plugin hands the QUIC connection and sends on its
+ * control stream. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,18 @@ static const char firefox_tp[] =
 static const char chrome_settings[] = "1:65536;6:262144;7:100;51:1;GREASE";
 static const char firefox_settings[] =
 	"1:65536;7:20;727725890:0;16765559:1;51:1;8:1";
+/* curl's, from its sources (h3_profile.c says where), and what shb
+ * announces for it: the same but initial_max_streams_uni 128 (curl:
+ * 262144), a max_idle_timeout of 30 s where ngtcp2 would put one (curl:
+ * none), and MAX_FIELD_SECTION_SIZE 262144 (nghttp3: 2^62 - 1). */
+static const char curl_tp_source[] =
+	"15:SCID;5:32768;6:32768;7:1048576000;4:1048576000;8:262144;"
+	"9:262144;17:1@1";
+static const char curl_tp[] =
+	"15:SCID;5:32768;6:32768;7:1048576000;4:1048576000;8:262144;"
+	"9:128;1:30000;17:1@1";
+static const char curl_settings_source[] = "6:4611686018427387903;1:0;7:0";
+static const char curl_settings[] = "6:262144;1:0;7:0";
 static const char *const chrome_headers[] = {
 	"sec-ch-ua", "sec-ch-ua-mobile", "sec-ch-ua-platform",
 	"upgrade-insecure-requests", "user-agent", "accept", "sec-fetch-site",
@@ -155,7 +169,39 @@ static void test_tables_match_captures(void)
 	CU_ASSERT_PTR_NULL(shb_h3_profile_find("edge"));
 	CU_ASSERT_PTR_EQUAL(shb_h3_profile_find("shb"), shb_h3_profile_default());
 	CU_ASSERT_EQUAL(shb_h3_profile_default()->n_tp, 0);
-	CU_ASSERT_EQUAL(shb_h3_profile_find("curl")->n_tp, 0);
+}
+
+/* The two lists differ by exactly the parts docs/fingerprints.md names. */
+static void test_curl_table(void)
+{
+	const struct shb_h3_profile *c = shb_h3_profile_find("curl");
+	struct shb_h3_profile raw;
+	char t[1024];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	encoded_text(c, t, sizeof(t));
+	CU_ASSERT_STRING_EQUAL(t, curl_tp);
+	CU_ASSERT_EQUAL(c->tp_shuffle, 0);
+	/* The table with curl's uni stream count and without the idle
+	 * timeout encodes to curl's list. */
+	raw = *c;
+	raw.tp[6].value = 262144;
+	raw.tp[7] = raw.tp[8];
+	raw.n_tp = 8;
+	encoded_text(&raw, t, sizeof(t));
+	CU_ASSERT_STRING_EQUAL(t, curl_tp_source);
+	/* The table holds nghttp3's values; the announcement is lowered to
+	 * what the reader takes. */
+	CU_ASSERT_EQUAL_FATAL(c->n_settings, 3);
+	CU_ASSERT_EQUAL(c->settings[0].value, (UINT64_C(1) << 62) - 1);
+	settings_text(c, 65536, 100, t, sizeof(t));
+	CU_ASSERT_STRING_EQUAL(t, curl_settings);
+	CU_ASSERT_STRING_EQUAL(strstr(curl_settings_source, ";"),
+			       strstr(curl_settings, ";"));
+	CU_ASSERT_STRING_EQUAL(c->pseudo, "mpsa");
+	CU_ASSERT_EQUAL_FATAL(c->n_headers, 2);
+	CU_ASSERT_STRING_EQUAL(c->headers[0].value, "curl/7.88.1");
+	CU_ASSERT_PTR_NULL(c->tls_priority);
 }
 
 /* The names of the request's fields (pseudo-headers left out). */
@@ -239,6 +285,39 @@ static void test_plugin_firefox(void)
 	h3p_close(&f);
 }
 
+/* profile=curl: the connection holds curl's windows (1000 MiB for the
+ * connection and uni streams, 32 KiB per request stream), 128 server
+ * streams and the 30 s idle timeout it announces; the control stream
+ * nghttp3's SETTINGS, the decoder no dynamic table. */
+static void test_plugin_curl(void)
+{
+	struct h3p_fx f;
+	char t[128];
+
+	h3p_profile = "curl";
+	h3p_open_ready(&f, 1);
+	h3p_profile = NULL;
+	CU_ASSERT_PTR_EQUAL(f.q->cfg.tp_items, shb_h3_profile_find("curl")->tp);
+	CU_ASSERT_EQUAL(f.q->cfg.tp_count, 9);
+	CU_ASSERT_EQUAL(f.q->cfg.tp_shuffle, 0);
+	CU_ASSERT_EQUAL(f.q->cfg.conn_window, 1048576000);
+	CU_ASSERT_EQUAL(f.q->cfg.stream_window, 32768);
+	CU_ASSERT_EQUAL(f.q->cfg.uni_window, 1048576000);
+	CU_ASSERT_EQUAL(f.q->cfg.peer_uni, 128);
+	CU_ASSERT_EQUAL(f.q->cfg.max_recv_dgram, 65527);
+	CU_ASSERT_EQUAL(f.q->cfg.idle_timeout, UINT64_C(30000000000));
+	CU_ASSERT_EQUAL_FATAL(f.q->uni_count, 3);
+	CU_ASSERT(shb_h3_local_settings_text(f.q->uni[0].bytes, f.q->uni[0].len,
+					     t, sizeof(t)) > 0);
+	CU_ASSERT_STRING_EQUAL(t, curl_settings);
+	CU_ASSERT_EQUAL(f.mod->conf.qpack_max_table_capacity, 0);
+	CU_ASSERT_EQUAL(f.mod->conf.qpack_blocked_streams, 0);
+	/* :method GET, :path /, :scheme https, :authority */
+	CU_ASSERT(memcmp(f.prep->bytes + f.prep->section_off,
+			 "\x00\x00\xd1\xc1\xd7\x50\x0b" "example.com", 18) == 0);
+	h3p_close(&f);
+}
+
 static void test_profile_option(void)
 {
 	const struct shb_proto_factory *fac;
@@ -266,7 +345,9 @@ static void test_profile_option(void)
 CU_TestInfo shb_h3p_profile_tests[] = {
 	{"tables against the cited captures", test_tables_match_captures},
 	{"profile=chrome through the module", test_plugin_chrome},
+	{"curl's table against its sources", test_curl_table},
 	{"profile=firefox and shb through the module", test_plugin_firefox},
+	{"profile=curl through the module", test_plugin_curl},
 	{"unknown profile", test_profile_option},
 	CU_TEST_INFO_NULL,
 };
