@@ -490,9 +490,16 @@ static int is_string_state(const struct shb_qpack_dec *d)
 int shb_qpack_dec_feed(struct shb_qpack_dec *d, const uint8_t *in,
 		       size_t len)
 {
+	static const uint8_t none[1];
 	size_t i = 0;
 	int rc = SHB_QPACK_DEC_MORE;
 
+	/* No octets may come as (NULL, 0): never read through it. */
+	if (!in) {
+		if (len)
+			return fail(d, "no input for a non-empty field section");
+		in = none;
+	}
 	if (len > d->left)
 		return fail(d, "input beyond the field section");
 	while (rc == SHB_QPACK_DEC_MORE) {
