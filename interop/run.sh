@@ -23,16 +23,14 @@ grpc_endpoints="grpc:echo grpc:fail grpc:1m grpc:stream grpc:client grpc:bidi"
 # DNS over UDP (--proto dns, the SDK's example): an A query answered from
 # a local record, and names the server does not have (NXDOMAIN).
 dns_endpoints="dns:a dns:nx"
-# The HTTP/2 cases that most often break clients, on servers that can be
-# configured for them (README.md): few concurrent streams, a small
-# initial window, GOAWAY every few requests.
-h2_cases="h2:streams h2:window h2:goaway"
-# HTTP/3 with a QPACK dynamic table announced (4096 octets, 16 blocked
-# streams, as --proto-opt qpack-table= and qpack-blocked= set it).
-h3_cases="h3:qpack"
-# HTTP/1.1 pipelining (-p 8 on h1 and h1s, GET /), on the servers that
-# declare it.
+# Cases on servers configured or declared for them (README.md): GET /
+# pipelined over HTTP/1.1 (-p 8 on h1 and h1s); the HTTP/2 cases that most
+# often break clients (few concurrent streams, a small initial window,
+# GOAWAY every few requests); HTTP/3 with a QPACK dynamic table announced
+# (4096 octets, 16 blocked streams: --proto-opt qpack-table=, qpack-blocked=).
 h1_cases="h1:pipe"
+h2_cases="h2:streams h2:window h2:goaway"
+h3_cases="h3:qpack"
 
 usage() {
 	cat <<EOF
@@ -710,16 +708,13 @@ for s in "${server_list[@]}"; do
 		for ep in $(proto_endpoints "$p"); do
 			url=${IOP_URL["$p $ep"]:-}
 			if [[ -z $url ]]; then
-				# An HTTP/2 case is listed for h2c and h2 only, and
-				# only when the server says why it is left out.
-				if [[ $ep == h2:* ]]; then
-					[[ $p == h2* && -n ${IOP_NA["$p $ep"]:-${IOP_NA["* $ep"]:-}} ]] || continue
+				# An HTTP/1.1 or HTTP/2 case is listed for its own
+				# protocols only (h1, h1s; h2c, h2), and only when the
+				# server says why it is left out.
+				if [[ $ep == h1:* || $ep == h2:* ]]; then
+					[[ $p == "${ep%%:*}"* && -n ${IOP_NA["$p $ep"]:-${IOP_NA["* $ep"]:-}} ]] || continue
 				fi
 				[[ $ep != h3:* || $p == h3 ]] || continue
-				# An HTTP/1.1 case likewise, for h1 and h1s.
-				if [[ $ep == h1:* ]]; then
-					[[ $p == h1* && -n ${IOP_NA["$p $ep"]:-${IOP_NA["* $ep"]:-}} ]] || continue
-				fi
 				why=${IOP_NA["$p $ep"]:-${IOP_NA["* $ep"]:-not configured}}
 				runs+=("$s${US}$p${US}$ep${US}n/a${US}$why${US}${US}")
 				continue
