@@ -37,9 +37,9 @@ usage() {
 Usage: interop/run.sh [options]
 
 Starts each server on loopback with the configuration in interop/<server>/
-and runs shb (-c 10 -n 200; -p 16 on h2c, h2, h3, -p 8 for h1:pipe) against every endpoint
-it serves, over every protocol it speaks. Exit status 0 only when every
-applicable cell of the matrix passed.
+and runs shb (-c 10 -n 200; -p 16 on h2c, h2, h3, -p 8 for h1:pipe)
+against every endpoint it serves, over every protocol it speaks. Exit
+status 0 only when every applicable cell of the matrix passed.
 
 Options:
   --servers LIST      servers to test (default: "$all_servers")
@@ -135,8 +135,9 @@ if ((quick)); then
 	endpoints="/"
 	ws_endpoints="ws:echo"
 	grpc_endpoints="grpc:echo"
+	h1_cases="" h2_cases="" h3_cases=""
 else
-	endpoints="$all_endpoints $h1_cases $h2_cases $h3_cases"
+	endpoints=$all_endpoints
 fi
 
 # proto_endpoints PROTO: what is run over a protocol column.
@@ -145,6 +146,9 @@ proto_endpoints() {
 	ws | wss) echo "$ws_endpoints" ;;
 	grpc | grpcs) echo "$grpc_endpoints" ;;
 	dns) echo "$dns_endpoints" ;;
+	h1 | h1s) echo "$endpoints $h1_cases" ;;
+	h2c | h2) echo "$endpoints $h2_cases" ;;
+	h3) echo "$endpoints $h3_cases" ;;
 	*) echo "$endpoints" ;;
 	esac
 }
@@ -708,13 +712,12 @@ for s in "${server_list[@]}"; do
 		for ep in $(proto_endpoints "$p"); do
 			url=${IOP_URL["$p $ep"]:-}
 			if [[ -z $url ]]; then
-				# An HTTP/1.1 or HTTP/2 case is listed for its own
-				# protocols only (h1, h1s; h2c, h2), and only when the
-				# server says why it is left out.
+				# An HTTP/1.1 or HTTP/2 case (run over its own
+				# protocols only: proto_endpoints) is listed only
+				# when the server says why it is left out.
 				if [[ $ep == h1:* || $ep == h2:* ]]; then
-					[[ $p == "${ep%%:*}"* && -n ${IOP_NA["$p $ep"]:-${IOP_NA["* $ep"]:-}} ]] || continue
+					[[ -n ${IOP_NA["$p $ep"]:-${IOP_NA["* $ep"]:-}} ]] || continue
 				fi
-				[[ $ep != h3:* || $p == h3 ]] || continue
 				why=${IOP_NA["$p $ep"]:-${IOP_NA["* $ep"]:-not configured}}
 				runs+=("$s${US}$p${US}$ep${US}n/a${US}$why${US}${US}")
 				continue
@@ -739,55 +742,9 @@ for s in "${server_list[@]}"; do
 	iop_stop_all
 done
 
-# --- the report ------------------------------------------------------------------------------
-
-report() {
-	local s p line server proto ep res why rps cmd
-	echo "# shb interop results"
-	echo
-	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "- shb: $(run_shb --version 2>/dev/null | head -n 1) (protocol plugins: ${plugins:-none})"
-	echo "- mode: $( ((quick)) && echo "quick (GET / only)" || echo "full ($all_endpoints; HTTP/1.1 cases: $h1_cases; HTTP/2 cases: $h2_cases; HTTP/3 cases: $h3_cases)")"
-	echo "- each run: -c 10 -n 200, -p 16 on h2c/h2/h3, -p 8 on h1:pipe (pipelined); pass = exit 0, 200 ok, 0 errors, only status 200"
-	echo "- ws/wss ($ws_endpoints): -p 4 (1 on websocketd); pass = exit 0, 200 ok, 0 errors, only close code 1000"
-	echo "- grpc/grpcs ($grpc_endpoints): -p 16; pass = exit 0, 200 ok, 0 errors, only status 200 and grpc-status 0 (streams: exactly the body octets of every message sent back); grpc:fail: exit 1, 200 application errors, only grpc-status 3"
-	echo "- dns ($dns_endpoints): -p 16; pass = dns:a exit 0, 200 noerror; dns:nx exit 1, 200 nxdomain answered; each with 200 queries in the server's log"
-	echo
-	echo "## Matrix"
-	echo
-	printf '| server |'
-	for p in "${proto_list[@]}"; do printf ' %s |' "$p"; done
-	printf '\n|---|'
-	for p in "${proto_list[@]}"; do printf -- '---|'; done
-	printf '\n'
-	for s in "${server_list[@]}"; do
-		printf '| %s |' "$s"
-		for p in "${proto_list[@]}"; do printf ' %s |' "${cell["$s $p"]:-n/a}"; done
-		printf '\n'
-	done
-	echo
-	echo "## Runs"
-	echo
-	echo "| server | proto | endpoint | result | req/s | reason |"
-	echo "|---|---|---|---|---|---|"
-	for line in "${runs[@]+"${runs[@]}"}"; do
-		IFS=$US read -r server proto ep res why rps cmd <<<"$line"
-		printf '| %s | %s | %s | %s | %s | %s |\n' "$server" "$proto" "$ep" "$res" "$rps" "$why"
-	done
-	if ((failed)); then
-		echo
-		echo "## Failed runs: commands"
-		echo
-		for line in "${runs[@]+"${runs[@]}"}"; do
-			IFS=$US read -r server proto ep res why rps cmd <<<"$line"
-			[[ $res == FAIL && -n $cmd ]] || continue
-			# The run's directory is gone: name it, not its path.
-			cmd=${cmd//"$IOP_TMP"/"<tmp>"}
-			# shellcheck disable=SC2016 # literal backquotes (Markdown)
-			printf -- '- %s %s %s: `%s`\n' "$server" "$proto" "$ep" "$cmd"
-		done
-	fi
-}
+# The Markdown report of the matrix (report.sh).
+# shellcheck source-path=SCRIPTDIR source=report.sh
+source "$IOP_HOME/report.sh"
 
 mkdir -p "$(dirname "$out")" || die "cannot create the directory of $out"
 report >"$out.tmp" && mv "$out.tmp" "$out"
