@@ -52,6 +52,11 @@
 	"+SIGN-RSA-SHA256:+SIGN-RSA-SHA384:+SIGN-RSA-SHA512:" \
 	"+SIGN-ECDSA-SHA1:+SIGN-RSA-SHA1"
 
+/* curl's request as the h2 and h3 curl profiles send it (curl 7.88.1,
+ * Debian 12's): after :method :path :scheme :authority, these two. */
+#define SHB_HTTP_CURL_UA "curl/7.88.1"
+#define SHB_HTTP_CURL_ACCEPT "*/*"
+
 /* Called once per field in order: a profile's default (i is SIZE_MAX) or
  * the template's header i. Non-zero stops the walk. */
 typedef int (*shb_http_look_fn)(void *user, const char *name,

@@ -196,8 +196,8 @@ static const struct shb_h3_profile prof_curl = {
 	.pseudo = "mpsa",
 	.n_headers = 2,
 	.headers = {
-		{"user-agent", "curl/7.88.1"},
-		{"accept", "*/*"},
+		{"user-agent", SHB_HTTP_CURL_UA},
+		{"accept", SHB_HTTP_CURL_ACCEPT},
 	},
 };
 
