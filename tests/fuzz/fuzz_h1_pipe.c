@@ -21,24 +21,13 @@
  * segments were cut. */
 #include <string.h>
 
-#include <shb/host.h>
-#include <shb/plugin.h>
-#include <shb/proto.h>
-
+#include "fuzz_h1_host.h"
 #include "fuzz_input.h"
 #include "h1_request.h"
 
-extern const struct shb_plugin_entry shb_plugin_entry_v1;
-
-#define MAX_DEPTH 8
+#define MAX_DEPTH H1FZ_MAX_DEPTH
 #define MAX_REQ (2 * MAX_DEPTH)
 #define HANDLE ((struct shb_conn *)(uintptr_t)0x91be)
-
-struct result {
-	uint64_t cookie;
-	uint32_t outcome, status;
-	uint64_t head, body;
-};
 
 struct run {
 	unsigned issued, count;
@@ -46,102 +35,21 @@ struct run {
 	uint64_t last_done;
 	int recv_rc[2];
 	int eof_rc;
-	struct result r[MAX_REQ];
+	struct h1fz_result r[MAX_REQ];
 };
 
 static struct run *cur;
-static int debug_on;
 
-static void fz_log(uint32_t level, const char *id, const char *msg)
+static void done(uint64_t cookie, const struct shb_req_result *res)
 {
-	(void)level;
-	FZ_CHECK(id && msg && strlen(msg) < 4096);
-}
-
-static int32_t fz_log_enabled(uint32_t level)
-{
-	return level <= SHB_LOG_WARN || debug_on;
-}
-
-static void fz_req_done(struct shb_conn *c, uint64_t cookie,
-			const struct shb_req_result *res)
-{
-	struct result *r;
-
-	FZ_CHECK(c == HANDLE && res->struct_size == sizeof(*res));
 	FZ_CHECK(cookie >= 1 && cookie <= cur->issued);
 	FZ_CHECK(cur->state[cookie] == 1);
 	/* FIFO: a request ends only after every request before it. */
 	FZ_CHECK(cookie > cur->last_done);
 	cur->last_done = cookie;
 	cur->state[cookie] = 2;
-	if (res->outcome == SHB_REQ_OK)
-		FZ_CHECK(res->status >= 100 && res->status <= 999);
 	FZ_CHECK(cur->count < MAX_REQ);
-	r = &cur->r[cur->count++];
-	memset(r, 0, sizeof(*r));
-	r->cookie = cookie;
-	r->outcome = res->outcome;
-	r->status = res->status;
-	/* A failure's byte counts depend on the cuts (fuzz_h1_scan.c). */
-	if (res->outcome == SHB_REQ_OK) {
-		r->head = res->rx_header_bytes;
-		r->body = res->rx_body_bytes;
-	}
-}
-
-static void fz_conn_event(struct shb_conn *c, const struct shb_conn_event *ev)
-{
-	FZ_CHECK(c == HANDLE && ev->struct_size == sizeof(*ev));
-}
-
-static const struct shb_host host = {
-	.struct_size = sizeof(struct shb_host),
-	.abi_major = SHB_ABI_MAJOR,
-	.abi_minor = SHB_ABI_MINOR,
-	.version = "fuzz",
-	.log = fz_log,
-	.log_enabled = fz_log_enabled,
-	.req_done = fz_req_done,
-	.conn_event = fz_conn_event,
-};
-
-static const struct shb_proto_desc *desc(void)
-{
-	static const struct shb_proto_desc *d;
-	const struct shb_proto_factory *f;
-
-	if (d)
-		return d;
-	FZ_CHECK(shb_plugin_entry_v1.init(&host) == SHB_OK);
-	f = shb_plugin_entry_v1.get_factory(SHB_FACTORY_PROTOCOL);
-	FZ_CHECK(f && f->count == 1);
-	d = f->get(0);
-	return d;
-}
-
-/* Modules are immutable: one per depth and trace setting. */
-static void *module(unsigned depth, int debug)
-{
-	static void *mods[MAX_DEPTH + 1][2];
-	struct shb_run_config cfg = {
-		.struct_size = sizeof(cfg),
-		.flags = debug ? SHB_RUN_DEBUG : 0,
-		.connections = 1,
-		.parallel = depth,
-		.threads = 1,
-		.port = 80,
-		.scheme = "http",
-		.host = "example.com",
-		.authority = "example.com",
-	};
-	char err[128];
-
-	debug_on = debug;
-	if (!mods[depth][debug])
-		FZ_CHECK(desc()->vt->module_create(&host, &cfg, &mods[depth][debug],
-						   err, sizeof(err)) == SHB_OK);
-	return mods[depth][debug];
+	h1fz_record(&cur->r[cur->count++], cookie, res);
 }
 
 /* GET or HEAD, prepared once (a prepared request is the module's, and the
@@ -159,7 +67,7 @@ static const struct shb_h1_request *prepared(int head)
 	char err[128];
 
 	if (!preps[head])
-		FZ_CHECK(desc()->vt->prepare_request(module(1, 0), &req,
+		FZ_CHECK(h1fz_desc()->vt->prepare_request(h1fz_module(1, 0), &req,
 			&preps[head], err, sizeof(err)) == SHB_OK);
 	return preps[head];
 }
@@ -202,7 +110,7 @@ static void expect_wire(struct conn *k, const uint8_t *p, size_t n)
 /* Pulls and acknowledges everything the connection has to send. */
 static void send_all(struct conn *k)
 {
-	const struct shb_proto_vtable *vt = desc()->vt;
+	const struct shb_proto_vtable *vt = h1fz_desc()->vt;
 	struct shb_vec v[16];
 
 	while (vt->state(k->c) & SHB_CS_WANT_WRITE) {
@@ -226,7 +134,7 @@ static void send_all(struct conn *k)
 /* Issues while the connection has room (and the run has cookies left). */
 static void fill(struct run *u, struct conn *k)
 {
-	const struct shb_proto_vtable *vt = desc()->vt;
+	const struct shb_proto_vtable *vt = h1fz_desc()->vt;
 
 	while (u->issued < MAX_REQ && vt->capacity(k->c)) {
 		const struct shb_h1_request *r =
@@ -238,33 +146,10 @@ static void fill(struct run *u, struct conn *k)
 	send_all(k);
 }
 
-struct feed_ctx {
-	void *c;
-	int rc;
-};
-
-static int feed(void *ctx, const uint8_t *p, size_t n, int last)
-{
-	struct feed_ctx *f = ctx;
-	const struct shb_proto_vtable *vt = desc()->vt;
-	shb_ssize r;
-
-	(void)last;
-	if (vt->state(f->c) & SHB_CS_CLOSED)
-		return 1;
-	r = vt->recv(f->c, p, n, 0);
-	FZ_CHECK(r < 0 || (size_t)r == n);
-	if (r < 0) {
-		f->rc = (int)r;
-		return 1;
-	}
-	return 0;
-}
-
 /* Nothing is owed by a connection that says CLOSED. */
 static void check_closed(const struct run *u, void *c)
 {
-	if (!(desc()->vt->state(c) & SHB_CS_CLOSED))
+	if (!(h1fz_desc()->vt->state(c) & SHB_CS_CLOSED))
 		return;
 	for (unsigned i = 1; i <= u->issued; i++)
 		FZ_CHECK(u->state[i] != 1);
@@ -274,9 +159,9 @@ static void check_closed(const struct run *u, void *c)
 static int segment(struct run *u, void *c, const struct fz_plan *pl,
 		   const uint8_t *p, size_t n)
 {
-	struct feed_ctx fc = {c, 0};
+	struct h1fz_feed_ctx fc = {c, 0};
 
-	fz_feed_plan(pl, p, n, feed, &fc);
+	fz_feed_plan(pl, p, n, h1fz_feed, &fc);
 	check_closed(u, c);
 	return fc.rc;
 }
@@ -287,8 +172,8 @@ static void cancel_oldest(struct run *u, void *c)
 	for (unsigned i = 1; i <= u->issued; i++) {
 		if (u->state[i] == 1) {
 			u->state[i] = 3;
-			desc()->vt->cancel(c, i, 0);
-			FZ_CHECK(desc()->vt->state(c) & SHB_CS_CLOSED);
+			h1fz_desc()->vt->cancel(c, i, 0);
+			FZ_CHECK(h1fz_desc()->vt->state(c) & SHB_CS_CLOSED);
 			check_closed(u, c);
 			return;
 		}
@@ -298,12 +183,12 @@ static void cancel_oldest(struct run *u, void *c)
 static void run(struct run *u, const unsigned ctl[3], size_t first,
 		const struct fz_plan *pl, const uint8_t *p, size_t n)
 {
-	const struct shb_proto_vtable *vt = desc()->vt;
+	const struct shb_proto_vtable *vt = h1fz_desc()->vt;
 	unsigned flags = ctl[0], depth = (flags & 7) + 1;
-	/* Prepared first: module() sets the trace level of the run. */
+	/* Prepared first: h1fz_module() sets the trace level of the run. */
 	(void)prepared(0);
 	(void)prepared(1);
-	void *mod = module(depth, (flags >> 5) & 1);
+	void *mod = h1fz_module(depth, (flags >> 5) & 1);
 	struct conn k = {
 		.head_mask = ctl[1],
 		.max = (ctl[2] & 15) + 1,
@@ -312,7 +197,7 @@ static void run(struct run *u, const unsigned ctl[3], size_t first,
 
 	memset(u, 0, sizeof(*u));
 	cur = u;
-	k.c = calloc(1, desc()->conn_size);
+	k.c = calloc(1, h1fz_desc()->conn_size);
 	FZ_CHECK(k.c != NULL);
 	FZ_CHECK(vt->conn_init(mod, NULL, k.c, HANDLE, 0) == SHB_OK);
 	FZ_CHECK(vt->on_transport_ready(k.c, NULL, 0) == SHB_OK);
@@ -347,6 +232,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fz_plan pl;
 	unsigned ctl[3];
 
+	h1fz_host_init(HANDLE, done, NULL);
 	for (int i = 0; i < 3; i++)
 		ctl[i] = fz_u8(&f);
 	fz_plan_read(&f, &pl);

@@ -20,14 +20,9 @@
  * results do not depend on where each answer was cut. */
 #include <string.h>
 
-#include <shb/host.h>
-#include <shb/plugin.h>
-#include <shb/proto.h>
-
+#include "fuzz_h1_host.h"
 #include "fuzz_input.h"
 #include "h1_request.h"
-
-extern const struct shb_plugin_entry shb_plugin_entry_v1;
 
 #define MAX_REQ 4
 #define HANDLE ((struct shb_conn *)(uintptr_t)0x5eed)
@@ -36,22 +31,15 @@ static const char *const authorities[4] = {
 	"example.com", "example.com:8080", "[::1]:8443", "a.b",
 };
 
-struct result {
-	uint64_t cookie;
-	uint32_t outcome, status;
-	uint64_t head, body;
-};
-
 struct run {
 	unsigned issued, count;
 	int issued_state[MAX_REQ + 1]; /* 0 never, 1 open, 2 done */
 	int recv_rc[MAX_REQ];
 	int eof_rc;
-	struct result r[MAX_REQ];
+	struct h1fz_result r[MAX_REQ];
 };
 
 static struct run *cur;
-static int debug_on;
 static struct shb_origin origin = {
 	.struct_size = sizeof(struct shb_origin),
 	.port = 80,
@@ -60,102 +48,13 @@ static struct shb_origin origin = {
 	.route_flags = SHB_ROUTE_ABSOLUTE_FORM,
 };
 
-static void fz_log(uint32_t level, const char *id, const char *msg)
+static void done(uint64_t cookie, const struct shb_req_result *res)
 {
-	(void)level;
-	FZ_CHECK(id && msg && strlen(msg) < 4096);
-}
-
-static int32_t fz_log_enabled(uint32_t level)
-{
-	return level <= SHB_LOG_WARN || debug_on;
-}
-
-static void fz_req_done(struct shb_conn *c, uint64_t cookie,
-			const struct shb_req_result *res)
-{
-	struct result *r;
-
-	FZ_CHECK(c == HANDLE && res->struct_size == sizeof(*res));
 	FZ_CHECK(cookie >= 1 && cookie <= cur->issued);
 	FZ_CHECK(cur->issued_state[cookie] == 1);
 	cur->issued_state[cookie] = 2;
-	if (res->outcome == SHB_REQ_OK)
-		FZ_CHECK(res->status >= 100 && res->status <= 999);
 	FZ_CHECK(cur->count < MAX_REQ);
-	r = &cur->r[cur->count++];
-	memset(r, 0, sizeof(*r));
-	r->cookie = cookie;
-	r->outcome = res->outcome;
-	r->status = res->status;
-	/* The scanner counts a malformed line up to where the piece or the
-	 * line ended (as fuzz_h1_scan.c notes): a failure's byte counts
-	 * depend on the cuts, its outcome does not. */
-	if (res->outcome == SHB_REQ_OK) {
-		r->head = res->rx_header_bytes;
-		r->body = res->rx_body_bytes;
-	}
-}
-
-static void fz_conn_event(struct shb_conn *c, const struct shb_conn_event *ev)
-{
-	FZ_CHECK(c == HANDLE && ev->struct_size == sizeof(*ev));
-}
-
-static const struct shb_origin *fz_conn_origin(struct shb_conn *c)
-{
-	FZ_CHECK(c == HANDLE);
-	return &origin;
-}
-
-static const struct shb_host host = {
-	.struct_size = sizeof(struct shb_host),
-	.abi_major = SHB_ABI_MAJOR,
-	.abi_minor = SHB_ABI_MINOR,
-	.version = "fuzz",
-	.log = fz_log,
-	.log_enabled = fz_log_enabled,
-	.req_done = fz_req_done,
-	.conn_event = fz_conn_event,
-	.conn_origin = fz_conn_origin,
-};
-
-static const struct shb_proto_desc *desc(void)
-{
-	static const struct shb_proto_desc *d;
-	const struct shb_proto_factory *f;
-
-	if (d)
-		return d;
-	FZ_CHECK(shb_plugin_entry_v1.init(&host) == SHB_OK);
-	f = shb_plugin_entry_v1.get_factory(SHB_FACTORY_PROTOCOL);
-	FZ_CHECK(f && f->count == 1);
-	d = f->get(0);
-	return d;
-}
-
-/* Modules and prepared requests are immutable: made once per kind. */
-static void *module(int debug)
-{
-	static void *mods[2];
-	struct shb_run_config cfg = {
-		.struct_size = sizeof(cfg),
-		.flags = debug ? SHB_RUN_DEBUG : 0,
-		.connections = 1,
-		.parallel = 1,
-		.threads = 1,
-		.port = 80,
-		.scheme = "http",
-		.host = "example.com",
-		.authority = "example.com",
-	};
-	char err[128];
-
-	debug_on = debug;
-	if (!mods[debug])
-		FZ_CHECK(desc()->vt->module_create(&host, &cfg, &mods[debug], err,
-						   sizeof(err)) == SHB_OK);
-	return mods[debug];
+	h1fz_record(&cur->r[cur->count++], cookie, res);
 }
 
 /* kind: 0 GET, 1 HEAD, 2 POST */
@@ -180,7 +79,7 @@ static const struct shb_h1_request *prepared(void *mod, int debug, int kind)
 	char err[128];
 
 	if (!preps[debug][kind])
-		FZ_CHECK(desc()->vt->prepare_request(mod, &req,
+		FZ_CHECK(h1fz_desc()->vt->prepare_request(mod, &req,
 			&preps[debug][kind], err, sizeof(err)) == SHB_OK);
 	return preps[debug][kind];
 }
@@ -189,7 +88,7 @@ static const struct shb_h1_request *prepared(void *mod, int debug, int kind)
 static void send_all(void *c, const struct shb_h1_request *r, unsigned max,
 		     size_t chunk)
 {
-	const struct shb_proto_vtable *vt = desc()->vt;
+	const struct shb_proto_vtable *vt = h1fz_desc()->vt;
 	size_t alen = strlen("http://") + strlen(origin.authority);
 	size_t want = r->total + alen, got = 0;
 	uint8_t *wire = malloc(want + 1);
@@ -223,40 +122,17 @@ static void send_all(void *c, const struct shb_h1_request *r, unsigned max,
 	free(wire);
 }
 
-struct feed_ctx {
-	void *c;
-	int rc;
-};
-
-static int feed(void *ctx, const uint8_t *p, size_t n, int last)
-{
-	struct feed_ctx *f = ctx;
-	const struct shb_proto_vtable *vt = desc()->vt;
-	shb_ssize r;
-
-	(void)last;
-	if (vt->state(f->c) & SHB_CS_CLOSED)
-		return 1;
-	r = vt->recv(f->c, p, n, 0);
-	FZ_CHECK(r < 0 || (size_t)r == n);
-	if (r < 0) {
-		f->rc = (int)r;
-		return 1;
-	}
-	return 0;
-}
-
 static void run(struct run *u, unsigned flags, unsigned sendb,
 		const struct fz_plan *pl, const uint8_t *p, size_t n)
 {
-	const struct shb_proto_vtable *vt = desc()->vt;
+	const struct shb_proto_vtable *vt = h1fz_desc()->vt;
 	int debug = (flags >> 2) & 1;
 	int kind = (flags & 0x80) ? 2 : (flags & 0x10) ? 1 : 0;
 	unsigned reqs = (flags & 3) + 1, max = (sendb & 7) % 6 + 1;
 	size_t chunk = (sendb >> 3) * 3;
-	void *mod = module(debug);
+	void *mod = h1fz_module(1, debug);
 	const struct shb_h1_request *r = prepared(mod, debug, kind);
-	void *c = calloc(1, desc()->conn_size);
+	void *c = calloc(1, h1fz_desc()->conn_size);
 	struct fz f = { p, n };
 
 	memset(u, 0, sizeof(*u));
@@ -266,7 +142,7 @@ static void run(struct run *u, unsigned flags, unsigned sendb,
 	FZ_CHECK(vt->conn_init(mod, NULL, c, HANDLE, 0) == SHB_OK);
 	FZ_CHECK(vt->on_transport_ready(c, NULL, 0) == SHB_OK);
 	for (unsigned i = 0; i < reqs && vt->capacity(c); i++) {
-		struct feed_ctx fc = { c, 0 };
+		struct h1fz_feed_ctx fc = { c, 0 };
 		size_t len, got;
 		const uint8_t *seg;
 
@@ -275,7 +151,7 @@ static void run(struct run *u, unsigned flags, unsigned sendb,
 		FZ_CHECK(vt->issue(c, r, ++u->issued, 0) == SHB_OK);
 		u->issued_state[u->issued] = 1;
 		send_all(c, r, max, chunk);
-		fz_feed_plan(pl, seg, got, feed, &fc);
+		fz_feed_plan(pl, seg, got, h1fz_feed, &fc);
 		u->recv_rc[i] = fc.rc;
 		if (fc.rc)
 			break;
@@ -297,6 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fz_plan pl;
 	unsigned flags = fz_u8(&f), sendb = fz_u8(&f);
 
+	h1fz_host_init(HANDLE, done, &origin);
 	fz_plan_read(&f, &pl);
 	run(&split, flags, sendb, &pl, f.p, f.n);
 	run(&whole, flags, sendb, NULL, f.p, f.n);
