@@ -353,6 +353,17 @@ static int parse(int argc, char **argv, struct shb_config *cfg, int *rc)
 	return 0;
 }
 
+/* --dry-run: each run's set-up checks (shb_run_check), in the order the
+ * runs would meet them. */
+static int dry_check(const struct shb_plan *plan, struct shb_loader *loader,
+		     const struct shb_host *host, char *err, size_t errlen)
+{
+	for (size_t k = 0; k < plan->nruns; k++)
+		if (shb_run_check(plan, k, host, loader, err, errlen) < 0)
+			return -1;
+	return 0;
+}
+
 /* The plan, then --dry-run's print or the runs. */
 static int plan_and_run(const struct shb_config *cfg, struct shb_loader *loader,
 			const struct shb_host *host)
@@ -370,7 +381,8 @@ static int plan_and_run(const struct shb_config *cfg, struct shb_loader *loader,
 		fprintf(stderr, "shb: %s\n", err);
 		return EXIT_RUN_FAILED;
 	}
-	if (shb_plan_make(&plan, cfg, loader, err, sizeof(err)) < 0) {
+	if (shb_plan_make(&plan, cfg, loader, err, sizeof(err)) < 0 ||
+	    (cfg->dry_run && dry_check(&plan, loader, host, err, sizeof(err)) < 0)) {
 		rc = fail_usage(err);
 	} else if (cfg->dry_run) {
 		shb_plan_print(&plan, stdout);

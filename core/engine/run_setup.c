@@ -363,9 +363,9 @@ static int core_tls(struct shb_run *run, char *err, size_t errlen)
 	return 0;
 }
 
-int shb_run_setup(struct shb_run *run, const struct shb_plan *plan, size_t k,
-		  const struct shb_host *host, struct shb_loader *loader,
-		  char *err, size_t errlen)
+static void run_init(struct shb_run *run, const struct shb_plan *plan,
+		     size_t k, const struct shb_host *host,
+		     struct shb_loader *loader)
 {
 	memset(run, 0, sizeof(*run));
 	run->cfg = plan->cfg;
@@ -376,6 +376,34 @@ int shb_run_setup(struct shb_run *run, const struct shb_plan *plan, size_t k,
 	run->host = host;
 	run->loader = loader;
 	run->threads = plan->threads;
+}
+
+/* The run's own checks, in its own code: a dry run that checked less
+ * would accept what the run then refuses (a protocol's options and -p
+ * are judged by its module_create alone). */
+int shb_run_check(const struct shb_plan *plan, size_t k,
+		  const struct shb_host *host, struct shb_loader *loader,
+		  char *err, size_t errlen)
+{
+	struct shb_run run;
+	run_init(&run, plan, k, host, loader);
+	int bad = shb_run_route_headers(&run) < 0;
+	if (bad)
+		snprintf(err, errlen, "out of memory");
+	bad = bad ||
+	      shb_run_tls_options(run.cfg, run.url, run.proto->desc,
+				  &run.tls_priority, err, errlen) < 0 ||
+	      prepare(&run, err, errlen) < 0 ||
+	      compile_templates(&run, err, errlen) < 0;
+	shb_run_release(&run);
+	return bad ? -1 : 0;
+}
+
+int shb_run_setup(struct shb_run *run, const struct shb_plan *plan, size_t k,
+		  const struct shb_host *host, struct shb_loader *loader,
+		  char *err, size_t errlen)
+{
+	run_init(run, plan, k, host, loader);
 	if (shb_run_resolve(run, err, errlen) < 0)
 		return -1;
 	if (shb_run_route_headers(run) < 0) {

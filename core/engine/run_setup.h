@@ -17,6 +17,14 @@ int shb_run_setup(struct shb_run *run, const struct shb_plan *plan, size_t k,
 		  char *err, size_t errlen);
 void shb_run_release(struct shb_run *run);
 
+/* --dry-run: what shb_run_setup checks of run k without the network or
+ * the script (neither resolved nor run): TLS options, the protocol's
+ * module and prepared request (made and released again), templates.
+ * 0, or -1 with the line shb_run_setup would give (bad input: exit 2). */
+int shb_run_check(const struct shb_plan *plan, size_t k,
+		  const struct shb_host *host, struct shb_loader *loader,
+		  char *err, size_t errlen);
+
 /* The run's addresses into run->addrs (run->cfg, ->url and ->proto set):
  * a comparison checks every target's before any traffic. 0, or -1 with
  * one line in err. */

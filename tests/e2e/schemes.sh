@@ -63,6 +63,18 @@ refused '-p 4: protocol fx sends one request at a time per connection (h1, h2 an
 refused 'protocol h1: -p 2 pipelines requests on a connection that --disable-keepalive closes after the first' \
 	"${FX[@]}" --proto h1 -p 2 --disable-keepalive -n 1 http://127.0.0.1:9/
 
+# --dry-run refuses what the run's set-up refuses, with the same line: a
+# module_create's refusal (-p on h1, an option), the module's TLS priority,
+# prepare_request's refusal.
+refused 'protocol h1: -p 2 pipelines requests on a connection that --disable-keepalive closes after the first' \
+	"${FX[@]}" --dry-run --proto h1 -p 2 --disable-keepalive -n 1 http://127.0.0.1:9/
+refused "protocol fx: options [fail=] scheme fx tls 0 port 7070 authority 127.0.0.1" \
+	"${FX[@]}" --dry-run --proto-opt fail -n 1 fx://127.0.0.1/
+refused 'protocol fx: its TLS priority "NORMAL:+BOGUS:-CIPHER-ALL" is refused by GnuTLS at "+BOGUS" (The request is invalid.)' \
+	"${FX[@]}" --dry-run --proto-opt tlsprio=NORMAL:+BOGUS:-CIPHER-ALL -n 1 fxs://127.0.0.1:9/
+refused "protocol fx: request scheme fx authority 127.0.0.1:8 path /x?y" \
+	"${FX[@]}" --dry-run --proto-opt failreq -n 1 'fx://127.0.0.1:8/x?y#f'
+
 # Keys the plugin does not declare, flags with values, values missing.
 refused '--proto-opt "bogus=1": protocol fx has no option "bogus" (known: tag=TEXT, fail, failreq, upload=BYTES, bye, hello, failworker=INDEX, tlsprio=STRING)' \
 	"${FX[@]}" --proto-opt tag=x --proto-opt bogus=1 -n 1 fx://127.0.0.1/
