@@ -7,7 +7,8 @@
 # entry and passes the installed shb-plugin-check, and run its own tests,
 # which run the installed shb with that plugin against a real server.
 #
-#   scripts/sdk-check.sh [--build DIR]    (default: build-sdk)
+#   scripts/sdk-check.sh [--build DIR] [EXAMPLE...]   (default: build-sdk,
+#                                                    every example)
 #
 # An example is a meson project whose `meson test` runs its unit tests
 # and its end-to-end tests: the installed shb (the environment's SHB, set
@@ -28,10 +29,14 @@ set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 work=$root/build-sdk
+only=()
 while (($#)); do
 	case $1 in
 	--build) work=$(realpath -m "${2:?--build needs a directory}"); shift 2 ;;
-	*) echo "sdk-check.sh: unknown option $1 (known: --build DIR)" >&2; exit 2 ;;
+	-*) echo "sdk-check.sh: unknown option $1 (known: --build DIR)" >&2; exit 2 ;;
+	*) [ -f "$root/sdk/examples/$1/meson.build" ] ||
+		{ echo "sdk-check.sh: no example $1 under sdk/examples" >&2; exit 2; }
+	   only+=("$1"); shift ;;
 	esac
 done
 
@@ -201,6 +206,7 @@ for line in open(sys.argv[1]):
 for ex in "$root"/sdk/examples/*/; do
 	[ -f "$ex/meson.build" ] || continue
 	name=$(basename "$ex")
+	[ ${#only[@]} -eq 0 ] || [[ " ${only[*]} " == *" $name "* ]] || continue
 	src=$work/examples/$name/src
 	bld=$work/examples/$name/build
 	rm -rf "$work/examples/$name"
