@@ -233,6 +233,7 @@ static int apply_value(struct cli *c, enum opt_id id, const char *name,
 		return number_opt32(c, name, v, 1, SHB_MAX_CONNECTIONS,
 				    &cfg->connections);
 	case O_PARALLEL:
+		cfg->parallel_given = 1;
 		return number_opt32(c, name, v, 1, SHB_MAX_PARALLEL,
 				    &cfg->parallel);
 	case O_REQUESTS:

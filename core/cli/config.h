@@ -80,6 +80,9 @@ struct shb_config {
 	size_t report_count;
 	uint32_t connections;   /* -c, default 50 */
 	uint32_t parallel;      /* -p, default 1 */
+	/* -p was given: a script's request() string is then a unit that
+	 * waits for room in -p, no longer the pipeline itself. */
+	int parallel_given;
 	uint32_t threads;       /* -t, 0 = automatic, at most SHB_MAX_THREADS */
 	uint64_t requests;      /* -n; 200 when neither -n nor -z */
 	uint64_t duration_ns;   /* -z; 0 in count mode */

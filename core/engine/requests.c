@@ -235,11 +235,17 @@ int shb_conn_issue(struct shb_conn *c)
 	 * one lost that time with its first connection and runs from now. */
 	r->t_intended = w->open && !resend ? w->next_due : w->now;
 	/* Closed loop: a request was due since its user's previous one
-	 * ended (or the load started), a resent one since it first was. */
+	 * ended (or the load started), a resent one since it first was; the
+	 * rest of a script's string since its first (its user's one turn). */
+	int took = 0;
 	if (w->open)
 		r->t_due = resend ? w->now : r->t_intended;
-	else
+	else if (w->strings && shb_script_midstring(w))
+		r->t_due = w->script->due;
+	else {
 		r->t_due = shb_wait_take(w);
+		took = 1;
+	}
 	shb_conn_req_add(c, i);
 	c->issued_here++;
 	w->issued++;
@@ -257,10 +263,12 @@ int shb_conn_issue(struct shb_conn *c)
 		c->issued_here--;
 		w->issued--;
 		w->nretry += (uint64_t)resend;
-		if (!w->open)
+		if (took)
 			shb_wait_putback(w, r->t_due, c->idx);
 		return -1;
 	}
+	if (w->strings)
+		w->script->due = r->t_due;
 	shb_conn_timer_request(c, r->t_due);
 	if (w->open && !resend)
 		sched_advance(w, r->t_intended);
@@ -405,7 +413,10 @@ static void on_refused(struct shb_conn *c, struct req_slot *r,
 		requeue_refused(w);
 		c->issued_here--; /* given back: it charged nothing */
 		shb_mix_giveback(w, r->target);
-		shb_wait_putback(w, r->t_due, c->idx); /* due since it was */
+		/* Due since it was (a connection of strings: its one user,
+		 * once nothing of its string is in flight). */
+		if (!w->strings || !c->nused)
+			shb_wait_putback(w, r->t_due, c->idx);
 		return;
 	}
 	count_failed(w, r, res, SHB_ERRK_PROTOCOL,

@@ -98,7 +98,8 @@ static int prepare(struct shb_run *run, char *err, size_t errlen)
 		   (shb_debug_level() ? SHB_RUN_DEBUG : 0) |
 		   (cfg->follow_redirects ? SHB_RUN_WANT_RESPONSE : 0);
 	rc.connections = cfg->connections;
-	rc.parallel = cfg->parallel;
+	/* -s without -p: room for the longest string (plan_script.h). */
+	rc.parallel = run->prun->strings ? run->prun->streams : cfg->parallel;
 	rc.threads = run->threads;
 	rc.port = run->url->port;
 	rc.scheme = run->url->scheme;

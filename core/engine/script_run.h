@@ -39,6 +39,12 @@ struct shb_script_worker {
 	uint32_t hooks;    /* enum shb_script_hooks */
 	struct shb_sreq_set set; /* the requests of the last string */
 	size_t next;       /* the next one of set to issue */
+	/* -s without -p (plan.h `strings`): the connection the string under
+	 * way went to (index and generation), when it was due, and whether a
+	 * connection was turned away meanwhile (woken at its end). */
+	uint32_t owner, owner_gen;
+	uint64_t due;
+	int turned_away;
 	/* thread.addr: the worker's own view of the origin, connecting
 	 * there only; own_addr 0 when the script left it alone. */
 	int own_addr;
@@ -75,13 +81,19 @@ void shb_script_run_free(struct shb_run *run);
 /* [worker] At the end of worker set-up: w->script, and thread.addr. */
 int shb_script_worker_setup(struct worker *w);
 /* [worker] Before a new request on c: 1 when c waits for the script's
- * delay() (its TK_DELAY timer wakes it), 0 to go on. */
+ * delay() (its TK_DELAY timer wakes it) or, without -p, for its string
+ * to end (its last completion wakes it), 0 to go on. */
 int shb_script_hold(struct shb_conn *c);
 /* [worker] Issues the script's next request on c with `cookie`: the
  * protocol's answer (SHB_OK, SHB_E_BUSY, ...), or SHB_SCRIPT_FAILED when
- * the script failed (w->script->err says why; nothing was issued). */
+ * the script failed (w->script->err says why; nothing was issued). Without
+ * -p a string goes whole to a connection with nothing in flight, and one
+ * over SHB_SCRIPT_PIPE_MAX requests is the script's error. */
 #define SHB_SCRIPT_FAILED (-1000)
 int shb_script_issue(struct shb_conn *c, uint64_t cookie);
+/* [worker] -s without -p: 1 while the string under way has requests
+ * left to issue (its first went out), else 0. */
+int shb_script_midstring(const struct worker *w);
 /* [worker] The periodic sample of the request rate. */
 void shb_script_tick(struct worker *w);
 /* [conn] host->req_response: hands the response to response(). */

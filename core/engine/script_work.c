@@ -6,6 +6,7 @@
 #include "engine/script_run.h"
 #include "engine/timers.h"
 #include "engine/worker_int.h"
+#include "plan/plan_script.h"
 
 int shb_script_worker_setup(struct worker *w)
 {
@@ -37,6 +38,12 @@ int shb_script_hold(struct shb_conn *c)
 	struct shb_script_worker *sw = w->script;
 	uint64_t ms = 0;
 
+	/* -s without -p: a connection asks for a new string (request(),
+	 * delay()) only with nothing in flight, as wrk's do: a response()
+	 * that changes what comes next (auth.lua) comes first. Its next
+	 * completion wakes it. */
+	if (w->strings && c->nused && !shb_script_midstring(w))
+		return 1;
 	if (!(sw->hooks & SHB_SCRIPT_HOOK_DELAY) || sw->next < sw->set.count)
 		return 0;
 	if (c->script_at) {
@@ -94,6 +101,67 @@ static int string_fits(struct shb_conn *c, size_t k)
 	return c->nused <= 1 || w->vt->capacity(c->p) >= want;
 }
 
+int shb_script_midstring(const struct worker *w)
+{
+	const struct shb_script_worker *sw = w->script;
+	return sw->next > 0 && sw->next < sw->set.count;
+}
+
+/* The connection the string under way went to, while it lives: a closed
+ * one's slot has another generation, and the rest of its string goes to
+ * the next connection with nothing in flight. */
+static int owner_live(const struct worker *w, const struct shb_script_worker *sw)
+{
+	const struct shb_conn *o = &w->conns[sw->owner];
+	return o->gen == sw->owner_gen && o->st == C_READY;
+}
+
+/* -s without -p: a string is the pipeline (plan_script.h). Its first
+ * request goes to a connection with nothing else in flight, the rest to
+ * the same connection (under -R each when it is due); the others wait,
+ * and are woken once the string is out (wake_turned_away). A string
+ * over the cap is dropped whole: one error of kind script. 0 to go on,
+ * SHB_E_BUSY, or SHB_SCRIPT_FAILED with sw->err set. */
+static int string_gate(struct shb_conn *c, struct shb_script_worker *sw)
+{
+	struct worker *w = c->w;
+
+	if (sw->set.count > SHB_SCRIPT_PIPE_MAX) {
+		snprintf(sw->err, sizeof(sw->err), "request() returned %zu "
+			 "requests in one string; without -p a string is a "
+			 "pipeline of at most %u (give -p)", sw->set.count,
+			 SHB_SCRIPT_PIPE_MAX);
+		sw->next = sw->set.count;
+		return SHB_SCRIPT_FAILED;
+	}
+	if (sw->next > 0 && owner_live(w, sw)) {
+		if (c == &w->conns[sw->owner])
+			return 0;
+		sw->turned_away = 1;
+		return SHB_E_BUSY;
+	}
+	if (c->nused > 1) {
+		sw->turned_away |= sw->next > 0;
+		return SHB_E_BUSY;
+	}
+	sw->owner = c->idx;
+	sw->owner_gen = c->gen;
+	return 0;
+}
+
+/* The string is out: the connections it turned away (idle, with nothing
+ * in flight to wake them) are looked at again. Only after a string had to
+ * wait (-R, a server's stream limit), so the walk is rare. */
+static void wake_turned_away(struct worker *w, struct shb_script_worker *sw)
+{
+	sw->turned_away = 0;
+	for (uint32_t i = 0; i < w->nconns; i++) {
+		struct shb_conn *o = &w->conns[i];
+		if (o->st == C_READY && !o->nused && !o->dirty)
+			shb_conn_mark_dirty(o);
+	}
+}
+
 int shb_script_issue(struct shb_conn *c, uint64_t cookie)
 {
 	struct worker *w = c->w;
@@ -104,8 +172,14 @@ int shb_script_issue(struct shb_conn *c, uint64_t cookie)
 		return SHB_E_BUSY;
 	if (sw->next >= sw->set.count && next_string(w, sw) < 0)
 		return w->script_stop ? SHB_E_BUSY : SHB_SCRIPT_FAILED;
-	if (sw->next == 0 && sw->set.count > 1 && !string_fits(c, sw->set.count))
+	if (w->strings) {
+		int g = string_gate(c, sw);
+		if (g)
+			return g;
+	} else if (sw->next == 0 && sw->set.count > 1 &&
+		   !string_fits(c, sw->set.count)) {
 		return SHB_E_BUSY;
+	}
 	struct shb_request *rq = &sw->set.reqs[sw->next];
 	const char *own = rq->authority;
 	if (!own)
@@ -115,6 +189,8 @@ int shb_script_issue(struct shb_conn *c, uint64_t cookie)
 	if (rc == SHB_E_BUSY)
 		return rc;
 	sw->next++;
+	if (sw->turned_away && sw->next == sw->set.count)
+		wake_turned_away(w, sw);
 	if (rc < 0) {
 		/* The protocol cannot send what the script made (a header
 		 * HTTP/2 forbids, say): the script's error. */

@@ -12,7 +12,7 @@ int shb_wait_init(struct worker *w)
 {
 	if (w->open)
 		return 0;
-	w->wq_cap = w->nconns * w->parallel;
+	w->wq_cap = w->nconns * w->users;
 	w->waitq = calloc(w->wq_cap ? w->wq_cap : 1, sizeof(*w->waitq));
 	if (w->waitq)
 		return 0;
@@ -50,7 +50,7 @@ void shb_wait_start(struct worker *w)
 		return;
 	/* Connection by connection, so that with -n below -c x -p every
 	 * connection's users are there. */
-	for (uint32_t k = 0; k < w->parallel; k++)
+	for (uint32_t k = 0; k < w->users; k++)
 		for (uint32_t i = 0; i < w->nconns && room(w); i++)
 			push(w, w->now, i);
 }
@@ -77,6 +77,10 @@ void shb_wait_putback(struct worker *w, uint64_t t, uint32_t conn)
 
 void shb_wait_again(struct worker *w, uint32_t conn)
 {
+	/* A connection of strings has one user: free again once nothing of
+	 * its string is in flight (the caller has dropped the slot). */
+	if (w->strings && w->conns[conn].nused)
+		return;
 	if (w->waitq && w->loading && !w->stopping && room(w))
 		push(w, w->now, conn);
 }

@@ -33,7 +33,8 @@ uint64_t shb_wait_take(struct worker *w);
 /* It did not go out after all: the user waits again, first in line. */
 void shb_wait_putback(struct worker *w, uint64_t t, uint32_t conn);
 /* A request of connection `conn` ended: its user's next is due now,
- * while there is one to send. */
+ * while there is one to send (a connection of script strings: once it
+ * has nothing in flight). */
 void shb_wait_again(struct worker *w, uint32_t conn);
 /* --timeout: requests that waited longer than it are timeout errors,
  * charged to the budget, never sent. */

@@ -475,8 +475,8 @@ static int worker_setup(struct worker *w)
 	 * by it; templates number connections by it). */
 	w->conn_base = a->conn_base;
 	w->mixw = a->mixw; /* a mixed run sized its connections per origin */
-	if (!w->mixw && a->budget && a->budget < w->nconns * (uint64_t)w->parallel)
-		w->nconns = (uint32_t)((a->budget + w->parallel - 1) / w->parallel);
+	if (!w->mixw && a->budget && a->budget < w->nconns * (uint64_t)w->users)
+		w->nconns = (uint32_t)((a->budget + w->users - 1) / w->users);
 	if (ring_setup(w) < 0 || recv_bufs_setup(w) < 0 || conns_setup(w) < 0)
 		return -1;
 	w->refuse_cap = 2ull * w->nconns * w->parallel;
@@ -591,7 +591,7 @@ static void run_loop(struct worker *w)
 			/* With -p 1 a multiplexed protocol answers one
 			 * request per receive, as HTTP/1.1 does. */
 			.multiplexed = (w->desc->flags & SHB_PROTO_MULTIPLEXED) != 0 &&
-				       w->parallel > 1,
+				       w->users > 1,
 			.wait_ns = wait, .lat_ns = w->lat_ns,
 		};
 		struct shb_batch b = shb_batch_policy(&bi);
@@ -691,6 +691,8 @@ void *shb_worker_main(void *arg)
 	w->measure_ns = UINT64_MAX;
 	w->budget = w->measuring ? a->budget : 0; /* no -n during the warm-up */
 	w->parallel = a->run->prun->streams; /* 1 unless multiplexed */
+	w->strings = a->run->prun->strings;
+	w->users = w->strings ? 1 : w->parallel;
 	int ok = open_loop_setup(w) == 0 && worker_setup(w) == 0 &&
 		 shb_wait_init(w) == 0;
 	atomic_fetch_sub(&w->run->rings_left, 1);

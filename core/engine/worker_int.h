@@ -297,6 +297,11 @@ struct worker {
 	uint32_t *dirty;
 	uint32_t ndirty;
 	uint32_t parallel;
+	/* The closed loop's users per connection (waiting.c): parallel, or
+	 * 1 when the connection carries a script's strings (its one string
+	 * is its one user; plan.h `strings`). */
+	uint32_t users;
+	int strings; /* that case: -s without -p (plan.h) */
 	uint64_t budget, issued, done;
 	uint64_t nretry; /* refused requests given back, waiting to be resent */
 	uint64_t refuse_streak; /* refusals since the last response */

@@ -30,8 +30,11 @@ struct shb_plan_run {
 	struct shb_proto_request req;
 	const char *label;   /* the comparison's label, or NULL */
 	/* Requests in flight per connection: -p for a multiplexed protocol,
-	 * else 1. */
+	 * else 1; SHB_SCRIPT_PIPE_MAX when `strings`. */
 	uint32_t streams;
+	/* -s without -p (plan_script.h): each connection carries one of the
+	 * script's request() strings at a time, all its requests at once. */
+	int strings;
 };
 
 /* A mixed run (--mix, --urls): targets with the same scheme, host and

@@ -53,7 +53,8 @@ static void print_runs(const struct shb_plan *plan, FILE *out)
 		fprintf(out, "url: %s\n", r->url_text);
 		fprintf(out, "protocol: %s (%s)\n", d->name,
 			r->proto.file ? r->proto.file->path : "built in");
-		fprintf(out, "streams per connection: %" PRIu32 "\n", r->streams);
+		fprintf(out, "streams per connection: %" PRIu32 "%s\n", r->streams,
+			r->strings ? " (a script's string at a time)" : "");
 	}
 	/* -s: the script and the engine that runs it (not run by a dry run). */
 	if (plan->has_script)

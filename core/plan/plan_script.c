@@ -35,5 +35,17 @@ int shb_plan_script(struct shb_plan *plan, struct shb_loader *l, char *err,
 				 plan->runs[k].proto.desc->name);
 			return -1;
 		}
+	/* wrk needs no flag: its string is the pipeline. -p given keeps
+	 * strings waiting for room in it; --disable-keepalive sends one
+	 * request per connection, so a string's go one after another. */
+	if (cfg->parallel_given || cfg->disable_keepalive)
+		return 0;
+	for (size_t k = 0; k < plan->nruns; k++) {
+		struct shb_plan_run *r = &plan->runs[k];
+		if (!(r->proto.desc->flags & SHB_PROTO_MULTIPLEXED))
+			continue;
+		r->streams = SHB_SCRIPT_PIPE_MAX;
+		r->strings = 1;
+	}
 	return 0;
 }

@@ -252,6 +252,11 @@ fail_run bytes 50 'malformed request #1 from the script: the header fields do no
 	-s "$S/fail_bytes.lua" "$u/"
 fail_run huge 3 'script memory over 256 MiB' -s "$S/fail_huge.lua" "$u/"
 fail_run loop 2 'ran over its time budget of 1000 ms' -s "$S/fail_loop.lua" "$u/"
+# Without -p a string is the pipeline, of 64 requests at most: one of 65
+# is dropped whole, one error each; -p sends it in turn.
+fail_run long 3 'request() returned 65 requests in one string; without -p a string is a pipeline of at most 64 (give -p)' \
+	-s "$S/pipe_n.lua" "$u/" -- 65
+run_ok long-p 130 -t 1 -c 1 -p 4 -n 130 -s "$S/pipe_n.lua" "$u/" -- 65
 
 # response() fails on every second answer: those requests are script
 # errors, the others ok.
