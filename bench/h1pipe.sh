@@ -2,7 +2,8 @@
 # Compares HTTP/1.1 pipelining: shb -p N against wrk -s with a
 # pipeline.lua-style script of N requests in one string (wrk's pipeline),
 # against the same local nginx, by req/s and by client CPU per request;
-# and shb running that same script with -p N. Same method as run.sh:
+# and shb running that same script with -p N, and without -p (the string
+# is then the pipeline, as in wrk). Same method as run.sh:
 # clients interleaved, their order rotated every round, medians reported;
 # see bench/README.md.
 set -euo pipefail
@@ -16,8 +17,9 @@ usage() {
 	cat <<'EOF'
 Usage: bench/h1pipe.sh [options]
 
-Runs shb -p DEPTH, shb -p DEPTH -s pipeline.lua and wrk -s pipeline.lua
-(DEPTH requests in one string) against one local nginx (HTTP/1.1, one
+Runs shb -p DEPTH, shb -p DEPTH -s pipeline.lua, shb -s pipeline.lua (no
+-p: the string is the pipeline) and wrk -s pipeline.lua (DEPTH requests in
+one string) against one local nginx (HTTP/1.1, one
 worker), ROUNDS rounds of about DURATION seconds per pairing and client,
 and writes a Markdown table of medians.
 
@@ -61,9 +63,9 @@ check_int connections "$conns" 1 10000
 check_int threads "$threads" 1 64
 check_int depth "$depth" 1 1024
 check_words client "$clients" shb wrk
-# Two pairings: shb's own requests against wrk's script, and the same
-# script in both.
-script_list=(plain script)
+# Three pairings: shb's own requests against wrk's script, and the same
+# script in both, with -p and without (wrk's command line).
+script_list=(plain script nop)
 read -r -a client_list <<<"$clients"
 max_conns=$conns
 
@@ -120,19 +122,24 @@ url="http://127.0.0.1:${srv_ports[nginx]}/"
 
 client_cmd() { # client pairing jsonfile -> sets cmd[]
 	local s=()
+	local p=(-p "$depth")
 	[ "$2" = plain ] || s=(-s "$tmp/pipeline.lua")
+	[ "$2" != nop ] || p=()
 	case "$1" in
 	shb) cmd=(env "SHB_PLUGIN_PATH=$plugin_path" "$shb" -t "$threads" -c "$conns"
-		-p "$depth" -z "${duration}s" -q --report "json:$3" "${s[@]}" "$url") ;;
+		"${p[@]}" -z "${duration}s" -q --report "json:$3" "${s[@]}" "$url") ;;
 	wrk) cmd=(wrk -t "$threads" -c "$conns" -d "${duration}s" -s "$tmp/pipeline.lua" "$url") ;;
 	esac
 }
 
-# plain: shb -p DEPTH; script: shb -p DEPTH -s pipeline.lua (wrk runs the
-# script in both).
+# plain: shb -p DEPTH; script: shb -p DEPTH -s pipeline.lua; nop: shb -s
+# pipeline.lua, no -p (wrk runs the script in all three).
 label_of() { # pairing
-	if [ "$1" = plain ]; then echo "-p$depth -t$threads -c$conns"
-	else echo "-p$depth -s -t$threads -c$conns"; fi
+	case "$1" in
+	plain) echo "-p$depth -t$threads -c$conns" ;;
+	script) echo "-p$depth -s -t$threads -c$conns" ;;
+	nop) echo "-s -t$threads -c$conns" ;;
+	esac
 }
 
 # --- the runs ----------------------------------------------------------------
@@ -190,8 +197,8 @@ report() {
 	echo "- Host: $(host_line)"
 	echo "- Repository: $repo"
 	echo "- Server: $(version_of nginx), one worker, HTTP/1.1 on 127.0.0.1, \`return 200\` for every path"
-	have shb && echo "- shb: $(version_of shb): \`-p $depth\` (pairing -p$depth), and \`-p $depth -s pipeline.lua\` (pairing -p$depth -s)"
-	have wrk && echo "- wrk: $(version_of wrk), \`-s pipeline.lua\` in both pairings ($depth requests per string: wrk's pipeline)"
+	have shb && echo "- shb: $(version_of shb): \`-p $depth\` (pairing -p$depth), \`-p $depth -s pipeline.lua\` (pairing -p$depth -s), and \`-s pipeline.lua\` with no -p, the string the pipeline as in wrk (pairing -s)"
+	have wrk && echo "- wrk: $(version_of wrk), \`-s pipeline.lua\` in every pairing ($depth requests per string: wrk's pipeline)"
 	echo "- Clients: -t $threads -c $conns, so $((conns * depth)) requests in flight; $rounds rounds × about ${duration} s per pairing and client; clients alternate, order rotated every round"
 	echo "- Load average at the start: $load_start; at the end: $(cut -d ' ' -f 1-3 /proc/loadavg) (the machine is shared: compare the ratios)"
 	echo
@@ -217,9 +224,12 @@ report() {
 	echo
 	echo '```'
 	for cl in "${client_list[@]}"; do
-		client_cmd "$cl" script REPORT.json
-		echo "/usr/bin/time -f '%U %S' ${cmd[*]}" | sed -e "s|$root/||g" -e "s|$tmp/|<tmp>/|g" \
-			-e "s|SHB_PLUGIN_PATH=[^ ]*|SHB_PLUGIN_PATH=<build>/plugins/...|"
+		for s in "${script_list[@]}"; do
+			[ "$cl" = shb ] || [ "$s" = script ] || continue
+			client_cmd "$cl" "$s" REPORT.json
+			echo "/usr/bin/time -f '%U %S' ${cmd[*]}" | sed -e "s|$root/||g" -e "s|$tmp/|<tmp>/|g" \
+				-e "s|SHB_PLUGIN_PATH=[^ ]*|SHB_PLUGIN_PATH=<build>/plugins/...|"
+		done
 	done
 	echo '```'
 	echo
