@@ -202,6 +202,10 @@ int shb_conn_issue(struct shb_conn *c)
 {
 	struct worker *w = c->w;
 	uint32_t i;
+	/* -s without -p: one string at a time (script_run.h), asked first:
+	 * the connection has room for 64 and usually carries one. */
+	if (w->strings && shb_script_string_wait(w->script, c->nused))
+		return -1;
 	/* Slots below free_from are in use: O(1) in the steady state,
 	 * where a response frees a slot and the next request takes it. */
 	for (i = c->free_from; i < w->parallel; i++)
@@ -240,7 +244,7 @@ int shb_conn_issue(struct shb_conn *c)
 	int took = 0;
 	if (w->open)
 		r->t_due = resend ? w->now : r->t_intended;
-	else if (w->strings && shb_script_midstring(w))
+	else if (w->strings && shb_script_midstring(w->script))
 		r->t_due = w->script->due;
 	else {
 		r->t_due = shb_wait_take(w);

@@ -81,8 +81,7 @@ void shb_script_run_free(struct shb_run *run);
 /* [worker] At the end of worker set-up: w->script, and thread.addr. */
 int shb_script_worker_setup(struct worker *w);
 /* [worker] Before a new request on c: 1 when c waits for the script's
- * delay() (its TK_DELAY timer wakes it) or, without -p, for its string
- * to end (its last completion wakes it), 0 to go on. */
+ * delay() (its TK_DELAY timer wakes it), 0 to go on. */
 int shb_script_hold(struct shb_conn *c);
 /* [worker] Issues the script's next request on c with `cookie`: the
  * protocol's answer (SHB_OK, SHB_E_BUSY, ...), or SHB_SCRIPT_FAILED when
@@ -92,8 +91,22 @@ int shb_script_hold(struct shb_conn *c);
 #define SHB_SCRIPT_FAILED (-1000)
 int shb_script_issue(struct shb_conn *c, uint64_t cookie);
 /* [worker] -s without -p: 1 while the string under way has requests
- * left to issue (its first went out), else 0. */
-int shb_script_midstring(const struct worker *w);
+ * left to issue (its first went out), else 0. Inline: asked before
+ * every request of such a run. */
+static inline int shb_script_midstring(const struct shb_script_worker *sw)
+{
+	return sw->next > 0 && sw->next < sw->set.count;
+}
+/* [worker] -s without -p: whether c must wait before a new request. A
+ * connection asks for a new string (request(), delay()) only with
+ * nothing in flight, as a wrk connection does, so a response() that
+ * changes what comes next (auth.lua) comes first; its last completion
+ * wakes it. */
+static inline int shb_script_string_wait(const struct shb_script_worker *sw,
+					 uint32_t nused)
+{
+	return nused && !shb_script_midstring(sw);
+}
 /* [worker] The periodic sample of the request rate. */
 void shb_script_tick(struct worker *w);
 /* [conn] host->req_response: hands the response to response(). */

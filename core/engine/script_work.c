@@ -38,12 +38,6 @@ int shb_script_hold(struct shb_conn *c)
 	struct shb_script_worker *sw = w->script;
 	uint64_t ms = 0;
 
-	/* -s without -p: a connection asks for a new string (request(),
-	 * delay()) only with nothing in flight, as wrk's do: a response()
-	 * that changes what comes next (auth.lua) comes first. Its next
-	 * completion wakes it. */
-	if (w->strings && c->nused && !shb_script_midstring(w))
-		return 1;
 	if (!(sw->hooks & SHB_SCRIPT_HOOK_DELAY) || sw->next < sw->set.count)
 		return 0;
 	if (c->script_at) {
@@ -99,12 +93,6 @@ static int string_fits(struct shb_conn *c, size_t k)
 	uint32_t want = k < w->parallel ? (uint32_t)k : w->parallel;
 
 	return c->nused <= 1 || w->vt->capacity(c->p) >= want;
-}
-
-int shb_script_midstring(const struct worker *w)
-{
-	const struct shb_script_worker *sw = w->script;
-	return sw->next > 0 && sw->next < sw->set.count;
 }
 
 /* The connection the string under way went to, while it lives: a closed

@@ -544,6 +544,17 @@ static void publish(struct worker *w)
 	atomic_store_explicit(&a->live_failed, w->nfail_down, memory_order_relaxed);
 }
 
+/* Whether responses come several per receive (batch.h): with -p 1 a
+ * multiplexed protocol answers one request per receive, as HTTP/1.1
+ * does; a script's strings without -p several when they hold several
+ * (the worker's last string says how many), as with -p that deep. */
+static int batch_multiplexed(const struct worker *w)
+{
+	if (!(w->desc->flags & SHB_PROTO_MULTIPLEXED))
+		return 0;
+	return w->users > 1 || (w->strings && w->script->set.count > 1);
+}
+
 static void run_loop(struct worker *w)
 {
 	const struct shb_config *cfg = w->run->cfg;
@@ -588,10 +599,7 @@ static void run_loop(struct worker *w)
 			.size = cfg->batch_size, .linger_us = cfg->batch_linger_us,
 			.busy = w->nbusy, .eager = w->stopping || w->open,
 			.kernel_timed = w->kernel_timed && !w->nconnecting && !w->nhandshaking,
-			/* With -p 1 a multiplexed protocol answers one
-			 * request per receive, as HTTP/1.1 does. */
-			.multiplexed = (w->desc->flags & SHB_PROTO_MULTIPLEXED) != 0 &&
-				       w->users > 1,
+			.multiplexed = batch_multiplexed(w),
 			.wait_ns = wait, .lat_ns = w->lat_ns,
 		};
 		struct shb_batch b = shb_batch_policy(&bi);

@@ -110,10 +110,16 @@ static inline void shb_h1_pipe_push(struct shb_h1_pipe *p,
  * out of memory (the entry keeps what it had). */
 uint8_t *shb_h1_pipe_buf(struct shb_h1_pipe *p, size_t n);
 
-/* Requests past both cursors leave from the front. */
+/* Requests past both cursors leave from the front. An empty FIFO starts
+ * again at entry 0: a deep ring that carries a few requests at a time (a
+ * script's strings without -p) reuses the same few entries and buffers,
+ * warm in the cache, instead of walking all of them. Every byte of the
+ * entries was sent (snt == tail), so no send holds their buffers. */
 static inline void shb_h1_pipe_retire(struct shb_h1_pipe *p)
 {
 	p->base = p->ans - p->base < p->snt - p->base ? p->ans : p->snt;
+	if (p->base == p->tail)
+		p->base = p->ans = p->snt = p->tail = 0;
 }
 
 /* The oldest owed request was answered (or failed). */

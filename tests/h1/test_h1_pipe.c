@@ -402,7 +402,47 @@ static void test_depth_refused(void)
 	shb_kit_module_destroy(&m);
 }
 
+/* The FIFO itself: once every request is both sent and answered it
+ * starts again at entry 0 (a deep ring carrying a few requests at a time
+ * reuses the same entries); while any byte or answer is owed it does
+ * not. */
+static void test_empty_restarts(void)
+{
+	struct shb_h1_pipe p;
+	struct shb_h1_request r = {.total = 10};
+
+	CU_ASSERT_EQUAL_FATAL(shb_h1_pipe_init(&p, 64), 0);
+	for (int round = 0; round < 2; round++) {
+		for (uint64_t k = 0; k < 3; k++)
+			shb_h1_pipe_push(&p, &r, k);
+		CU_ASSERT_EQUAL(shb_h1_pipe_room(&p), 61);
+		/* Answered before the last bytes are out (an eager server). */
+		for (int k = 0; k < 3; k++)
+			shb_h1_pipe_answer(&p);
+		shb_h1_pipe_sent(&p, 25, 0);
+		CU_ASSERT_EQUAL(p.base, 2);
+		CU_ASSERT_EQUAL(p.tail, 3);
+		CU_ASSERT_EQUAL(p.send_off, 5);
+		shb_h1_pipe_sent(&p, 5, 0);
+		CU_ASSERT_EQUAL(p.base, 0);
+		CU_ASSERT_EQUAL(p.tail, 0);
+		CU_ASSERT_EQUAL(p.ans, 0);
+		CU_ASSERT_EQUAL(p.snt, 0);
+		CU_ASSERT_EQUAL(shb_h1_pipe_room(&p), 64);
+	}
+	/* Sent first, then answered: the last answer empties it. */
+	shb_h1_pipe_push(&p, &r, 7);
+	shb_h1_pipe_sent(&p, 10, 0);
+	CU_ASSERT_EQUAL(p.snt, 1);
+	shb_h1_pipe_answer(&p);
+	CU_ASSERT_EQUAL(p.tail, 0);
+	shb_h1_pipe_push(&p, &r, 8);
+	CU_ASSERT_EQUAL(shb_h1_pipe_at(&p, 0)->cookie, 8);
+	shb_h1_pipe_fini(&p);
+}
+
 CU_TestInfo shb_h1_pipe_tests[] = {
+	{"an emptied FIFO starts again at entry 0", test_empty_restarts},
 	{"five responses split at every offset", test_every_split},
 	{"EOF at every offset of the pipeline", test_eof_every_offset},
 	{"malformed response mid-pipeline", test_malformed_mid},
