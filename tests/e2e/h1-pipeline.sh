@@ -10,7 +10,8 @@
 # -p 3, with -p 6 (two strings in flight), and over two connections of
 # -p 4, each string whole on one connection. Then scripts without -p,
 # where a string is the pipeline as in wrk: pipeline.lua on one and two
-# connections (never two strings on one), under -R, 64 requests a string,
+# connections (never two strings on one), under -R, broken by the peer
+# (each request counted once), 64 requests a string,
 # strings of one request (one in flight), --disable-keepalive (one request
 # per connection), and HTTP/2 (a string's requests as concurrent streams,
 # counted by the HTTP/2 peer).
@@ -115,6 +116,31 @@ stop_server "$m_PID"
 # Four strings, each on a connection of its own (a timeout closes one).
 check_file "$E2E_TMP/m.stats" 'accepted == 4' 'bytesOut == 0'
 note "no -p, -c 2: never a second string on a connection"
+
+# A string's pipeline that breaks counts each request once, as -p's does
+# (README.md, "HTTP/1.1 pipelining"): two answers then FIN leave the third
+# a read error; no answer, the first a timeout (which closes the
+# connection) and the two behind it read errors; Connection: close on the
+# first answer refuses the two behind it, sent again on new connections
+# (2 + 2 + 2 + 2 + 1 resent for -n 6, one answer per connection).
+bad_pipe() { # NAME MODE SHB_ARGS...
+	local name=$1 mode=$2
+	shift 2
+	start_peer b "$SHB_H1PEER" --mode "$mode" --depth 3
+	hrun "$name" "$LIMIT" "$RSS" -t 1 -c 1 "$@" -s "$SCRIPTS/pipeline.lua" "http://127.0.0.1:$b_PORT/"
+	stop_server "$b_PID"
+}
+bad_pipe close_mid pipe-close-mid -n 3
+expect_rc close_mid 0
+check close_mid 'requests.total == 3' 'requests.ok == 2' 'errors.read == 1' 'requests.errors == 1'
+bad_pipe stall pipe-stall -n 3 --timeout 1s
+expect_rc stall 1
+check stall 'requests.total == 3' 'requests.ok == 0' 'errors.timeout == 1' 'errors.read == 2'
+bad_pipe conn_close pipe-conn-close -n 6 --timeout 2s
+expect_rc conn_close 0
+check conn_close 'requests.total == 6' 'requests.ok == 6' 'requests.errors == 0' \
+	'requests.retried == 9' 'connectionsOpened == 6'
+note "no -p: a broken string pipeline counts each request once"
 
 # The longest string without -p, 64 requests, leaves whole: the HTTP/1.1
 # ring is that deep (a longer string is the script's error: e2e-script).
