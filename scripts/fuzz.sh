@@ -13,6 +13,9 @@
 #   --runs N       stop each target after N executions (default 100000)
 #   --seconds S    stop each target after S seconds (default: no limit)
 #   --smoke        --runs 20000 --seconds 3
+#   --timeout S    an input that runs longer than S seconds of wall clock
+#                  is a failure (default 10; a long run at nice 19 on a
+#                  busy machine can wait longer than that for a core)
 #   --build DIR    build directory (default build-fuzz)
 #   --keep DIR     grow DIR/<target> as the corpus instead of a temporary
 #                  copy (seeded from tests/fuzz/corpus/<target>)
@@ -32,12 +35,13 @@ targets_all+=(url_ref qpack_fields h1_resp h1_pipe)
 declare -A max_len_of=([report]=65536)
 runs=100000
 seconds=0
+timeout=10
 build=$root/build-fuzz
 keep=
 targets=()
 
 usage() {
-	sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 }
 
@@ -46,6 +50,7 @@ while [ $# -gt 0 ]; do
 	--runs) runs=${2:?}; shift 2 ;;
 	--seconds) seconds=${2:?}; shift 2 ;;
 	--smoke) runs=20000; seconds=3; shift ;;
+	--timeout) timeout=${2:?}; shift 2 ;;
 	--build) build=${2:?}; shift 2 ;;
 	--keep) keep=${2:?}; shift 2 ;;
 	--list) printf '%s\n' "${targets_all[@]}"; exit 0 ;;
@@ -89,7 +94,7 @@ for t in "${targets[@]}"; do
 	mkdir -p "$corpus"
 	cp -n "$root/tests/fuzz/corpus/$t"/* "$corpus"/
 	log=$work/$t.log
-	args=(-runs="$runs" -print_final_stats=1 -timeout=10
+	args=(-runs="$runs" -print_final_stats=1 -timeout="$timeout"
 		-max_len="${max_len_of[$t]:-4096}"
 		-artifact_prefix="$artifacts/$t-")
 	[ "$seconds" -gt 0 ] && args+=(-max_total_time="$seconds")
