@@ -13,6 +13,9 @@ enum {
 	ST_STR,     /* inside a string's octets */
 };
 
+_Static_assert(ST_FIELD == SHB_H2_HSCAN_ST_FIELD,
+	       "shb_h2_hscan_end knows the state between fields");
+
 enum { T_INDEX, T_NAME_INDEX, T_SIZE_UPDATE, T_STR_LEN };
 enum { P_NAME, P_VALUE };
 
@@ -716,19 +719,9 @@ int shb_h2_hscan_start(struct shb_h2_hscan *s, struct shb_h2_dtable *table,
 	return feed_scan(s, p, n, n != 0);
 }
 
-int shb_h2_hscan_end(const struct shb_h2_hscan *s)
+const char *shb_h2_hscan_malformed_text(unsigned why)
 {
-	return s->state == ST_FIELD ? SHB_H2_HSCAN_OK : SHB_H2_HSCAN_E_TRUNCATED;
-}
-
-int shb_h2_hscan_status(const struct shb_h2_hscan *s)
-{
-	return s->multi_status ? -1 : s->status;
-}
-
-const char *shb_h2_hscan_malformed(const struct shb_h2_hscan *s)
-{
-	switch (s->malformed) {
+	switch (why) {
 	case SHB_H2_HSCAN_M_NONE: return NULL;
 	case SHB_H2_HSCAN_M_STATUS_VALUE:
 		return "malformed :status (not three digits 100-999)";

@@ -78,6 +78,10 @@ enum shb_h2_hscan_malformed {
 	SHB_H2_HSCAN_M_UPPERCASE,    /* a field name with an uppercase letter */
 };
 
+/* struct shb_h2_hscan's state between two fields (the others are the
+ * scanner's own). */
+#define SHB_H2_HSCAN_ST_FIELD 0
+
 struct shb_h2_hscan {
 	struct shb_h2_dtable *table; /* the connection's, outlives the block */
 	uint8_t state;
@@ -176,17 +180,33 @@ int shb_h2_hscan_feed(struct shb_h2_hscan *s, const uint8_t *p, size_t n);
 int shb_h2_hscan_start(struct shb_h2_hscan *s, struct shb_h2_dtable *table,
 		       struct shb_h2_hmemo *memo, const uint8_t *p, size_t n);
 
+/* These three are inline: every response block ends with them, and they
+ * were three calls into this file for a load and a compare each. */
+
 /* The block ended (END_HEADERS): SHB_H2_HSCAN_OK when it ended between
  * fields, else SHB_H2_HSCAN_E_TRUNCATED. */
-int shb_h2_hscan_end(const struct shb_h2_hscan *s);
+static inline int shb_h2_hscan_end(const struct shb_h2_hscan *s)
+{
+	return s->state == SHB_H2_HSCAN_ST_FIELD ? SHB_H2_HSCAN_OK
+						 : SHB_H2_HSCAN_E_TRUNCATED;
+}
 
 /* After end(): 0 when the block had no :status (trailers), -1 when
  * :status was malformed (not three digits, or repeated), else the code. */
-int shb_h2_hscan_status(const struct shb_h2_hscan *s);
+static inline int shb_h2_hscan_status(const struct shb_h2_hscan *s)
+{
+	return s->multi_status ? -1 : s->status;
+}
+
+/* Static text for an enum shb_h2_hscan_malformed, NULL for none. */
+const char *shb_h2_hscan_malformed_text(unsigned why);
 
 /* After end(): NULL for a well-formed response block, else static text
  * saying why it is malformed. */
-const char *shb_h2_hscan_malformed(const struct shb_h2_hscan *s);
+static inline const char *shb_h2_hscan_malformed(const struct shb_h2_hscan *s)
+{
+	return s->malformed ? shb_h2_hscan_malformed_text(s->malformed) : NULL;
+}
 
 /* Static text for an error. */
 const char *shb_h2_hscan_strerror(int err);
