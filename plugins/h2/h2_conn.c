@@ -374,8 +374,12 @@ static int start(struct shb_h2_conn *c, const struct shb_h2_request *r,
 	s->send_window = (int64_t)c->peer_initial_window;
 	if (!c->fp_done)
 		report_fp(c, r);
-	shb_h2_request_prio(r, var, &prio, &prio_len);
-	rc = shb_h2_send_priority_update(c, s, prio, prio_len);
+	/* Most requests have no Priority field: two calls saved. */
+	rc = SHB_OK;
+	if (r->prio) {
+		shb_h2_request_prio(r, var, &prio, &prio_len);
+		rc = shb_h2_send_priority_update(c, s, prio, prio_len);
+	}
 	if (rc == SHB_OK)
 		rc = shb_h2_send_headers(c, s, block, len);
 	if (rc < 0) {
