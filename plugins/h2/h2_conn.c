@@ -380,8 +380,10 @@ static int start(struct shb_h2_conn *c, const struct shb_h2_request *r,
 		shb_h2_request_prio(r, var, &prio, &prio_len);
 		rc = shb_h2_send_priority_update(c, s, prio, prio_len);
 	}
+	/* The template's block (issue, issue_req) has its frame made. */
 	if (rc == SHB_OK)
-		rc = shb_h2_send_headers(c, s, block, len);
+		rc = block == r->block ? shb_h2_send_headers_as(c, s, r)
+				       : shb_h2_send_headers(c, s, block, len);
 	if (rc < 0) {
 		memset(s, 0, sizeof(*s));
 		c->open--;

@@ -344,6 +344,11 @@ int shb_h2_send_goaway(struct shb_h2_conn *c, uint32_t last_id,
  * block[0..len), END_STREAM when s has no body. */
 int shb_h2_send_headers(struct shb_h2_conn *c, struct shb_h2_stream *s,
 			const uint8_t *block, size_t len);
+/* The same for a stream sending request r as its template is (its
+ * block and body): r's HEADERS frame copied with s's id when it has
+ * one and no table size update goes first, else the above. */
+int shb_h2_send_headers_as(struct shb_h2_conn *c, struct shb_h2_stream *s,
+			   const struct shb_h2_request *r);
 /* PRIORITY_UPDATE for stream s with the Priority field value[len], put
  * right before its HEADERS (same buffer, so the same write) when RFC
  * 9218 Section 2.1.1 says the server may use it: before the server's

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "common/buf.h"
+#include "h2_frame.h"
 #include "h2_hpack.h"
 #include "h2_profile.h"
 #include "http_fields.h"
@@ -155,6 +156,26 @@ int shb_h2_request_encode(const struct shb_request *req,
 					errlen);
 }
 
+/* r->frame for its block, when one frame takes it in any connection. */
+static int make_frame(struct shb_h2_request *r)
+{
+	uint8_t flags = SHB_H2_FLAG_END_HEADERS;
+
+	if (r->block_len > SHB_H2_MIN_FRAME_SIZE)
+		return 0;
+	r->frame = malloc(SHB_H2_FRAME_HEADER_LEN + r->block_len);
+	if (!r->frame)
+		return -1;
+	if (!r->body_len)
+		flags |= SHB_H2_FLAG_END_STREAM;
+	shb_h2_frame_header_write(r->frame, (uint32_t)r->block_len,
+				  SHB_H2_HEADERS, flags, 0);
+	if (r->block_len)
+		memcpy(r->frame + SHB_H2_FRAME_HEADER_LEN, r->block,
+		       r->block_len);
+	return 0;
+}
+
 int shb_h2_request_encode_as(const struct shb_request *req,
 			     const struct shb_h2_profile *prof,
 			     struct shb_h2_request **out, char *err,
@@ -196,6 +217,8 @@ int shb_h2_request_encode_as(const struct shb_request *req,
 		memcpy(r->body, req->body, req->body_len);
 		r->body_len = req->body_len;
 	}
+	if (make_frame(r) < 0)
+		goto oom;
 	*out = r;
 	return SHB_OK;
 oom:
@@ -218,6 +241,7 @@ void shb_h2_request_free(struct shb_h2_request *r)
 	if (!r)
 		return;
 	free(r->block);
+	free(r->frame);
 	free(r->body);
 	free(r->at);
 	free(r->pre_at);

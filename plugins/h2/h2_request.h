@@ -18,6 +18,12 @@
 struct shb_h2_request {
 	uint8_t *block; /* HPACK block, block_len octets */
 	size_t block_len;
+	/* The HEADERS frame of a request sent as the template is: its
+	 * 9-octet header (stream 0, END_HEADERS, END_STREAM without a body)
+	 * and the block, to copy and give its stream id. Owned; NULL for a
+	 * block above SHB_H2_MIN_FRAME_SIZE, which every peer takes in one
+	 * frame. */
+	uint8_t *frame;
 	uint8_t *body; /* owned copy; NULL when body_len is 0 */
 	size_t body_len;
 	uint32_t has_body; /* send DATA / content-length */

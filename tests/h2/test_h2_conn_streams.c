@@ -180,6 +180,52 @@ static void test_status_forms_on_the_wire(void)
 	shb_h2_fx_close(&f);
 }
 
+/* A template's HEADERS frame is made once and copied with each stream's
+ * id: the same octets as the block framed for it, END_STREAM only
+ * without a body. */
+static void check_template_frames(const uint8_t *body, size_t body_len)
+{
+	struct shb_h2_fx f;
+	struct shb_h2_fx_frame fr[8];
+	const struct shb_h2_request *r;
+	uint8_t flags = SHB_H2_FLAG_END_HEADERS |
+			(body_len ? 0 : SHB_H2_FLAG_END_STREAM);
+	size_t n, k = 0;
+
+	shb_h2_fx_open(&f, 0, 4, body, body_len, NULL, 0, 0);
+	r = f.prep;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r->frame);
+	CU_ASSERT_EQUAL(r->frame[0] << 16 | r->frame[1] << 8 | r->frame[2],
+			(int)r->block_len);
+	CU_ASSERT_EQUAL(r->frame[3], SHB_H2_HEADERS);
+	CU_ASSERT_EQUAL(r->frame[4], flags);
+	shb_h2_fx_ready(&f);
+	shb_h2_fx_hello(&f);
+	for (int i = 0; i < 3; i++)
+		shb_h2_fx_issue(&f);
+	shb_h2_fx_flush(&f, 0);
+	n = shb_h2_fx_frames(f.sent.p, f.sent.len, fr, 8);
+	for (size_t i = 0; i < n; i++) {
+		if (fr[i].h.type == SHB_H2_DATA)
+			continue;
+		CU_ASSERT_EQUAL(fr[i].h.type, SHB_H2_HEADERS);
+		CU_ASSERT_EQUAL(fr[i].h.stream_id, 2 * k + 1);
+		CU_ASSERT_EQUAL(fr[i].h.flags, flags);
+		CU_ASSERT_EQUAL_FATAL(fr[i].h.length, r->block_len);
+		CU_ASSERT_EQUAL(memcmp(fr[i].payload, r->block, r->block_len), 0);
+		k++;
+	}
+	CU_ASSERT_EQUAL(k, 3);
+	CU_ASSERT_EQUAL(n, body_len ? 6 : 3);
+	shb_h2_fx_close(&f);
+}
+
+static void test_template_frame(void)
+{
+	check_template_frames(NULL, 0);
+	check_template_frames((const uint8_t *)"abc", 3);
+}
+
 static void test_refused_and_reset(void)
 {
 	struct shb_h2_fx f;
@@ -347,6 +393,7 @@ static void test_request_continuation(void)
 	 * only the first END_STREAM (here: none, a body follows). */
 	shb_h2_fx_open(&f, 0, 2, NULL, 0, &hdr, 1, 0);
 	r = f.prep;
+	CU_ASSERT_PTR_NULL(r->frame); /* above 16384: no frame made */
 	shb_h2_fx_ready(&f);
 	shb_h2_fx_issue(&f);
 	shb_h2_fx_flush(&f, 0);
@@ -691,6 +738,7 @@ CU_TestInfo shb_h2_conn_stream_tests[] = {
 	{"stream ids and slots", test_stream_ids_and_slots},
 	{"stream id exhaustion drains", test_stream_id_exhaustion},
 	{"cancel", test_cancel},
+	{"a template's HEADERS frame made once", test_template_frame},
 	{"cancel in the middle of a frame", test_cancel_mid_frame},
 	{"shutdown", test_shutdown},
 	{"two output buffers", test_two_output_buffers},
