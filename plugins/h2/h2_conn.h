@@ -29,10 +29,6 @@
 /* Until the peer's first SETTINGS says otherwise (RFC 9113 leaves it
  * open; 100 is what servers commonly allow). */
 #define SHB_H2_ASSUMED_MAX_STREAMS 100u
-/* The windows we grant are the profile's (h2_profile.h: shb's own are
- * 2^31 - 1); they are topped up once this much of them was consumed, or
- * half of a smaller one. */
-#define SHB_H2_WINDOW_REFILL (1u << 30)
 /* Request bodies are cut into DATA frames only while the filling output
  * buffer holds less than this; the rest follows after the next send. */
 #define SHB_H2_PUMP_LIMIT (256u * 1024u)

@@ -205,6 +205,12 @@ size_t shb_h2_preface_fp(const uint8_t *bytes, size_t len, char *out,
 	return n > 0 && (size_t)n < cap ? (size_t)n : 0;
 }
 
+/* How much of a window we grant is consumed before we top it up. */
+static uint32_t refill(uint32_t window)
+{
+	return window > SHB_H2_WINDOW_REFILL ? SHB_H2_WINDOW_REFILL : window / 2;
+}
+
 /* The windows and table size the preface announces, read back from its
  * SETTINGS (RFC 9113 defaults where it names none). */
 static void read_back(struct shb_h2_preface *out, const struct shb_h2_profile *p)
@@ -222,6 +228,8 @@ static void read_back(struct shb_h2_preface *out, const struct shb_h2_profile *p
 	out->conn_window = SHB_H2_DEFAULT_WINDOW;
 	if (p->window_update)
 		out->conn_window += get32(s + SHB_H2_FRAME_HEADER_LEN);
+	out->stream_refill = refill(out->stream_window);
+	out->conn_low = out->conn_window - refill(out->conn_window);
 }
 
 static int profile_ok(const struct shb_h2_profile *p)

@@ -71,12 +71,22 @@ const struct shb_h2_profile *shb_h2_profile_default(void);
  * 8 * 21 + 11 + 8 * 36 octets and its NUL. */
 #define SHB_H2_FP_HEAD_MAX 480
 
+/* The windows we grant are the profile's (shb's own are 2^31 - 1); they
+ * are topped up once this much of them was consumed, or half of a
+ * smaller one. */
+#define SHB_H2_WINDOW_REFILL (1u << 30)
+
 struct shb_h2_preface {
 	uint8_t bytes[SHB_H2_PREFACE_MAX];
 	size_t len;
 	/* read back from bytes: */
 	uint32_t stream_window; /* our SETTINGS_INITIAL_WINDOW_SIZE */
 	uint32_t conn_window;   /* 65535 + the WINDOW_UPDATE increment */
+	/* From those, for every DATA frame: a stream's DATA since its last
+	 * WINDOW_UPDATE that makes us send one, and the connection window
+	 * left at which we top it up. */
+	uint32_t stream_refill;
+	uint32_t conn_low;
 	uint32_t table_size;    /* our SETTINGS_HEADER_TABLE_SIZE */
 	uint32_t first_k;       /* the first request's stream is 2k+1, past
 				 * every stream a PRIORITY frame named */

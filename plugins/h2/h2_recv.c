@@ -128,13 +128,6 @@ int shb_h2_unknown_stream(struct shb_h2_conn *c, uint32_t id)
 
 /* ---- frame start: validation that needs only the header ----------------- */
 
-/* How much of a window we grant is consumed before we top it up: half of
- * a profile's small window, SHB_H2_WINDOW_REFILL of shb's 2^31 - 1. */
-static uint32_t refill(uint32_t window)
-{
-	return window > SHB_H2_WINDOW_REFILL ? SHB_H2_WINDOW_REFILL : window / 2;
-}
-
 static int begin_data(struct shb_h2_conn *c, const struct shb_h2_frame_header *h)
 {
 	const struct shb_h2_preface *pf = &c->mod->preface;
@@ -151,7 +144,7 @@ static int begin_data(struct shb_h2_conn *c, const struct shb_h2_frame_header *h
 	if (c->recv_window < 0)
 		return shb_h2_conn_error(c, SHB_H2_FLOW_CONTROL_ERROR,
 					 "DATA beyond the connection window");
-	if (c->recv_window <= (int64_t)(pf->conn_window - refill(pf->conn_window))) {
+	if (c->recv_window <= (int64_t)pf->conn_low) {
 		int rc = shb_h2_send_window_update(
 			c, 0, (uint32_t)(pf->conn_window - c->recv_window));
 
@@ -173,7 +166,7 @@ static int begin_data(struct shb_h2_conn *c, const struct shb_h2_frame_header *h
 	if (s->recv_used > pf->stream_window)
 		return shb_h2_stream_error(c, s, SHB_H2_FLOW_CONTROL_ERROR,
 					   "DATA beyond the stream window");
-	if (s->recv_used >= refill(pf->stream_window)) {
+	if (s->recv_used >= pf->stream_refill) {
 		int rc = shb_h2_send_window_update(c, s->id,
 						   (uint32_t)s->recv_used);
 

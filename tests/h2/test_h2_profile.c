@@ -77,6 +77,15 @@ static void test_firefox_preface(void)
 	CU_ASSERT_EQUAL(memcmp(pf.bytes, want, pf.len), 0);
 	CU_ASSERT_EQUAL(pf.stream_window, 131072);
 	CU_ASSERT_EQUAL(pf.conn_window, 12517377 + 65535);
+	/* Small windows are topped up at half; shb's 2^31 - 1 after 2^30. */
+	CU_ASSERT_EQUAL(pf.stream_refill, 65536);
+	CU_ASSERT_EQUAL(pf.conn_low, 12517377 + 65535 - (12517377 + 65535) / 2);
+	CU_ASSERT_EQUAL_FATAL(shb_h2_preface_build(shb_h2_profile_default(),
+						   &pf), 0);
+	CU_ASSERT_EQUAL(pf.stream_refill, 1u << 30);
+	CU_ASSERT_EQUAL(pf.conn_low, 2147483647u - (1u << 30));
+	CU_ASSERT_EQUAL_FATAL(shb_h2_preface_build(shb_h2_profile_find("firefox"),
+						   &pf), 0);
 	CU_ASSERT_EQUAL(pf.table_size, 65536);
 	CU_ASSERT_EQUAL(pf.first_k, 7); /* the first request on stream 15 */
 	/* Octets that are not whole frames give no fingerprint. */
