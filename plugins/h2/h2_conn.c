@@ -124,14 +124,14 @@ void shb_h2_stream_finish(struct shb_h2_conn *c, struct shb_h2_stream *s,
 
 		if (c->keep && outcome == SHB_REQ_OK)
 			shb_h2_keep_deliver(c, s);
-		memset(s, 0, sizeof(*s));
+		shb_h2_stream_clear(s);
 		c->open--;
 		if (c->mod->obs.on_result)
 			on_result(c, cookie, &res);
 		c->mod->host->req_done(c->handle, cookie, &res);
 		return;
 	}
-	memset(s, 0, sizeof(*s));
+	shb_h2_stream_clear(s);
 	c->open--;
 }
 
@@ -385,7 +385,7 @@ static int start(struct shb_h2_conn *c, const struct shb_h2_request *r,
 		rc = block == r->block ? shb_h2_send_headers_as(c, s, r)
 				       : shb_h2_send_headers(c, s, block, len);
 	if (rc < 0) {
-		memset(s, 0, sizeof(*s));
+		shb_h2_stream_clear(s);
 		c->open--;
 		return rc;
 	}
@@ -463,7 +463,7 @@ int shb_h2_conn_issue_var(void *conn, const void *prepared,
 	s->body = r->body;
 	s->body_len = r->body_len;
 	if ((var->flags & SHB_VAR_BODY) && (rc = keep_body(c, s, var)) < 0) {
-		memset(s, 0, sizeof(*s));
+		shb_h2_stream_clear(s);
 		c->open--;
 		return rc;
 	}
@@ -493,7 +493,7 @@ int shb_h2_conn_issue_req(void *conn, const struct shb_request *req,
 	rc = shb_h2_own_request(c, (uint32_t)(s - c->streams), r);
 	if (rc < 0) {
 		shb_h2_request_free(r);
-		memset(s, 0, sizeof(*s));
+		shb_h2_stream_clear(s);
 		c->open--;
 		return rc;
 	}

@@ -11,6 +11,9 @@
 #ifndef SHB_H2_CONN_H
 #define SHB_H2_CONN_H
 
+#include <stddef.h>
+#include <string.h>
+
 #include <shb/ext/h2.h>
 #include <shb/host.h>
 #include <shb/proto.h>
@@ -103,17 +106,19 @@ struct shb_h2_module {
 #define SHB_H2_PEER_ENDED 64
 
 struct shb_h2_stream {
+	/* Set for every stream as it starts (open_stream, start, issue*). */
 	uint64_t cookie;
 	const struct shb_h2_request *req;
 	/* The body this stream sends: the template's, or (issue_var) a copy
 	 * in the slot's vbody. */
 	const uint8_t *body;
 	uint64_t body_len;
+	int64_t send_window;   /* may go negative after a SETTINGS change */
+	/* From here on zero in a free slot (shb_h2_stream_clear). */
 	uint64_t body_off; /* request body octets already framed */
 	uint64_t rx_header_bytes;
 	uint64_t rx_body_bytes;
 	shb_tstamp ts_first_byte;
-	int64_t send_window;   /* may go negative after a SETTINGS change */
 	uint64_t recv_used;    /* DATA octets since our last WINDOW_UPDATE */
 	uint32_t id;           /* 0: the slot is free */
 	uint16_t status;       /* final status once its HEADERS arrived */
@@ -277,6 +282,14 @@ static inline struct shb_h2_stream *shb_h2_stream_find(struct shb_h2_conn *c,
 		return NULL;
 	s = &c->streams[(id >> 1) & c->slot_mask];
 	return s->id == id ? s : NULL;
+}
+/* Frees stream s's slot: zero from body_off on, what a stream starts
+ * from; the members before it are set by every start. A third of the
+ * slot fewer to clear for every response. */
+static inline void shb_h2_stream_clear(struct shb_h2_stream *s)
+{
+	memset(&s->body_off, 0,
+	       sizeof(*s) - offsetof(struct shb_h2_stream, body_off));
 }
 /* Non-zero when id is a client stream id we have already used. */
 int shb_h2_stream_used_id(const struct shb_h2_conn *c, uint32_t id);
