@@ -630,7 +630,8 @@ static int same_octets(const uint8_t *a, const uint8_t *b, size_t n)
 /* A first piece equal to the memo's, on a table where it leaves the same
  * state (struct shb_h2_hmemo): takes that state and makes its inserts.
  * Returns 1, or 0 (and nothing changed) for any other piece. */
-static int block_hit(struct shb_h2_hscan *s, const uint8_t *p, size_t n)
+static inline __attribute__((always_inline)) int
+block_hit(struct shb_h2_hscan *s, const uint8_t *p, size_t n)
 {
 	struct shb_h2_hmemo *m = s->memo;
 	struct shb_h2_dtable *t = s->table;
@@ -733,6 +734,18 @@ int shb_h2_hscan_feed(struct shb_h2_hscan *s, const uint8_t *p, size_t n)
 	return feed_scan(s, p, n, first);
 }
 
+/* shb_h2_hscan_start for a piece the block memo did not take. Apart, so
+ * that the registers the scan needs are not saved for every hit. */
+static __attribute__((noinline)) int
+start_scan(struct shb_h2_hscan *s, struct shb_h2_dtable *table,
+	   struct shb_h2_hmemo *memo, const uint8_t *p, size_t n)
+{
+	shb_h2_hscan_begin(s, table);
+	s->memo = memo;
+	s->fed = 1;
+	return feed_scan(s, p, n, n != 0);
+}
+
 int shb_h2_hscan_start(struct shb_h2_hscan *s, struct shb_h2_dtable *table,
 		       struct shb_h2_hmemo *memo, const uint8_t *p, size_t n)
 {
@@ -741,10 +754,7 @@ int shb_h2_hscan_start(struct shb_h2_hscan *s, struct shb_h2_dtable *table,
 	s->memo = memo;
 	if (n && block_hit(s, p, n))
 		return SHB_H2_HSCAN_OK;
-	shb_h2_hscan_begin(s, table);
-	s->memo = memo;
-	s->fed = 1;
-	return feed_scan(s, p, n, n != 0);
+	return start_scan(s, table, memo, p, n);
 }
 
 const char *shb_h2_hscan_malformed_text(unsigned why)
