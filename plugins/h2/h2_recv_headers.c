@@ -11,8 +11,8 @@
 
 _Static_assert(SHB_H2_MAX_INTERIM == 16, "block_done names the cap");
 
-int shb_h2_begin_headers(struct shb_h2_conn *c,
-			 const struct shb_h2_frame_header *h)
+int shb_h2_begin_headers_checked(struct shb_h2_conn *c,
+				 const struct shb_h2_frame_header *h)
 {
 	struct shb_h2_stream *s;
 
@@ -185,7 +185,7 @@ static int block_done(struct shb_h2_conn *c, struct shb_h2_stream *s,
 	return SHB_OK;
 }
 
-int shb_h2_end_header_fragment(struct shb_h2_conn *c)
+int shb_h2_end_header_checked(struct shb_h2_conn *c)
 {
 	int rc;
 
