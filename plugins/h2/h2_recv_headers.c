@@ -77,7 +77,7 @@ int shb_h2_begin_continuation(struct shb_h2_conn *c,
 }
 
 /* A header block the scanner refused: a decoding error, or a cap. */
-static int hscan_error(struct shb_h2_conn *c, uint32_t sid, int rc)
+int shb_h2_hscan_error(struct shb_h2_conn *c, uint32_t sid, int rc)
 {
 	uint32_t code = SHB_H2_COMPRESSION_ERROR;
 
@@ -88,19 +88,6 @@ static int hscan_error(struct shb_h2_conn *c, uint32_t sid, int rc)
 	return shb_h2_conn_error(c, code,
 				 "stream %u: %s", sid,
 				 shb_h2_hscan_strerror(rc));
-}
-
-int shb_h2_headers_content(struct shb_h2_conn *c, const uint8_t *p, size_t n)
-{
-	int rc;
-
-	if (c->hb_unstarted) {
-		c->hb_unstarted = 0;
-		rc = shb_h2_hscan_start(&c->hscan, &c->dtable, &c->hmemo, p, n);
-	} else {
-		rc = shb_h2_hscan_feed(&c->hscan, p, n);
-	}
-	return rc == SHB_H2_HSCAN_OK ? SHB_OK : hscan_error(c, c->hb_sid, rc);
 }
 
 /* Observed modules: the fields of an accepted block, in order. Returns 1
@@ -199,6 +186,6 @@ int shb_h2_end_header_checked(struct shb_h2_conn *c)
 	}
 	rc = shb_h2_hscan_end(&c->hscan);
 	if (rc != SHB_H2_HSCAN_OK)
-		return hscan_error(c, c->rd.fh.stream_id, rc);
+		return shb_h2_hscan_error(c, c->rd.fh.stream_id, rc);
 	return block_done(c, c->hb_stream, c->hb_end_stream);
 }

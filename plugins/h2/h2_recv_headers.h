@@ -39,9 +39,25 @@ static inline int shb_h2_begin_headers(struct shb_h2_conn *c,
 /* A CONTINUATION frame's header: the block's frame and octet caps. */
 int shb_h2_begin_continuation(struct shb_h2_conn *c,
 			      const struct shb_h2_frame_header *h);
-/* Block fragment octets, to the scanner. */
-int shb_h2_headers_content(struct shb_h2_conn *c, const uint8_t *p,
-			   size_t n);
+/* A header block the scanner refused: the connection error it makes. */
+int shb_h2_hscan_error(struct shb_h2_conn *c, uint32_t sid, int rc);
+
+/* Block fragment octets, to the scanner. Inline: a head's one piece
+ * goes straight to the scanner from the reader. */
+static inline int shb_h2_headers_content(struct shb_h2_conn *c,
+					 const uint8_t *p, size_t n)
+{
+	int rc;
+
+	if (c->hb_unstarted) {
+		c->hb_unstarted = 0;
+		rc = shb_h2_hscan_start(&c->hscan, &c->dtable, &c->hmemo, p, n);
+	} else {
+		rc = shb_h2_hscan_feed(&c->hscan, p, n);
+	}
+	return rc == SHB_H2_HSCAN_OK ? SHB_OK
+				     : shb_h2_hscan_error(c, c->hb_sid, rc);
+}
 /* The end of a HEADERS or CONTINUATION frame: with END_HEADERS, the
  * complete block for its stream. */
 int shb_h2_end_header_checked(struct shb_h2_conn *c);
