@@ -82,9 +82,10 @@ static void on_result(struct shb_h2_conn *c, uint64_t cookie,
 	}
 }
 
-void shb_h2_stream_finish(struct shb_h2_conn *c, struct shb_h2_stream *s,
-			  uint32_t outcome, uint64_t err_code,
-			  const char *detail)
+/* shb_h2_stream_finish, every case. */
+static __attribute__((noinline)) void
+finish_checked(struct shb_h2_conn *c, struct shb_h2_stream *s,
+	       uint32_t outcome, uint64_t err_code, const char *detail)
 {
 	if (s->body_pending) {
 		s->body_pending = 0;
@@ -133,6 +134,43 @@ void shb_h2_stream_finish(struct shb_h2_conn *c, struct shb_h2_stream *s,
 	}
 	shb_h2_stream_clear(s);
 	c->open--;
+}
+
+void shb_h2_stream_finish(struct shb_h2_conn *c, struct shb_h2_stream *s,
+			  uint32_t outcome, uint64_t err_code,
+			  const char *detail)
+{
+	uint64_t cookie = s->cookie;
+	struct shb_req_result res;
+
+	/* Most streams: a complete response, no body of ours left to stop,
+	 * nothing to trace, keep or show an observer. finish_checked does
+	 * the same for them; apart, the registers its other cases need are
+	 * not saved for every response. */
+	if (outcome != SHB_REQ_OK || s->body_pending || c->mod->debug ||
+	    c->keep || c->mod->obs.on_result) {
+		finish_checked(c, s, outcome, err_code, detail);
+		return;
+	}
+	if (c->hb_stream == s)
+		c->hb_stream = NULL;
+	if (c->rd.st == s)
+		c->rd.st = NULL;
+	res = (struct shb_req_result){
+		.struct_size = sizeof(res),
+		.outcome = SHB_REQ_OK,
+		.status = s->status,
+		.err_space = SHB_ERRSPACE_NONE,
+		.err_code = err_code,
+		.rx_header_bytes = s->rx_header_bytes,
+		.rx_body_bytes = s->rx_body_bytes,
+		.ts_first_byte = s->ts_first_byte,
+		.ts_done = c->now,
+		.detail = detail,
+	};
+	shb_h2_stream_clear(s);
+	c->open--;
+	c->mod->host->req_done(c->handle, cookie, &res);
 }
 
 /* ---- life cycle ------------------------------------------------------------ */
