@@ -128,9 +128,9 @@ int shb_h2_unknown_stream(struct shb_h2_conn *c, uint32_t id)
 
 /* ---- frame start: validation that needs only the header ----------------- */
 
-/* begin_frame() (with begin_data), content() and end_frame() are
- * inlined into whole_frame, the step most frames take: a call each, with
- * the registers it saved and the switch behind it, was some 55
+/* begin_frame_as() (with begin_data), content_as() and end_frame_as()
+ * are inlined into whole_frame, the step most frames take: a call each,
+ * with the registers it saved and the switch behind it, was some 55
  * instructions of a response's two frames. */
 #define SHB_H2_HOT static inline __attribute__((always_inline))
 
@@ -228,38 +228,38 @@ static int need_len(struct shb_h2_conn *c, const struct shb_h2_frame_header *h,
 	return SHB_OK;
 }
 
-SHB_H2_HOT int begin_frame(struct shb_h2_conn *c)
+SHB_H2_HOT int begin_frame_as(struct shb_h2_conn *c, uint8_t type)
 {
 	const struct shb_h2_frame_header *h = &c->rd.fh;
 
 	if (c->mod->debug)
 		shb_h2_trace(c, "recv %s stream %u len %u flags 0x%02x",
-			     shb_h2_frame_type_name(h->type), h->stream_id,
+			     shb_h2_frame_type_name(type), h->stream_id,
 			     h->length, h->flags);
 	if (!c->got_settings &&
-	    (h->type != SHB_H2_SETTINGS || (h->flags & SHB_H2_FLAG_ACK)))
+	    (type != SHB_H2_SETTINGS || (h->flags & SHB_H2_FLAG_ACK)))
 		return shb_h2_conn_error(
 			c, SHB_H2_PROTOCOL_ERROR,
 			"the server's first frame is %s, not SETTINGS",
-			h->type == SHB_H2_SETTINGS
+			type == SHB_H2_SETTINGS
 				? "SETTINGS ACK"
-				: shb_h2_frame_type_name(h->type));
+				: shb_h2_frame_type_name(type));
 	/* We never raise SETTINGS_MAX_FRAME_SIZE above its initial value. */
 	if (h->length > SHB_H2_MIN_FRAME_SIZE)
 		return shb_h2_conn_error(c, SHB_H2_FRAME_SIZE_ERROR,
 					 "%s of %u octets (limit %u)",
-					 shb_h2_frame_type_name(h->type),
+					 shb_h2_frame_type_name(type),
 					 h->length, SHB_H2_MIN_FRAME_SIZE);
 	if (c->hb_sid &&
-	    (h->type != SHB_H2_CONTINUATION || h->stream_id != c->hb_sid))
+	    (type != SHB_H2_CONTINUATION || h->stream_id != c->hb_sid))
 		return shb_h2_conn_error(
 			c, SHB_H2_PROTOCOL_ERROR,
 			"%s on stream %u inside the header block of stream %u",
-			shb_h2_frame_type_name(h->type), h->stream_id,
+			shb_h2_frame_type_name(type), h->stream_id,
 			c->hb_sid);
 	c->rd.st = NULL;
 	c->rd.small_have = 0;
-	switch (h->type) {
+	switch (type) {
 	case SHB_H2_DATA: return begin_data(c, h);
 	case SHB_H2_HEADERS: return shb_h2_begin_headers(c, h);
 	case SHB_H2_CONTINUATION: return shb_h2_begin_continuation(c, h);
@@ -317,9 +317,10 @@ size_t shb_h2_gather(struct shb_h2_conn *c, const uint8_t *p, size_t n,
 	return take;
 }
 
-SHB_H2_HOT int content(struct shb_h2_conn *c, const uint8_t *p, size_t n)
+SHB_H2_HOT int content_as(struct shb_h2_conn *c, uint8_t type, const uint8_t *p,
+			  size_t n)
 {
-	switch (c->rd.fh.type) {
+	switch (type) {
 	case SHB_H2_DATA:
 		if (c->rd.st) {
 			struct shb_h2_stream *s = c->rd.st;
@@ -365,10 +366,10 @@ static int end_data(struct shb_h2_conn *c)
 	return SHB_OK;
 }
 
-SHB_H2_HOT int end_frame(struct shb_h2_conn *c)
+SHB_H2_HOT int end_frame_as(struct shb_h2_conn *c, uint8_t type)
 {
 	c->frames_in++;
-	switch (c->rd.fh.type) {
+	switch (type) {
 	case SHB_H2_DATA: return end_data(c);
 	case SHB_H2_HEADERS:
 	case SHB_H2_CONTINUATION: return shb_h2_end_header_fragment(c);
@@ -447,7 +448,7 @@ static size_t read_header(struct shb_h2_conn *c, const uint8_t *p, size_t n,
 	if (r->hdr_have == 0 && n >= SHB_H2_FRAME_HEADER_LEN &&
 	    c->frames_in != 0) {
 		shb_h2_frame_header_parse(p, &r->fh);
-		*rc = begin_frame(c);
+		*rc = begin_frame_as(c, r->fh.type);
 		if (*rc == SHB_OK)
 			*rc = start_payload(c);
 		return SHB_H2_FRAME_HEADER_LEN;
@@ -467,7 +468,7 @@ static size_t read_header(struct shb_h2_conn *c, const uint8_t *p, size_t n,
 		return take;
 	r->hdr_have = 0;
 	shb_h2_frame_header_parse(r->hdr, &r->fh);
-	*rc = begin_frame(c);
+	*rc = begin_frame_as(c, r->fh.type);
 	if (*rc == SHB_OK)
 		*rc = start_payload(c);
 	return take;
@@ -486,6 +487,34 @@ static size_t read_prefix(struct shb_h2_conn *c, const uint8_t *p, size_t n,
 	if (r->prefix_have == r->prefix_need)
 		*rc = end_prefix(c);
 	return take;
+}
+
+/* The steps of a whole frame of `type` (its header parsed into rd.fh),
+ * below: inlined for DATA and HEADERS apart, so that each of their
+ * three steps is the code of its type, not a switch on it. */
+SHB_H2_HOT size_t frame_as(struct shb_h2_conn *c, const uint8_t *p,
+			   uint32_t len, int *rc, uint8_t type)
+{
+	struct shb_h2_reader *r = &c->rd;
+
+	*rc = begin_frame_as(c, type);
+	if (*rc != SHB_OK)
+		return SHB_H2_FRAME_HEADER_LEN;
+	r->prefix_need = 0;
+	r->prefix_have = 0;
+	r->pad_left = 0;
+	r->payload_left = 0;
+	r->phase = SHB_H2_R_PAYLOAD;
+	if (c->closed)
+		return SHB_H2_FRAME_HEADER_LEN;
+	if (len) {
+		*rc = content_as(c, type, p + SHB_H2_FRAME_HEADER_LEN, len);
+		if (*rc != SHB_OK || c->closed)
+			return SHB_H2_FRAME_HEADER_LEN + len;
+	}
+	r->phase = SHB_H2_R_HEADER;
+	*rc = end_frame_as(c, type);
+	return SHB_H2_FRAME_HEADER_LEN + len;
 }
 
 /* A whole frame in p[n], between frames (after the first, whose first
@@ -507,24 +536,11 @@ static size_t whole_frame(struct shb_h2_conn *c, const uint8_t *p, size_t n,
 	     (p[4] & (SHB_H2_FLAG_PADDED | SHB_H2_FLAG_PRIORITY))))
 		return 0;
 	shb_h2_frame_header_parse(p, &r->fh);
-	*rc = begin_frame(c);
-	if (*rc != SHB_OK)
-		return SHB_H2_FRAME_HEADER_LEN;
-	r->prefix_need = 0;
-	r->prefix_have = 0;
-	r->pad_left = 0;
-	r->payload_left = 0;
-	r->phase = SHB_H2_R_PAYLOAD;
-	if (c->closed)
-		return SHB_H2_FRAME_HEADER_LEN;
-	if (len) {
-		*rc = content(c, p + SHB_H2_FRAME_HEADER_LEN, len);
-		if (*rc != SHB_OK || c->closed)
-			return SHB_H2_FRAME_HEADER_LEN + len;
+	switch (p[3]) {
+	case SHB_H2_DATA: return frame_as(c, p, len, rc, SHB_H2_DATA);
+	case SHB_H2_HEADERS: return frame_as(c, p, len, rc, SHB_H2_HEADERS);
+	default: return frame_as(c, p, len, rc, p[3]);
 	}
-	r->phase = SHB_H2_R_HEADER;
-	*rc = end_frame(c);
-	return SHB_H2_FRAME_HEADER_LEN + len;
 }
 
 shb_ssize shb_h2_read(struct shb_h2_conn *c, const uint8_t *data, size_t len)
@@ -541,7 +557,7 @@ shb_ssize shb_h2_read(struct shb_h2_conn *c, const uint8_t *data, size_t len)
 		if (r->phase != SHB_H2_R_HEADER && r->phase != SHB_H2_R_PREFIX &&
 		    r->payload_left == 0 && r->pad_left == 0) {
 			r->phase = SHB_H2_R_HEADER;
-			rc = end_frame(c);
+			rc = end_frame_as(c, r->fh.type);
 			continue;
 		}
 		if (left == 0)
@@ -566,7 +582,7 @@ shb_ssize shb_h2_read(struct shb_h2_conn *c, const uint8_t *data, size_t len)
 				r->phase = SHB_H2_R_PAD;
 				break;
 			}
-			rc = content(c, data + off, take);
+			rc = content_as(c, r->fh.type, data + off, take);
 			r->payload_left -= (uint32_t)take;
 			off += take;
 			break;
