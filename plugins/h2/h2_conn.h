@@ -355,9 +355,28 @@ int shb_h2_send_headers(struct shb_h2_conn *c, struct shb_h2_stream *s,
 			const uint8_t *block, size_t len);
 /* The same for a stream sending request r as its template is (its
  * block and body): r's HEADERS frame copied with s's id when it has
- * one and no table size update goes first, else the above. */
-int shb_h2_send_headers_as(struct shb_h2_conn *c, struct shb_h2_stream *s,
-			   const struct shb_h2_request *r);
+ * one, no table size update goes first and the room is there (not
+ * tracing), else the above. Inline: one a request. */
+static inline int shb_h2_send_headers_as(struct shb_h2_conn *c,
+					 struct shb_h2_stream *s,
+					 const struct shb_h2_request *r)
+{
+	struct shb_buf *b = &c->out[c->fill];
+	size_t n = SHB_H2_FRAME_HEADER_LEN + r->block_len;
+	uint32_t id = s->id & SHB_H2_MAX_STREAM_ID;
+	uint8_t *p;
+
+	if (!r->frame || c->size_update || c->mod->debug ||
+	    !(p = shb_buf_room(b, n)))
+		return shb_h2_send_headers(c, s, r->block, r->block_len);
+	shb_buf_commit(b, n);
+	memcpy(p, r->frame, n);
+	p[5] = (uint8_t)(id >> 24);
+	p[6] = (uint8_t)(id >> 16);
+	p[7] = (uint8_t)(id >> 8);
+	p[8] = (uint8_t)id;
+	return SHB_OK;
+}
 /* PRIORITY_UPDATE for stream s with the Priority field value[len], put
  * right before its HEADERS (same buffer, so the same write) when RFC
  * 9218 Section 2.1.1 says the server may use it: before the server's

@@ -278,28 +278,6 @@ int shb_h2_send_headers(struct shb_h2_conn *c, struct shb_h2_stream *s,
 	return SHB_OK;
 }
 
-int shb_h2_send_headers_as(struct shb_h2_conn *c, struct shb_h2_stream *s,
-			   const struct shb_h2_request *r)
-{
-	size_t n = SHB_H2_FRAME_HEADER_LEN + r->block_len;
-	uint32_t id = s->id & SHB_H2_MAX_STREAM_ID;
-	uint8_t *p;
-
-	if (!r->frame || c->size_update)
-		return shb_h2_send_headers(c, s, r->block, r->block_len);
-	p = shb_h2_out_reserve(c, n);
-	if (!p)
-		return oom(c);
-	shb_h2_out_commit(c, n);
-	memcpy(p, r->frame, n);
-	p[5] = (uint8_t)(id >> 24);
-	p[6] = (uint8_t)(id >> 16);
-	p[7] = (uint8_t)(id >> 8);
-	p[8] = (uint8_t)id;
-	trace_out(c, SHB_H2_HEADERS, r->frame[4], s->id, r->block_len);
-	return SHB_OK;
-}
-
 /* Whether the server may act on PRIORITY_UPDATE (RFC 9218 2.1.1): a
  * client that does not know yet sends both signals; one whose server
  * did not send SETTINGS_NO_RFC7540_PRIORITIES = 1 stops sending frames
