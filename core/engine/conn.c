@@ -60,6 +60,8 @@ void shb_conn_shut_via_ring(struct shb_conn *c)
 	sqe->user_data = shb_ud_make(OP_SHUT, c->idx, c->gen);
 	c->shut_pending = 0;
 	c->ops++;
+	if (!c->await_fin)
+		shb_conn_timer_del(c, TK_LINGER); /* its wait is over */
 }
 
 /* No more plugin calls: the state and the gauges of a closing slot. */
@@ -79,19 +81,23 @@ static int enter_closing(struct shb_conn *c)
 }
 
 /* Shuts the socket down (our FIN), which also ends a TCP receive: now, or
- * after the send in flight. Returns 1 when that ends c's receive, 0 when
+ * after the send in flight, within SEND_WAIT_NS: a peer that stopped
+ * reading never completes that send, and the shutdown then fails it
+ * (shb_conn_linger_over). Returns 1 when that ends c's receive, 0 when
  * it does not (a datagram socket: shutdown ends no UDP receive). */
 static int shut_now(struct shb_conn *c)
 {
 	struct worker *w = c->w;
-	if (c->fd >= 0)
+	if (c->fd >= 0) {
 		shutdown(c->fd, SHUT_RDWR);
-	else if (c->ring_only && !w->dgram && c->send_busy)
+	} else if (c->ring_only && !w->dgram && c->send_busy) {
 		c->shut_pending = 1; /* after the last words (shb_conn_on_send) */
-	else if (c->ring_only && !w->dgram)
+		shb_conn_timer_set(c, TK_LINGER, w->now + SEND_WAIT_NS);
+	} else if (c->ring_only && !w->dgram) {
 		shb_conn_shut_via_ring(c);
-	else
+	} else {
 		return 0;
+	}
 	return !w->dgram;
 }
 
@@ -154,6 +160,14 @@ void shb_conn_fin_done(struct shb_conn *c)
 	c->await_fin = 0;
 	shb_conn_timer_del(c, TK_LINGER);
 	(void)shut_now(c); /* a TCP connection: its receive ends with it */
+}
+
+void shb_conn_linger_over(struct shb_conn *c)
+{
+	if (c->await_fin)
+		shb_conn_fin_done(c);
+	else if (c->shut_pending && c->st == C_CLOSING)
+		shb_conn_shut_via_ring(c); /* the send in flight fails */
 }
 
 /* Without SNI a server that picks its certificate by name may refuse

@@ -159,7 +159,7 @@ static void fire(struct worker *w, uint32_t id)
 		on_connect_timer(c);
 		break;
 	case TK_LINGER:
-		shb_conn_fin_done(c);
+		shb_conn_linger_over(c);
 		break;
 	case TK_DELAY: /* its service sends the request that waited */
 		shb_conn_mark_dirty(c);

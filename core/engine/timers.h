@@ -21,7 +21,8 @@ enum shb_timer_kind {
 	TK_GRANT,   /* established, nothing in flight, no room: the server
 		     * grants no request (shb_conn_check_grant) */
 	TK_CONNECT, /* proxy CONNECT and TLS handshake: the connect timeout */
-	TK_LINGER,  /* waiting for the server's FIN (FIN_WAIT_NS) */
+	TK_LINGER,  /* closing, waiting for the server's FIN (FIN_WAIT_NS),
+		     * then for the send in flight (SEND_WAIT_NS) */
 	TK_DELAY,   /* -s: the script's delay() is over, or its request
 		     * failed and the next is due (script_run.h) */
 	TK_N

@@ -43,6 +43,12 @@
 /* How long a cleanly ended connection waits for the server's FIN before
  * sending its own (conn.c shb_conn_close_after_peer). */
 #define FIN_WAIT_NS 10000000ull
+/* How long a closing connection whose socket is held by the ring only
+ * waits for its send in flight (its last words: GOAWAY, close_notify)
+ * before it shuts the socket down all the same, which fails that send
+ * (conn.c shut_now). Any peer that reads takes a goodbye at once; one
+ * that stopped reading would otherwise hold the slot for ever. */
+#define SEND_WAIT_NS 100000000ull
 /* OP_SHUT: a shutdown through the ring (a socket held only in the file
  * table: run->plan->ring_only_fds, or made by the ring); OP_SOCKET: a
  * socket made by the ring (sock_direct.h). */
@@ -205,10 +211,12 @@ struct shb_conn {
 	uint8_t rxts;
 	/* Its socket is held only in the ring's file table (fd closed once
 	 * registered): shutdown goes through the ring (OP_SHUT), after the
-	 * send in flight if there is one (shut_pending). */
+	 * send in flight if there is one (shut_pending), or SEND_WAIT_NS
+	 * after the close began if that send is still in flight. */
 	uint8_t ring_only, shut_pending;
 	/* CLOSING, waiting for the server's FIN until its TK_LINGER
-	 * deadline (shb_conn_close_after_peer). */
+	 * deadline (shb_conn_close_after_peer). TK_LINGER also bounds the
+	 * wait of shut_pending, which comes after this one. */
 	uint8_t await_fin;
 	/* The errno of a ring-made socket that failed (OP_SOCKET), read when
 	 * the connect linked to it completes cancelled. */
@@ -608,6 +616,9 @@ void shb_conn_cancel_recv(struct shb_conn *c);
  * wait ended with. */
 void shb_conn_close_after_peer(struct shb_conn *c);
 void shb_conn_fin_done(struct shb_conn *c);
+/* [worker] TK_LINGER: the wait of a closing connection is over, for the
+ * server's FIN (await_fin) or for its send in flight (shut_pending). */
+void shb_conn_linger_over(struct shb_conn *c);
 /* [worker] The protocol's goodbye (GOAWAY, CONNECTION_CLOSE) and TLS
  * close_notify, sent without waiting (conn.c); no close. */
 void shb_conn_say_goodbye(struct shb_conn *c);

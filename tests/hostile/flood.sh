@@ -18,17 +18,25 @@ need SHB_FLOODPEER
 RSS=64
 LIMIT=10
 # A connection floods this long at most before the peer sees it closed:
-# the worker's drain at the end of a run (1 s), with room for a loaded
+# the close's own wait for a send in flight (SEND_WAIT_NS, 100 ms) or the
+# worker's drain at the end of a run (1 s), with room for a loaded
 # machine.
 CLOSED_MS=3000
+
+# More arguments for the flood peer and for the TLS relay.
+FLOOD_ARGS=()
+RELAY_ARGS=()
 
 # flood_peer MODE plain|tls: the flood peer p in MODE, reached straight
 # or through the TLS relay f; its URL in URL.
 flood_peer() {
-	start_peer p "$SHB_FLOODPEER" --mode "$1" --stats-file "$E2E_TMP/p.stats"
+	start_peer p "$SHB_FLOODPEER" --mode "$1" --stats-file "$E2E_TMP/p.stats" \
+		"${FLOOD_ARGS[@]}"
 	URL="http://127.0.0.1:$p_PORT/"
 	if [[ $2 == tls ]]; then
-		tls_front f relay "$p_PORT" http/1.1
+		need SHB_TLSFRONT
+		start_peer f "$SHB_TLSFRONT" --mode relay --backend "$p_PORT" \
+			--alpn http/1.1 "${RELAY_ARGS[@]}"
 		URL="https://127.0.0.1:$f_PORT/"
 	fi
 }
@@ -85,11 +93,39 @@ body() { # plain|tls
 	flood_done 4
 }
 
+# The head without end while shb still uploads a body of 16 MiB the
+# server never reads: the connection closes with its send stuck in the
+# kernel. The shutdown waits for that send, but no longer than 100 ms
+# (SEND_WAIT_NS), and then fails it: the slot serves the next request
+# (before: the close waited for ever, and the run with it). What the
+# kernel can hold of the body stays well under 16 MiB: our send buffer
+# (tcp_wmem's maximum, 4 MiB), the server's receive buffer, which does
+# not grow since it never reads, and over TLS the relay's buffers (its
+# receive buffer held at 256 KiB, where autotuning would take it to 32
+# MiB, and 4 MiB to send). RSS: the body, and over TLS up to a copy per
+# connection in records waiting to be sent. The server answers 300 ms
+# after the request's head, by when the send is stuck whatever the order
+# in which the bytes were scheduled.
+upload() { # plain|tls
+	head -c $((16 << 20)) /dev/zero >"$E2E_TMP/body"
+	FLOOD_ARGS=(--delay 300)
+	RELAY_ARGS=(--rcvbuf 262144)
+	flood_peer headers "$1"
+	hrun r "$LIMIT" $((RSS + 64)) -c 2 -n 4 --data-binary "@$E2E_TMP/body" "$URL"
+	expect_rc r 1
+	errors_are r protocol 4
+	sample_has r protocol '^response head over 2 MiB \(cap\)$'
+	faster r 5000
+	flood_done 4
+}
+
 case_headers() { headers plain; }
 case_tls_headers() { headers tls; }
 case_close() { close_flood plain; }
 case_tls_close() { close_flood tls; }
 case_body() { body plain; }
 case_tls_body() { body tls; }
+case_upload() { upload plain; }
+case_tls_upload() { upload tls; }
 
 run_case "$@"

@@ -7,7 +7,8 @@
  * long a client takes to let go of a connection whose peer keeps
  * sending.
  *
- *   shb-hostile-flood --mode MODE [--port-file FILE] [--stats-file FILE]
+ *   shb-hostile-flood --mode MODE [--delay MS] [--port-file FILE]
+ *                     [--stats-file FILE]
  *
  * modes:
  *   headers   a status line, then header lines without end (the client
@@ -16,6 +17,10 @@
  *             without end (the client waits for our FIN, then closes)
  *   body      a head with a Content-Length of 1 TiB, then the body
  *             (the client closes when its --timeout expires)
+ *
+ * --delay MS: the answer waits that long after the request head, so that
+ * what the client still sends (a body we never read) has filled the
+ * buffers between us by the time it must close.
  *
  * One thread per connection, a send buffer as large as the kernel grants
  * (SO_SNDBUFFORCE when allowed): the client's receive queue is refilled
@@ -60,6 +65,7 @@ static const char *const answers[] = {
 };
 
 static enum mode g_mode;
+static unsigned g_delay_ms; /* --delay */
 /* The flood: header lines in mode headers (each "X: aaa...\r\n"), any
  * bytes otherwise. Filled once, read by every connection. */
 static char g_chunk[CHUNK];
@@ -212,9 +218,13 @@ static void *conn_main(void *arg)
 	struct flood f;
 
 	if (read_head(fd) == 0) {
+		struct timespec d = { g_delay_ms / 1000,
+				      (long)(g_delay_ms % 1000) * 1000000L };
 		pthread_mutex_lock(&g_st.lock);
 		g_st.requests++;
 		pthread_mutex_unlock(&g_st.lock);
+		while (nanosleep(&d, &d) < 0 && errno == EINTR)
+			;
 		if (write_all(fd, answers[g_mode], strlen(answers[g_mode])) == 0) {
 			flood(fd, &f);
 			note(&f);
@@ -351,7 +361,7 @@ static void serve(int lfd, int sfd)
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: shb-hostile-flood --mode headers|close|body "
-		"[--port-file FILE] [--stats-file FILE]\n");
+		"[--delay MS] [--port-file FILE] [--stats-file FILE]\n");
 }
 
 static int parse_mode(const char *s)
@@ -369,6 +379,7 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "mode", required_argument, NULL, 'm' },
+		{ "delay", required_argument, NULL, 'd' },
 		{ "port-file", required_argument, NULL, 'f' },
 		{ "stats-file", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
@@ -389,6 +400,7 @@ int main(int argc, char **argv)
 			}
 			have_mode = 1;
 			break;
+		case 'd': g_delay_ms = (unsigned)strtoul(optarg, NULL, 10); break;
 		case 'f': port_file = optarg; break;
 		case 's': stats_file = optarg; break;
 		case 'h': usage(stdout); return 0;

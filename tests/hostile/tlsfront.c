@@ -5,7 +5,12 @@
  * also runs over TLS; the other modes break the handshake itself.
  *
  *   shb-hostile-tls --mode MODE [--backend PORT] [--alpn PROTO]
- *                   [--port-file FILE]
+ *                   [--port-file FILE] [--rcvbuf BYTES]
+ *
+ * --rcvbuf fixes the receive buffer of the client's sockets (the kernel's
+ * autotuning would grow it to tcp_rmem's maximum, 32 MiB on Debian 12):
+ * a backend that stops reading then stops the client's sends once a
+ * known amount is in flight.
  *
  * modes:
  *   relay      TLS, then relay to the backend (a backend reset becomes a
@@ -47,6 +52,7 @@ static const char *const mode_names[] = {
 
 static enum mode g_mode;
 static uint16_t g_backend;
+static int g_rcvbuf; /* --rcvbuf: 0, the kernel's autotuning */
 static gnutls_datum_t g_alpn;
 static gnutls_certificate_credentials_t g_cred;
 
@@ -310,6 +316,14 @@ static int listen_any(uint16_t *port)
 	socklen_t len = sizeof(a);
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
+	/* Before listen: accepted sockets inherit it, and their window
+	 * scale is chosen for it. */
+	if (fd >= 0 && g_rcvbuf &&
+	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &g_rcvbuf, sizeof(g_rcvbuf)) < 0) {
+		perror("shb-hostile-tls: SO_RCVBUF");
+		close(fd);
+		return -1;
+	}
 	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
 	    listen(fd, 1024) < 0 ||
 	    getsockname(fd, (struct sockaddr *)&a, &len) < 0) {
@@ -342,6 +356,7 @@ static int parse_args(int argc, char **argv, const char **port_file)
 		{ "backend", required_argument, NULL, 'b' },
 		{ "alpn", required_argument, NULL, 'a' },
 		{ "port-file", required_argument, NULL, 'f' },
+		{ "rcvbuf", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch, have_mode = 0;
@@ -361,13 +376,21 @@ static int parse_args(int argc, char **argv, const char **port_file)
 			g_alpn.size = (unsigned)strlen(optarg);
 			break;
 		case 'f': *port_file = optarg; break;
+		case 'r':
+			g_rcvbuf = atoi(optarg);
+			if (g_rcvbuf < 4096) {
+				fprintf(stderr, "shb-hostile-tls: --rcvbuf %s: "
+					"not a size of at least 4096 bytes\n", optarg);
+				return -1;
+			}
+			break;
 		default: return -1;
 		}
 	}
 	if (!have_mode || optind != argc || (g_mode == M_RELAY && !g_backend)) {
 		fprintf(stderr, "usage: shb-hostile-tls --mode relay|plaintext|"
 			"stall|stall-mid|oversize|alert [--backend PORT] "
-			"[--alpn PROTO] [--port-file FILE]\n");
+			"[--alpn PROTO] [--port-file FILE] [--rcvbuf BYTES]\n");
 		return -1;
 	}
 	return 0;
