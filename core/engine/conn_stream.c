@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/closing_rx.h"
 #include "engine/proxy.h"
 #include "engine/sock_direct.h"
 #include "engine/timers.h"
@@ -448,12 +449,9 @@ void shb_conn_on_recv(struct shb_conn *c, struct io_uring_cqe *cqe)
 	 * full, and the receive would go on reading for a connection that
 	 * is closing, holding its slot forever. Past what a goodbye takes,
 	 * a cancel ends it instead. */
-	if (res > 0 && more && c->st == C_CLOSING) {
-		if (c->closing_rx <= CLOSING_RX_MAX)
-			c->closing_rx += (uint32_t)res;
-		if (c->closing_rx > CLOSING_RX_MAX)
-			shb_conn_cancel_recv(c);
-	}
+	if (res > 0 && more && c->st == C_CLOSING &&
+	    shb_closing_rx_add(&c->closing_rx, (uint32_t)res))
+		shb_conn_cancel_recv(c);
 	if (res > 0) {
 		unsigned bid = cqe->flags >> IORING_CQE_BUFFER_SHIFT;
 		const uint8_t *buf = shb_buf_ring_buf(&w->br, bid);

@@ -90,10 +90,6 @@ _Static_assert(RECV_BUF_SIZE >= SHB_DGRAM_RECV_MAX, "recv_dgrams promise");
  * of a worker failed this many times in a row (each time after trying
  * every address). */
 #define GIVE_UP_FAILS 5
-/* What a closing connection may still receive before its receive is
- * cancelled: far more than a goodbye (GOAWAY, close_notify, the rest of
- * a response), far less than a peer that never stops sending. */
-#define CLOSING_RX_MAX (256u * 1024u)
 /* Refusals in a row (no response in between) resent before further ones
  * become errors: at least this many, and at least two full flights. */
 #define REFUSE_STREAK_MIN 16
@@ -160,8 +156,8 @@ struct shb_conn {
 	uint8_t st;
 	uint8_t recv_armed, send_busy, connect_busy;
 	uint8_t recv_paused; /* backlog held: the multishot recv is not re-armed */
-	/* Closing, the receive still got more than CLOSING_RX_MAX bytes: it
-	 * was cancelled (once). closing_rx counts them. */
+	/* Closing, the receive still got more than CLOSING_RX_MAX bytes
+	 * (closing_rx.h): it was cancelled (once). closing_rx counts them. */
 	uint8_t recv_cancelled;
 	uint32_t closing_rx;
 	uint8_t eof_pending; /* the peer's FIN came behind the backlog */
