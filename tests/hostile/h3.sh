@@ -37,6 +37,15 @@ case_reset() { ignored reset; }
 case_vn_badcid() { ignored vn-badcid; }
 case_amplify() { ignored amplify; }
 
+# A peer that never stops sending, to whichever connection spoke last:
+# each attempt still ends at the handshake timeout, and its close does
+# not wait on the flood (a datagram socket's receive, which no shutdown
+# ends, is cancelled as the close begins): 2 attempts of 1 s, under 5 s.
+case_flood() {
+	ignored flood
+	faster r 5000
+}
+
 # Only unknown versions: the attempt is abandoned as soon as the Version
 # Negotiation arrives, well before the handshake timeout.
 case_vn() {

@@ -12,6 +12,9 @@
  *   initial-junk  an Initial with the right header and an undecryptable
  *                 payload
  *   amplify       64 datagrams of noise for each one received
+ *   flood         noise without end, 64 datagrams a pass of the loop, to
+ *                 the client that last sent a long-header packet, while
+ *                 its connection closes and after
  *
  *   shb-hostile-quic --mode MODE [--port-file FILE] [--stats-file FILE]
  *
@@ -33,13 +36,13 @@
 #define MAX_CID 20
 
 enum mode { GARBAGE, TINY, VN, VN_BADCID, RETRY_BADTAG, RESET, INITIAL_JUNK,
-	    AMPLIFY };
+	    AMPLIFY, FLOOD };
 
 static const char *const mode_names[] = {
 	[GARBAGE] = "garbage", [TINY] = "tiny", [VN] = "vn",
 	[VN_BADCID] = "vn-badcid", [RETRY_BADTAG] = "retry-badtag",
 	[RESET] = "reset", [INITIAL_JUNK] = "initial-junk",
-	[AMPLIFY] = "amplify",
+	[AMPLIFY] = "amplify", [FLOOD] = "flood",
 };
 
 static volatile sig_atomic_t g_stop;
@@ -167,12 +170,30 @@ static void send_one(int fd, const struct sockaddr_storage *to, socklen_t tl,
 		g_tx++;
 }
 
+/* Mode flood: where the noise goes (tl 0: nowhere yet). */
+static struct sockaddr_storage g_flood_to;
+static socklen_t g_flood_tl;
+
+static void flood_burst(int fd)
+{
+	uint8_t out[DGRAM];
+
+	for (int i = 0; i < 64 && g_flood_tl; i++) {
+		fill(out, sizeof(out));
+		send_one(fd, &g_flood_to, g_flood_tl, out, sizeof(out));
+	}
+}
+
 static void answer(int fd, enum mode m, const struct sockaddr_storage *to,
 		   socklen_t tl, const struct hello *h)
 {
 	uint8_t out[DGRAM];
 
 	switch (m) {
+	case FLOOD:
+		memcpy(&g_flood_to, to, tl);
+		g_flood_tl = tl;
+		break;
 	case GARBAGE:
 	case AMPLIFY:
 		for (int i = 0; i < (m == AMPLIFY ? 64 : 3); i++) {
@@ -269,8 +290,8 @@ int main(int argc, char **argv)
 	}
 	if (mode < 0 || optind != argc) {
 		fprintf(stderr, "usage: shb-hostile-quic --mode garbage|tiny|vn|"
-			"vn-badcid|retry-badtag|reset|initial-junk|amplify "
-			"[--port-file FILE] [--stats-file FILE]\n");
+			"vn-badcid|retry-badtag|reset|initial-junk|amplify|"
+			"flood [--port-file FILE] [--stats-file FILE]\n");
 		return 2;
 	}
 	sigaction(SIGTERM, &sa, NULL);
@@ -286,7 +307,8 @@ int main(int argc, char **argv)
 		struct hello h;
 		ssize_t r;
 
-		if (poll(&pfd, 1, 100) <= 0)
+		flood_burst(fd);
+		if (poll(&pfd, 1, g_flood_tl ? 0 : 100) <= 0)
 			continue;
 		r = recvfrom(fd, in, sizeof(in), 0, (struct sockaddr *)&from, &fl);
 		if (r < 0)
