@@ -247,7 +247,7 @@ int shb_conn_issue(struct shb_conn *c)
 	else if (w->strings && shb_script_midstring(w->script))
 		r->t_due = w->script->due;
 	else {
-		r->t_due = shb_wait_take(w);
+		r->t_due = w->waitq ? shb_wait_take(w) : w->now;
 		took = 1;
 	}
 	shb_conn_req_add(c, i);
@@ -472,7 +472,8 @@ static void on_response(struct shb_conn *c, struct req_slot *r,
 	}
 	if (hop <= 0) {
 		shb_worker_finished_one(w);
-		shb_wait_again(w, c->idx);
+		if (w->waitq) /* none without --timeout (waiting.c) */
+			shb_wait_again(w, c->idx);
 	}
 	w->refuse_streak = 0;
 	shb_conn_succeeded(c);

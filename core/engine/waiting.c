@@ -10,7 +10,10 @@
 
 int shb_wait_init(struct worker *w)
 {
-	if (w->open)
+	/* Without --timeout no one reads when a request became due: the
+	 * closed loop keeps no queue then, and issuing a request and ending
+	 * one cost no queue work (requests.c checks waitq). */
+	if (w->open || !w->run->cfg->timeout_ns)
 		return 0;
 	w->wq_cap = w->nconns * w->users;
 	w->waitq = calloc(w->wq_cap ? w->wq_cap : 1, sizeof(*w->waitq));

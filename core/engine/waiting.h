@@ -22,7 +22,9 @@ struct shb_waiter {
 };
 
 /* The queue, one place per user (after the worker's set-up sized its
- * connections). 0, or -1 out of memory with args->err set. */
+ * connections); none in the open loop or without --timeout, where no
+ * one reads when a request became due. 0, or -1 out of memory with
+ * args->err set. */
 int shb_wait_init(struct worker *w);
 void shb_wait_free(struct worker *w);
 /* The load starts: every user's first request is due now (no more than
