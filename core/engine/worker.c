@@ -96,7 +96,11 @@ static void service(struct shb_conn *c)
 		return;
 	if (w->redir) /* -L: hops first, their chains are under way */
 		shb_redir_issue(c);
-	while (shb_worker_may_issue(w) && w->vt->capacity(c->p) > 0)
+	/* capacity() is how many more issue() takes now: asked once a pass,
+	 * not once a request. An issue() that refuses after all (SHB_E_BUSY)
+	 * ends the pass like any refusal. */
+	uint32_t room = shb_worker_may_issue(w) ? w->vt->capacity(c->p) : 0;
+	for (; room && shb_worker_may_issue(w); room--)
 		if (shb_conn_issue(c) < 0)
 			break;
 	if (!c->nused && c->established)
