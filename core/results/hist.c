@@ -24,22 +24,19 @@
 
 #define PPM_ALL 1000000u
 
-/* Index of the power-of-two bucket holding v. The mask makes every value
+/* Index of v in counts[]. With top the position of v's highest set bit
+ * and hm = sub_bucket_half_count_magnitude, v lies in bucket
+ * b = top - unit_magnitude - hm, sub-bucket v >> (top - hm), and its
+ * index ((b + 1) << hm) + sub - sub_bucket_half_count is
+ * (top << hm) + sub - index_base, index_base set at init: one record
+ * (two a request) does no more than the shifts. The mask makes every value
  * of bucket 0 (below sub_bucket_count) look like its top, so those values
  * need no branch; it also keeps the argument of clz non-zero. */
-static inline int32_t bucket_of(const struct shb_histo *h, uint64_t v)
-{
-	int top_bit = 64 - __builtin_clzll(v | (uint64_t)h->sub_bucket_mask);
-	return top_bit - h->unit_magnitude -
-	       (h->sub_bucket_half_count_magnitude + 1);
-}
-
 static inline int32_t index_of(const struct shb_histo *h, uint64_t v)
 {
-	int32_t b = bucket_of(h, v);
-	int32_t sub = (int32_t)(v >> (b + h->unit_magnitude));
-	return ((b + 1) << h->sub_bucket_half_count_magnitude) +
-	       (sub - h->sub_bucket_half_count);
+	int32_t top = 63 - __builtin_clzll(v | (uint64_t)h->sub_bucket_mask);
+	int32_t hm = h->sub_bucket_half_count_magnitude;
+	return (top << hm) + (int32_t)(v >> (top - hm)) - h->index_base;
 }
 
 /* Inclusive value bounds of counts[i]. */
@@ -106,6 +103,9 @@ int shb_histo_init(struct shb_histo *h, uint64_t highest, int sigfigs)
 	h->sub_bucket_half_count = h->sub_bucket_count / 2;
 	h->sub_bucket_mask = (int64_t)(h->sub_bucket_count - 1)
 			     << h->unit_magnitude;
+	h->index_base = ((h->unit_magnitude + h->sub_bucket_half_count_magnitude - 1)
+			 << h->sub_bucket_half_count_magnitude) +
+			h->sub_bucket_half_count;
 	h->bucket_count = buckets_needed((uint64_t)h->sub_bucket_count,
 					 h->unit_magnitude, highest);
 	int32_t len = (h->bucket_count + 1) * h->sub_bucket_half_count;

@@ -20,6 +20,7 @@ struct shb_histo {
 	int32_t sub_bucket_count;
 	int32_t sub_bucket_half_count;
 	int64_t sub_bucket_mask;
+	int32_t index_base; /* index_of's constant (hist.c) */
 	int32_t bucket_count;
 	int32_t counts_len;
 	uint64_t *counts;
