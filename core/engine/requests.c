@@ -15,14 +15,6 @@ void shb_worker_finished_one(struct worker *w)
 		w->args->end_ns = w->now;
 }
 
-void shb_conn_mark_dirty(struct shb_conn *c)
-{
-	if (!c->dirty) {
-		c->dirty = 1;
-		c->w->dirty[c->w->ndirty++] = c->idx;
-	}
-}
-
 void shb_worker_count_error(struct worker *w, unsigned kind, const char *msg)
 {
 	shb_stats_error(w->stats, kind, msg);
@@ -508,7 +500,8 @@ void shb_worker_req_done(struct shb_conn *c, uint64_t cookie,
 	struct req_slot *r = shb_conn_slot_of(c, cookie);
 	if (!r)
 		return; /* unknown or already completed: ignore, never count twice */
-	shb_conn_req_drop(c, (uint32_t)(r - c->reqs));
+	/* The cookie's low bits are the slot's index (shb_conn_cookie). */
+	shb_conn_req_drop(c, (uint32_t)(cookie & 0xffff));
 	shb_conn_mark_dirty(c);
 	if (w->stopping || shb_worker_past_deadline(w)) {
 		shb_redir_slot_end(w, r);

@@ -566,6 +566,16 @@ static inline struct req_slot *shb_conn_slot_of(const struct shb_conn *c,
 	return &c->reqs[i];
 }
 
+/* Puts c on the list of connections to service after this batch, once:
+ * inline, since every response and event marks its connection. */
+static inline void shb_conn_mark_dirty(struct shb_conn *c)
+{
+	if (!c->dirty) {
+		c->dirty = 1;
+		c->w->dirty[c->w->ndirty++] = c->idx;
+	}
+}
+
 static inline void shb_conn_req_drop(struct shb_conn *c, uint32_t i)
 {
 	c->reqs[i].used = 0;
@@ -596,7 +606,6 @@ void shb_worker_fail_unsent(struct worker *w, uint32_t t, shb_tstamp due,
 int shb_worker_tmpl_setup(struct worker *w);
 /* [worker] Open loop: this worker's next request becomes due. */
 void shb_worker_sched_next(struct worker *w);
-void shb_conn_mark_dirty(struct shb_conn *c);
 void shb_conn_fail_outstanding(struct shb_conn *c, unsigned kind, const char *msg);
 int shb_conn_issue(struct shb_conn *c);
 void shb_conn_requeue_outstanding(struct shb_conn *c);
