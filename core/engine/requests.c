@@ -265,7 +265,8 @@ int shb_conn_issue(struct shb_conn *c)
 	}
 	if (w->strings)
 		w->script->due = r->t_due;
-	shb_conn_timer_request(c, r->t_due);
+	if (w->run->cfg->timeout_ns) /* --timeout counts from t_due */
+		shb_conn_timer_request(c, r->t_due);
 	if (w->open && !resend)
 		sched_advance(w, r->t_intended);
 	return 0;
