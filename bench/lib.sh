@@ -133,7 +133,7 @@ setup_shb() { # plugin-dir...
 		b="$root/build-bench"
 		if [ ! -f "$b/build.ninja" ]; then
 			echo "$prog: configuring $b (release)" >&2
-			meson setup "$b" "$root" -Dtests=false --buildtype=release >/dev/null
+			meson setup "$b" "$root" -Dtests=false --buildtype=release -Db_lto=true >/dev/null
 		fi
 		echo "$prog: building shb" >&2
 		ninja -C "$b" >/dev/null
@@ -167,7 +167,7 @@ setup_floor() {
 		b="$root/build-bench"
 		if [ ! -f "$b/build.ninja" ]; then
 			echo "$prog: configuring $b (release)" >&2
-			meson setup "$b" "$root" -Dtests=false --buildtype=release >/dev/null
+			meson setup "$b" "$root" -Dtests=false --buildtype=release -Db_lto=true >/dev/null
 		fi
 	fi
 	echo "$prog: building bench/http_floor in $b" >&2

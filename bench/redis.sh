@@ -107,7 +107,7 @@ setup_redis_plugin() {
 	if [ -z "$shb" ]; then
 		if [ ! -f "$b/shb/build.ninja" ]; then
 			echo "$prog: configuring $b/shb (release)" >&2
-			meson setup "$b/shb" "$root" -Dtests=false --buildtype=release \
+			meson setup "$b/shb" "$root" -Dtests=false --buildtype=release -Db_lto=true \
 				--prefix="$b/stage" >/dev/null
 		fi
 		echo "$prog: building and installing shb into $b/stage" >&2

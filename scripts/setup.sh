@@ -121,6 +121,6 @@ fi
 
 cd "$root"
 if [ ! -f build/build.ninja ]; then
-	meson setup build --buildtype=release >/dev/null
+	meson setup build --buildtype=release -Db_lto=true >/dev/null
 fi
 ninja -C build >/dev/null
