@@ -263,7 +263,9 @@ int shb_conn_issue(struct shb_conn *c)
 			shb_wait_putback(w, r->t_due, c->idx);
 		return -1;
 	}
-	if (w->strings)
+	/* w->strings implies a script (plan.h); said so for the analyzer,
+	 * which cannot follow it across the worker's set-up. */
+	if (w->script && w->strings)
 		w->script->due = r->t_due;
 	if (w->run->cfg->timeout_ns) /* --timeout counts from t_due */
 		shb_conn_timer_request(c, r->t_due);
