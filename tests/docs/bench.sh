@@ -88,6 +88,10 @@ bad "close.sh: connections must be a whole number in 1..30000, not '0'" bench/cl
 bad "close.sh: --before /nonexistent/shb is not an executable file" \
 	bench/close.sh --before /nonexistent/shb
 bad "close.sh: unknown option '--loads' (try --help)" bench/close.sh --loads h1:50
+bad "h3_after.sh: --conns must be a whole number in 1..100000, not '0'" \
+	bench/h3_after.sh --out /nonexistent/x --conns 0
+bad "h3_after.sh: unknown option '--fast'" bench/h3_after.sh --fast 1
+bad "h3_after.sh: --out needs a value" bench/h3_after.sh --out
 bash bench/churn.sh --help | grep -q -- '--disable-keepalive' ||
 	fail "churn.sh --help does not say what shb runs with (--disable-keepalive)"
 echo "ok: ${#scripts[@]} bench scripts shellcheck-clean, all.sh help, README and dry run agree"
