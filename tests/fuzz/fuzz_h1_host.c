@@ -3,8 +3,7 @@
 
 #include "fuzz_h1_host.h"
 #include "fuzz_input.h"
-
-extern const struct shb_plugin_entry shb_plugin_entry_v1;
+#include "fuzz_plugin.h"
 
 static struct shb_conn *want_handle;
 static h1fz_done_fn on_done;
@@ -62,17 +61,8 @@ static const struct shb_host host = {
 
 const struct shb_proto_desc *h1fz_desc(void)
 {
-	static const struct shb_proto_desc *d;
-	const struct shb_proto_factory *f;
-
-	if (d)
-		return d;
 	FZ_CHECK(on_done != NULL);
-	FZ_CHECK(shb_plugin_entry_v1.init(&host) == SHB_OK);
-	f = shb_plugin_entry_v1.get_factory(SHB_FACTORY_PROTOCOL);
-	FZ_CHECK(f && f->count == 1);
-	d = f->get(0);
-	return d;
+	return fz_plugin_desc(&host);
 }
 
 void *h1fz_module(uint32_t parallel, int debug)

@@ -7,8 +7,7 @@
 
 #include "fuzz_h2_host.h"
 #include "fuzz_input.h"
-
-extern const struct shb_plugin_entry shb_plugin_entry_v1;
+#include "fuzz_plugin.h"
 
 enum { C_FREE = 0, C_OPEN, C_DONE, C_CANCELLED };
 
@@ -77,16 +76,7 @@ static const struct shb_host host = {
 
 static const struct shb_proto_desc *desc(void)
 {
-	static const struct shb_proto_desc *d;
-	const struct shb_proto_factory *f;
-
-	if (d)
-		return d;
-	FZ_CHECK(shb_plugin_entry_v1.init(&host) == SHB_OK);
-	f = shb_plugin_entry_v1.get_factory(SHB_FACTORY_PROTOCOL);
-	FZ_CHECK(f && f->count == 1);
-	d = f->get(0);
-	return d;
+	return fz_plugin_desc(&host);
 }
 
 /* ---- the observer (h2fz_observe) ---- */
