@@ -82,6 +82,40 @@ static void on_result(struct shb_h2_conn *c, uint64_t cookie,
 	}
 }
 
+/* A header block or DATA frame still being read for s (the core may
+ * cancel between two recv calls) must not land in the slot's next
+ * stream. */
+static inline void forget_reads(struct shb_h2_conn *c,
+				const struct shb_h2_stream *s)
+{
+	if (c->hb_stream == s)
+		c->hb_stream = NULL;
+	if (c->rd.st == s)
+		c->rd.st = NULL;
+}
+
+/* What the core is told of s's end (inline: the complete-response path
+ * below passes SHB_REQ_OK, and its branches fold away). */
+static inline struct shb_req_result stream_result(const struct shb_h2_conn *c,
+						  const struct shb_h2_stream *s,
+						  uint32_t outcome, uint64_t err_code,
+						  const char *detail)
+{
+	return (struct shb_req_result){
+		.struct_size = sizeof(struct shb_req_result),
+		.outcome = outcome,
+		.status = outcome == SHB_REQ_OK ? s->status : 0,
+		.err_space = outcome == SHB_REQ_OK ? SHB_ERRSPACE_NONE
+						   : SHB_ERRSPACE_H2,
+		.err_code = err_code,
+		.rx_header_bytes = s->rx_header_bytes,
+		.rx_body_bytes = s->rx_body_bytes,
+		.ts_first_byte = s->ts_first_byte,
+		.ts_done = c->now,
+		.detail = detail,
+	};
+}
+
 /* shb_h2_stream_finish, every case. */
 static __attribute__((noinline)) void
 finish_checked(struct shb_h2_conn *c, struct shb_h2_stream *s,
@@ -95,32 +129,15 @@ finish_checked(struct shb_h2_conn *c, struct shb_h2_stream *s,
 		if (outcome == SHB_REQ_OK)
 			(void)shb_h2_send_rst_stream(c, s->id, SHB_H2_CANCEL);
 	}
-	/* A header block or DATA frame still being read for it (the core
-	 * may cancel between two recv calls) must not land in the slot's
-	 * next stream. */
-	if (c->hb_stream == s)
-		c->hb_stream = NULL;
-	if (c->rd.st == s)
-		c->rd.st = NULL;
+	forget_reads(c, s);
 	if (c->mod->debug)
 		shb_h2_trace(c, "stream %u done: outcome %u status %u, %llu head + %llu body octets",
 			     s->id, outcome, s->status,
 			     (unsigned long long)s->rx_header_bytes,
 			     (unsigned long long)s->rx_body_bytes);
 	if (outcome != SHB_REQ_CANCELLED) {
-		struct shb_req_result res = {
-			.struct_size = sizeof(res),
-			.outcome = outcome,
-			.status = outcome == SHB_REQ_OK ? s->status : 0,
-			.err_space = outcome == SHB_REQ_OK ? SHB_ERRSPACE_NONE
-							   : SHB_ERRSPACE_H2,
-			.err_code = err_code,
-			.rx_header_bytes = s->rx_header_bytes,
-			.rx_body_bytes = s->rx_body_bytes,
-			.ts_first_byte = s->ts_first_byte,
-			.ts_done = c->now,
-			.detail = detail,
-		};
+		struct shb_req_result res =
+			stream_result(c, s, outcome, err_code, detail);
 		uint64_t cookie = s->cookie;
 
 		if (c->keep && outcome == SHB_REQ_OK)
@@ -152,22 +169,8 @@ void shb_h2_stream_finish(struct shb_h2_conn *c, struct shb_h2_stream *s,
 		finish_checked(c, s, outcome, err_code, detail);
 		return;
 	}
-	if (c->hb_stream == s)
-		c->hb_stream = NULL;
-	if (c->rd.st == s)
-		c->rd.st = NULL;
-	res = (struct shb_req_result){
-		.struct_size = sizeof(res),
-		.outcome = SHB_REQ_OK,
-		.status = s->status,
-		.err_space = SHB_ERRSPACE_NONE,
-		.err_code = err_code,
-		.rx_header_bytes = s->rx_header_bytes,
-		.rx_body_bytes = s->rx_body_bytes,
-		.ts_first_byte = s->ts_first_byte,
-		.ts_done = c->now,
-		.detail = detail,
-	};
+	forget_reads(c, s);
+	res = stream_result(c, s, SHB_REQ_OK, err_code, detail);
 	shb_h2_stream_clear(s);
 	c->open--;
 	c->mod->host->req_done(c->handle, cookie, &res);
