@@ -66,7 +66,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FZ_CHECK(cfg.proto && cfg.report_count >= 1);
 		FZ_CHECK(cfg.connections >= 1 && cfg.parallel >= 1);
 		FZ_CHECK(cfg.requests > 0 || cfg.duration_ns > 0);
-		FZ_CHECK(!cfg.has_body || cfg.body);
+		/* --body-lines: the bodies are the file's lines (template.h) */
+		FZ_CHECK(!cfg.has_body || cfg.body || cfg.body_lines);
 	}
 	shb_config_free(&cfg);
 	return 0;
