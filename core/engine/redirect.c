@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "cli/url_ref.h"
+#include "engine/redirect_var.h"
 #include "engine/script_run.h"
 #include "engine/timers.h"
 #include "engine/worker_int.h"
@@ -37,6 +38,9 @@ struct shb_redir_chain {
 	char url[SHB_URL_REF_MAX + 1]; /* absolute, without fragment */
 	char loc[SHB_URL_REF_MAX + 1];
 	char trail[SHB_SAMPLE_LEN]; /* "URL -> URL -> ...", for samples */
+	/* A templated run: what its first request was sent with (body and
+	 * method above point into it when it varied the body). */
+	struct shb_redir_var var;
 	uint64_t seen[];            /* the URLs' hashes, max + 1 */
 };
 
@@ -52,6 +56,11 @@ struct shb_redir {
 	 * Content-Type of a body a hop no longer has. */
 	struct shb_kv *kv, *kv_nobody;
 	size_t nkv, nkv_nobody;
+	/* A templated run (redirect_var.h): each request slot's variation,
+	 * [connection index * parallel + slot], and the headers of a hop
+	 * whose chain varied some (room for all of the run's). */
+	struct shb_redir_var *vars;
+	struct shb_kv *kv_var;
 };
 
 int shb_redir_setup(struct worker *w)
@@ -70,6 +79,15 @@ int shb_redir_setup(struct worker *w)
 		snprintf(w->args->err, sizeof(w->args->err), "out of memory for -L");
 		return -1;
 	}
+	if (run->tmpls) {
+		rd->vars = calloc((size_t)w->nconns * w->parallel, sizeof(*rd->vars));
+		rd->kv_var = calloc(n + 1, sizeof(*rd->kv_var));
+		if (!rd->vars || !rd->kv_var) {
+			snprintf(w->args->err, sizeof(w->args->err),
+				 "out of memory for -L");
+			return -1;
+		}
+	}
 	rd->max = run->cfg->max_redirs;
 	rd->due_min = UINT64_MAX;
 	for (size_t i = 0; i < n; i++) {
@@ -85,6 +103,7 @@ static void free_list(struct shb_redir_chain *ch)
 {
 	while (ch) {
 		struct shb_redir_chain *next = ch->next;
+		shb_redir_var_free(&ch->var);
 		free(ch);
 		ch = next;
 	}
@@ -96,10 +115,18 @@ void shb_redir_free(struct worker *w)
 	if (!rd)
 		return;
 	for (uint32_t i = 0; w->conns && i < w->nconns; i++)
-		for (uint32_t k = 0; k < w->parallel; k++)
-			free(w->conns[i].reqs[k].chain);
+		for (uint32_t k = 0; k < w->parallel; k++) {
+			struct shb_redir_chain *ch = w->conns[i].reqs[k].chain;
+			if (ch)
+				shb_redir_var_free(&ch->var);
+			free(ch);
+		}
 	free_list(rd->free);
 	free_list(rd->head);
+	for (size_t i = 0; rd->vars && i < (size_t)w->nconns * w->parallel; i++)
+		shb_redir_var_free(&rd->vars[i]);
+	free(rd->vars);
+	free(rd->kv_var);
 	free(rd->kv);
 	free(rd->kv_nobody);
 	free(rd);
@@ -160,6 +187,50 @@ static void chain_first(const struct worker *w, uint32_t t,
 	}
 }
 
+/* Slot i of c: where its variation is kept. */
+static struct shb_redir_var *slot_var(struct shb_conn *c, const struct req_slot *r)
+{
+	size_t i = (size_t)(r - c->reqs);
+	return &c->w->redir->vars[(size_t)c->idx * c->w->parallel + i];
+}
+
+int shb_redir_keep(struct shb_conn *c, uint64_t cookie,
+		   const struct shb_request_var *var)
+{
+	struct shb_redir *rd = c->w->redir;
+	size_t i = (size_t)(cookie & 0xffff);
+	return shb_redir_var_keep(&rd->vars[(size_t)c->idx * c->w->parallel + i], var);
+}
+
+/* A templated run: the chain takes what slot r's request was sent with
+ * (and the slot the chain's old variation, to reuse): its body for 307
+ * and 308, its header values for every hop, and its path for the URL
+ * the chain starts from. Returns that URL: `url` (as typed), or, when
+ * the path varied, the origin's with the path as sent. */
+static const char *chain_take_var(struct shb_conn *c, const struct req_slot *r,
+				  struct shb_redir_chain *ch, const char *url)
+{
+	static _Thread_local char sent[SHB_URL_REF_MAX + 1];
+	struct shb_redir_var *sv = slot_var(c, r), tmp = *sv;
+	const struct shb_origin *o = c->ro->origin;
+	const uint8_t *body;
+	const char *path;
+	size_t n;
+	*sv = ch->var;
+	ch->var = tmp;
+	if ((body = shb_redir_var_body(&ch->var, &n))) {
+		ch->body = body;
+		ch->body_len = n;
+		ch->has_body = 1;
+	}
+	if ((path = shb_redir_var_path(&ch->var, &n))) {
+		snprintf(sent, sizeof(sent), "%s://%s%.*s", o->scheme, o->authority,
+			 (int)(n < SHB_URL_REF_MAX ? n : SHB_URL_REF_MAX), path);
+		url = sent;
+	}
+	return url;
+}
+
 static struct shb_redir_chain *chain_start(struct worker *w, struct shb_conn *c,
 					   const struct req_slot *r)
 {
@@ -170,6 +241,8 @@ static struct shb_redir_chain *chain_start(struct worker *w, struct shb_conn *c,
 		rd->free = ch->next;
 	else if (!(ch = malloc(sizeof(*ch) + (rd->max + 1u) * sizeof(uint64_t))))
 		return NULL;
+	else
+		memset(&ch->var, 0, sizeof(ch->var));
 	ch->next = NULL;
 	ch->target = r->target;
 	ch->oi = c->oi;
@@ -177,6 +250,8 @@ static struct shb_redir_chain *chain_start(struct worker *w, struct shb_conn *c,
 	ch->hops = ch->status = ch->trail_cut = 0;
 	ch->trail[0] = '\0';
 	chain_first(w, r->target, ch, &url);
+	if (rd->vars)
+		url = chain_take_var(c, r, ch, url);
 	/* The URL as typed, with "/" for an empty path, without fragment:
 	 * as a resolved Location back to it reads. */
 	struct shb_url_parts p;
@@ -427,6 +502,24 @@ int shb_redir_on_response(struct shb_conn *c, struct req_slot *r,
 	return 1;
 }
 
+/* The run's headers with the values the chain's first request was sent
+ * with, without Content-Type when the hop has no body: into out, their
+ * number. */
+static size_t hop_headers(const struct shb_redir *rd,
+			  const struct shb_redir_chain *ch, struct shb_kv *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < rd->nkv; i++) {
+		struct shb_kv kv = rd->kv[i];
+		const char *v = shb_redir_var_header(&ch->var, (uint32_t)i);
+		if (v)
+			kv.value = v;
+		if (ch->has_body || strcasecmp(kv.key, "content-type") != 0)
+			out[n++] = kv;
+	}
+	return n;
+}
+
 /* The hop's request: the chain's method and body, the URL's path and
  * query ("/" when empty), c's origin's scheme and authority, the run's
  * headers. Returns issue_req's code. */
@@ -455,6 +548,10 @@ static int send_hop(struct shb_conn *c, struct shb_redir_chain *ch,
 		.body = ch->body,
 		.body_len = ch->body_len,
 	};
+	if (ch->var.flags & SHB_VAR_HEADERS) {
+		req.header_count = hop_headers(rd, ch, rd->kv_var);
+		req.headers = rd->kv_var;
+	}
 	return w->vt->issue_req(c->p, &req, cookie, shb_conn_now(c));
 }
 

@@ -38,6 +38,12 @@ struct shb_redir;
 int shb_redir_setup(struct worker *w);
 void shb_redir_free(struct worker *w);
 
+/* A templated run: slot `cookie` of c was sent with *var (borrowed for
+ * the call; NULL: nothing varied), kept in case a redirect makes a chain
+ * of it (redirect_var.h). 0, or -1 out of memory. Only with w->redir. */
+int shb_redir_keep(struct shb_conn *c, uint64_t cookie,
+		   const struct shb_request_var *var);
+
 /* The response `res` (outcome OK) to slot r of c ended. 1: a redirect to
  * follow, counted like any response, whose hop is now queued (the chain
  * goes on: its user is not free and -n is not charged); 0: the chain ends

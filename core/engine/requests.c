@@ -154,8 +154,11 @@ static int issue_templated(struct shb_conn *c, const void *prep, uint32_t t,
 	const struct shb_tmpl *tm = w->tmpls[t];
 	struct shb_request_var var;
 
-	if (!tm)
+	if (!tm) {
+		if (w->redir) /* nothing of it varied */
+			(void)shb_redir_keep(c, cookie, NULL);
 		return w->vt->issue(c->p, prep, cookie, shb_conn_now(c));
+	}
 	struct shb_tmpl_ctx ctx = {
 		.seq = atomic_fetch_add_explicit(&w->run->seq, 1, memory_order_relaxed),
 		.worker = w->args->index,
@@ -163,6 +166,11 @@ static int issue_templated(struct shb_conn *c, const void *prep, uint32_t t,
 		.rng = &w->trng,
 	};
 	shb_tmpl_expand(tm, &ctx, w->tscratch, w->thv, &var);
+	/* -L: a hop resends what this request was sent with. */
+	if (w->redir && shb_redir_keep(c, cookie, &var) < 0) {
+		shb_worker_fatal(w, "out of memory for -L's redirect chains");
+		return SHB_E_NOMEM;
+	}
 	return w->vt->issue_var(c->p, prep, &var, cookie, shb_conn_now(c));
 }
 

@@ -11,6 +11,9 @@
 #  - a loop and a chain past --max-redirs: application errors on the 3xx,
 #    the chain in the sample;
 #  - 303 after POST turns into GET without a body, 307 and 308 keep both;
+#  - a 307 hop resends its request as it was sent: its line of
+#    --body-lines, its templated body and header values as expanded
+#    (not the template's text, nor no body at all);
 #  - a Location to an origin the run has no connection to: an error, the
 #    URL in the sample; one to another origin of --mix goes there, and
 #    ends in a connect error when that origin cannot be reached.
@@ -51,6 +54,11 @@ servers() {
 		location = /p307 { return 307 /echo; }
 		location = /p308 { return 308 /echo; }
 		location = /echo { return 200 "echo"; }
+		location = /t307 { return 307 /techo; }
+		location = /techo {
+			if (\$http_x_t !~ "^t[0-9]+\$") { return 400; }
+			return 200 "echo";
+		}
 		location = /away { return 302 http://127.0.0.1:$DEAD/x; }
 		location = /tob { return 302 http://127.0.0.1:$B/c; }
 	}
@@ -138,6 +146,7 @@ go() {
 	run_shb "$name" ${ARGS[$p]} "$@"
 }
 
+printf 'abc\ndefgh\n' >"$T/lines"
 for p in h1 h2 h3; do
 	U=${URL[$p]}
 
@@ -208,6 +217,21 @@ for p in h1 h2 h3; do
 		logged 8
 		expect_lines "$p-$s" "4 POST /p$s $s 3" "4 POST /echo 200 3"
 	done
+
+	note "$p: a 307 hop resends its request as it was sent: its line of --body-lines"
+	go "$p-lines" "$p" -L -n 4 --body-lines "$T/lines" "$U/p307"
+	expect_rc "$p-lines" 0
+	check "$p-lines" 'requests.total == 8' 'statusCodes.307 == 4' 'statusCodes.200 == 4'
+	logged 8
+	expect_lines "$p-lines" "2 POST /p307 307 3" "2 POST /p307 307 5" \
+		"2 POST /echo 200 3" "2 POST /echo 200 5"
+
+	note "$p: ... and its templated body and headers as expanded (/techo answers 400 to a header not t<digits>)"
+	go "$p-tmpl" "$p" -L -n 4 -d 'n={{seq}}' -H 'X-T: t{{seq}}' "$U/t307"
+	expect_rc "$p-tmpl" 0
+	check "$p-tmpl" 'requests.total == 8' 'statusCodes.307 == 4' 'statusCodes.200 == 4'
+	logged 8
+	expect_lines "$p-tmpl" "4 POST /t307 307 3" "4 POST /techo 200 3"
 
 	note "$p: a Location to an origin the run has no connection to"
 	go "$p-away" "$p" -L -n 3 "$U/away"
