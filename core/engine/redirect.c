@@ -188,18 +188,17 @@ static void chain_first(const struct worker *w, uint32_t t,
 }
 
 /* Slot i of c: where its variation is kept. */
-static struct shb_redir_var *slot_var(struct shb_conn *c, const struct req_slot *r)
+/* Where request slot i of c keeps its variation. */
+static struct shb_redir_var *slot_var(const struct shb_conn *c, size_t i)
 {
-	size_t i = (size_t)(r - c->reqs);
 	return &c->w->redir->vars[(size_t)c->idx * c->w->parallel + i];
 }
 
 int shb_redir_keep(struct shb_conn *c, uint64_t cookie,
 		   const struct shb_request_var *var)
 {
-	struct shb_redir *rd = c->w->redir;
-	size_t i = (size_t)(cookie & 0xffff);
-	return shb_redir_var_keep(&rd->vars[(size_t)c->idx * c->w->parallel + i], var);
+	/* The cookie's low bits are the slot's index (shb_conn_cookie). */
+	return shb_redir_var_keep(slot_var(c, (size_t)(cookie & 0xffff)), var);
 }
 
 /* A templated run: the chain takes what slot r's request was sent with
@@ -211,7 +210,7 @@ static const char *chain_take_var(struct shb_conn *c, const struct req_slot *r,
 				  struct shb_redir_chain *ch, const char *url)
 {
 	static _Thread_local char sent[SHB_URL_REF_MAX + 1];
-	struct shb_redir_var *sv = slot_var(c, r), tmp = *sv;
+	struct shb_redir_var *sv = slot_var(c, (size_t)(r - c->reqs)), tmp = *sv;
 	const struct shb_origin *o = c->ro->origin;
 	const uint8_t *body;
 	const char *path;
