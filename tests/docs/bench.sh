@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The benchmark scripts without running a benchmark: every bench/*.sh is
-# shellcheck-clean (warnings and errors), bench/all.sh --help and
-# bench/README.md list the same options, --dry-run names each part's script
-# with the options that part takes, and bad input is one line and exit 2.
+# shellcheck-clean (warnings and errors) and sources bench/lib.sh,
+# bench/all.sh --help and bench/README.md list the same options, --dry-run
+# names each part's script with the options that part takes, and bad input
+# is one line and exit 2.
 # Nothing is timed here: benchmarks stay out of the test suite.
 set -euo pipefail
 
@@ -20,6 +21,13 @@ shopt -s nullglob
 scripts=(bench/*.sh)
 [ "${#scripts[@]}" -ge 2 ] || fail "no bench/*.sh found under $SRC"
 shellcheck -S warning -x "${scripts[@]}" || fail "shellcheck found problems in bench/*.sh (above)"
+
+# --- one set of helpers: every script takes its option parsing, checks and
+# clean-up from bench/lib.sh rather than a copy of its own -----------------
+for s in "${scripts[@]}"; do
+	[ "$s" = bench/lib.sh ] && continue
+	grep -qE '^\. "\$root/bench/lib.sh"' "$s" || fail "$s does not source bench/lib.sh"
+done
 
 # --- all.sh --help against bench/README.md ------------------------------------
 help=$(bash bench/all.sh --help) || fail "bench/all.sh --help exited non-zero"
@@ -90,8 +98,9 @@ bad "close.sh: --before /nonexistent/shb is not an executable file" \
 bad "close.sh: unknown option '--loads' (try --help)" bench/close.sh --loads h1:50
 bad "h3_after.sh: --conns must be a whole number in 1..100000, not '0'" \
 	bench/h3_after.sh --out /nonexistent/x --conns 0
-bad "h3_after.sh: unknown option '--fast'" bench/h3_after.sh --fast 1
-bad "h3_after.sh: --out needs a value" bench/h3_after.sh --out
+bad "h3_after.sh: unknown option '--fast' (try --help)" bench/h3_after.sh --fast 1
+bad "h3_after.sh: option --out needs a value" bench/h3_after.sh --out
+bad "h3_after.sh: --out is required" bench/h3_after.sh --conns 5
 bash bench/churn.sh --help | grep -q -- '--disable-keepalive' ||
 	fail "churn.sh --help does not say what shb runs with (--disable-keepalive)"
-echo "ok: ${#scripts[@]} bench scripts shellcheck-clean, all.sh help, README and dry run agree"
+echo "ok: ${#scripts[@]} bench scripts shellcheck-clean and on bench/lib.sh, all.sh help, README and dry run agree"
