@@ -3,17 +3,23 @@
  * rules and snappy's format description, the answer's status line, the
  * bucket bounds and their le labels, the options, and how results fold
  * into the pushed state (an interval's deltas, then the run's totals),
- * with the core's own histograms. tests/e2e/prom.sh checks the same
+ * with the core's own histograms, and a POST trying the next address
+ * after a refused one. tests/e2e/prom.sh checks the same
  * against a real Prometheus. */
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <CUnit/CUnit.h>
 #include <shb/shb.h>
 
 #include "prom_opts.h"
+#include "prom_push.h"
 #include "prom_series.h"
 #include "prom_wire.h"
 #include "results/hist.h"
@@ -241,7 +247,8 @@ static void test_options(void)
 	CU_ASSERT_EQUAL(o.timeout_ns, 250000000ull);
 	CU_ASSERT_EQUAL(shb_prom_opts_parse("url=http://127.0.0.1", &o, err,
 					    sizeof(err)), 0);
-	CU_ASSERT_EQUAL(((struct sockaddr_in *)&o.target.addr)->sin_port, htons(80));
+	CU_ASSERT_EQUAL(o.target.naddr, 1);
+	CU_ASSERT_EQUAL(((struct sockaddr_in *)&o.target.addr[0])->sin_port, htons(80));
 	/* a query after the path goes with it (receivers take parameters) */
 	CU_ASSERT_EQUAL(shb_prom_opts_parse("url=http://127.0.0.1:1/w?x=1", &o,
 					    err, sizeof(err)), 0);
@@ -394,6 +401,94 @@ static void test_take(void)
 	fake_free(&f);
 }
 
+/* A TCP socket on 127.0.0.1, any port: listening, or closed again so
+ * that a connect to its port is refused. Returns the fd (-1 when closed)
+ * and the address. */
+static int loopback_port(int listening, struct sockaddr_storage *a, socklen_t *alen)
+{
+	struct sockaddr_in *in = (struct sockaddr_in *)a;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	CU_ASSERT_FATAL(fd >= 0);
+	memset(a, 0, sizeof(*a));
+	in->sin_family = AF_INET;
+	in->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	*alen = sizeof(*in);
+	CU_ASSERT_FATAL(bind(fd, (struct sockaddr *)in, *alen) == 0);
+	CU_ASSERT_FATAL(getsockname(fd, (struct sockaddr *)in, alen) == 0);
+	if (listening) {
+		CU_ASSERT_FATAL(listen(fd, 4) == 0);
+		return fd;
+	}
+	close(fd);
+	return -1;
+}
+
+/* One receiver: takes a connection within 5 s, reads the head and the
+ * 5-byte body, answers 204. */
+static void *answer_204(void *arg)
+{
+	int lfd = *(int *)arg, fd;
+	struct pollfd pfd = {lfd, POLLIN, 0};
+	char buf[2048];
+	size_t got = 0;
+	if (poll(&pfd, 1, 5000) != 1 || (fd = accept(lfd, NULL, NULL)) < 0)
+		return NULL;
+	for (;;) {
+		ssize_t k = recv(fd, buf + got, sizeof(buf) - 1 - got, 0);
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+		buf[got] = 0;
+		const char *end = strstr(buf, "\r\n\r\n");
+		if (end && got >= (size_t)(end + 4 - buf) + 5)
+			break;
+	}
+	static const char ok[] = "HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n";
+	(void)!send(fd, ok, sizeof(ok) - 1, MSG_NOSIGNAL);
+	close(fd);
+	return NULL;
+}
+
+static void target_of(struct shb_prom_target *t)
+{
+	memset(t, 0, sizeof(*t));
+	snprintf(t->url, sizeof(t->url), "http://localhost/");
+	snprintf(t->hostport, sizeof(t->hostport), "localhost");
+	snprintf(t->path, sizeof(t->path), "/api/v1/write");
+}
+
+/* A name that resolves to an address nobody listens on first (localhost
+ * on ::1 before 127.0.0.1, as a stock Debian resolves it) still reaches
+ * the receiver: a POST tries the next address after a refusal. With the
+ * refused address alone the POST fails as a connect error that says so. */
+static void test_post_addresses(void)
+{
+	struct shb_prom_target t;
+	struct sockaddr_storage refused, open_a;
+	socklen_t rlen, olen;
+	char why[256] = "";
+	pthread_t th;
+	int lfd = loopback_port(1, &open_a, &olen);
+	(void)loopback_port(0, &refused, &rlen);
+
+	target_of(&t);
+	t.addr[0] = refused;
+	t.addrlen[0] = rlen;
+	t.addr[1] = open_a;
+	t.addrlen[1] = olen;
+	t.naddr = 2;
+	CU_ASSERT_FATAL(pthread_create(&th, NULL, answer_204, &lfd) == 0);
+	CU_ASSERT_EQUAL(shb_prom_post(&t, (const uint8_t *)"abcde", 5, 5000000000ull,
+				      why, sizeof(why)), SHB_PROM_POST_OK);
+	pthread_join(th, NULL);
+	close(lfd);
+
+	t.naddr = 1;
+	CU_ASSERT_EQUAL(shb_prom_post(&t, (const uint8_t *)"abcde", 5, 5000000000ull,
+				      why, sizeof(why)), SHB_PROM_FAIL_CONNECT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "connect: Connection refused"));
+}
+
 static CU_TestInfo prom_tests[] = {
 	{"protobuf varints", test_varint},
 	{"a WriteRequest timeseries, byte by byte", test_series},
@@ -404,6 +499,7 @@ static CU_TestInfo prom_tests[] = {
 	{"timeout durations", test_duration},
 	{"options: url, run, timeout", test_options},
 	{"intervals add up, the total replaces them", test_take},
+	{"a POST tries the next address after a refusal", test_post_addresses},
 	CU_TEST_INFO_NULL,
 };
 

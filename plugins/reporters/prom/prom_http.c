@@ -78,9 +78,17 @@ int shb_prom_target_parse(const char *url, struct shb_prom_target *t,
 	if (rc != 0 || !res)
 		return shb_quote_fail(err, errlen, "url", url,
 				      "cannot resolve %s: %s", host, gai_strerror(rc));
-	memcpy(&t->addr, res->ai_addr, res->ai_addrlen);
-	t->addrlen = res->ai_addrlen;
+	for (const struct addrinfo *ai = res; ai && t->naddr < SHB_PROM_ADDRS;
+	     ai = ai->ai_next) {
+		if (ai->ai_addrlen > sizeof(t->addr[0]))
+			continue;
+		memcpy(&t->addr[t->naddr], ai->ai_addr, ai->ai_addrlen);
+		t->addrlen[t->naddr++] = ai->ai_addrlen;
+	}
 	freeaddrinfo(res);
+	if (!t->naddr)
+		return shb_quote_fail(err, errlen, "url", url,
+				      "cannot resolve %s: no usable address", host);
 	return 0;
 }
 
@@ -125,12 +133,13 @@ static int fail(struct post *x, int kind, const char *what, int e)
 	return kind;
 }
 
-static int do_connect(struct post *x, const struct shb_prom_target *t)
+static int connect_one(struct post *x, const struct sockaddr_storage *a,
+		       socklen_t alen)
 {
-	x->fd = socket(t->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	x->fd = socket(a->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (x->fd < 0)
 		return fail(x, SHB_PROM_FAIL_CONNECT, "socket", errno);
-	if (connect(x->fd, (const struct sockaddr *)&t->addr, t->addrlen) == 0)
+	if (connect(x->fd, (const struct sockaddr *)a, alen) == 0)
 		return 0;
 	if (errno != EINPROGRESS)
 		return fail(x, SHB_PROM_FAIL_CONNECT, "connect", errno);
@@ -143,6 +152,22 @@ static int do_connect(struct post *x, const struct shb_prom_target *t)
 	if (getsockopt(x->fd, SOL_SOCKET, SO_ERROR, &e, &el) < 0)
 		e = errno;
 	return e ? fail(x, SHB_PROM_FAIL_CONNECT, "connect", e) : 0;
+}
+
+/* The target's addresses in turn, while they fail at once and the
+ * deadline has not passed (a timeout used it up). */
+static int do_connect(struct post *x, const struct shb_prom_target *t)
+{
+	int rc = SHB_PROM_FAIL_CONNECT;
+	for (unsigned i = 0; i < t->naddr; i++) {
+		rc = connect_one(x, &t->addr[i], t->addrlen[i]);
+		if (rc != SHB_PROM_FAIL_CONNECT)
+			return rc;
+		if (x->fd >= 0)
+			close(x->fd);
+		x->fd = -1;
+	}
+	return rc;
 }
 
 static int send_all(struct post *x, const void *p, size_t n)

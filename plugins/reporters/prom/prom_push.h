@@ -27,12 +27,19 @@
 #define SHB_PROM_URL_MAX 512
 
 /* Where to push: "http://HOST[:PORT][/PATH]", resolved once. */
+#define SHB_PROM_ADDRS 4u
+
 struct shb_prom_target {
 	char url[SHB_PROM_URL_MAX]; /* as given */
 	char hostport[300];  /* the Host header */
 	char path[512];      /* "/api/v1/write" when the URL has none */
-	struct sockaddr_storage addr;
-	socklen_t addrlen;
+	/* Every address the host resolved to, in getaddrinfo's order (the
+	 * first SHB_PROM_ADDRS): a POST tries them in turn, so that a name
+	 * such as localhost, ::1 first on a stock Debian, reaches a receiver
+	 * that listens on 127.0.0.1 only. */
+	struct sockaddr_storage addr[SHB_PROM_ADDRS];
+	socklen_t addrlen[SHB_PROM_ADDRS];
+	unsigned naddr; /* 1..SHB_PROM_ADDRS */
 };
 
 /* Parses and resolves url. 0, or -1 with one line in err. */
@@ -75,7 +82,10 @@ void shb_prom_push_queue(struct shb_prom_push *p, uint8_t *body, size_t len,
 void shb_prom_push_finish(struct shb_prom_push *p, struct shb_prom_stats *st);
 
 /* One POST, blocking until it is answered or `timeout_ns` passed: 0 when
- * answered 2xx, else the failure kind with one line in why. */
+ * answered 2xx, else the failure kind with one line in why. It connects
+ * to the target's addresses in turn until one takes the connection (a
+ * refused or unreachable one costs no wait); why then names the last
+ * failure. */
 int shb_prom_post(const struct shb_prom_target *t, const uint8_t *body,
 		  size_t len, uint64_t timeout_ns, char *why, size_t whylen);
 
