@@ -26,8 +26,14 @@ chmod 711 "$E2E_TMP"
 chmod 777 "$T"
 tls_self cert DNS:localhost
 
-# nginx, the origin: its own directory, its log in N/access.log.
+# nginx, the origin: its own directory, its log in N/access.log. squid
+# resolves the https URLs' localhost itself: on a stock Debian that is
+# ::1 first (/etc/hosts), and with nginx on 127.0.0.1 alone squid
+# answered those CONNECTs 503. So the TLS port listens on ::1 too
+# wherever localhost resolves there.
 N=$T/nginx
+V6=""
+if getent ahosts localhost | awk '{ print $1 }' | grep -qx '::1'; then V6=1; fi
 # shellcheck disable=SC2016 # nginx's variables, not the shell's
 servers() {
 	nginx_conf "$N" '$server_port $server_protocol $request_method $request_uri $http_host' <<SERVERS
@@ -37,6 +43,7 @@ servers() {
 		listen 127.0.0.1:$PLAIN;
 		listen 127.0.0.1:$PLAIN2;
 		listen 127.0.0.1:$TLS ssl http2;
+		${V6:+listen [::1]:$TLS ssl http2;}
 		location / { return 200 "hello through a proxy"; }
 	}
 	server {

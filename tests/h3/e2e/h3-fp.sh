@@ -33,7 +33,13 @@ for _ in $(seq 1 100); do
 	sleep 0.05
 done
 [[ -s "$pf" ]] || { cat "$E2E_TMP/tp.catch.log" >&2; fail "quic_hello_catch did not start"; }
-run_shb tp --proto h3 -c 1 -n 1 --connect-timeout 1s "https://localhost:$(cat "$pf")/"
+# localhost is ::1 first on a stock Debian (/etc/hosts), where nothing
+# listens: --resolve pins it to the listener's address, so that the one
+# ClientHello the report describes (the first connection's) is the one
+# caught, not an attempt before it (Chrome's order changes with each).
+port=$(cat "$pf")
+run_shb tp --proto h3 -c 1 -n 1 --connect-timeout 1s --resolve "localhost:$port:127.0.0.1" \
+	"https://localhost:$port/"
 expect_rc tp 1 # nothing answers
 kill_quiet "$pid"
 [[ -s "$E2E_TMP/tp.hello" ]] || { show_run tp; fail "tp: no ClientHello captured"; }
@@ -102,8 +108,9 @@ for prof in chrome firefox curl; do
 		sleep 0.05
 	done
 	[[ -s "$pf" ]] || fail "$prof: quic_hello_catch did not start"
+	port=$(cat "$pf")
 	run_shb "tp$prof" --proto h3 --proto-opt "profile=$prof" -c 1 -n 1 \
-		--connect-timeout 1s "https://localhost:$(cat "$pf")/"
+		--connect-timeout 1s --resolve "localhost:$port:127.0.0.1" "https://localhost:$port/"
 	expect_rc "tp$prof" 1
 	kill_quiet "$pid"
 	[[ -s "$E2E_TMP/tp$prof.hello" ]] || { show_run "tp$prof"; fail "$prof: no ClientHello captured"; }
