@@ -35,8 +35,10 @@ for arg in "$@"; do
 		pkgs+=(iproute2)
 		# tests/e2e/html.sh: the html report rendered by a headless browser.
 		pkgs+=(chromium)
-		# scripts/deb-check.sh: builds, lints and installs the packages.
-		pkgs+=(debhelper dpkg-dev fakeroot lintian)
+		# scripts/deb-check.sh: builds, lints and installs the packages
+		# (dpkg-buildpackage checks for build-essential, which a fresh
+		# machine does not have: gcc and g++ alone do not satisfy it).
+		pkgs+=(build-essential debhelper dpkg-dev fakeroot lintian)
 		# The fuzz smoke run in test.sh: clang and its libFuzzer runtime
 		# (only recommended by clang, and recommends are not installed).
 		pkgs+=(clang libclang-rt-14-dev)
