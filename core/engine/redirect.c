@@ -187,7 +187,6 @@ static void chain_first(const struct worker *w, uint32_t t,
 	}
 }
 
-/* Slot i of c: where its variation is kept. */
 /* Where request slot i of c keeps its variation. */
 static struct shb_redir_var *slot_var(const struct shb_conn *c, size_t i)
 {

@@ -26,9 +26,10 @@
 #define SHB_PROM_FINAL_TRIES 3
 #define SHB_PROM_URL_MAX 512
 
-/* Where to push: "http://HOST[:PORT][/PATH]", resolved once. */
+/* The most addresses of the receiver's name a push tries. */
 #define SHB_PROM_ADDRS 4u
 
+/* Where to push: "http://HOST[:PORT][/PATH]", resolved once. */
 struct shb_prom_target {
 	char url[SHB_PROM_URL_MAX]; /* as given */
 	char hostport[300];  /* the Host header */
