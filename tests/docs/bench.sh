@@ -1,26 +1,16 @@
 #!/usr/bin/env bash
-# The benchmark scripts without running a benchmark: every bench/*.sh is
-# shellcheck-clean (warnings and errors) and sources bench/lib.sh,
+# The benchmark scripts without running a benchmark: every bench/*.sh
+# passes shellcheck (warnings and errors) and sources bench/lib.sh,
 # bench/all.sh --help and bench/README.md list the same options, --dry-run
 # names each part's script with the options that part takes, and bad input
 # is one line and exit 2.
 # Nothing is timed here: benchmarks stay out of the test suite.
 set -euo pipefail
+# shellcheck source=tests/docs/lib.sh
+. "$(dirname "$0")/lib.sh"
 
-SRC=${SRC:?SRC (the top of the source tree) is not set}
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-command -v shellcheck >/dev/null ||
-	fail "shellcheck is not installed (Debian package shellcheck; scripts/setup.sh --with-test-servers installs it)"
-cd "$SRC"
-
-# --- shellcheck: source= paths are relative to the top of the tree ----------
-shopt -s nullglob
-scripts=(bench/*.sh)
-[ "${#scripts[@]}" -ge 2 ] || fail "no bench/*.sh found under $SRC"
-shellcheck -S warning -x "${scripts[@]}" || fail "shellcheck found problems in bench/*.sh (above)"
+# --- shellcheck --------------------------------------------------------------
+lint_scripts bench 2
 
 # --- one set of helpers: every script takes its option parsing, checks and
 # clean-up from bench/lib.sh rather than a copy of its own -----------------
@@ -74,13 +64,6 @@ expected:
 $want"
 
 # --- bad input: one line, exit 2, before anything runs -----------------------
-bad() { # expected-line args...
-	local want=$1 out rc=0
-	shift
-	out=$(bash "$@" 2>&1 >/dev/null) || rc=$?
-	[ "$rc" -eq 2 ] || fail "$* exited $rc, expected 2"
-	[ "$out" = "$want" ] || fail "$*: stderr '$out', expected '$want'"
-}
 bad "all.sh: unknown part 'nope' (known: h1 h2 h3 h3rx churn memory conns timing link limits)" \
 	bench/all.sh --parts nope
 bad "all.sh: rounds must be a whole number in 1..100, not '0'" bench/all.sh -r 0 -n
